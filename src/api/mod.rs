@@ -1,0 +1,275 @@
+//! The management API: typed calls over the HTTP layer, and the page stream of lists.
+//!
+//! Resources are kept as the server's JSON values, so fields this client does not know yet
+//! reach `--json` output unchanged; request bodies are typed and validated against the
+//! seeds' rules before anything is sent. One file per resource holds its paths, request
+//! bodies and rules.
+
+pub mod backends;
+pub mod event_destinations;
+pub mod event_sources;
+pub mod event_subscriptions;
+pub mod ip_policies;
+pub mod sessions;
+pub mod tls_termination;
+pub mod validate;
+
+use std::collections::VecDeque;
+
+use reqwest::Method;
+use serde::Serialize;
+use serde_json::Value;
+use url::Url;
+
+use crate::error::{Error, Result};
+use crate::http::{encode_segment, origin, Http};
+
+/// The largest page the API serves; a smaller `--limit` asks for a smaller page.
+pub const MAX_PAGE: usize = 100;
+
+/// A client of the management API.
+pub struct Client {
+    http: Http,
+}
+
+/// One segment of a path: fixed text, or a value from the user that gets encoded.
+#[derive(Clone, Copy)]
+pub enum Seg<'a> {
+    /// A literal segment of the API (never encoded).
+    Lit(&'a str),
+    /// An ID or type given by the user, with what it is for error messages.
+    Id(&'a str, &'a str),
+}
+
+impl Client {
+    /// Wraps an HTTP layer set up for the management API.
+    pub fn new(http: Http) -> Self {
+        Client { http }
+    }
+
+    /// The URL of a path made of segments.
+    pub fn url(&self, segs: &[Seg<'_>]) -> Result<Url> {
+        let mut parts = Vec::with_capacity(segs.len());
+        for s in segs {
+            parts.push(match s {
+                Seg::Lit(l) => (*l).to_string(),
+                Seg::Id(what, v) => encode_segment(what, v)?,
+            });
+        }
+        let refs: Vec<&str> = parts.iter().map(String::as_str).collect();
+        Ok(self.http.url(&refs))
+    }
+
+    /// GET a resource.
+    pub async fn get(&self, segs: &[Seg<'_>]) -> Result<Value> {
+        let url = self.url(segs)?;
+        self.http.json_value(Method::GET, &url, None).await
+    }
+
+    /// POST a create; the answer is the new resource.
+    pub async fn create(&self, segs: &[Seg<'_>], body: &impl Serialize) -> Result<Value> {
+        let url = self.url(segs)?;
+        let body = to_json(body)?;
+        self.http.json_value(Method::POST, &url, Some(&body)).await
+    }
+
+    /// PATCH the given fields; the answer is the resource.
+    pub async fn patch(&self, segs: &[Seg<'_>], body: &impl Serialize) -> Result<Value> {
+        let url = self.url(segs)?;
+        let body = to_json(body)?;
+        self.http.json_value(Method::PATCH, &url, Some(&body)).await
+    }
+
+    /// PUT a whole object; the answer is the object.
+    pub async fn put(&self, segs: &[Seg<'_>], body: &impl Serialize) -> Result<Value> {
+        let url = self.url(segs)?;
+        let body = to_json(body)?;
+        self.http.json_value(Method::PUT, &url, Some(&body)).await
+    }
+
+    /// DELETE a resource (204).
+    pub async fn delete(&self, segs: &[Seg<'_>]) -> Result<()> {
+        let url = self.url(segs)?;
+        self.http.send(Method::DELETE, &url, None).await.map(|_| ())
+    }
+
+    /// POST a command with an empty JSON object as body (204).
+    pub async fn command(&self, segs: &[Seg<'_>]) -> Result<()> {
+        let url = self.url(segs)?;
+        let body = Value::Object(Default::default());
+        self.http
+            .send(Method::POST, &url, Some(&body))
+            .await
+            .map(|_| ())
+    }
+
+    /// The items of a list, page after page, stopping after `limit` items.
+    pub fn list(
+        &self,
+        segs: &[Seg<'_>],
+        collection: &'static str,
+        limit: Option<usize>,
+    ) -> Result<Pages<'_>> {
+        let mut first = self.url(segs)?;
+        if let Some(n) = limit.filter(|n| *n < MAX_PAGE) {
+            first
+                .query_pairs_mut()
+                .append_pair("limit", &n.max(1).to_string());
+        }
+        Ok(Pages {
+            client: self,
+            next: Some(first),
+            collection,
+            buffer: VecDeque::new(),
+            remaining: limit,
+            paged: true,
+        })
+    }
+
+    /// The items of a list that has no pages (no `next_page_uri`).
+    pub fn unpaged(
+        &self,
+        segs: &[Seg<'_>],
+        collection: &'static str,
+        limit: Option<usize>,
+    ) -> Result<Pages<'_>> {
+        let mut pages = self.list(segs, collection, None)?;
+        pages.remaining = limit;
+        pages.paged = false;
+        Ok(pages)
+    }
+}
+
+fn to_json(body: &impl Serialize) -> Result<Value> {
+    serde_json::to_value(body).map_err(|e| Error::Io(format!("could not encode the request: {e}")))
+}
+
+/// A list read page by page: items are handed out as pages arrive, so memory stays flat.
+pub struct Pages<'a> {
+    client: &'a Client,
+    next: Option<Url>,
+    collection: &'static str,
+    buffer: VecDeque<Value>,
+    remaining: Option<usize>,
+    paged: bool,
+}
+
+impl Pages<'_> {
+    /// The next item, fetching the next page when needed; `None` at the end.
+    pub async fn next_item(&mut self) -> Result<Option<Value>> {
+        if self.remaining == Some(0) {
+            return Ok(None);
+        }
+        while self.buffer.is_empty() {
+            let Some(url) = self.next.take() else {
+                return Ok(None);
+            };
+            let page = self.client.http.json_value(Method::GET, &url, None).await?;
+            self.take_page(&url, page)?;
+        }
+        if let Some(r) = self.remaining.as_mut() {
+            *r -= 1;
+        }
+        Ok(self.buffer.pop_front())
+    }
+
+    fn take_page(&mut self, url: &Url, page: Value) -> Result<()> {
+        let Value::Object(mut page) = page else {
+            return Err(Error::BadResponse(format!(
+                "GET {}: expected a JSON object with '{}', got something else",
+                url.path(),
+                self.collection
+            )));
+        };
+        match page.remove(self.collection) {
+            Some(Value::Array(items)) => self.buffer.extend(items),
+            Some(Value::Null) | None if page.contains_key("uri") => {}
+            _ => {
+                return Err(Error::BadResponse(format!(
+                    "GET {}: the answer has no '{}' list",
+                    url.path(),
+                    self.collection
+                )))
+            }
+        }
+        if !self.paged {
+            return Ok(());
+        }
+        if let Some(Value::String(next)) = page.get("next_page_uri") {
+            if !next.is_empty() {
+                self.next = Some(self.check_next(url, next)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Follows `next_page_uri` only to the configured API's scheme, host and port: anywhere
+    /// else the API key would leave with the request.
+    fn check_next(&self, current: &Url, next: &str) -> Result<Url> {
+        let base = self.client.http.base();
+        let url = base.join(next).map_err(|e| {
+            Error::BadResponse(format!(
+                "the server's next_page_uri '{next}' is not a URL: {e}"
+            ))
+        })?;
+        if origin(&url) != origin(base) {
+            return Err(Error::BadResponse(format!(
+                "refusing to follow next_page_uri to {} (the API is {}): the API key would be sent to another server",
+                origin(&url),
+                origin(base)
+            )));
+        }
+        if &url == current {
+            return Err(Error::BadResponse(format!(
+                "the server's next_page_uri points at the page just read ({}); stopping",
+                url
+            )));
+        }
+        Ok(url)
+    }
+}
+
+/// A collection of the API with the usual verbs: list, get, create, update (PATCH), delete.
+pub struct Resource {
+    /// The literal path segments of the collection, e.g. `["backends", "tunnel_group"]`.
+    pub path: &'static [&'static str],
+    /// The name of the list field in a page.
+    pub collection: &'static str,
+    /// What an ID of this collection is called in messages ("IP policy ID").
+    pub id_name: &'static str,
+}
+
+impl Resource {
+    fn segs<'a>(&'a self, id: Option<&'a str>) -> Vec<Seg<'a>> {
+        let mut segs: Vec<Seg<'a>> = self.path.iter().map(|p| Seg::Lit(p)).collect();
+        if let Some(id) = id {
+            segs.push(Seg::Id(self.id_name, id));
+        }
+        segs
+    }
+
+    /// Every item, page after page, up to `limit`.
+    pub fn list<'c>(&self, client: &'c Client, limit: Option<usize>) -> Result<Pages<'c>> {
+        client.list(&self.segs(None), self.collection, limit)
+    }
+
+    /// One item.
+    pub async fn get(&self, client: &Client, id: &str) -> Result<Value> {
+        client.get(&self.segs(Some(id))).await
+    }
+
+    /// Creates an item.
+    pub async fn create(&self, client: &Client, body: &impl Serialize) -> Result<Value> {
+        client.create(&self.segs(None), body).await
+    }
+
+    /// Changes the given fields of an item.
+    pub async fn update(&self, client: &Client, id: &str, body: &impl Serialize) -> Result<Value> {
+        client.patch(&self.segs(Some(id)), body).await
+    }
+
+    /// Deletes an item.
+    pub async fn delete(&self, client: &Client, id: &str) -> Result<()> {
+        client.delete(&self.segs(Some(id))).await
+    }
+}

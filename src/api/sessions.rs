@@ -1,0 +1,44 @@
+//! Tunnel sessions (`/tunnel_sessions`) and the commands sent to their agents.
+
+use super::{Client, Resource, Seg};
+use crate::error::Result;
+
+/// The collection.
+pub const RESOURCE: Resource = Resource {
+    path: &["tunnel_sessions"],
+    collection: "tunnel_sessions",
+    id_name: "session ID",
+};
+
+/// A command for the agent behind a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentCommand {
+    /// Restart the agent (it reconnects under a new session id).
+    Restart,
+    /// Stop the agent (it exits; the session ends).
+    Stop,
+    /// Update the agent (wait at least 10 s before a restart).
+    Update,
+}
+
+impl AgentCommand {
+    /// The path segment of the command.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentCommand::Restart => "restart",
+            AgentCommand::Stop => "stop",
+            AgentCommand::Update => "update",
+        }
+    }
+}
+
+/// Sends `command` to the agent of session `id` (204 on success).
+pub async fn send(client: &Client, id: &str, command: AgentCommand) -> Result<()> {
+    client
+        .command(&[
+            Seg::Lit("tunnel_sessions"),
+            Seg::Id(RESOURCE.id_name, id),
+            Seg::Lit(command.as_str()),
+        ])
+        .await
+}

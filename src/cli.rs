@@ -1,0 +1,177 @@
+//! The top of the clap command tree: global flags and one variant per command group.
+//!
+//! The groups' own arguments live beside their handlers in `commands/`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::commands;
+
+const AFTER_HELP: &str = "\
+Examples:
+  tunnelctl config init                      # store the API URL and key
+  tunnelctl sessions list                    # online agents, as a table
+  tunnelctl ip-policies create --description office
+  tunnelctl ip-policies list --json | jq -r '.[].id'
+  tunnelctl local requests list              # what the local agent captured
+
+Settings come from flags, then TUNNELCTL_* environment variables, then the profile in the
+config file. Run 'tunnelctl help exit-codes' for the exit codes.";
+
+/// Manage tunnel sessions, IP policies, backends, TLS edges and event delivery, and inspect
+/// the local agent.
+#[derive(Debug, Parser)]
+#[command(
+    name = "tunnelctl",
+    version,
+    about = "Manage tunnels from the command line: the hosted management API and the local agent API",
+    after_help = AFTER_HELP,
+    disable_help_subcommand = true,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// Flags every command takes.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output format asked for with `-o`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// A table on a terminal, tab-separated values in a pipe.
+    Table,
+    /// The API's JSON, unchanged; a list is one array of every item.
+    Json,
+    /// One JSON object per line.
+    Ndjson,
+}
+
+/// Flags that every command takes, before or after the subcommand.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// API key of the management API. The TUNNELCTL_API_KEY environment variable or the
+    /// config file are safer: a flag is visible to other users in `ps` and in shell history
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY"
+    )]
+    pub api_key: Option<String>,
+
+    /// Base URL of the management API (https://, or http:// to a loopback address)
+    #[arg(long, global = true, env = "TUNNELCTL_API_URL", value_name = "URL")]
+    pub api_url: Option<String>,
+
+    /// URL of the local agent API [default: http://127.0.0.1:4040/api]
+    #[arg(long, global = true, env = "TUNNELCTL_AGENT_URL", value_name = "URL")]
+    pub agent_url: Option<String>,
+
+    /// Config file [default: config.toml in the platform's config folder]
+    #[arg(long, global = true, env = "TUNNELCTL_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Profile of the config file to use [default: default]
+    #[arg(long, global = true, env = "TUNNELCTL_PROFILE", value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// Print JSON (same as -o json)
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Output format
+    #[arg(short = 'o', long, global = true, value_enum, value_name = "FORMAT")]
+    pub output: Option<OutputFormat>,
+
+    /// Filter the JSON output with a jq expression (in-process; no jq needed)
+    #[arg(long, global = true, value_name = "EXPR")]
+    pub jq: Option<String>,
+
+    /// Do not ask for confirmation
+    #[arg(short = 'y', long, global = true)]
+    pub yes: bool,
+
+    /// Print no confirmations or progress, only data and errors
+    #[arg(short = 'q', long, global = true)]
+    pub quiet: bool,
+
+    /// Trace requests and responses on stderr (the API key is redacted)
+    #[arg(short = 'v', long, global = true)]
+    pub verbose: bool,
+
+    /// No colour (also when NO_COLOR is set)
+    #[arg(long, global = true)]
+    pub no_color: bool,
+
+    /// Time limit for each request, in seconds
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+}
+
+/// Parses a positive number of seconds (decimals allowed), at most a day.
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if !secs.is_finite() || secs <= 0.0 {
+        return Err(format!("'{s}' must be a positive number of seconds"));
+    }
+    if secs > 86_400.0 {
+        return Err(format!("'{s}' is more than a day"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// The command groups.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Online tunnel sessions: list, inspect, restart, stop or update their agents
+    Sessions(commands::sessions::SessionsArgs),
+    /// IP policies: named sets of IP restriction rules
+    #[command(name = "ip-policies")]
+    IpPolicies(commands::ip_policies::IpPoliciesArgs),
+    /// Backends (tunnel-group backends that match tunnels by labels)
+    Backends(commands::backends::BackendsArgs),
+    /// Edge modules (TLS termination of TLS edges)
+    Edges(commands::edges::EdgesArgs),
+    /// Event destinations: where events are delivered (Kinesis, Firehose, CloudWatch Logs)
+    #[command(name = "event-destinations")]
+    EventDestinations(commands::event_destinations::EventDestinationsArgs),
+    /// Event subscriptions: which event types go to which destinations
+    #[command(name = "event-subscriptions")]
+    EventSubscriptions(commands::event_subscriptions::EventSubscriptionsArgs),
+    /// Settings: the config file and its profiles
+    Config(commands::config::ConfigArgs),
+    /// Print a shell completion script
+    Completions(commands::completions::CompletionsArgs),
+    /// Help on a command, or on a topic: exit-codes
+    Help(commands::help::HelpArgs),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_tree_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn seconds() {
+        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(parse_seconds("0").is_err());
+        assert!(parse_seconds("-3").is_err());
+        assert!(parse_seconds("abc").is_err());
+        assert!(parse_seconds("NaN").is_err());
+    }
+}

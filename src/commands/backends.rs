@@ -1,0 +1,175 @@
+//! `tunnelctl backends tunnel-group …`
+
+use std::collections::BTreeMap;
+
+use clap::{Args, Subcommand};
+
+use super::{for_each_id, nothing_to_update, print_list, LimitArg};
+use crate::api::backends::{TunnelGroupFields, RESOURCE};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::output::columns::BACKEND;
+use crate::output::escape::escape;
+
+/// `backends` and its kinds.
+#[derive(Debug, Args)]
+pub struct BackendsArgs {
+    #[command(subcommand)]
+    command: BackendsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum BackendsCommand {
+    /// Tunnel-group backends: route to the online tunnels whose labels match
+    #[command(
+        name = "tunnel-group",
+        after_help = "Examples:
+  tunnelctl backends tunnel-group create --label env=prod --label app=web --description 'prod web'
+  tunnelctl backends tunnel-group list
+  tunnelctl backends tunnel-group update bkdtg_2Qm… --label env=staging"
+    )]
+    TunnelGroup(TunnelGroupArgs),
+}
+
+#[derive(Debug, Args)]
+struct TunnelGroupArgs {
+    #[command(subcommand)]
+    command: TunnelGroupCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TunnelGroupCommand {
+    /// List tunnel-group backends
+    #[command(after_help = "Example:\n  tunnelctl backends tunnel-group list --json")]
+    List(LimitArg),
+    /// Show one tunnel-group backend and the tunnels it matches
+    #[command(after_help = "Example:\n  tunnelctl backends tunnel-group get bkdtg_2Qm…")]
+    Get {
+        /// Backend ID (bkdtg_…)
+        id: String,
+    },
+    /// Create a tunnel-group backend
+    #[command(
+        after_help = "Example:\n  tunnelctl backends tunnel-group create --label env=prod --description 'prod web'"
+    )]
+    Create(Fields),
+    /// Change a tunnel-group backend (only the flags given are sent; --label replaces all labels)
+    #[command(
+        after_help = "Example:\n  tunnelctl backends tunnel-group update bkdtg_2Qm… --label env=prod --label tier=2"
+    )]
+    Update {
+        /// Backend ID (bkdtg_…)
+        id: String,
+        #[command(flatten)]
+        fields: Fields,
+    },
+    /// Delete tunnel-group backends
+    #[command(after_help = "Example:\n  tunnelctl backends tunnel-group delete bkdtg_2Qm… --yes")]
+    Delete {
+        /// Backend IDs (bkdtg_…)
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+struct Fields {
+    /// Human-readable description
+    #[arg(long, value_name = "TEXT")]
+    description: Option<String>,
+    /// Machine-readable data of your choice
+    #[arg(long, value_name = "TEXT")]
+    metadata: Option<String>,
+    /// Label a tunnel must carry, KEY=VALUE (repeatable; on update the given set replaces the map)
+    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
+    labels: Vec<(String, String)>,
+}
+
+/// `KEY=VALUE` with a non-empty key.
+fn parse_label(s: &str) -> std::result::Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.to_string(), v.to_string())),
+        Some(_) => Err(format!("'{s}' has an empty key; expected KEY=VALUE")),
+        None => Err(format!("'{s}' is not KEY=VALUE")),
+    }
+}
+
+impl Fields {
+    fn into_api(self) -> Result<TunnelGroupFields> {
+        let labels = if self.labels.is_empty() {
+            None
+        } else {
+            let mut map = BTreeMap::new();
+            for (k, v) in self.labels {
+                if map.insert(k.clone(), v).is_some() {
+                    return Err(Error::usage(format!(
+                        "--label: the key '{}' is given twice",
+                        escape(&k)
+                    )));
+                }
+            }
+            Some(map)
+        };
+        Ok(TunnelGroupFields {
+            description: self.description,
+            metadata: self.metadata,
+            labels,
+        })
+    }
+}
+
+/// Runs a `backends` command.
+pub async fn run(args: BackendsArgs, ctx: &Context) -> Result<()> {
+    let BackendsCommand::TunnelGroup(tg) = args.command;
+    match tg.command {
+        TunnelGroupCommand::List(l) => {
+            let client = ctx.management()?;
+            print_list(ctx, &BACKEND, RESOURCE.list(&client, l.limit)?).await
+        }
+        TunnelGroupCommand::Get { id } => {
+            let client = ctx.management()?;
+            ctx.out.object(&BACKEND, &RESOURCE.get(&client, &id).await?)
+        }
+        TunnelGroupCommand::Create(fields) => {
+            let body = fields.into_api()?;
+            let client = ctx.management()?;
+            ctx.out
+                .object(&BACKEND, &RESOURCE.create(&client, &body).await?)
+        }
+        TunnelGroupCommand::Update { id, fields } => {
+            let body = fields.into_api()?;
+            if body.is_empty() {
+                return Err(nothing_to_update("--description, --metadata, --label"));
+            }
+            let client = ctx.management()?;
+            ctx.out
+                .object(&BACKEND, &RESOURCE.update(&client, &id, &body).await?)
+        }
+        TunnelGroupCommand::Delete { ids } => {
+            let client = ctx.management()?;
+            ctx.confirm(&format!(
+                "Delete {} tunnel-group backend(s): {}?",
+                ids.len(),
+                escape(&ids.join(", "))
+            ))?;
+            for_each_id(ctx, &ids, "Deleted tunnel-group backend", |id| {
+                let client = &client;
+                async move { RESOURCE.delete(client, &id).await }
+            })
+            .await
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_label;
+
+    #[test]
+    fn labels() {
+        assert_eq!(parse_label("a=b=c"), Ok(("a".into(), "b=c".into())));
+        assert_eq!(parse_label("a="), Ok(("a".into(), "".into())));
+        assert!(parse_label("=b").is_err());
+        assert!(parse_label("ab").is_err());
+    }
+}

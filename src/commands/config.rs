@@ -1,0 +1,352 @@
+//! `tunnelctl config …`: the config file and its profiles.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use clap::{Args, Subcommand};
+use serde_json::{json, Map, Value};
+
+use crate::config::{is_known_key, is_secret_key, ConfigFile, KEYS};
+use crate::context::{validate_api_url, Context};
+use crate::error::{Error, Result};
+use crate::http::redact;
+use crate::output::escape::escape;
+use crate::output::Format;
+
+/// `config` and its verbs.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  tunnelctl config init                          # asks for the API URL and key
+  printf '%s\\n' \"$KEY\" | tunnelctl config init --api-url https://api.example.com --api-key-stdin
+  tunnelctl config show
+  tunnelctl --profile staging config set api_url https://api.staging.example.com
+  tunnelctl config path
+
+Keys: api_key (secret), api_url, agent_url.")]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    command: ConfigCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum ConfigCommand {
+    /// Store the API URL and key in the profile (asks on a terminal; the key is hidden)
+    #[command(after_help = "Examples:
+  tunnelctl config init
+  tunnelctl --profile staging config init
+  printf '%s\\n' \"$KEY\" | tunnelctl config init --api-url https://api.example.com --api-key-stdin")]
+    Init {
+        /// Read the API key from the first line of stdin
+        #[arg(long)]
+        api_key_stdin: bool,
+    },
+    /// Show the settings in effect and where each comes from (the key redacted)
+    #[command(
+        after_help = "Example:\n  tunnelctl config show\n  tunnelctl --profile staging config show --json"
+    )]
+    Show,
+    /// Print the value of a key in the profile (the API key only redacted)
+    #[command(after_help = "Example:\n  tunnelctl config get api_url")]
+    Get {
+        /// api_key, api_url or agent_url
+        key: String,
+    },
+    /// Set a key in the profile ('-' as VALUE reads it from stdin)
+    #[command(after_help = "Examples:
+  tunnelctl config set api_url https://api.example.com
+  printf '%s\\n' \"$KEY\" | tunnelctl config set api_key -")]
+    Set {
+        /// api_key, api_url or agent_url
+        key: String,
+        /// The value, or '-' to read it from stdin
+        value: String,
+    },
+    /// Remove a key from the profile
+    #[command(after_help = "Example:\n  tunnelctl config unset agent_url")]
+    Unset {
+        /// api_key, api_url or agent_url
+        key: String,
+    },
+    /// Print the path of the config file
+    #[command(after_help = "Example:\n  tunnelctl config path")]
+    Path,
+}
+
+fn known_key(key: &str) -> Result<()> {
+    if is_known_key(key) {
+        Ok(())
+    } else {
+        let keys: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
+        Err(Error::usage(format!(
+            "unknown key '{}'; the keys are {}",
+            escape(key),
+            keys.join(", ")
+        )))
+    }
+}
+
+/// Checks a value before it is stored, so a bad URL fails now rather than at the next call.
+fn check_value(key: &str, value: &str) -> Result<()> {
+    let bad = |e: Error| Error::usage(e.to_string());
+    match key {
+        "api_url" => validate_api_url(value).map(|_| ()).map_err(bad),
+        "agent_url" => url::Url::parse(value)
+            .map(|_| ())
+            .map_err(|e| Error::usage(format!("'{}' is not a URL: {e}", escape(value)))),
+        "api_key" if value.trim().is_empty() => Err(Error::usage("the API key must not be empty")),
+        _ => Ok(()),
+    }
+}
+
+fn read_line(what: &str) -> Result<String> {
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| Error::usage(format!("cannot read {what} from stdin: {e}")))?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_string())
+}
+
+/// Runs a `config` command.
+pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
+    let profile = ctx.profile().to_string();
+    match args.command {
+        ConfigCommand::Path => {
+            writeln!(std::io::stdout().lock(), "{}", ctx.config_path()?.display())?;
+            Ok(())
+        }
+        ConfigCommand::Init { api_key_stdin } => init(ctx, &profile, api_key_stdin),
+        ConfigCommand::Show => show(ctx, &profile),
+        ConfigCommand::Get { key } => {
+            known_key(&key)?;
+            let cfg = ctx.load_config()?;
+            match cfg.get(&profile, &key) {
+                Some(v) if is_secret_key(&key) => {
+                    writeln!(std::io::stdout().lock(), "{}", redact(v))?;
+                    ctx.note("(the API key is never printed in full)");
+                    Ok(())
+                }
+                Some(v) => {
+                    writeln!(std::io::stdout().lock(), "{v}")?;
+                    Ok(())
+                }
+                None => Err(Error::Config(format!(
+                    "'{key}' is not set in profile '{}' of {}",
+                    escape(&profile),
+                    cfg.path().display()
+                ))),
+            }
+        }
+        ConfigCommand::Set { key, value } => {
+            known_key(&key)?;
+            let value = if value == "-" {
+                read_line(&key)?
+            } else {
+                value
+            };
+            check_value(&key, &value)?;
+            let mut cfg = ctx.load_config()?;
+            cfg.set(&profile, &key, &value)?;
+            cfg.save()?;
+            ctx.note(&format!(
+                "Set {key} in profile '{}' of {}",
+                escape(&profile),
+                cfg.path().display()
+            ));
+            Ok(())
+        }
+        ConfigCommand::Unset { key } => {
+            known_key(&key)?;
+            let mut cfg = ctx.load_config()?;
+            if cfg.unset(&profile, &key) {
+                cfg.save()?;
+                ctx.note(&format!(
+                    "Removed {key} from profile '{}'",
+                    escape(&profile)
+                ));
+            } else {
+                ctx.note(&format!(
+                    "{key} was not set in profile '{}'",
+                    escape(&profile)
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
+    let mut cfg = ctx.load_config()?;
+    let interactive =
+        std::io::stdin().is_terminal() && std::io::stderr().is_terminal() && !api_key_stdin;
+    let existing_url = cfg.get(profile, "api_url").map(str::to_string);
+    let url = match (&ctx.global.api_url, interactive) {
+        (Some(u), _) => u.clone(),
+        (None, true) => {
+            let mut input = dialoguer::Input::<String>::new().with_prompt("Management API URL");
+            if let Some(u) = &existing_url {
+                input = input.default(u.clone());
+            }
+            input
+                .validate_with(|s: &String| {
+                    validate_api_url(s).map(|_| ()).map_err(|e| e.to_string())
+                })
+                .interact_text()
+                .map_err(|e| Error::usage(format!("could not read the URL: {e}")))?
+        }
+        (None, false) => existing_url.ok_or_else(|| {
+            Error::usage(
+                "no API URL: pass --api-url URL (or set TUNNELCTL_API_URL) when not on a terminal",
+            )
+        })?,
+    };
+    check_value("api_url", &url)?;
+    let key = if api_key_stdin {
+        read_line("the API key")?
+    } else if let Some(k) = &ctx.global.api_key {
+        k.clone()
+    } else if interactive {
+        let has_key = cfg.get(profile, "api_key").is_some();
+        let prompt = if has_key {
+            "API key (hidden; empty keeps the current one)"
+        } else {
+            "API key (hidden)"
+        };
+        let k = dialoguer::Password::new()
+            .with_prompt(prompt)
+            .allow_empty_password(has_key)
+            .interact()
+            .map_err(|e| Error::usage(format!("could not read the key: {e}")))?;
+        if k.is_empty() {
+            cfg.get(profile, "api_key").unwrap_or_default().to_string()
+        } else {
+            k
+        }
+    } else {
+        return Err(Error::usage(
+            "no API key: pipe it with --api-key-stdin (or set TUNNELCTL_API_KEY) when not on a terminal",
+        ));
+    };
+    check_value("api_key", &key)?;
+    cfg.set(profile, "api_url", &url)?;
+    cfg.set(profile, "api_key", &key)?;
+    if let Some(agent) = &ctx.global.agent_url {
+        check_value("agent_url", agent)?;
+        cfg.set(profile, "agent_url", agent)?;
+    }
+    cfg.save()?;
+    ctx.note(&format!(
+        "Saved profile '{}' to {} (mode 0600)",
+        escape(profile),
+        cfg.path().display()
+    ));
+    Ok(())
+}
+
+/// Where a setting comes from, and its value.
+fn resolve(
+    flag: Option<&String>,
+    env: &str,
+    cfg: &ConfigFile,
+    profile: &str,
+    key: &str,
+    default: Option<&str>,
+) -> (Option<String>, String) {
+    if let Some(v) = flag.filter(|v| !v.is_empty()) {
+        // clap fills the field from the flag or the environment; tell them apart.
+        let source = if std::env::var(env).ok().as_deref() == Some(v.as_str()) {
+            format!("env {env}")
+        } else {
+            "flag".to_string()
+        };
+        return (Some(v.clone()), source);
+    }
+    if let Some(v) = cfg.get(profile, key) {
+        return (Some(v.to_string()), format!("profile {profile}"));
+    }
+    (default.map(str::to_string), "default".to_string())
+}
+
+fn show(ctx: &Context, profile: &str) -> Result<()> {
+    let cfg = ctx.load_config()?;
+    let g = &ctx.global;
+    let rows = [
+        (
+            "api_url",
+            resolve(
+                g.api_url.as_ref(),
+                "TUNNELCTL_API_URL",
+                &cfg,
+                profile,
+                "api_url",
+                None,
+            ),
+        ),
+        (
+            "api_key",
+            resolve(
+                g.api_key.as_ref(),
+                "TUNNELCTL_API_KEY",
+                &cfg,
+                profile,
+                "api_key",
+                None,
+            ),
+        ),
+        (
+            "agent_url",
+            resolve(
+                g.agent_url.as_ref(),
+                "TUNNELCTL_AGENT_URL",
+                &cfg,
+                profile,
+                "agent_url",
+                Some(crate::context::DEFAULT_AGENT_URL),
+            ),
+        ),
+    ];
+    let shown = |key: &str, v: &Option<String>| match v {
+        Some(v) if is_secret_key(key) => redact(v),
+        Some(v) => escape(v),
+        None => String::new(),
+    };
+    let mut out = std::io::stdout().lock();
+    if ctx.out.is_json() || ctx.out.jq.is_some() {
+        let mut settings = Map::new();
+        for (key, (v, source)) in &rows {
+            settings.insert(
+                (*key).to_string(),
+                json!({"value": v.as_ref().map(|_| shown(key, v)), "source": source}),
+            );
+        }
+        let doc = json!({
+            "config_file": cfg.path().display().to_string(),
+            "profile": profile,
+            "profiles": cfg.profiles(),
+            "settings": Value::Object(settings),
+        });
+        if let Some(expr) = &ctx.out.jq {
+            crate::output::jq::Filter::compile(expr)?.run(&doc, ctx.out.tty, &mut out)?;
+        } else {
+            crate::output::write_json(&mut out, &doc, ctx.out.tty)?;
+        }
+        return Ok(());
+    }
+    if ctx.out.format == Format::Table {
+        writeln!(out, "config file: {}", cfg.path().display())?;
+        writeln!(out, "profile:     {}", escape(profile))?;
+    }
+    for (key, (v, source)) in &rows {
+        let value = shown(key, v);
+        if ctx.out.format == Format::Table {
+            let value = if value.is_empty() {
+                "(not set)".to_string()
+            } else {
+                value
+            };
+            writeln!(out, "{key:<10}  {value}  ({source})")?;
+        } else {
+            writeln!(out, "{key}\t{value}\t{source}")?;
+        }
+    }
+    Ok(())
+}

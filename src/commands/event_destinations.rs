@@ -1,0 +1,247 @@
+//! `tunnelctl event-destinations …`: where events are delivered.
+//!
+//! The AWS secret access key never comes from the command line, where `ps` and shell history
+//! would keep it: it is read from `TUNNELCTL_AWS_SECRET_ACCESS_KEY`, from stdin with
+//! `--aws-secret-access-key-stdin`, or from a hidden prompt.
+
+use std::io::{BufRead, IsTerminal};
+
+use clap::{ArgGroup, Args, Subcommand};
+use serde_json::Value;
+
+use super::{check, for_each_id, nothing_to_update, print_list, value_or_file, LimitArg};
+use crate::api::event_destinations::{aws_target, AwsAuth, AwsTarget, DestinationFields, RESOURCE};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::output::columns::EVENT_DESTINATION;
+use crate::output::escape::escape;
+
+/// Environment variable that holds the AWS secret access key.
+pub const SECRET_ENV: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
+
+/// `event-destinations` and its verbs.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  tunnelctl event-destinations create --kinesis-stream-arn arn:aws:kinesis:us-east-1:123456789012:stream/events \\
+      --role-arn arn:aws:iam::123456789012:role/deliver --description 'audit stream'
+  TUNNELCTL_AWS_SECRET_ACCESS_KEY=… tunnelctl event-destinations create \\
+      --cloudwatch-log-group-arn arn:aws:logs:us-east-1:123456789012:log-group:tunnels --aws-access-key-id AKIA…
+  tunnelctl event-destinations create --target-json @target.json")]
+pub struct EventDestinationsArgs {
+    #[command(subcommand)]
+    command: DestinationsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum DestinationsCommand {
+    /// List event destinations
+    #[command(after_help = "Example:\n  tunnelctl event-destinations list")]
+    List(LimitArg),
+    /// Show one event destination
+    #[command(after_help = "Example:\n  tunnelctl event-destinations get ed_2Qm…")]
+    Get {
+        /// Event destination ID (ed_…)
+        id: String,
+    },
+    /// Create an event destination: exactly one target and exactly one way to authenticate
+    #[command(after_help = "Examples:
+  tunnelctl event-destinations create --kinesis-stream-arn arn:aws:kinesis:…:stream/events --role-arn arn:aws:iam::…:role/deliver
+  echo \"$SECRET\" | tunnelctl event-destinations create --firehose-delivery-stream-arn arn:aws:firehose:… \\
+      --aws-access-key-id AKIA… --aws-secret-access-key-stdin")]
+    Create(Fields),
+    /// Change an event destination (only the flags given are sent; a target replaces the target)
+    #[command(
+        after_help = "Example:\n  tunnelctl event-destinations update ed_2Qm… --description 'audit (eu)'"
+    )]
+    Update {
+        /// Event destination ID (ed_…)
+        id: String,
+        #[command(flatten)]
+        fields: Fields,
+    },
+    /// Delete event destinations
+    #[command(after_help = "Example:\n  tunnelctl event-destinations delete ed_2Qm… --yes")]
+    Delete {
+        /// Event destination IDs (ed_…)
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("target").args(["kinesis_stream_arn", "firehose_delivery_stream_arn", "cloudwatch_log_group_arn", "target_json"]).multiple(false)))]
+#[command(group(ArgGroup::new("auth").args(["role_arn", "aws_access_key_id"]).multiple(false).conflicts_with("target_json")))]
+struct Fields {
+    /// Human-readable description (at most 255 bytes)
+    #[arg(long, value_name = "TEXT")]
+    description: Option<String>,
+    /// Machine-readable data of your choice (at most 4096 bytes)
+    #[arg(long, value_name = "TEXT")]
+    metadata: Option<String>,
+    /// Serialization of the events; only json is accepted
+    #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
+    format: Option<String>,
+    /// Target: the ARN of a Kinesis stream
+    #[arg(long, value_name = "ARN")]
+    kinesis_stream_arn: Option<String>,
+    /// Target: the ARN of a Firehose delivery stream
+    #[arg(long, value_name = "ARN")]
+    firehose_delivery_stream_arn: Option<String>,
+    /// Target: the ARN of a CloudWatch Logs log group
+    #[arg(long, value_name = "ARN")]
+    cloudwatch_log_group_arn: Option<String>,
+    /// Auth: the ARN of a role the service assumes to deliver
+    #[arg(long, value_name = "ARN")]
+    role_arn: Option<String>,
+    /// Auth: the ID of an AWS access key; its secret comes from TUNNELCTL_AWS_SECRET_ACCESS_KEY,
+    /// --aws-secret-access-key-stdin, or a hidden prompt
+    #[arg(long, value_name = "ID")]
+    aws_access_key_id: Option<String>,
+    /// Read the AWS secret access key from the first line of stdin
+    #[arg(long, requires = "aws_access_key_id")]
+    aws_secret_access_key_stdin: bool,
+    /// The whole target as JSON (an EventTarget object), or @FILE to read it from a file
+    #[arg(long, value_name = "JSON|@FILE")]
+    target_json: Option<String>,
+}
+
+impl Fields {
+    fn aws_target(&self) -> Option<AwsTarget> {
+        if let Some(a) = &self.kinesis_stream_arn {
+            Some(AwsTarget::Kinesis(a.clone()))
+        } else if let Some(a) = &self.firehose_delivery_stream_arn {
+            Some(AwsTarget::Firehose(a.clone()))
+        } else {
+            self.cloudwatch_log_group_arn
+                .clone()
+                .map(AwsTarget::CloudwatchLogs)
+        }
+    }
+
+    /// Builds the request; `create` demands a target.
+    fn into_api(self, create: bool) -> Result<DestinationFields> {
+        let target = if let Some(raw) = &self.target_json {
+            let text = value_or_file("--target-json", raw)?;
+            let v: Value = serde_json::from_str(&text)
+                .map_err(|e| Error::usage(format!("--target-json: not valid JSON: {e}")))?;
+            Some(v)
+        } else if let Some(t) = self.aws_target() {
+            let auth = if let Some(role) = &self.role_arn {
+                AwsAuth::Role(role.clone())
+            } else if let Some(id) = &self.aws_access_key_id {
+                AwsAuth::Creds {
+                    access_key_id: id.clone(),
+                    secret_access_key: read_secret(self.aws_secret_access_key_stdin)?,
+                }
+            } else {
+                return Err(Error::usage(
+                    "the target needs exactly one way to authenticate: --role-arn ARN or --aws-access-key-id ID",
+                ));
+            };
+            Some(aws_target(&t, &auth))
+        } else if self.role_arn.is_some() || self.aws_access_key_id.is_some() {
+            return Err(Error::usage(
+                "--role-arn and --aws-access-key-id go with a target: --kinesis-stream-arn, --firehose-delivery-stream-arn or --cloudwatch-log-group-arn",
+            ));
+        } else if create {
+            return Err(Error::usage(
+                "exactly one target is required: --kinesis-stream-arn, --firehose-delivery-stream-arn, --cloudwatch-log-group-arn or --target-json",
+            ));
+        } else {
+            None
+        };
+        let f = DestinationFields {
+            description: self.description,
+            metadata: self.metadata,
+            format: self.format,
+            target,
+        };
+        check(f.validate().map_err(|mut inv| {
+            if inv.field == "target" {
+                inv.field = "target_json";
+            }
+            inv
+        }))?;
+        Ok(f)
+    }
+}
+
+/// The AWS secret: the environment, stdin, or a hidden prompt; never a flag.
+fn read_secret(from_stdin: bool) -> Result<String> {
+    if from_stdin {
+        let mut line = String::new();
+        std::io::stdin().lock().read_line(&mut line).map_err(|e| {
+            Error::usage(format!(
+                "--aws-secret-access-key-stdin: cannot read stdin: {e}"
+            ))
+        })?;
+        let secret = line.trim_end_matches(['\r', '\n']).to_string();
+        if secret.is_empty() {
+            return Err(Error::usage(
+                "--aws-secret-access-key-stdin: stdin held no secret",
+            ));
+        }
+        return Ok(secret);
+    }
+    if let Ok(secret) = std::env::var(SECRET_ENV) {
+        if !secret.is_empty() {
+            return Ok(secret);
+        }
+    }
+    if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
+        return dialoguer::Password::new()
+            .with_prompt("AWS secret access key")
+            .interact()
+            .map_err(|e| Error::usage(format!("could not read the secret: {e}")));
+    }
+    Err(Error::usage(format!(
+        "--aws-access-key-id needs its secret: set {SECRET_ENV}, or pipe it with --aws-secret-access-key-stdin"
+    )))
+}
+
+/// Runs an `event-destinations` command.
+pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> Result<()> {
+    match args.command {
+        DestinationsCommand::List(l) => {
+            let client = ctx.management()?;
+            print_list(ctx, &EVENT_DESTINATION, RESOURCE.list(&client, l.limit)?).await
+        }
+        DestinationsCommand::Get { id } => {
+            let client = ctx.management()?;
+            ctx.out
+                .object(&EVENT_DESTINATION, &RESOURCE.get(&client, &id).await?)
+        }
+        DestinationsCommand::Create(fields) => {
+            let client = ctx.management()?;
+            let body = fields.into_api(true)?;
+            ctx.out
+                .object(&EVENT_DESTINATION, &RESOURCE.create(&client, &body).await?)
+        }
+        DestinationsCommand::Update { id, fields } => {
+            let client = ctx.management()?;
+            let body = fields.into_api(false)?;
+            if body.is_empty() {
+                return Err(nothing_to_update(
+                    "--description, --metadata, --format, a target flag, --target-json",
+                ));
+            }
+            ctx.out.object(
+                &EVENT_DESTINATION,
+                &RESOURCE.update(&client, &id, &body).await?,
+            )
+        }
+        DestinationsCommand::Delete { ids } => {
+            let client = ctx.management()?;
+            ctx.confirm(&format!(
+                "Delete {} event destination(s): {}?",
+                ids.len(),
+                escape(&ids.join(", "))
+            ))?;
+            for_each_id(ctx, &ids, "Deleted event destination", |id| {
+                let client = &client;
+                async move { RESOURCE.delete(client, &id).await }
+            })
+            .await
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! `tunnelctl event-subscriptions …` and `event-subscriptions sources …`.
+
+use clap::{Args, Subcommand};
+
+use super::{check, for_each_id, nothing_to_update, print_list, LimitArg};
+use crate::api::event_sources;
+use crate::api::event_subscriptions::{SourceType, SubscriptionFields, RESOURCE};
+use crate::context::Context;
+use crate::error::Result;
+use crate::output::columns::{EVENT_SOURCE, EVENT_SUBSCRIPTION};
+use crate::output::escape::escape;
+
+/// `event-subscriptions` and its verbs.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  tunnelctl event-subscriptions create --source ip_policy_created.v0 --source ip_policy_updated.v0 \\
+      --destination-id ed_2Qm… --description 'policy changes'
+  tunnelctl event-subscriptions list
+  tunnelctl event-subscriptions sources create esb_2Qm… ip_policy_deleted.v0")]
+pub struct EventSubscriptionsArgs {
+    #[command(subcommand)]
+    command: SubscriptionsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum SubscriptionsCommand {
+    /// List event subscriptions
+    #[command(after_help = "Example:\n  tunnelctl event-subscriptions list --json")]
+    List(LimitArg),
+    /// Show one event subscription
+    #[command(after_help = "Example:\n  tunnelctl event-subscriptions get esb_2Qm…")]
+    Get {
+        /// Event subscription ID (esb_…)
+        id: String,
+    },
+    /// Create an event subscription
+    #[command(
+        after_help = "Example:\n  tunnelctl event-subscriptions create --source ip_policy_created.v0 --destination-id ed_2Qm…"
+    )]
+    Create(Fields),
+    /// Change an event subscription (only the flags given are sent; a list given replaces the list)
+    #[command(
+        after_help = "Example:\n  tunnelctl event-subscriptions update esb_2Qm… --destination-id ed_2Qm… --destination-id ed_2Qn…"
+    )]
+    Update {
+        /// Event subscription ID (esb_…)
+        id: String,
+        #[command(flatten)]
+        fields: Fields,
+    },
+    /// Delete event subscriptions
+    #[command(after_help = "Example:\n  tunnelctl event-subscriptions delete esb_2Qm… --yes")]
+    Delete {
+        /// Event subscription IDs (esb_…)
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+    /// The event types (sources) of a subscription
+    #[command(after_help = "Examples:
+  tunnelctl event-subscriptions sources list esb_2Qm…
+  tunnelctl event-subscriptions sources create esb_2Qm… ip_policy_updated.v0
+  tunnelctl event-subscriptions sources delete esb_2Qm… ip_policy_updated.v0 --yes")]
+    Sources(SourcesArgs),
+}
+
+#[derive(Debug, Args)]
+struct Fields {
+    /// Human-readable description (at most 255 characters)
+    #[arg(long, value_name = "TEXT")]
+    description: Option<String>,
+    /// Machine-readable data of your choice (at most 4096 characters)
+    #[arg(long, value_name = "TEXT")]
+    metadata: Option<String>,
+    /// An event type that triggers the subscription, e.g. ip_policy_created.v0 (repeatable)
+    #[arg(long = "source", value_name = "TYPE", value_parser = non_empty)]
+    sources: Vec<String>,
+    /// An event destination that receives the events (repeatable)
+    #[arg(long = "destination-id", value_name = "ID", value_parser = non_empty)]
+    destination_ids: Vec<String>,
+}
+
+fn non_empty(s: &str) -> std::result::Result<String, String> {
+    if s.trim().is_empty() {
+        Err("must not be empty".into())
+    } else {
+        Ok(s.to_string())
+    }
+}
+
+impl Fields {
+    fn into_api(self) -> Result<SubscriptionFields> {
+        let f = SubscriptionFields {
+            description: self.description,
+            metadata: self.metadata,
+            sources: (!self.sources.is_empty()).then(|| {
+                self.sources
+                    .into_iter()
+                    .map(|kind| SourceType { kind })
+                    .collect()
+            }),
+            destination_ids: (!self.destination_ids.is_empty()).then_some(self.destination_ids),
+        };
+        check(f.validate())?;
+        Ok(f)
+    }
+}
+
+#[derive(Debug, Args)]
+struct SourcesArgs {
+    #[command(subcommand)]
+    command: SourcesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum SourcesCommand {
+    /// List the event types of a subscription
+    #[command(after_help = "Example:\n  tunnelctl event-subscriptions sources list esb_2Qm…")]
+    List {
+        /// Event subscription ID (esb_…)
+        subscription_id: String,
+        #[command(flatten)]
+        limit: LimitArg,
+    },
+    /// Show one event type of a subscription
+    #[command(
+        after_help = "Example:\n  tunnelctl event-subscriptions sources get esb_2Qm… ip_policy_created.v0"
+    )]
+    Get {
+        /// Event subscription ID (esb_…)
+        subscription_id: String,
+        /// Event type, e.g. ip_policy_created.v0
+        #[arg(value_name = "TYPE")]
+        kind: String,
+    },
+    /// Add an event type to a subscription
+    #[command(
+        after_help = "Example:\n  tunnelctl event-subscriptions sources create esb_2Qm… ip_policy_updated.v0"
+    )]
+    Create {
+        /// Event subscription ID (esb_…)
+        subscription_id: String,
+        /// Event type, e.g. ip_policy_created.v0
+        #[arg(value_name = "TYPE")]
+        kind: String,
+    },
+    /// Update an event type of a subscription (the API takes no fields yet)
+    #[command(
+        after_help = "Example:\n  tunnelctl event-subscriptions sources update esb_2Qm… ip_policy_updated.v0"
+    )]
+    Update {
+        /// Event subscription ID (esb_…)
+        subscription_id: String,
+        /// Event type, e.g. ip_policy_created.v0
+        #[arg(value_name = "TYPE")]
+        kind: String,
+    },
+    /// Remove an event type from a subscription
+    #[command(
+        after_help = "Example:\n  tunnelctl event-subscriptions sources delete esb_2Qm… ip_policy_updated.v0 --yes"
+    )]
+    Delete {
+        /// Event subscription ID (esb_…)
+        subscription_id: String,
+        /// Event type, e.g. ip_policy_created.v0
+        #[arg(value_name = "TYPE")]
+        kind: String,
+    },
+}
+
+/// Runs an `event-subscriptions` command.
+pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> Result<()> {
+    match args.command {
+        SubscriptionsCommand::List(l) => {
+            let client = ctx.management()?;
+            print_list(ctx, &EVENT_SUBSCRIPTION, RESOURCE.list(&client, l.limit)?).await
+        }
+        SubscriptionsCommand::Get { id } => {
+            let client = ctx.management()?;
+            ctx.out
+                .object(&EVENT_SUBSCRIPTION, &RESOURCE.get(&client, &id).await?)
+        }
+        SubscriptionsCommand::Create(fields) => {
+            let body = fields.into_api()?;
+            let client = ctx.management()?;
+            ctx.out
+                .object(&EVENT_SUBSCRIPTION, &RESOURCE.create(&client, &body).await?)
+        }
+        SubscriptionsCommand::Update { id, fields } => {
+            let body = fields.into_api()?;
+            if body.is_empty() {
+                return Err(nothing_to_update(
+                    "--description, --metadata, --source, --destination-id",
+                ));
+            }
+            let client = ctx.management()?;
+            ctx.out.object(
+                &EVENT_SUBSCRIPTION,
+                &RESOURCE.update(&client, &id, &body).await?,
+            )
+        }
+        SubscriptionsCommand::Delete { ids } => {
+            let client = ctx.management()?;
+            ctx.confirm(&format!(
+                "Delete {} event subscription(s): {}?",
+                ids.len(),
+                escape(&ids.join(", "))
+            ))?;
+            for_each_id(ctx, &ids, "Deleted event subscription", |id| {
+                let client = &client;
+                async move { RESOURCE.delete(client, &id).await }
+            })
+            .await
+        }
+        SubscriptionsCommand::Sources(s) => run_sources(s, ctx).await,
+    }
+}
+
+async fn run_sources(args: SourcesArgs, ctx: &Context) -> Result<()> {
+    let client = ctx.management()?;
+    match args.command {
+        SourcesCommand::List {
+            subscription_id,
+            limit,
+        } => {
+            print_list(
+                ctx,
+                &EVENT_SOURCE,
+                event_sources::list(&client, &subscription_id, limit.limit)?,
+            )
+            .await
+        }
+        SourcesCommand::Get {
+            subscription_id,
+            kind,
+        } => ctx.out.object(
+            &EVENT_SOURCE,
+            &event_sources::get(&client, &subscription_id, &kind).await?,
+        ),
+        SourcesCommand::Create {
+            subscription_id,
+            kind,
+        } => ctx.out.object(
+            &EVENT_SOURCE,
+            &event_sources::create(&client, &subscription_id, &kind).await?,
+        ),
+        SourcesCommand::Update {
+            subscription_id,
+            kind,
+        } => ctx.out.object(
+            &EVENT_SOURCE,
+            &event_sources::update(&client, &subscription_id, &kind).await?,
+        ),
+        SourcesCommand::Delete {
+            subscription_id,
+            kind,
+        } => {
+            ctx.confirm(&format!(
+                "Remove the event type {} from {}?",
+                escape(&kind),
+                escape(&subscription_id)
+            ))?;
+            event_sources::delete(&client, &subscription_id, &kind).await?;
+            ctx.note(&format!(
+                "Removed {} from {}",
+                escape(&kind),
+                escape(&subscription_id)
+            ));
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! `tunnelctl help [TOPIC | COMMAND…]`: help on a command, or on a topic (exit-codes).
+
+use std::io::Write;
+
+use clap::{Args, CommandFactory};
+
+use crate::cli::Cli;
+use crate::error::{Error, Result, EXIT_CODES_HELP};
+
+/// Arguments of `help`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  tunnelctl help exit-codes\n  tunnelctl help sessions restart")]
+pub struct HelpArgs {
+    /// A topic (exit-codes) or a command path (e.g. sessions restart)
+    #[arg(value_name = "TOPIC|COMMAND")]
+    words: Vec<String>,
+}
+
+/// Prints the help asked for.
+pub fn run(args: HelpArgs) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    if args.words.len() == 1 && args.words[0] == "exit-codes" {
+        out.write_all(EXIT_CODES_HELP.as_bytes())?;
+        return Ok(());
+    }
+    let mut cmd = Cli::command();
+    cmd.build();
+    let mut current = &cmd;
+    for word in &args.words {
+        current = current.find_subcommand(word).ok_or_else(|| {
+            Error::usage(format!(
+                "no help topic or command '{word}'; try 'tunnelctl help exit-codes' or 'tunnelctl --help'"
+            ))
+        })?;
+    }
+    write!(out, "{}", current.clone().render_long_help())?;
+    Ok(())
+}

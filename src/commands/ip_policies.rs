@@ -1,0 +1,124 @@
+//! `tunnelctl ip-policies …`
+
+use clap::{Args, Subcommand};
+
+use super::{check, for_each_id, nothing_to_update, print_list, LimitArg};
+use crate::api::ip_policies::{IpPolicyFields, RESOURCE};
+use crate::context::Context;
+use crate::error::Result;
+use crate::output::columns::IP_POLICY;
+use crate::output::escape::escape;
+
+/// `ip-policies` and its verbs.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  tunnelctl ip-policies list
+  tunnelctl ip-policies create --description 'office network' --metadata '{\"team\":\"ops\"}'
+  tunnelctl ip-policies update ipp_2Qm… --description 'office and VPN'
+  tunnelctl ip-policies delete ipp_2Qm… ipp_2Qn… --yes")]
+pub struct IpPoliciesArgs {
+    #[command(subcommand)]
+    command: IpPoliciesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum IpPoliciesCommand {
+    /// List IP policies
+    #[command(
+        after_help = "Examples:\n  tunnelctl ip-policies list\n  tunnelctl ip-policies list --limit 5 --json"
+    )]
+    List(LimitArg),
+    /// Show one IP policy
+    #[command(after_help = "Example:\n  tunnelctl ip-policies get ipp_2Qm…")]
+    Get {
+        /// IP policy ID (ipp_…)
+        id: String,
+    },
+    /// Create an IP policy
+    #[command(
+        after_help = "Example:\n  tunnelctl ip-policies create --description 'office network'"
+    )]
+    Create(Fields),
+    /// Change the description or metadata of an IP policy (only the flags given are sent)
+    #[command(
+        after_help = "Example:\n  tunnelctl ip-policies update ipp_2Qm… --metadata '{\"owner\":\"ops\"}'"
+    )]
+    Update {
+        /// IP policy ID (ipp_…)
+        id: String,
+        #[command(flatten)]
+        fields: Fields,
+    },
+    /// Delete IP policies
+    #[command(after_help = "Example:\n  tunnelctl ip-policies delete ipp_2Qm… --yes")]
+    Delete {
+        /// IP policy IDs (ipp_…)
+        #[arg(required = true)]
+        ids: Vec<String>,
+    },
+}
+
+#[derive(Debug, Args)]
+struct Fields {
+    /// Human-readable description of the source IPs (at most 255 bytes)
+    #[arg(long, value_name = "TEXT")]
+    description: Option<String>,
+    /// Machine-readable data of your choice (at most 4096 bytes)
+    #[arg(long, value_name = "TEXT")]
+    metadata: Option<String>,
+}
+
+impl Fields {
+    fn into_api(self) -> Result<IpPolicyFields> {
+        let f = IpPolicyFields {
+            description: self.description,
+            metadata: self.metadata,
+        };
+        check(f.validate())?;
+        Ok(f)
+    }
+}
+
+/// Runs an `ip-policies` command.
+pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> Result<()> {
+    match args.command {
+        IpPoliciesCommand::List(l) => {
+            let client = ctx.management()?;
+            print_list(ctx, &IP_POLICY, RESOURCE.list(&client, l.limit)?).await
+        }
+        IpPoliciesCommand::Get { id } => {
+            let client = ctx.management()?;
+            ctx.out
+                .object(&IP_POLICY, &RESOURCE.get(&client, &id).await?)
+        }
+        IpPoliciesCommand::Create(fields) => {
+            let body = fields.into_api()?;
+            let client = ctx.management()?;
+            ctx.out
+                .object(&IP_POLICY, &RESOURCE.create(&client, &body).await?)
+        }
+        IpPoliciesCommand::Update { id, fields } => {
+            let body = fields.into_api()?;
+            if body.is_empty() {
+                return Err(nothing_to_update("--description, --metadata"));
+            }
+            let client = ctx.management()?;
+            ctx.out
+                .object(&IP_POLICY, &RESOURCE.update(&client, &id, &body).await?)
+        }
+        IpPoliciesCommand::Delete { ids } => {
+            let client = ctx.management()?;
+            ctx.confirm(&format!(
+                "Delete {} IP polic{}: {}?",
+                ids.len(),
+                if ids.len() == 1 { "y" } else { "ies" },
+                escape(&ids.join(", "))
+            ))?;
+            for_each_id(ctx, &ids, "Deleted IP policy", |id| {
+                let client = &client;
+                async move { RESOURCE.delete(client, &id).await }
+            })
+            .await
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The TOML config file: one table per profile (`[default]`, `[staging]`, …).
+//!
+//! Edits go through `toml_edit`, so a change to one key keeps every other key, profile and
+//! comment as the user wrote them. Saving writes a temporary file beside the config with mode
+//! 0600 and renames it over the old one, so a crash never leaves half a file and the API key
+//! is never readable by others, not even for an instant.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use toml_edit::{DocumentMut, Item, Table};
+
+use crate::error::{Error, Result};
+
+/// The keys a profile may hold, with what each is for.
+pub const KEYS: &[(&str, &str)] = &[
+    ("api_key", "API key of the management API (secret)"),
+    ("api_url", "base URL of the management API"),
+    (
+        "agent_url",
+        "URL of the local agent API (default http://127.0.0.1:4040/api)",
+    ),
+];
+
+/// Is `key` a key of a profile?
+pub fn is_known_key(key: &str) -> bool {
+    KEYS.iter().any(|(k, _)| *k == key)
+}
+
+/// Is `key` a secret whose value is never shown?
+pub fn is_secret_key(key: &str) -> bool {
+    key == "api_key"
+}
+
+/// Where the config file lives when neither `--config` nor `TUNNELCTL_CONFIG` says.
+pub fn default_path() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "tunnelctl").map(|d| d.config_dir().join("config.toml"))
+}
+
+/// A loaded config file.
+pub struct ConfigFile {
+    path: PathBuf,
+    doc: DocumentMut,
+}
+
+impl ConfigFile {
+    /// Reads the file at `path`; a missing file is an empty config.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = match fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => {
+                return Err(Error::Config(format!(
+                    "cannot read the config file {}: {e}",
+                    path.display()
+                )))
+            }
+        };
+        let doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+            Error::Config(format!(
+                "the config file {} is not valid TOML: {}",
+                path.display(),
+                e.to_string().trim_end()
+            ))
+        })?;
+        let cfg = ConfigFile {
+            path: path.to_path_buf(),
+            doc,
+        };
+        cfg.warn_if_exposed();
+        Ok(cfg)
+    }
+
+    /// The path of this file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The value of `key` in `profile`, if set to a string.
+    pub fn get(&self, profile: &str, key: &str) -> Option<&str> {
+        self.doc
+            .get(profile)
+            .and_then(Item::as_table_like)
+            .and_then(|t| t.get(key))
+            .and_then(Item::as_str)
+    }
+
+    /// Every key of `profile` that holds a string, in file order.
+    pub fn entries(&self, profile: &str) -> Vec<(String, String)> {
+        let Some(table) = self.doc.get(profile).and_then(Item::as_table_like) else {
+            return Vec::new();
+        };
+        table
+            .iter()
+            .filter_map(|(k, v)| v.as_str().map(|s| (k.to_string(), s.to_string())))
+            .collect()
+    }
+
+    /// The names of the profiles in the file.
+    pub fn profiles(&self) -> Vec<String> {
+        self.doc
+            .iter()
+            .filter(|(_, v)| v.is_table_like())
+            .map(|(k, _)| k.to_string())
+            .collect()
+    }
+
+    /// Sets `key` in `profile`, creating the profile if needed.
+    pub fn set(&mut self, profile: &str, key: &str, value: &str) -> Result<()> {
+        let entry = self.doc.entry(profile).or_insert(Item::Table(Table::new()));
+        let Some(table) = entry.as_table_like_mut() else {
+            return Err(Error::Config(format!(
+                "'{profile}' in {} is not a table; fix the file by hand",
+                self.path.display()
+            )));
+        };
+        table.insert(key, toml_edit::value(value));
+        Ok(())
+    }
+
+    /// Removes `key` from `profile`; says whether it was there.
+    pub fn unset(&mut self, profile: &str, key: &str) -> bool {
+        self.doc
+            .get_mut(profile)
+            .and_then(Item::as_table_like_mut)
+            .and_then(|t| t.remove(key))
+            .is_some()
+    }
+
+    /// Writes the file atomically with mode 0600.
+    pub fn save(&self) -> Result<()> {
+        let fail = |what: &str, e: std::io::Error| {
+            Error::Config(format!("cannot {what} {}: {e}", self.path.display()))
+        };
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        create_private_dir(&dir).map_err(|e| fail("create the folder of", e))?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".config.toml.")
+            .tempfile_in(&dir)
+            .map_err(|e| fail("write", e))?;
+        // tempfile creates the file 0600 on Unix already; set it again in case of an odd umask.
+        set_private(tmp.path()).map_err(|e| fail("protect", e))?;
+        tmp.write_all(self.doc.to_string().as_bytes())
+            .and_then(|_| tmp.as_file().sync_all())
+            .map_err(|e| fail("write", e))?;
+        tmp.persist(&self.path)
+            .map_err(|e| fail("replace", e.error))?;
+        Ok(())
+    }
+
+    /// Warns (as ssh does) when a file that holds a key can be read by group or others.
+    fn warn_if_exposed(&self) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let holds_key = self
+                .profiles()
+                .iter()
+                .any(|p| self.get(p, "api_key").is_some());
+            if !holds_key {
+                return;
+            }
+            if let Ok(meta) = fs::metadata(&self.path) {
+                let mode = meta.permissions().mode() & 0o777;
+                if mode & 0o077 != 0 {
+                    eprintln!(
+                        "warning: {} holds an API key and can be read by others (mode {:o}); run: chmod 600 {}",
+                        self.path.display(),
+                        mode,
+                        self.path.display()
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.exists() {
+        return Ok(());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+    }
+    #[cfg(not(unix))]
+    {
+        fs::create_dir_all(dir)
+    }
+}
+
+fn set_private(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(0o600))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_change_keeps_everything_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("config.toml");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(
+            &path,
+            "# mine\n[default]\napi_url = \"https://a\"\nother = 1\n\n[staging]\napi_key = \"k\"\n",
+        )
+        .unwrap();
+        let mut cfg = ConfigFile::load(&path).unwrap();
+        cfg.set("default", "api_key", "secret").unwrap();
+        cfg.unset("staging", "api_key");
+        cfg.save().unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("# mine\n"));
+        assert!(text.contains("other = 1"));
+        assert!(text.contains("[staging]"));
+        let again = ConfigFile::load(&path).unwrap();
+        assert_eq!(again.get("default", "api_key"), Some("secret"));
+        assert_eq!(again.get("default", "api_url"), Some("https://a"));
+        assert_eq!(again.get("staging", "api_key"), None);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+        }
+    }
+
+    #[test]
+    fn bad_toml_is_a_config_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        fs::write(&path, "[default\n").unwrap();
+        let err = ConfigFile::load(&path).err().unwrap();
+        assert_eq!(err.exit_code(), 3);
+    }
+}

@@ -1,0 +1,210 @@
+//! Settings resolved once (flag > environment > profile > default) and the things built from
+//! them: the output options, the API clients, confirmations.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use url::Url;
+
+use crate::api;
+use crate::cli::GlobalArgs;
+use crate::config::{self, ConfigFile};
+use crate::error::{Error, Result};
+use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
+use crate::output::OutputOptions;
+
+/// The default URL of the local agent API.
+pub const DEFAULT_AGENT_URL: &str = "http://127.0.0.1:4040/api";
+/// The default time limit of one request.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How many times a request may be tried in all, by default.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+
+/// Everything a command handler needs besides its own arguments.
+pub struct Context {
+    /// The global flags as given (flag or environment).
+    pub global: GlobalArgs,
+    /// How to print.
+    pub out: OutputOptions,
+}
+
+impl Context {
+    /// Builds the context from the global flags.
+    pub fn new(global: GlobalArgs) -> Result<Self> {
+        let out = OutputOptions::from_globals(&global)?;
+        Ok(Context { global, out })
+    }
+
+    /// The config file to use.
+    pub fn config_path(&self) -> Result<PathBuf> {
+        match &self.global.config {
+            Some(p) => Ok(p.clone()),
+            None => config::default_path().ok_or_else(|| {
+                Error::Config(
+                    "cannot find the config folder of this platform; pass --config FILE or set TUNNELCTL_CONFIG"
+                        .into(),
+                )
+            }),
+        }
+    }
+
+    /// The profile to use.
+    pub fn profile(&self) -> &str {
+        self.global.profile.as_deref().unwrap_or("default")
+    }
+
+    /// Loads the config file (an absent file is an empty one).
+    pub fn load_config(&self) -> Result<ConfigFile> {
+        ConfigFile::load(&self.config_path()?)
+    }
+
+    /// A setting from the flag/environment, else the profile.
+    fn setting(
+        &self,
+        given: Option<&String>,
+        key: &str,
+        cfg: &mut Option<ConfigFile>,
+    ) -> Result<Option<String>> {
+        if let Some(v) = given.filter(|v| !v.is_empty()) {
+            return Ok(Some(v.clone()));
+        }
+        if cfg.is_none() {
+            *cfg = Some(self.load_config()?);
+        }
+        Ok(cfg
+            .as_ref()
+            .and_then(|c| c.get(self.profile(), key))
+            .filter(|v| !v.is_empty())
+            .map(str::to_string))
+    }
+
+    fn http_options(&self, base: Url, hint: String) -> HttpOptions {
+        HttpOptions {
+            base,
+            bearer: None,
+            fixed_headers: Vec::new(),
+            timeout: self.global.timeout.unwrap_or(DEFAULT_TIMEOUT),
+            verbose: self.global.verbose,
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+            unreachable_hint: hint,
+            max_body: DEFAULT_MAX_BODY,
+        }
+    }
+
+    /// The management API client, or exit 3 when the URL or key is missing or unusable.
+    pub fn management(&self) -> Result<api::Client> {
+        let mut cfg = None;
+        let url = self.setting(self.global.api_url.as_ref(), "api_url", &mut cfg)?;
+        let key = self.setting(self.global.api_key.as_ref(), "api_key", &mut cfg)?;
+        let profile = self.profile();
+        let (url, key) = match (url, key) {
+            (Some(u), Some(k)) => (u, k),
+            (u, k) => {
+                let mut missing = Vec::new();
+                if k.is_none() {
+                    missing.push(("API key", "TUNNELCTL_API_KEY"));
+                }
+                if u.is_none() {
+                    missing.push(("management API URL", "TUNNELCTL_API_URL"));
+                }
+                let what: Vec<&str> = missing.iter().map(|m| m.0).collect();
+                let vars: Vec<&str> = missing.iter().map(|m| m.1).collect();
+                return Err(Error::Config(format!(
+                    "no {}: set {}, or run 'tunnelctl config init' to store {} in profile '{profile}'",
+                    what.join(" and no "),
+                    vars.join(" and "),
+                    if missing.len() == 1 { "it" } else { "them" }
+                )));
+            }
+        };
+        let base = validate_api_url(&url)?;
+        let mut opts = self.http_options(
+            base,
+            "Check the API URL (--api-url, TUNNELCTL_API_URL or 'tunnelctl config set api_url URL') and your network.".into(),
+        );
+        opts.bearer = Some(key);
+        opts.fixed_headers.push(("Service-Version", "2"));
+        Ok(api::Client::new(Http::new(opts)?))
+    }
+
+    /// Asks the user to confirm a destructive action; off a terminal, refuses unless `--yes`.
+    pub fn confirm(&self, question: &str) -> Result<()> {
+        if self.global.yes {
+            return Ok(());
+        }
+        if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+            return Err(Error::usage(format!(
+                "{question} Refusing without a terminal to confirm: pass --yes"
+            )));
+        }
+        let ok = dialoguer::Confirm::new()
+            .with_prompt(question)
+            .default(false)
+            .interact()
+            .map_err(|e| Error::usage(format!("confirmation failed: {e}")))?;
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::usage("cancelled"))
+        }
+    }
+
+    /// A confirmation of what was done, on stderr, unless `--quiet`.
+    pub fn note(&self, msg: &str) {
+        if !self.global.quiet {
+            eprintln!("{msg}");
+        }
+    }
+}
+
+/// Parses the management API URL: https://, or http:// only to a loopback address, because the
+/// API key travels with every request.
+pub fn validate_api_url(raw: &str) -> Result<Url> {
+    let url = parse_base(raw, "API URL")?;
+    match url.scheme() {
+        "https" => Ok(url),
+        "http" if is_loopback_host(&url) => Ok(url),
+        "http" => Err(Error::Config(format!(
+            "refusing the API URL {raw}: plain http:// would send the API key unencrypted; use https:// (http:// is allowed only to a loopback address)"
+        ))),
+        other => Err(Error::Config(format!(
+            "the API URL {raw} has scheme '{other}'; use https://"
+        ))),
+    }
+}
+
+fn parse_base(raw: &str, what: &str) -> Result<Url> {
+    let url = Url::parse(raw.trim())
+        .map_err(|e| Error::Config(format!("the {what} '{raw}' is not a URL: {e}")))?;
+    if url.host().is_none() {
+        return Err(Error::Config(format!("the {what} '{raw}' has no host")));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(Error::Config(format!(
+            "the {what} '{raw}' must not have a query or fragment"
+        )));
+    }
+    Ok(url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_urls() {
+        assert!(validate_api_url("https://api.example.com").is_ok());
+        assert!(validate_api_url("http://127.0.0.1:9000").is_ok());
+        assert!(validate_api_url("http://[::1]:9000").is_ok());
+        assert!(validate_api_url("http://localhost").is_ok());
+        assert_eq!(
+            validate_api_url("http://api.example.com")
+                .unwrap_err()
+                .exit_code(),
+            3
+        );
+        assert!(validate_api_url("ftp://x").is_err());
+        assert!(validate_api_url("nonsense").is_err());
+    }
+}

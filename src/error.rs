@@ -1,0 +1,223 @@
+//! The one error type of the program and its mapping to exit codes.
+//!
+//! Every failure a user can meet ends here, so that `main` prints it the same way and picks
+//! the exit code the command-line contract promises (see `tunnelctl help exit-codes`).
+
+use std::fmt;
+
+/// Exit codes of the command-line contract.
+pub mod exit {
+    /// Success.
+    pub const OK: i32 = 0;
+    /// The API answered with an error, or its answer could not be understood.
+    pub const API: i32 = 1;
+    /// Bad flags or arguments, input refused before sending, a confirmation refused.
+    pub const USAGE: i32 = 2;
+    /// Configuration missing or unusable.
+    pub const CONFIG: i32 = 3;
+    /// The API answered 404.
+    pub const NOT_FOUND: i32 = 4;
+    /// Some of several operations failed.
+    pub const PARTIAL: i32 = 5;
+    /// The server could not be reached.
+    pub const UNREACHABLE: i32 = 6;
+    /// A wait ran out of time.
+    pub const WAIT_TIMEOUT: i32 = 7;
+    /// Interrupted by Ctrl-C.
+    pub const INTERRUPTED: i32 = 130;
+}
+
+/// The text of `tunnelctl help exit-codes`.
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0    success
+  1    the API answered with an error (after any retries), or its answer could not be understood
+  2    usage error: bad flags or arguments, invalid input caught before any request was sent,
+       a confirmation refused
+  3    configuration missing or unusable (no API key, no API URL, unreadable config file)
+  4    not found (the API answered 404)
+  5    partial failure: a command over several IDs where some succeeded and some failed
+  6    the server could not be reached (connection refused, DNS, timeout, after retries)
+  7    a wait ran out of time (e.g. an agent did not reconnect within --timeout)
+  130  interrupted (Ctrl-C)
+";
+
+/// What the server said when it answered with an error status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiFailure {
+    /// Method of the request, e.g. `GET`.
+    pub method: String,
+    /// Path of the request as sent (percent-encoded), without the query.
+    pub path: String,
+    /// HTTP status code.
+    pub status: u16,
+    /// The error code from the body (a string on the management API, a number on the agent).
+    pub code: Option<String>,
+    /// The human message from the body, or a summary of a body that is not JSON.
+    pub message: Option<String>,
+    /// Extra detail from the body's `details` (e.g. the agent's `details.err`).
+    pub detail: Option<String>,
+    /// The operation id the service gave this request, when it gave one.
+    pub operation_id: Option<String>,
+    /// A hint for the user on what to do next.
+    pub hint: Option<String>,
+}
+
+impl fmt::Display for ApiFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {}: {}",
+            self.method,
+            self.path,
+            status_text(self.status)
+        )?;
+        if let Some(m) = &self.message {
+            write!(f, ": {m}")?;
+        }
+        if let Some(d) = &self.detail {
+            write!(f, " ({d})")?;
+        }
+        let mut extra = Vec::new();
+        if let Some(c) = &self.code {
+            extra.push(format!("code {c}"));
+        }
+        if let Some(o) = &self.operation_id {
+            extra.push(format!("operation {o}"));
+        }
+        if !extra.is_empty() {
+            write!(f, " [{}]", extra.join(", "))?;
+        }
+        if let Some(h) = &self.hint {
+            write!(f, "\n{h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `404 Not Found` style text for a status code.
+pub fn status_text(status: u16) -> String {
+    match reqwest::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+    {
+        Some(reason) => format!("{status} {reason}"),
+        None => format!("HTTP {status}"),
+    }
+}
+
+/// Every way a command can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input caught before anything was sent.
+    #[error("{0}")]
+    Usage(String),
+    /// Configuration missing or unusable.
+    #[error("{0}")]
+    Config(String),
+    /// The server answered with an error status.
+    #[error("{0}")]
+    Api(Box<ApiFailure>),
+    /// The server answered, but not in a form we understand.
+    #[error("{0}")]
+    BadResponse(String),
+    /// The server could not be reached.
+    #[error("{0}")]
+    Unreachable(String),
+    /// Whether the server acted is unknown (the connection failed after the request was sent).
+    #[error("{0}")]
+    Unknown(String),
+    /// Some of several operations failed; each was already reported.
+    #[error("{failed} of {total} operations failed")]
+    Partial {
+        /// How many failed.
+        failed: usize,
+        /// How many were tried.
+        total: usize,
+    },
+    /// Every one of several operations failed the same way; each was already reported.
+    #[error("all {count} operations failed")]
+    AllFailed {
+        /// The exit code they share.
+        code: i32,
+        /// How many there were.
+        count: usize,
+    },
+    /// A wait ran out of time.
+    #[error("{0}")]
+    WaitTimeout(String),
+    /// Interrupted by Ctrl-C.
+    #[error("interrupted")]
+    Interrupted,
+    /// A local I/O failure (reading a file, writing output).
+    #[error("{0}")]
+    Io(String),
+    /// The reader of our output went away (`| head`): end quietly.
+    #[error("broken pipe")]
+    BrokenPipe,
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Error::BrokenPipe
+        } else {
+            Error::Io(format!("could not write the output: {e}"))
+        }
+    }
+}
+
+impl Error {
+    /// The exit code the contract assigns to this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Usage(_) => exit::USAGE,
+            Error::Config(_) => exit::CONFIG,
+            Error::Api(f) if f.status == 404 => exit::NOT_FOUND,
+            Error::Api(_) | Error::BadResponse(_) | Error::Unknown(_) | Error::Io(_) => exit::API,
+            Error::Unreachable(_) => exit::UNREACHABLE,
+            Error::Partial { .. } => exit::PARTIAL,
+            Error::AllFailed { code, .. } => *code,
+            Error::WaitTimeout(_) => exit::WAIT_TIMEOUT,
+            Error::Interrupted => exit::INTERRUPTED,
+            Error::BrokenPipe => exit::OK,
+        }
+    }
+
+    /// Shorthand for a usage error.
+    pub fn usage(msg: impl Into<String>) -> Self {
+        Error::Usage(msg.into())
+    }
+}
+
+/// The result type of every command.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_failure_reads_as_one_line() {
+        let f = ApiFailure {
+            method: "GET".into(),
+            path: "/ip_policies/ipp_1".into(),
+            status: 404,
+            code: Some("ERR_NGROK_404".into()),
+            message: Some("Resource not found".into()),
+            detail: None,
+            operation_id: Some("op_1".into()),
+            hint: None,
+        };
+        assert_eq!(
+            f.to_string(),
+            "GET /ip_policies/ipp_1: 404 Not Found: Resource not found [code ERR_NGROK_404, operation op_1]"
+        );
+        assert_eq!(Error::Api(Box::new(f)).exit_code(), 4);
+    }
+
+    #[test]
+    fn unknown_status_has_no_reason() {
+        assert_eq!(status_text(599), "HTTP 599");
+    }
+}

@@ -1,0 +1,697 @@
+//! The one HTTP layer: every request of the program goes through [`Http`].
+//!
+//! It adds the headers both APIs require, encodes path segments, bounds what it reads,
+//! retries what is safe to retry, turns error answers of any shape into one clear
+//! [`ApiFailure`], and writes the `--verbose` trace with the API key redacted. It knows
+//! nothing of resources.
+
+use std::time::{Duration, Instant};
+
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, USER_AGENT};
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+use url::Url;
+
+use crate::error::{status_text, ApiFailure, Error, Result};
+use crate::output::escape::escape;
+
+/// Characters left as they are in a path segment: RFC 3986 unreserved ones.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// The largest answer read into memory; a larger one is refused, not read.
+pub const DEFAULT_MAX_BODY: usize = 64 * 1024 * 1024;
+
+/// Percent-encodes one path segment taken from the user, so that it can never reach another
+/// endpoint (`../tunnel_sessions` becomes `..%2Ftunnel_sessions`).
+pub fn encode_segment(what: &str, segment: &str) -> Result<String> {
+    if segment.is_empty() {
+        return Err(Error::usage(format!("the {what} must not be empty")));
+    }
+    if segment == "." || segment == ".." {
+        return Err(Error::usage(format!(
+            "'{segment}' is not a valid {what}: it would name another path"
+        )));
+    }
+    Ok(utf8_percent_encode(segment, SEGMENT).to_string())
+}
+
+/// Is this host a loopback address (`127.0.0.0/8`, `::1`, `localhost`)?
+pub fn is_loopback_host(url: &Url) -> bool {
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        None => false,
+    }
+}
+
+/// Everything that shapes the requests of one API.
+#[derive(Clone)]
+pub struct HttpOptions {
+    /// Base URL; paths are appended to it.
+    pub base: Url,
+    /// Bearer token sent as `Authorization` (the management API key).
+    pub bearer: Option<String>,
+    /// Extra headers sent on every request (e.g. `Service-Version: 2`).
+    pub fixed_headers: Vec<(&'static str, &'static str)>,
+    /// Limit for one attempt of a request.
+    pub timeout: Duration,
+    /// Write the request/response trace to stderr.
+    pub verbose: bool,
+    /// How many times a request may be tried in all.
+    pub max_attempts: u32,
+    /// What to tell the user when the server cannot be reached.
+    pub unreachable_hint: String,
+    /// Largest answer body read into memory.
+    pub max_body: usize,
+}
+
+/// An answer with a success status.
+#[derive(Debug)]
+pub struct Response {
+    /// HTTP status code.
+    pub status: u16,
+    /// The whole body.
+    pub body: Vec<u8>,
+}
+
+impl Response {
+    /// The body as JSON; `None` when the body is empty (204).
+    pub fn json(&self, method: &Method, url: &Url) -> Result<Option<Value>> {
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(None);
+        }
+        serde_json::from_slice(&self.body).map(Some).map_err(|e| {
+            Error::BadResponse(format!(
+                "{method} {}: {}, but the answer is not valid JSON ({e})",
+                url.path(),
+                status_text(self.status)
+            ))
+        })
+    }
+}
+
+/// A client for one API (management or agent).
+pub struct Http {
+    client: reqwest::Client,
+    auth: Option<HeaderValue>,
+    opts: HttpOptions,
+}
+
+/// Did the request possibly reach the server?
+enum Sent {
+    /// The connection failed before anything was sent: safe to retry any method.
+    No,
+    /// It may have been acted on.
+    Maybe,
+}
+
+impl Http {
+    /// Builds a client. TLS (and its trust store) is set up only for `https://` bases.
+    pub fn new(opts: HttpOptions) -> Result<Self> {
+        let mut headers = HeaderMap::new();
+        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        for (name, value) in &opts.fixed_headers {
+            headers.insert(*name, HeaderValue::from_static(value));
+        }
+        let mut builder = reqwest::Client::builder()
+            .default_headers(headers)
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(opts.timeout.min(Duration::from_secs(10)))
+            .timeout(opts.timeout);
+        // A crypto provider must exist before any client is built; ring is the small, fast one.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        if opts.base.scheme() != "https" {
+            // Plain HTTP never needs the platform trust store, which costs milliseconds to load.
+            builder = builder.tls_certs_only(std::iter::empty());
+        }
+        if is_loopback_host(&opts.base) {
+            builder = builder.no_proxy();
+        }
+        let client = builder
+            .build()
+            .map_err(|e| Error::Config(format!("could not set up the HTTP client: {e}")))?;
+        let auth = match &opts.bearer {
+            Some(key) => {
+                let mut value = HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| {
+                    Error::Config(
+                        "the API key contains characters that cannot be sent in a header".into(),
+                    )
+                })?;
+                value.set_sensitive(true);
+                Some(value)
+            }
+            None => None,
+        };
+        Ok(Http { client, auth, opts })
+    }
+
+    /// The base URL.
+    pub fn base(&self) -> &Url {
+        &self.opts.base
+    }
+
+    /// The base URL with already-encoded path segments appended.
+    pub fn url(&self, encoded_segments: &[&str]) -> Url {
+        let mut url = self.opts.base.clone();
+        let mut path = url.path().trim_end_matches('/').to_string();
+        for s in encoded_segments {
+            path.push('/');
+            path.push_str(s);
+        }
+        url.set_path(&path);
+        url
+    }
+
+    /// Sends a request and returns the answer when its status is a success; any other
+    /// status becomes an [`Error::Api`]. Retries what is safe to retry.
+    pub async fn send(&self, method: Method, url: &Url, body: Option<&Value>) -> Result<Response> {
+        let body_bytes = match body {
+            Some(v) => Some(
+                serde_json::to_vec(v)
+                    .map_err(|e| Error::Io(format!("could not encode the request: {e}")))?,
+            ),
+            None => None,
+        };
+        let started = Instant::now();
+        let mut attempt = 1;
+        loop {
+            let outcome = self.attempt(&method, url, body_bytes.as_deref()).await;
+            let retry_after = match &outcome {
+                Ok(resp) if resp.status().is_success() => None,
+                Ok(resp) => self.retry_delay_for_status(&method, resp.status(), resp.headers()),
+                Err((Sent::No, _)) => Some(None),
+                Err((Sent::Maybe, _)) if is_idempotent(&method) => Some(None),
+                Err(_) => None,
+            };
+            if let Some(wait) = retry_after {
+                if attempt < self.opts.max_attempts {
+                    let delay = wait.unwrap_or_else(|| backoff(attempt));
+                    if started.elapsed() + delay < self.opts.timeout * self.opts.max_attempts {
+                        if self.opts.verbose {
+                            eprintln!(
+                                "* retrying in {} ms (attempt {})",
+                                delay.as_millis(),
+                                attempt + 1
+                            );
+                        }
+                        tokio::time::sleep(delay).await;
+                        attempt += 1;
+                        continue;
+                    }
+                }
+            }
+            return match outcome {
+                Ok(resp) => self.finish(&method, url, resp).await,
+                Err((sent, err)) => Err(self.transport_error(&method, url, sent, &err)),
+            };
+        }
+    }
+
+    /// Sends a request and decodes its JSON answer (`None` for an empty body).
+    pub async fn json(
+        &self,
+        method: Method,
+        url: &Url,
+        body: Option<&Value>,
+    ) -> Result<Option<Value>> {
+        let resp = self.send(method.clone(), url, body).await?;
+        resp.json(&method, url)
+    }
+
+    /// Like [`Http::json`], for endpoints that always answer with a JSON body.
+    pub async fn json_value(
+        &self,
+        method: Method,
+        url: &Url,
+        body: Option<&Value>,
+    ) -> Result<Value> {
+        match self.json(method.clone(), url, body).await? {
+            Some(v) => Ok(v),
+            None => Err(Error::BadResponse(format!(
+                "{method} {}: the answer has no body, a JSON object was expected",
+                url.path()
+            ))),
+        }
+    }
+
+    async fn attempt(
+        &self,
+        method: &Method,
+        url: &Url,
+        body: Option<&[u8]>,
+    ) -> std::result::Result<reqwest::Response, (Sent, reqwest::Error)> {
+        let mut req = self.client.request(method.clone(), url.clone());
+        if let Some(value) = &self.auth {
+            req = req.header(AUTHORIZATION, value.clone());
+        }
+        if let Some(b) = body {
+            req = req
+                .header(CONTENT_TYPE, "application/json")
+                .body(b.to_vec());
+        }
+        req = req.header(USER_AGENT, concat!("tunnelctl/", env!("CARGO_PKG_VERSION")));
+        if self.opts.verbose {
+            self.trace_request(method, url, body);
+        }
+        req.send().await.map_err(|e| {
+            let sent = if e.is_connect() {
+                Sent::No
+            } else {
+                Sent::Maybe
+            };
+            (sent, e)
+        })
+    }
+
+    /// How long to wait before retrying an answer with this status, if it may be retried.
+    fn retry_delay_for_status(
+        &self,
+        method: &Method,
+        status: StatusCode,
+        headers: &HeaderMap,
+    ) -> Option<Option<Duration>> {
+        let retryable = match status.as_u16() {
+            429 | 503 => true,
+            502 | 504 => is_idempotent(method),
+            _ => false,
+        };
+        if !retryable {
+            return None;
+        }
+        Some(
+            headers
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(parse_retry_after),
+        )
+    }
+
+    async fn finish(
+        &self,
+        method: &Method,
+        url: &Url,
+        mut resp: reqwest::Response,
+    ) -> Result<Response> {
+        let status = resp.status();
+        let content_type = resp
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        if self.opts.verbose {
+            eprintln!("< {}", status_text(status.as_u16()));
+            for (name, value) in resp.headers() {
+                eprintln!(
+                    "< {}: {}",
+                    name,
+                    escape(&String::from_utf8_lossy(value.as_bytes()))
+                );
+            }
+        }
+        if let Some(len) = resp.content_length() {
+            if len > self.opts.max_body as u64 {
+                return Err(too_large(method, url, self.opts.max_body));
+            }
+        }
+        let mut body = Vec::new();
+        loop {
+            match resp.chunk().await {
+                Ok(Some(chunk)) => {
+                    if body.len() + chunk.len() > self.opts.max_body {
+                        return Err(too_large(method, url, self.opts.max_body));
+                    }
+                    body.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    return Err(Error::BadResponse(format!(
+                        "{method} {}: {}, but the answer was cut off: {}",
+                        url.path(),
+                        status_text(status.as_u16()),
+                        root_cause(&e)
+                    )))
+                }
+            }
+        }
+        if self.opts.verbose && !body.is_empty() {
+            let text = String::from_utf8_lossy(&body);
+            let shown: String = text.chars().take(4000).collect();
+            eprintln!("< {}", escape(&shown));
+            if shown.len() < text.len() {
+                eprintln!("< … ({} bytes in all)", body.len());
+            }
+        }
+        if status.is_success() {
+            return Ok(Response {
+                status: status.as_u16(),
+                body,
+            });
+        }
+        Err(Error::Api(Box::new(decode_error(
+            method.as_str(),
+            url.path(),
+            status.as_u16(),
+            content_type.as_deref(),
+            &body,
+        ))))
+    }
+
+    fn transport_error(
+        &self,
+        method: &Method,
+        url: &Url,
+        sent: Sent,
+        err: &reqwest::Error,
+    ) -> Error {
+        let cause = root_cause(err);
+        let target = format!("{}{}", origin(url), url.path());
+        match sent {
+            Sent::No => Error::Unreachable(format!(
+                "could not connect to {target}: {cause}\n{}",
+                self.opts.unreachable_hint
+            )),
+            Sent::Maybe if is_idempotent(method) => {
+                let what = if err.is_timeout() {
+                    "timed out"
+                } else {
+                    "failed"
+                };
+                Error::Unreachable(format!(
+                    "{method} {target} {what} after {} attempt(s): {cause}\n{}",
+                    self.opts.max_attempts, self.opts.unreachable_hint
+                ))
+            }
+            Sent::Maybe => Error::Unknown(format!(
+                "{method} {target}: the connection failed after the request was sent ({cause}); \
+                 whether the server acted on it is unknown, so it was not sent again"
+            )),
+        }
+    }
+
+    fn trace_request(&self, method: &Method, url: &Url, body: Option<&[u8]>) {
+        eprintln!("> {method} {url}");
+        if let Some(key) = &self.opts.bearer {
+            eprintln!("> authorization: Bearer {}", redact(key));
+        }
+        for (name, value) in &self.opts.fixed_headers {
+            eprintln!("> {}: {value}", name.to_ascii_lowercase());
+        }
+        eprintln!("> accept: application/json");
+        eprintln!("> user-agent: tunnelctl/{}", env!("CARGO_PKG_VERSION"));
+        if let Some(b) = body {
+            eprintln!("> content-type: application/json");
+            eprintln!("> {}", escape(&redact_secrets_in_json(b)));
+        }
+    }
+}
+
+/// Shows that a secret is set without showing it: the first four characters of a long key,
+/// nothing of a short one.
+pub fn redact(secret: &str) -> String {
+    if secret.chars().count() >= 20 {
+        let head: String = secret.chars().take(4).collect();
+        format!("{head}…(redacted)")
+    } else {
+        "…(redacted)".to_string()
+    }
+}
+
+/// A request body for the trace, with secret fields (AWS secret keys) replaced.
+fn redact_secrets_in_json(body: &[u8]) -> String {
+    match serde_json::from_slice::<Value>(body) {
+        Ok(mut v) => {
+            mask_secret_fields(&mut v);
+            v.to_string()
+        }
+        Err(_) => String::from_utf8_lossy(body).into_owned(),
+    }
+}
+
+/// Replaces the values of fields that hold secrets, wherever they are in a JSON value.
+pub fn mask_secret_fields(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            for (k, val) in map.iter_mut() {
+                if k == "aws_secret_access_key" && !val.is_null() {
+                    *val = Value::String("…(redacted)".into());
+                } else {
+                    mask_secret_fields(val);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(mask_secret_fields),
+        _ => {}
+    }
+}
+
+fn too_large(method: &Method, url: &Url, max: usize) -> Error {
+    Error::BadResponse(format!(
+        "{method} {}: the answer is larger than {} MiB; refusing to read it",
+        url.path(),
+        max / (1024 * 1024)
+    ))
+}
+
+fn is_idempotent(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::GET | Method::PUT | Method::DELETE | Method::HEAD
+    )
+}
+
+/// Exponential backoff with full jitter: a random wait up to 200 ms × 2^(attempt-1), capped.
+fn backoff(attempt: u32) -> Duration {
+    let cap_ms = (200u64 << attempt.saturating_sub(1).min(10)).min(5_000);
+    Duration::from_millis(fastrand::u64(0..=cap_ms))
+}
+
+/// `Retry-After` as seconds or an HTTP date, capped at a minute.
+pub fn parse_retry_after(value: &str) -> Option<Duration> {
+    const CAP: Duration = Duration::from_secs(60);
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs).min(CAP));
+    }
+    let when =
+        time::OffsetDateTime::parse(value, &time::format_description::well_known::Rfc2822).ok()?;
+    let now = time::OffsetDateTime::now_utc();
+    let wait = (when - now).max(time::Duration::ZERO);
+    Some(Duration::try_from(wait).unwrap_or(CAP).min(CAP))
+}
+
+/// `scheme://host:port` of a URL.
+pub fn origin(url: &Url) -> String {
+    url.origin().ascii_serialization()
+}
+
+/// The innermost cause of a transport error, as a short phrase ("connection refused").
+fn root_cause(err: &reqwest::Error) -> String {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    let mut last = err.to_string();
+    while let Some(s) = source {
+        if let Some(io) = s.downcast_ref::<std::io::Error>() {
+            return match io.kind() {
+                std::io::ErrorKind::ConnectionRefused => "connection refused".into(),
+                std::io::ErrorKind::ConnectionReset => "connection reset by the server".into(),
+                std::io::ErrorKind::TimedOut => "timed out".into(),
+                _ => io.to_string(),
+            };
+        }
+        last = s.to_string();
+        source = s.source();
+    }
+    if err.is_timeout() {
+        return "timed out".into();
+    }
+    last
+}
+
+/// Turns an error answer of any shape (JSON with or without `error_code`, text, HTML, empty)
+/// into one [`ApiFailure`]. Every server-provided string is escaped for the terminal.
+pub fn decode_error(
+    method: &str,
+    path: &str,
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> ApiFailure {
+    let mut failure = ApiFailure {
+        method: method.to_string(),
+        path: path.to_string(),
+        status,
+        code: None,
+        message: None,
+        detail: None,
+        operation_id: None,
+        hint: None,
+    };
+    let text = String::from_utf8_lossy(body);
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return failure;
+    }
+    if let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(trimmed) {
+        failure.code = obj.get("error_code").and_then(scalar_text);
+        failure.message = ["msg", "message", "error", "error_description"]
+            .iter()
+            .find_map(|k| obj.get(*k).and_then(scalar_text));
+        if let Some(Value::Object(details)) = obj.get("details") {
+            failure.operation_id = details.get("operation_id").and_then(scalar_text);
+            let rest: Vec<String> = details
+                .iter()
+                .filter(|(k, _)| k.as_str() != "operation_id")
+                .filter_map(|(k, v)| scalar_text(v).map(|t| format!("{k}: {t}")))
+                .collect();
+            if !rest.is_empty() {
+                failure.detail = Some(rest.join(", "));
+            }
+        }
+        if failure.message.is_none() {
+            failure.message = Some(escape(&shorten(trimmed, 300)));
+        }
+        return failure;
+    }
+    let is_html = content_type.is_some_and(|c| c.contains("html")) || trimmed.starts_with('<');
+    let summary = if is_html {
+        html_summary(trimmed)
+    } else {
+        first_line(trimmed)
+    };
+    if !summary.is_empty() {
+        failure.message = Some(escape(&shorten(&summary, 300)));
+    }
+    failure
+}
+
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if !s.is_empty() => Some(escape(s)),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+/// The `<title>` of an HTML page, or its text with tags removed.
+fn html_summary(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    if let (Some(start), Some(end)) = (lower.find("<title>"), lower.find("</title>")) {
+        if start + 7 <= end {
+            let title = html[start + 7..end].trim();
+            if !title.is_empty() {
+                return title.to_string();
+            }
+        }
+    }
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(max).collect();
+        t.push('…');
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_are_one_segment() {
+        assert_eq!(
+            encode_segment("ID", "../tunnel_sessions").unwrap(),
+            "..%2Ftunnel_sessions"
+        );
+        assert_eq!(
+            encode_segment("name", "t1 (http)").unwrap(),
+            "t1%20%28http%29"
+        );
+        assert!(encode_segment("ID", "..").is_err());
+        assert!(encode_segment("ID", "").is_err());
+    }
+
+    #[test]
+    fn error_bodies_of_every_shape() {
+        let j = decode_error(
+            "GET",
+            "/x",
+            400,
+            Some("application/json"),
+            br#"{"error_code":"ERR_1","status_code":400,"msg":"bad","details":{"operation_id":"op_9"}}"#,
+        );
+        assert_eq!(j.code.as_deref(), Some("ERR_1"));
+        assert_eq!(j.message.as_deref(), Some("bad"));
+        assert_eq!(j.operation_id.as_deref(), Some("op_9"));
+        let n = decode_error(
+            "GET",
+            "/x",
+            404,
+            None,
+            br#"{"error_code":100,"msg":"tunnel not found","details":{"name":"t1"}}"#,
+        );
+        assert_eq!(n.code.as_deref(), Some("100"));
+        assert_eq!(n.detail.as_deref(), Some("name: t1"));
+        let h = decode_error(
+            "GET",
+            "/x",
+            502,
+            Some("text/html"),
+            b"<html><head><title>502 Bad Gateway</title></head></html>",
+        );
+        assert_eq!(h.message.as_deref(), Some("502 Bad Gateway"));
+        let t = decode_error("GET", "/x", 500, Some("text/plain"), b"\n oops\nmore");
+        assert_eq!(t.message.as_deref(), Some("oops"));
+        let e = decode_error("GET", "/x", 500, None, b"");
+        assert_eq!(e.message, None);
+        let esc = decode_error("GET", "/x", 500, None, b"\x1b[2Jboom");
+        assert_eq!(esc.message.as_deref(), Some("\\x1b[2Jboom"));
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
+        assert_eq!(parse_retry_after("100000"), Some(Duration::from_secs(60)));
+        assert_eq!(
+            parse_retry_after("Thu, 01 Jan 1970 00:00:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn short_keys_show_nothing() {
+        assert_eq!(redact("abc"), "…(redacted)");
+        assert_eq!(redact("abcdefghijklmnopqrstuvwxyz"), "abcd…(redacted)");
+    }
+}

@@ -1,0 +1,88 @@
+//! tunnelctl: one command-line tool for the hosted management API of a tunnel service and the
+//! local API of its agent.
+//!
+//! argv → clap tree ([`cli`]) → a handler in [`commands`] → a typed call in [`api`] → the one
+//! HTTP layer ([`http`]) → the server; the answer comes back the same way and one renderer
+//! ([`output`]) writes it. Errors flow to [`run`], which prints them and picks the exit code.
+
+pub mod api;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod context;
+pub mod docs;
+pub mod error;
+pub mod http;
+pub mod output;
+
+use std::ffi::OsString;
+
+use clap::Parser;
+
+use cli::{Cli, Command};
+use context::Context;
+use error::{exit, Error, Result};
+
+/// Runs the program on these arguments and returns the exit code.
+pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            };
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return report(&Error::Io(format!("cannot start: {e}"))),
+    };
+    let outcome = runtime.block_on(async {
+        tokio::select! {
+            r = dispatch(cli) => r,
+            _ = tokio::signal::ctrl_c() => Err(Error::Interrupted),
+        }
+    });
+    match outcome {
+        Ok(()) => exit::OK,
+        Err(e) => report(&e),
+    }
+}
+
+/// Prints an error (if it has anything to say) and returns its exit code.
+fn report(e: &Error) -> i32 {
+    match e {
+        Error::BrokenPipe => {}
+        Error::Interrupted => eprintln!("interrupted"),
+        other => eprintln!("error: {other}"),
+    }
+    e.exit_code()
+}
+
+async fn dispatch(cli: Cli) -> Result<()> {
+    let Cli { global, command } = cli;
+    if let Command::Help(h) = command {
+        return commands::help::run(h);
+    }
+    if let Command::Completions(c) = command {
+        return commands::completions::run(c);
+    }
+    let ctx = Context::new(global)?;
+    match command {
+        Command::Sessions(a) => commands::sessions::run(a, &ctx).await,
+        Command::IpPolicies(a) => commands::ip_policies::run(a, &ctx).await,
+        Command::Backends(a) => commands::backends::run(a, &ctx).await,
+        Command::Edges(a) => commands::edges::run(a, &ctx).await,
+        Command::EventDestinations(a) => commands::event_destinations::run(a, &ctx).await,
+        Command::EventSubscriptions(a) => commands::event_subscriptions::run(a, &ctx).await,
+        Command::Config(a) => commands::config::run(a, &ctx),
+        Command::Help(_) | Command::Completions(_) => Ok(()),
+    }
+}
