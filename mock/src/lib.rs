@@ -1,1 +1,305 @@
+//! `tunnelctl-mock`: a stateful, in-memory emulator of the tunnel management API.
+//!
+//! The real service cannot be reached from the machines that build and test `tunnelctl`, so
+//! tests and benchmarks run against this emulator instead. It serves every management endpoint
+//! with the seeds' status codes, envelopes, limits and behavioural rules, records every request
+//! it receives so tests can assert exactly what the client sent, and can be told to misbehave
+//! (faults, latency) through a control surface under `/_mock/`.
+//!
+//! Two entry points start it:
+//! - [`Mock::start`] for synchronous tests: it runs the server on its own thread and stops it
+//!   when dropped;
+//! - [`spawn`] for async callers (the `tunnelctl-mock` binary): the server runs as a task on
+//!   the caller's runtime.
+//!
+//! The contract both follow is `mock/SPEC.md`. The local agent API (a second listener) is meant
+//! to be added beside `mgmt/`, with its address in [`MockAddrs`].
 
+mod clock;
+mod control;
+mod errors;
+mod faults;
+mod ids;
+mod input;
+mod mgmt;
+mod paging;
+mod recorder;
+mod seed;
+mod server;
+mod store;
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+pub use recorder::RecordedRequest;
+
+use store::Shared;
+
+/// Settings of an emulator instance; every field has a default (see [`MockOptions::default`]).
+/// Build it as `MockOptions { page_size: 5, ..MockOptions::default() }`: fields will be added
+/// (for the local agent API).
+#[derive(Debug, Clone)]
+pub struct MockOptions {
+    /// The key clients must send as `Authorization: Bearer <api_key>`.
+    pub api_key: String,
+    /// Items per list page when the request gives no `limit`.
+    pub page_size: usize,
+    /// How long a restarted session stays away before its new session appears.
+    pub restart_delay_ms: u64,
+    /// Delay added before answering every API request (not the control surface).
+    pub latency_ms: u64,
+    /// Add a field the client does not know to every resource object, to test forward
+    /// compatibility.
+    pub extra_fields: bool,
+    /// Base used in `next_page_uri` instead of the emulator's own URL, to test that clients
+    /// refuse to follow a link to another host.
+    pub next_page_base: Option<String>,
+}
+
+impl Default for MockOptions {
+    fn default() -> Self {
+        MockOptions {
+            api_key: "mock-api-key".to_string(),
+            page_size: 100,
+            restart_delay_ms: 200,
+            latency_ms: 0,
+            extra_fields: false,
+            next_page_base: None,
+        }
+    }
+}
+
+/// The addresses an emulator instance listens on. A struct rather than a single address so
+/// that the local agent API's listener can be added without changing callers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MockAddrs {
+    /// The management API listener (always on 127.0.0.1).
+    pub management: SocketAddr,
+}
+
+impl MockAddrs {
+    /// Base URL of the management API, without a trailing slash.
+    pub fn management_url(&self) -> String {
+        format!("http://{}", self.management)
+    }
+}
+
+/// An emulator running on its own thread, for synchronous callers such as integration tests.
+/// Dropping it stops the server and closes its connections.
+pub struct Mock {
+    addrs: MockAddrs,
+    shared: Arc<Shared>,
+    shutdown: Option<oneshot::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Mock {
+    /// Starts an emulator on a free port of 127.0.0.1. The port is bound before this
+    /// returns, so the URL is usable at once.
+    pub fn start(opts: MockOptions) -> io::Result<Mock> {
+        let std_listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+        std_listener.set_nonblocking(true)?;
+        let addrs = MockAddrs {
+            management: std_listener.local_addr()?,
+        };
+        let shared = Arc::new(Shared::new(&opts, addrs.management_url()));
+        // A current-thread runtime starts fastest, and every handler is async and short.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let listener = {
+            let _guard = runtime.enter();
+            tokio::net::TcpListener::from_std(std_listener)?
+        };
+        let (tx, rx) = oneshot::channel();
+        let server_shared = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("tunnelctl-mock".to_string())
+            .spawn(move || runtime.block_on(server::run(listener, server_shared, rx)))?;
+        Ok(Mock {
+            addrs,
+            shared,
+            shutdown: Some(tx),
+            thread: Some(thread),
+        })
+    }
+
+    /// Base URL of the management API (`http://127.0.0.1:PORT`, no trailing slash).
+    pub fn url(&self) -> String {
+        self.addrs.management_url()
+    }
+
+    /// Every address this instance listens on.
+    pub fn addrs(&self) -> &MockAddrs {
+        &self.addrs
+    }
+
+    /// The API key clients must present.
+    pub fn api_key(&self) -> &str {
+        &self.shared.api_key
+    }
+
+    /// Every API request received so far, in order (control requests are not recorded).
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.recorder.snapshot()
+    }
+
+    /// Forgets the recorded requests.
+    pub fn clear_requests(&self) {
+        self.shared.recorder.clear();
+    }
+
+    /// Adds resources, exactly as `POST /_mock/seed`, and returns the created ids.
+    ///
+    /// # Panics
+    /// When the seed spec is invalid: that is a mistake in the calling test.
+    pub fn seed(&self, spec: Value) -> Value {
+        control::seed(&self.shared, &spec).unwrap_or_else(|e| panic!("invalid seed: {}", e.msg))
+    }
+
+    /// Changes settings at run time, exactly as `POST /_mock/config`.
+    ///
+    /// # Panics
+    /// When the config is invalid: that is a mistake in the calling test.
+    pub fn configure(&self, cfg: Value) {
+        if let Err(e) = control::configure(&self.shared, &cfg) {
+            panic!("invalid config: {}", e.msg);
+        }
+    }
+
+    /// Adds a fault, exactly as `POST /_mock/faults`.
+    ///
+    /// # Panics
+    /// When the fault is invalid: that is a mistake in the calling test.
+    pub fn inject(&self, fault: Value) {
+        if let Err(e) = control::inject(&self.shared, &fault) {
+            panic!("invalid fault: {}", e.msg);
+        }
+    }
+
+    /// Every resource, by collection, as the API would render it (`GET /_mock/state`).
+    pub fn state(&self) -> Value {
+        control::state(&self.shared)
+    }
+
+    /// Empties all state, the request log and the faults (`POST /_mock/reset`).
+    pub fn reset(&self) {
+        control::reset(&self.shared);
+    }
+}
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        // Dropping the sender wakes the server loop; the runtime, and with it every open
+        // connection, goes away when the thread returns.
+        self.shutdown.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// An emulator running as a task on the caller's tokio runtime. Dropping it stops accepting
+/// connections.
+pub struct MockHandle {
+    addrs: MockAddrs,
+    shared: Arc<Shared>,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+/// Starts an emulator on the current tokio runtime, on a free port of 127.0.0.1.
+pub async fn spawn(opts: MockOptions) -> io::Result<MockHandle> {
+    spawn_on(opts, 0).await
+}
+
+/// Like [`spawn`], on the given port of 127.0.0.1 (0 picks a free one), for the binary's
+/// `--port`.
+pub async fn spawn_on(opts: MockOptions, port: u16) -> io::Result<MockHandle> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    let addrs = MockAddrs {
+        management: listener.local_addr()?,
+    };
+    let shared = Arc::new(Shared::new(&opts, addrs.management_url()));
+    let (tx, rx) = oneshot::channel();
+    let task = tokio::spawn(server::run(listener, Arc::clone(&shared), rx));
+    Ok(MockHandle {
+        addrs,
+        shared,
+        shutdown: Some(tx),
+        task,
+    })
+}
+
+impl MockHandle {
+    /// Base URL of the management API (`http://127.0.0.1:PORT`, no trailing slash).
+    pub fn url(&self) -> String {
+        self.addrs.management_url()
+    }
+
+    /// Every address this instance listens on.
+    pub fn addrs(&self) -> &MockAddrs {
+        &self.addrs
+    }
+
+    /// The API key clients must present.
+    pub fn api_key(&self) -> &str {
+        &self.shared.api_key
+    }
+
+    /// Every API request received so far, in order (control requests are not recorded).
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.shared.recorder.snapshot()
+    }
+
+    /// Forgets the recorded requests.
+    pub fn clear_requests(&self) {
+        self.shared.recorder.clear();
+    }
+
+    /// Adds resources, exactly as `POST /_mock/seed`; an invalid spec is an error whose text
+    /// says what is wrong.
+    pub fn seed(&self, spec: Value) -> Result<Value, String> {
+        control::seed(&self.shared, &spec).map_err(|e| e.msg)
+    }
+
+    /// Changes settings at run time, exactly as `POST /_mock/config`.
+    pub fn configure(&self, cfg: Value) -> Result<(), String> {
+        control::configure(&self.shared, &cfg).map_err(|e| e.msg)
+    }
+
+    /// Adds a fault, exactly as `POST /_mock/faults`.
+    pub fn inject(&self, fault: Value) -> Result<(), String> {
+        control::inject(&self.shared, &fault)
+            .map(|_| ())
+            .map_err(|e| e.msg)
+    }
+
+    /// Every resource, by collection, as the API would render it (`GET /_mock/state`).
+    pub fn state(&self) -> Value {
+        control::state(&self.shared)
+    }
+
+    /// Empties all state, the request log and the faults (`POST /_mock/reset`).
+    pub fn reset(&self) {
+        control::reset(&self.shared);
+    }
+
+    /// Stops accepting connections and waits for the server loop to end.
+    pub async fn shutdown(mut self) {
+        self.shutdown.take();
+        let _ = (&mut self.task).await;
+    }
+}
+
+impl Drop for MockHandle {
+    fn drop(&mut self) {
+        self.shutdown.take();
+    }
+}

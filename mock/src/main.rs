@@ -1,1 +1,192 @@
-fn main() {}
+//! `tunnelctl-mock`: the emulator as a program, for people trying the CLI and for benchmarks.
+//!
+//! Two modes: serve until Ctrl-C (printing the URL and key to use), or `exec -- CMD ...` to
+//! run one command against a fresh emulator and exit with its code, which makes a benchmark
+//! or a demo a single self-cleaning command line.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use serde_json::json;
+use tunnelctl_mock::{spawn_on, MockHandle, MockOptions};
+
+/// Stateful emulator of the tunnel management API, on 127.0.0.1 only.
+#[derive(Debug, Parser)]
+#[command(name = "tunnelctl-mock", version)]
+struct Args {
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// The API key clients must send.
+    #[arg(long, default_value = "mock-api-key")]
+    api_key: String,
+    /// Items per list page when a request gives no limit.
+    #[arg(long, default_value_t = 100)]
+    page_size: usize,
+    /// Delay added before answering every API request, in milliseconds.
+    #[arg(long, default_value_t = 0)]
+    latency_ms: u64,
+    /// How long a restarted session stays away, in milliseconds.
+    #[arg(long, default_value_t = 200)]
+    restart_delay_ms: u64,
+    /// Start with a small realistic data set.
+    #[arg(long)]
+    demo: bool,
+    /// Add a field clients do not know to every resource.
+    #[arg(long)]
+    extra_fields: bool,
+    /// Once listening, write the base URL (one line) to this file, atomically.
+    #[arg(long, value_name = "FILE")]
+    ready_file: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run CMD with TUNNELCTL_API_URL and TUNNELCTL_API_KEY pointing at the emulator, then
+    /// exit with its exit code.
+    Exec {
+        /// The command and its arguments (put `--` before them).
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        cmd: Vec<OsString>,
+    },
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("tunnelctl-mock: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    runtime.block_on(run(args))
+}
+
+async fn run(args: Args) -> ExitCode {
+    let opts = MockOptions {
+        api_key: args.api_key.clone(),
+        page_size: args.page_size.max(1),
+        restart_delay_ms: args.restart_delay_ms,
+        latency_ms: args.latency_ms,
+        extra_fields: args.extra_fields,
+        next_page_base: None,
+    };
+    let mock = match spawn_on(opts, args.port).await {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!(
+                "tunnelctl-mock: cannot listen on 127.0.0.1:{}: {e}",
+                args.port
+            );
+            return ExitCode::from(1);
+        }
+    };
+    if args.demo {
+        if let Err(e) = mock.seed(json!({"demo": true})) {
+            eprintln!("tunnelctl-mock: cannot seed the demo data: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    match args.command {
+        Some(Command::Exec { cmd }) => {
+            if let Err(code) = write_ready(&args.ready_file, &mock) {
+                return code;
+            }
+            exec(&mock, &cmd).await
+        }
+        None => serve(&mock, &args.ready_file).await,
+    }
+}
+
+async fn serve(mock: &MockHandle, ready_file: &Option<PathBuf>) -> ExitCode {
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "management API: {}", mock.url());
+        let _ = writeln!(out, "api key: {}", mock.api_key());
+        let _ = out.flush();
+    }
+    if let Err(code) = write_ready(ready_file, mock) {
+        return code;
+    }
+    match tokio::signal::ctrl_c().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tunnelctl-mock: cannot wait for Ctrl-C: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn write_ready(ready_file: &Option<PathBuf>, mock: &MockHandle) -> Result<(), ExitCode> {
+    let Some(path) = ready_file else {
+        return Ok(());
+    };
+    write_atomically(path, format!("{}\n", mock.url()).as_bytes()).map_err(|e| {
+        eprintln!(
+            "tunnelctl-mock: cannot write the ready file {}: {e}",
+            path.display()
+        );
+        ExitCode::from(1)
+    })
+}
+
+/// Writes a temporary file and renames it, so a script polling for the file never reads it
+/// half written.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
+async fn exec(mock: &MockHandle, cmd: &[OsString]) -> ExitCode {
+    let Some((program, rest)) = cmd.split_first() else {
+        eprintln!("tunnelctl-mock: exec needs a command");
+        return ExitCode::from(2);
+    };
+    let status = tokio::process::Command::new(program)
+        .args(rest)
+        .env("TUNNELCTL_API_URL", mock.url())
+        .env("TUNNELCTL_API_KEY", mock.api_key())
+        .status()
+        .await;
+    match status {
+        Ok(s) => ExitCode::from(exit_code(&s)),
+        Err(e) => {
+            eprintln!(
+                "tunnelctl-mock: cannot run {}: {e}",
+                Path::new(program).display()
+            );
+            ExitCode::from(if e.kind() == std::io::ErrorKind::NotFound {
+                127
+            } else {
+                126
+            })
+        }
+    }
+}
+
+/// The child's exit code; a child killed by a signal gives 128 + the signal, as shells do.
+fn exit_code(status: &std::process::ExitStatus) -> u8 {
+    if let Some(code) = status.code() {
+        return u8::try_from(code & 0xff).unwrap_or(1);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return u8::try_from(128 + (sig & 0x7f)).unwrap_or(1);
+        }
+    }
+    1
+}

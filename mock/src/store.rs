@@ -1,0 +1,313 @@
+//! The emulator's state: the resources of every collection, the run-time settings, and the
+//! shared handle that ties them to the request log and the faults.
+//!
+//! Collections are `BTreeMap`s keyed by id, because ids sort by creation: a newest-first page
+//! after `before_id` is one range query, which keeps 10,000-item lists fast. All state sits
+//! behind plain `std::sync::Mutex`es that are only ever held for synchronous work, never across
+//! an `.await`.
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use crate::faults::Faults;
+use crate::ids::IdGen;
+use crate::recorder::Recorder;
+use crate::MockOptions;
+
+/// Locks a mutex even if a previous holder panicked: the data is plain values that stay
+/// consistent, and one bad request must not take the whole emulator down.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Settings that `POST /_mock/config` can change while the emulator runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Items per page when a list request gives no `limit`.
+    pub page_size: usize,
+    /// Delay before a restarted session's successor appears.
+    pub restart_delay_ms: u64,
+    /// Delay added before answering each API request.
+    pub latency_ms: u64,
+    /// Whether resources carry the unknown `x_future_field`.
+    pub extra_fields: bool,
+    /// Base of `next_page_uri` links instead of the emulator's own URL.
+    pub next_page_base: Option<String>,
+}
+
+/// Everything the request handlers share.
+#[derive(Debug)]
+pub struct Shared {
+    /// The management API base URL, used to build absolute `uri` fields.
+    pub base_url: String,
+    /// The key clients must send.
+    pub api_key: String,
+    /// Run-time settings.
+    pub config: Mutex<Config>,
+    /// Resources.
+    pub store: Mutex<Store>,
+    /// The request log.
+    pub recorder: Recorder,
+    /// Injected faults.
+    pub faults: Mutex<Faults>,
+}
+
+impl Shared {
+    /// Empty state with the given options; `base_url` is the bound management URL.
+    pub fn new(opts: &MockOptions, base_url: String) -> Self {
+        Shared {
+            base_url,
+            api_key: opts.api_key.clone(),
+            config: Mutex::new(Config {
+                page_size: opts.page_size.max(1),
+                restart_delay_ms: opts.restart_delay_ms,
+                latency_ms: opts.latency_ms,
+                extra_fields: opts.extra_fields,
+                next_page_base: opts.next_page_base.clone(),
+            }),
+            store: Mutex::new(Store::default()),
+            recorder: Recorder::default(),
+            faults: Mutex::new(Faults::default()),
+        }
+    }
+
+    /// A copy of the current settings, so no lock is held while they are used.
+    pub fn config(&self) -> Config {
+        lock(&self.config).clone()
+    }
+}
+
+/// Where an agent stands in the update process of rule 3.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UpdatePhase {
+    /// No update in progress or pending.
+    Idle,
+    /// Updating until `until` (forever when `None`), then updated to `version`.
+    Updating {
+        /// When the update finishes.
+        until: Option<Instant>,
+        /// The version it updates to.
+        version: String,
+    },
+    /// Updated to `version`, which takes effect at the next restart.
+    Updated {
+        /// The version the agent will run after a restart.
+        version: String,
+    },
+}
+
+/// An online tunnel session, with the agent facts that decide the outcome of its commands.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// `ts_` id.
+    pub id: String,
+    /// `cr_` id of the credential the agent used.
+    pub credential_id: String,
+    /// Agent version.
+    pub agent_version: String,
+    /// Source IP.
+    pub ip: String,
+    /// Metadata; omitted from responses when empty.
+    pub metadata: String,
+    /// Operating system of the agent host.
+    pub os: String,
+    /// Region the session started in.
+    pub region: String,
+    /// RFC 3339 start time.
+    pub started_at: String,
+    /// The version an update would install, if any.
+    pub update_available: Option<String>,
+    /// Whether the agent configuration disabled update checks.
+    pub update_checks_disabled: bool,
+    /// How long a successful update command keeps the agent "updating".
+    pub update_duration: Duration,
+    /// Update progress.
+    pub update: UpdatePhase,
+}
+
+impl Session {
+    /// The update phase at `now`: an update whose time has run out counts as done.
+    pub fn phase(&self, now: Instant) -> UpdatePhase {
+        match &self.update {
+            UpdatePhase::Updating {
+                until: Some(until),
+                version,
+            } if *until <= now => UpdatePhase::Updated {
+                version: version.clone(),
+            },
+            other => other.clone(),
+        }
+    }
+}
+
+/// A restarted session waiting to reconnect under a new id.
+#[derive(Debug, Clone)]
+pub struct PendingRestart {
+    /// When the new session appears.
+    pub at: Instant,
+    /// The new session; its id is assigned when it appears, so it sorts as the newest.
+    pub session: Session,
+}
+
+/// An IP policy.
+#[derive(Debug, Clone)]
+pub struct IpPolicy {
+    /// `ipp_` id.
+    pub id: String,
+    /// RFC 3339 creation time.
+    pub created_at: String,
+    /// Description (at most 255 bytes).
+    pub description: String,
+    /// Metadata (at most 4096 bytes).
+    pub metadata: String,
+}
+
+/// A tunnel group backend.
+#[derive(Debug, Clone)]
+pub struct Backend {
+    /// `bkdtg_` id.
+    pub id: String,
+    /// RFC 3339 creation time.
+    pub created_at: String,
+    /// Description.
+    pub description: String,
+    /// Metadata.
+    pub metadata: String,
+    /// Labels a tunnel must all carry to match.
+    pub labels: BTreeMap<String, String>,
+}
+
+/// A seeded tunnel, only there to be matched by backends' labels.
+#[derive(Debug, Clone)]
+pub struct Tunnel {
+    /// `tn_` id.
+    pub id: String,
+    /// Its labels.
+    pub labels: BTreeMap<String, String>,
+}
+
+/// The TLS termination module of a TLS edge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TlsModule {
+    /// Whether the module applies to traffic.
+    pub enabled: bool,
+    /// `edge` or `upstream`.
+    pub terminate_at: String,
+    /// Minimum TLS version, `1.0` to `1.3`, or none.
+    pub min_version: Option<String>,
+}
+
+/// A seeded TLS edge.
+#[derive(Debug, Clone)]
+pub struct TlsEdge {
+    /// `edgtls_` id.
+    pub id: String,
+    /// Its TLS termination module, if configured.
+    pub module: Option<TlsModule>,
+}
+
+/// An event destination.
+#[derive(Debug, Clone)]
+pub struct Destination {
+    /// `ed_` id.
+    pub id: String,
+    /// RFC 3339 creation time.
+    pub created_at: String,
+    /// Description (at most 255 bytes).
+    pub description: String,
+    /// Metadata (at most 4096 bytes).
+    pub metadata: String,
+    /// Always `json`.
+    pub format: String,
+    /// The target as responses show it (secrets already removed).
+    pub target: serde_json::Value,
+}
+
+/// An event subscription.
+#[derive(Debug, Clone)]
+pub struct Subscription {
+    /// `esb_` id.
+    pub id: String,
+    /// RFC 3339 creation time.
+    pub created_at: String,
+    /// Description (at most 255 characters).
+    pub description: String,
+    /// Metadata (at most 4096 characters).
+    pub metadata: String,
+    /// Event source types, in the order added.
+    pub sources: Vec<String>,
+    /// Ids of the destinations that receive the events.
+    pub destination_ids: Vec<String>,
+}
+
+/// All resources.
+#[derive(Debug)]
+pub struct Store {
+    /// Id generator shared by every collection.
+    pub ids: IdGen,
+    /// Online sessions.
+    pub sessions: BTreeMap<String, Session>,
+    /// Restarted sessions that have not reconnected yet, in order of reappearance.
+    pub pending_restarts: Vec<PendingRestart>,
+    /// IP policies.
+    pub ip_policies: BTreeMap<String, IpPolicy>,
+    /// Tunnel group backends.
+    pub backends: BTreeMap<String, Backend>,
+    /// Seeded tunnels.
+    pub tunnels: BTreeMap<String, Tunnel>,
+    /// Seeded TLS edges.
+    pub tls_edges: BTreeMap<String, TlsEdge>,
+    /// Event destinations.
+    pub destinations: BTreeMap<String, Destination>,
+    /// Event subscriptions.
+    pub subscriptions: BTreeMap<String, Subscription>,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store {
+            ids: IdGen::new(),
+            sessions: BTreeMap::new(),
+            pending_restarts: Vec::new(),
+            ip_policies: BTreeMap::new(),
+            backends: BTreeMap::new(),
+            tunnels: BTreeMap::new(),
+            tls_edges: BTreeMap::new(),
+            destinations: BTreeMap::new(),
+            subscriptions: BTreeMap::new(),
+        }
+    }
+}
+
+impl Store {
+    /// Brings restarted sessions whose delay has passed online. Done lazily on each access
+    /// rather than by a timer task, so the result is the same and nothing runs in between.
+    pub fn settle(&mut self, now: Instant) {
+        if self.pending_restarts.is_empty() {
+            return;
+        }
+        let (mut due, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending_restarts)
+            .into_iter()
+            .partition(|p| p.at <= now);
+        self.pending_restarts = waiting;
+        due.sort_by_key(|p| p.at);
+        for p in due {
+            let mut session = p.session;
+            session.id = self.ids.next("ts_");
+            self.sessions.insert(session.id.clone(), session);
+        }
+    }
+
+    /// Empties every collection (ids keep increasing, so old ids are never reused).
+    pub fn clear(&mut self) {
+        self.sessions.clear();
+        self.pending_restarts.clear();
+        self.ip_policies.clear();
+        self.backends.clear();
+        self.tunnels.clear();
+        self.tls_edges.clear();
+        self.destinations.clear();
+        self.subscriptions.clear();
+    }
+}

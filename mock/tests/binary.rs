@@ -1,0 +1,92 @@
+//! The `tunnelctl-mock` program: serve mode and `exec`.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::*;
+
+const BIN: &str = env!("CARGO_BIN_EXE_tunnelctl-mock");
+
+#[test]
+fn exec_runs_the_command_with_the_env_and_returns_its_code() {
+    let out = Command::new(BIN)
+        .args([
+            "--api-key",
+            "k1",
+            "--demo",
+            "exec",
+            "--",
+            "sh",
+            "-c",
+            "echo \"$TUNNELCTL_API_URL $TUNNELCTL_API_KEY\"; exit 3",
+        ])
+        .output()
+        .expect("run the binary");
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("http://127.0.0.1:"), "{stdout}");
+    assert!(stdout.trim_end().ends_with(" k1"), "{stdout}");
+}
+
+#[test]
+fn exec_of_a_missing_program_is_127() {
+    let out = Command::new(BIN)
+        .args(["exec", "--", "/nonexistent/program"])
+        .output()
+        .expect("run the binary");
+    assert_eq!(out.status.code(), Some(127));
+}
+
+#[test]
+fn serve_prints_url_and_key_and_writes_the_ready_file() {
+    let dir = std::env::temp_dir().join(format!("tunnelctl-mock-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ready = dir.join("ready");
+    let mut child = Command::new(BIN)
+        .args(["--demo", "--page-size", "2", "--ready-file"])
+        .arg(&ready)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the binary");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !ready.exists() {
+        assert!(Instant::now() < deadline, "no ready file");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let url = std::fs::read_to_string(&ready)
+        .expect("read ready file")
+        .trim()
+        .to_string();
+    let r = raw(
+        &url,
+        "GET",
+        "/tunnel_sessions",
+        &[
+            ("Authorization", "Bearer mock-api-key"),
+            ("Service-Version", "2"),
+        ],
+        b"",
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.json()["tunnel_sessions"].as_array().map(Vec::len),
+        Some(2)
+    );
+    let _ = child.kill();
+    let out = child.wait_with_output().expect("wait");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("management API: {url}\n")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("api key: mock-api-key\n"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
