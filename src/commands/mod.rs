@@ -27,7 +27,7 @@ use crate::output::Format;
 #[derive(Debug, Args)]
 pub struct LimitArg {
     /// Stop after N items (fetches no more pages than needed)
-    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub limit: Option<usize>,
 }
 

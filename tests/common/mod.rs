@@ -1,0 +1,199 @@
+//! Shared harness of the integration tests: an emulator on a loopback port, the built
+//! `tunnelctl` binary with an isolated environment, and a check that no secret ever reaches
+//! stdout or stderr.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tunnelctl_mock::{Mock, MockOptions, RecordedRequest};
+
+/// The API key the emulator accepts in tests: long and distinctive, so any leak is found.
+pub const API_KEY: &str = "tk_test_9f8e7d6c5b4a39281706f5e4d3c2b1a0";
+/// An AWS secret used by tests; it must never be printed either.
+pub const AWS_SECRET: &str = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY";
+
+/// One test's world: the emulator and a private folder for the config file.
+pub struct Env {
+    pub mock: Mock,
+    pub dir: tempfile::TempDir,
+}
+
+/// What a run of the binary produced.
+#[derive(Debug)]
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Out {
+    /// stdout as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+    }
+
+    /// Asserts the exit code, showing the output when it differs.
+    #[track_caller]
+    pub fn code(&self, expected: i32) -> &Self {
+        assert_eq!(
+            self.code, expected,
+            "exit code; stdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+
+    /// Asserts success.
+    #[track_caller]
+    pub fn ok(&self) -> &Self {
+        self.code(0)
+    }
+}
+
+impl Env {
+    /// An emulator with default options.
+    pub fn new() -> Env {
+        Env::with(MockOptions::default())
+    }
+
+    /// An emulator with these options (the API key is always [`API_KEY`]).
+    pub fn with(mut opts: MockOptions) -> Env {
+        opts.api_key = API_KEY.to_string();
+        let mock = Mock::start(opts).expect("the emulator starts");
+        let dir = tempfile::tempdir().expect("a temp dir");
+        Env { mock, dir }
+    }
+
+    /// The config file path of this test.
+    pub fn config_path(&self) -> PathBuf {
+        self.dir.path().join("config.toml")
+    }
+
+    /// The binary as a plain `std::process::Command`, pointed at the emulator (for tests
+    /// that need to hold the child process, e.g. to close its stdout or signal it).
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("tunnelctl"));
+        self.isolate(&mut cmd);
+        cmd.env("TUNNELCTL_API_URL", self.mock.url()).env("TUNNELCTL_API_KEY", API_KEY);
+        cmd
+    }
+
+    fn isolate(&self, cmd: &mut std::process::Command) {
+        for (k, _) in std::env::vars() {
+            if k.starts_with("TUNNELCTL_") || k == "RUST_BACKTRACE" || k == "RUST_LIB_BACKTRACE" {
+                cmd.env_remove(k);
+            }
+        }
+        cmd.env("TUNNELCTL_CONFIG", self.config_path())
+            .env("NO_COLOR", "1")
+            .env("HOME", self.dir.path())
+            .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"));
+    }
+
+    /// The binary with no settings at all but an isolated config file path.
+    pub fn bare(&self) -> Command {
+        let mut std = std::process::Command::new(assert_cmd::cargo::cargo_bin("tunnelctl"));
+        self.isolate(&mut std);
+        Command::from_std(std)
+    }
+
+    /// The binary pointed at the emulator through the environment.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = self.bare();
+        cmd.env("TUNNELCTL_API_URL", self.mock.url())
+            .env("TUNNELCTL_API_KEY", API_KEY);
+        cmd
+    }
+
+    /// Runs the binary with these arguments (pointed at the emulator; stdin empty).
+    pub fn run(&self, args: &[&str]) -> Out {
+        run(self.cmd().args(args))
+    }
+
+    /// The requests the emulator received, in order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.mock.requests()
+    }
+
+    /// The requests other than GET.
+    pub fn writes(&self) -> Vec<RecordedRequest> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.method != "GET")
+            .collect()
+    }
+
+    /// Seeds the emulator.
+    pub fn seed(&self, spec: Value) -> Value {
+        self.mock.seed(spec)
+    }
+}
+
+/// Runs a prepared command; fails the test if a secret appears in its output.
+pub fn run(cmd: &mut Command) -> Out {
+    let output = cmd.output().expect("the binary runs");
+    let out = Out {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert_no_secret(&out);
+    out
+}
+
+/// No API key nor AWS secret in the output.
+#[track_caller]
+pub fn assert_no_secret(out: &Out) {
+    for secret in [API_KEY, AWS_SECRET] {
+        assert!(
+            !out.stdout.contains(secret),
+            "a secret reached stdout:\n{}",
+            out.stdout
+        );
+        assert!(
+            !out.stderr.contains(secret),
+            "a secret reached stderr:\n{}",
+            out.stderr
+        );
+    }
+    assert!(
+        !out.stderr.contains("panicked"),
+        "the binary panicked:\n{}",
+        out.stderr
+    );
+}
+
+/// Asserts the headers every management request carries.
+#[track_caller]
+pub fn assert_management_headers(req: &RecordedRequest) {
+    assert_eq!(
+        req.header("authorization"),
+        Some(format!("Bearer {API_KEY}").as_str()),
+        "{req:?}"
+    );
+    assert_eq!(req.header("service-version"), Some("2"));
+    assert_eq!(req.header("accept"), Some("application/json"));
+    let ua = req.header("user-agent").unwrap_or_default();
+    assert!(ua.starts_with("tunnelctl/"), "user agent {ua}");
+    if req.body.is_empty() {
+        assert_eq!(req.header("content-type"), None, "no body, no content type");
+    } else {
+        assert_eq!(req.header("content-type"), Some("application/json"));
+    }
+}
+
+/// The one request that is not a GET; fails unless there is exactly one.
+#[track_caller]
+pub fn only_write(env: &Env) -> RecordedRequest {
+    let writes = env.writes();
+    assert_eq!(
+        writes.len(),
+        1,
+        "expected exactly one write, got {writes:?}"
+    );
+    writes.into_iter().next().expect("one write")
+}

@@ -1,0 +1,263 @@
+//! Settings and their precedence, the config commands, error reporting of every shape,
+//! and the guards that keep the API key at home.
+
+mod common;
+
+use common::{run, Env, API_KEY};
+use serde_json::json;
+use tunnelctl_mock::MockOptions;
+
+#[test]
+fn no_api_key_exits_3_and_says_how_to_set_it() {
+    let env = Env::new();
+    let out = run(env.bare().env("TUNNELCTL_API_URL", env.mock.url()).args(["ip-policies", "list"]));
+    out.code(3);
+    assert!(out.stderr.contains("TUNNELCTL_API_KEY"), "{}", out.stderr);
+    assert!(out.stderr.contains("tunnelctl config init"), "{}", out.stderr);
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn no_api_url_exits_3() {
+    let env = Env::new();
+    let out = run(env.bare().env("TUNNELCTL_API_KEY", API_KEY).args(["sessions", "list"]));
+    out.code(3);
+    assert!(out.stderr.contains("TUNNELCTL_API_URL"), "{}", out.stderr);
+}
+
+#[test]
+fn flag_beats_env_beats_profile() {
+    let env = Env::new();
+    let other = Env::new();
+    // The profile points at `other`; the environment at `env`.
+    std::fs::write(
+        env.config_path(),
+        format!("[default]\napi_url = \"{}\"\napi_key = \"{API_KEY}\"\n", other.mock.url()),
+    )
+    .unwrap();
+    run(env.bare().args(["ip-policies", "list"])).ok();
+    assert_eq!(other.requests().len(), 1, "profile used when nothing else is set");
+    assert_eq!(env.requests().len(), 0);
+
+    run(env.bare().env("TUNNELCTL_API_URL", env.mock.url()).args(["ip-policies", "list"])).ok();
+    assert_eq!(env.requests().len(), 1, "environment beats the profile");
+    assert_eq!(other.requests().len(), 1);
+
+    run(env
+        .bare()
+        .env("TUNNELCTL_API_URL", "https://unused.invalid")
+        .args(["--api-url", &other.mock.url(), "ip-policies", "list"]))
+    .ok();
+    assert_eq!(other.requests().len(), 2, "the flag beats the environment");
+
+    // The key too: a wrong key in the environment loses to the right one in a flag.
+    run(env
+        .bare()
+        .env("TUNNELCTL_API_URL", env.mock.url())
+        .env("TUNNELCTL_API_KEY", "tk_wrong_wrong_wrong_wrong_wrong")
+        .args(["--api-key", API_KEY, "ip-policies", "list"]))
+    .ok();
+    // And a wrong key is answered 401 by the server: exit 1 with the status.
+    let out = run(env
+        .bare()
+        .env("TUNNELCTL_API_URL", env.mock.url())
+        .env("TUNNELCTL_API_KEY", "tk_wrong_wrong_wrong_wrong_wrong")
+        .args(["ip-policies", "list"]));
+    out.code(1);
+    assert!(out.stderr.contains("401"), "{}", out.stderr);
+}
+
+#[test]
+fn profiles_are_chosen_by_flag_or_env() {
+    let env = Env::new();
+    std::fs::write(
+        env.config_path(),
+        format!(
+            "[default]\napi_url = \"https://default.invalid\"\napi_key = \"x\"\n\n[test]\napi_url = \"{}\"\napi_key = \"{API_KEY}\"\n",
+            env.mock.url()
+        ),
+    )
+    .unwrap();
+    run(env.bare().args(["--profile", "test", "ip-policies", "list"])).ok();
+    run(env.bare().env("TUNNELCTL_PROFILE", "test").args(["ip-policies", "list"])).ok();
+    assert_eq!(env.requests().len(), 2);
+}
+
+#[test]
+fn config_set_get_unset_keep_other_keys_and_mode_0600() {
+    let env = Env::new();
+    std::fs::write(env.config_path(), "# my settings\n[staging]\napi_url = \"https://staging.example.com\"\n").unwrap();
+    run(env.bare().args(["config", "set", "api_url", &env.mock.url()])).ok();
+    let out = run(env.bare().args(["config", "set", "api_key", "-"]).write_stdin(format!("{API_KEY}\n")));
+    out.ok();
+    let text = std::fs::read_to_string(env.config_path()).unwrap();
+    assert!(text.starts_with("# my settings"), "{text}");
+    assert!(text.contains("[staging]") && text.contains("https://staging.example.com"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(env.config_path()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+    let out = run(env.bare().args(["config", "get", "api_url"]));
+    out.ok();
+    assert_eq!(out.stdout.trim(), env.mock.url());
+    let out = run(env.bare().args(["config", "get", "api_key"]));
+    out.ok();
+    assert!(out.stdout.contains("redacted"));
+    run(env.bare().args(["ip-policies", "list"])).ok();
+    run(env.bare().args(["config", "unset", "api_key"])).ok();
+    run(env.bare().args(["ip-policies", "list"])).code(3);
+    let out = run(env.bare().args(["config", "set", "colour", "x"]));
+    out.code(2);
+    let out = run(env.bare().args(["config", "set", "api_url", "http://api.example.com"]));
+    out.code(2);
+    assert!(out.stderr.contains("https"), "{}", out.stderr);
+    let out = run(env.bare().args(["config", "path"]));
+    assert_eq!(out.stdout.trim(), env.config_path().display().to_string());
+}
+
+#[test]
+fn config_init_off_a_terminal_reads_flags_and_stdin() {
+    let env = Env::new();
+    let out = run(env
+        .bare()
+        .args(["config", "init", "--api-url", &env.mock.url(), "--api-key-stdin"])
+        .write_stdin(format!("{API_KEY}\n")));
+    out.ok();
+    run(env.bare().args(["ip-policies", "list"])).ok();
+    let show = run(env.bare().args(["config", "show"]));
+    show.ok();
+    assert!(show.stdout.contains("redacted"));
+    assert!(show.stdout.contains(&env.mock.url()));
+    let out = run(env.bare().args(["config", "init"]));
+    out.code(2);
+}
+
+#[test]
+fn unreadable_config_is_exit_3() {
+    let env = Env::new();
+    std::fs::write(env.config_path(), "[default\napi_key = ").unwrap();
+    let out = run(env.bare().args(["ip-policies", "list"]));
+    out.code(3);
+    assert!(out.stderr.contains("TOML"), "{}", out.stderr);
+}
+
+#[test]
+fn verbose_trace_redacts_the_key() {
+    let env = Env::new();
+    let out = env.run(&["ip-policies", "create", "--description", "x", "--verbose"]);
+    out.ok();
+    assert!(out.stderr.contains("> POST"), "{}", out.stderr);
+    assert!(out.stderr.contains("authorization: Bearer tk_t…(redacted)"), "{}", out.stderr);
+    assert!(out.stderr.contains("service-version: 2"));
+    assert!(out.stderr.contains("< 201"));
+}
+
+#[test]
+fn plain_http_to_another_host_is_refused_before_sending() {
+    let env = Env::new();
+    let out = run(env
+        .bare()
+        .env("TUNNELCTL_API_KEY", API_KEY)
+        .args(["--api-url", "http://api.example.com", "ip-policies", "list"]));
+    out.code(3);
+    assert!(out.stderr.contains("https://"), "{}", out.stderr);
+}
+
+#[test]
+fn next_page_on_another_host_is_not_followed() {
+    for other in ["http://127.0.0.2:{port}", "http://127.0.0.1:1", "https://127.0.0.1:{port}"] {
+        let env = Env::with(MockOptions {
+            page_size: 2,
+            ..Default::default()
+        });
+        let port = env.mock.url().rsplit(':').next().unwrap().to_string();
+        env.mock.configure(json!({"next_page_base": other.replace("{port}", &port)}));
+        env.seed(json!({"ip_policy_count": 5}));
+        env.mock.clear_requests();
+        let out = env.run(&["ip-policies", "list", "--json"]);
+        out.code(1);
+        assert!(out.stderr.contains("refusing to follow next_page_uri"), "{}", out.stderr);
+        assert_eq!(env.requests().len(), 1, "only the first page was fetched");
+    }
+}
+
+#[test]
+fn error_bodies_of_every_shape_give_one_clear_message() {
+    let env = Env::new();
+    let cases = [
+        (json!({"status": 400, "content_type": "application/json", "body": "{\"error_code\":\"ERR_NGROK_999\",\"status_code\":400,\"msg\":\"the policy is locked\",\"details\":{\"operation_id\":\"op_abc\"}}"}),
+         vec!["400", "the policy is locked", "ERR_NGROK_999", "op_abc"]),
+        (json!({"status": 409, "content_type": "application/json", "body": "{\"msg\":\"conflict here\"}"}), vec!["409", "conflict here"]),
+        (json!({"status": 500, "content_type": "text/plain", "body": "upstream exploded\nstack..."}), vec!["500", "upstream exploded"]),
+        (json!({"status": 502, "content_type": "text/html", "body": "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"}), vec!["502", "Bad Gateway"]),
+        (json!({"status": 500, "body": ""}), vec!["500 Internal Server Error"]),
+        (json!({"status": 418, "content_type": "application/json", "body": "{\"error_code\":42}"}), vec!["418"]),
+        (json!({"status": 400, "content_type": "application/json", "body": "[1,2"}), vec!["400"]),
+    ];
+    for (fault, needles) in cases {
+        let mut f = fault.clone();
+        f["method"] = json!("POST");
+        f["path"] = json!("/ip_policies");
+        f["count"] = json!(1);
+        env.mock.inject(f);
+        let out = env.run(&["ip-policies", "create", "--description", "x"]);
+        out.code(1);
+        assert!(out.stderr.starts_with("error: POST /ip_policies: "), "{}", out.stderr);
+        for n in needles {
+            assert!(out.stderr.contains(n), "{n} missing in: {}", out.stderr);
+        }
+        assert!(out.stderr.lines().count() <= 3, "{}", out.stderr);
+        assert_eq!(out.stdout, "");
+    }
+}
+
+#[test]
+fn help_shows_examples_and_exit_codes() {
+    let env = Env::new();
+    for path in [
+        vec!["sessions", "restart"],
+        vec!["ip-policies", "create"],
+        vec!["backends", "tunnel-group", "update"],
+        vec!["edges", "tls-termination", "set"],
+        vec!["event-destinations", "create"],
+        vec!["event-subscriptions", "sources", "create"],
+        vec!["config", "init"],
+    ] {
+        let mut args = path.clone();
+        args.push("--help");
+        let out = env.run(&args);
+        out.ok();
+        assert!(out.stdout.contains("Example"), "{path:?}: {}", out.stdout);
+    }
+    let out = env.run(&["help", "exit-codes"]);
+    out.ok();
+    assert!(out.stdout.contains("130") && out.stdout.contains("partial failure"));
+    let out = env.run(&["--api-key", "x", "--help"]);
+    assert!(out.stdout.contains("safer"), "the help warns about --api-key");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let env = Env::new();
+    env.seed(json!({"ip_policy_count": 300}));
+    let mut child = env
+        .std_cmd()
+        .args(["ip-policies", "list", "-o", "ndjson"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 10];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
+}
