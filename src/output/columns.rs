@@ -36,6 +36,15 @@ pub struct Column {
     pub field: &'static str,
     /// How it is shown.
     pub cell: Cell,
+    /// Shown in list tables (TSV and detail views show every column).
+    pub in_table: bool,
+}
+
+impl Column {
+    /// May this column wrap in a narrow table? IDs, times and short codes never do.
+    pub fn may_wrap(&self) -> bool {
+        matches!(self.field, "description" | "metadata" | "target" | "labels" | "tunnels" | "sources" | "destinations" | "uri")
+    }
 }
 
 /// A kind of resource: its names and columns.
@@ -54,6 +63,17 @@ const fn col(header: &'static str, field: &'static str, cell: Cell) -> Column {
         header,
         field,
         cell,
+        in_table: true,
+    }
+}
+
+/// A column left out of list tables, where width is short (still in TSV and detail views).
+const fn detail_col(header: &'static str, field: &'static str, cell: Cell) -> Column {
+    Column {
+        header,
+        field,
+        cell,
+        in_table: false,
     }
 }
 
@@ -68,7 +88,7 @@ pub static SESSION: Kind = Kind {
         col("AGENT VERSION", "agent_version", Cell::Text),
         col("IP", "ip", Cell::Text),
         col("STARTED", "started_at", Cell::Time),
-        col("CREDENTIAL", "credential", Cell::RefId),
+        detail_col("CREDENTIAL", "credential", Cell::RefId),
         col("METADATA", "metadata", Cell::Text),
     ],
 };
@@ -150,9 +170,14 @@ pub static EVENT_SOURCE: Kind = Kind {
 };
 
 impl Kind {
+    /// The columns of a list table.
+    pub fn table_columns(&self) -> impl Iterator<Item = &Column> {
+        self.columns.iter().filter(|c| c.in_table)
+    }
+
     /// The cells of a table row (human times, escaped).
     pub fn table_row(&self, item: &Value) -> Vec<String> {
-        self.columns.iter().map(|c| render(c, item, true)).collect()
+        self.table_columns().map(|c| render(c, item, true)).collect()
     }
 
     /// A TSV line: full values, RFC 3339 times, tabs and newlines escaped.

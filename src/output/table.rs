@@ -1,7 +1,7 @@
 //! Tables for people: comfy-table, fitted to the terminal, upper-case headers.
 
 use comfy_table::presets::NOTHING;
-use comfy_table::{Attribute, Cell, ContentArrangement, Table};
+use comfy_table::{Attribute, Cell, ColumnConstraint, ContentArrangement, Table};
 use serde_json::Value;
 
 use super::columns::{render, Kind};
@@ -34,9 +34,16 @@ fn header(text: &str, color: bool) -> Cell {
 /// A list as a table.
 pub fn list(kind: &Kind, rows: &[Vec<String>], color: bool) -> String {
     let mut t = new_table();
-    t.set_header(kind.columns.iter().map(|c| header(c.header, color)));
+    t.set_header(kind.table_columns().map(|c| header(c.header, color)));
     for r in rows {
         t.add_row(r);
+    }
+    // IDs and times stay whole; long free text wraps instead.
+    let fixed: Vec<bool> = kind.table_columns().map(|c| !c.may_wrap()).collect();
+    for (column, fixed) in t.column_iter_mut().zip(fixed) {
+        if fixed {
+            column.set_constraint(ColumnConstraint::ContentWidth);
+        }
     }
     trim_lines(&t.to_string())
 }
