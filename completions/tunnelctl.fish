@@ -47,6 +47,7 @@ complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "backends" -d 'B
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "edges" -d 'Edge modules (TLS termination of TLS edges)'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "event-destinations" -d 'Event destinations: where events are delivered (Kinesis, Firehose, CloudWatch Logs)'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "event-subscriptions" -d 'Event subscriptions: which event types go to which destinations'
+complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "local" -d 'The agent on this machine: its tunnels and the HTTP requests it captured'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "config" -d 'Settings: the config file and its profiles'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "help" -d 'Help on a command, or on a topic: exit-codes'
@@ -615,6 +616,69 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions;
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -f -a "create" -d 'Add an event type to a subscription'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -f -a "update" -d 'Update an event type of a subscription (the API takes no fields yet)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -f -a "delete" -d 'Remove an event type from a subscription'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l config -d 'Config file [default: config.toml in the platform\'s config folder]' -r -F
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l profile -d 'Profile of the config file to use [default: default]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -s o -l output -d 'Output format' -r -f -a "table\t'A table on a terminal, tab-separated values in a pipe'
+json\t'The API\'s JSON, unchanged; a list is one array of every item'
+ndjson\t'One JSON object per line'"
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l json -d 'Print JSON (same as -o json)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -s y -l yes -d 'Do not ask for confirmation'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -s v -l verbose -d 'Trace requests and responses on stderr (the API key is redacted)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l no-color -d 'No colour (also when NO_COLOR is set)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -s V -l version -d 'Print version'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -f -a "tunnels" -d 'Tunnels running in the local agent'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -f -a "requests" -d 'HTTP requests captured by the local agent'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l config -d 'Config file [default: config.toml in the platform\'s config folder]' -r -F
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l profile -d 'Profile of the config file to use [default: default]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -s o -l output -d 'Output format' -r -f -a "table\t'A table on a terminal, tab-separated values in a pipe'
+json\t'The API\'s JSON, unchanged; a list is one array of every item'
+ndjson\t'One JSON object per line'"
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l json -d 'Print JSON (same as -o json)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -s y -l yes -d 'Do not ask for confirmation'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -s v -l verbose -d 'Trace requests and responses on stderr (the API key is redacted)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l no-color -d 'No colour (also when NO_COLOR is set)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -s V -l version -d 'Print version'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -f -a "list" -d 'List running tunnels, sorted by name'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -f -a "get" -d 'Show one tunnel and its metrics'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -f -a "start" -d 'Start a tunnel'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -f -a "stop" -d 'Stop a tunnel (an http tunnel\'s two halves are stopped one by one)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l config -d 'Config file [default: config.toml in the platform\'s config folder]' -r -F
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l profile -d 'Profile of the config file to use [default: default]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -s o -l output -d 'Output format' -r -f -a "table\t'A table on a terminal, tab-separated values in a pipe'
+json\t'The API\'s JSON, unchanged; a list is one array of every item'
+ndjson\t'One JSON object per line'"
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l json -d 'Print JSON (same as -o json)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -s y -l yes -d 'Do not ask for confirmation'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -s v -l verbose -d 'Trace requests and responses on stderr (the API key is redacted)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l no-color -d 'No colour (also when NO_COLOR is set)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -s V -l version -d 'Print version'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -f -a "list" -d 'List captured requests, newest first'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -f -a "get" -d 'Show one captured exchange, decoded: request line, headers, body, then the response'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -f -a "replay" -d 'Send a captured request to the local server again (captured again as "replayed")'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -f -a "clear" -d 'Delete every captured request'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -f -a "tail" -d 'Follow new captured requests as they arrive, until Ctrl-C'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -f -a "export" -d 'Write captured exchanges to a HAR 1.2 file (opens in browsers\' developer tools)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r

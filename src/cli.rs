@@ -148,6 +148,8 @@ pub enum Command {
     /// Event subscriptions: which event types go to which destinations
     #[command(name = "event-subscriptions")]
     EventSubscriptions(commands::event_subscriptions::EventSubscriptionsArgs),
+    /// The agent on this machine: its tunnels and the HTTP requests it captured
+    Local(commands::local::LocalArgs),
     /// Settings: the config file and its profiles
     Config(commands::config::ConfigArgs),
     /// Print a shell completion script

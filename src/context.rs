@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use url::Url;
 
+use crate::agent;
 use crate::api;
 use crate::cli::GlobalArgs;
 use crate::config::{self, ConfigFile};
@@ -126,6 +127,27 @@ impl Context {
         opts.bearer = Some(key);
         opts.fixed_headers.push(("Service-Version", "2"));
         Ok(api::Client::new(Http::new(opts)?))
+    }
+
+    /// The local agent API client (no credentials).
+    pub fn agent(&self) -> Result<agent::Client> {
+        let mut cfg = None;
+        let url = self
+            .setting(self.global.agent_url.as_ref(), "agent_url", &mut cfg)?
+            .unwrap_or_else(|| DEFAULT_AGENT_URL.to_string());
+        let base = parse_base(&url, "agent URL")?;
+        if !matches!(base.scheme(), "http" | "https") {
+            return Err(Error::Config(format!(
+                "the agent URL {url} must start with http:// or https://"
+            )));
+        }
+        let hint = format!(
+            "Is the agent running? Its API was looked for at {base}; point elsewhere with --agent-url or TUNNELCTL_AGENT_URL."
+        );
+        let mut opts = self.http_options(base, hint);
+        // A local agent that is down stays down: one quick retry is enough.
+        opts.max_attempts = 2;
+        Ok(agent::Client::new(Http::new(opts)?))
     }
 
     /// Asks the user to confirm a destructive action; off a terminal, refuses unless `--yes`.

@@ -5,6 +5,7 @@
 //! HTTP layer ([`http`]) → the server; the answer comes back the same way and one renderer
 //! ([`output`]) writes it. Errors flow to [`run`], which prints them and picks the exit code.
 
+pub mod agent;
 pub mod api;
 pub mod cli;
 pub mod commands;
@@ -82,6 +83,7 @@ async fn dispatch(cli: Cli) -> Result<()> {
         Command::Edges(a) => commands::edges::run(a, &ctx).await,
         Command::EventDestinations(a) => commands::event_destinations::run(a, &ctx).await,
         Command::EventSubscriptions(a) => commands::event_subscriptions::run(a, &ctx).await,
+        Command::Local(a) => commands::local::run(a, &ctx).await,
         Command::Config(a) => commands::config::run(a, &ctx),
         Command::Help(_) | Command::Completions(_) => Ok(()),
     }

@@ -9,6 +9,7 @@ pub mod event_destinations;
 pub mod event_subscriptions;
 pub mod help;
 pub mod ip_policies;
+pub mod local;
 pub mod sessions;
 
 use std::future::Future;

@@ -25,6 +25,10 @@ pub enum Cell {
     Target,
     /// The auth of an EventTarget: the role ARN or the access key id; never the secret.
     Auth,
+    /// A duration in nanoseconds: "12.3 ms" in a table, the number in TSV.
+    Nanos,
+    /// A response status code, or "pending" when there is no response yet.
+    Status,
 }
 
 /// One column.
@@ -32,7 +36,7 @@ pub enum Cell {
 pub struct Column {
     /// Upper-case header.
     pub header: &'static str,
-    /// The top-level field it shows.
+    /// The field it shows: a top-level name, or a JSON pointer (`/request/method`).
     pub field: &'static str,
     /// How it is shown.
     pub cell: Cell,
@@ -43,7 +47,19 @@ pub struct Column {
 impl Column {
     /// May this column wrap in a narrow table? IDs, times and short codes never do.
     pub fn may_wrap(&self) -> bool {
-        matches!(self.field, "description" | "metadata" | "target" | "labels" | "tunnels" | "sources" | "destinations" | "uri")
+        matches!(
+            self.field,
+            "description"
+                | "metadata"
+                | "target"
+                | "labels"
+                | "tunnels"
+                | "sources"
+                | "destinations"
+                | "uri"
+                | "/request/uri"
+                | "public_url"
+        )
     }
 }
 
@@ -169,6 +185,37 @@ pub static EVENT_SOURCE: Kind = Kind {
     ],
 };
 
+/// Tunnels of the local agent.
+pub static TUNNEL: Kind = Kind {
+    noun: "tunnel",
+    plural: "tunnels",
+    columns: &[
+        col("NAME", "name", Cell::Text),
+        col("PROTO", "proto", Cell::Text),
+        col("PUBLIC URL", "public_url", Cell::Text),
+        col("ADDR", "/config/addr", Cell::Text),
+        col("INSPECT", "/config/inspect", Cell::Text),
+        col("CONNS", "/metrics/conns/count", Cell::Text),
+        col("REQUESTS", "/metrics/http/count", Cell::Text),
+    ],
+};
+
+/// Requests captured by the local agent.
+pub static CAPTURED_REQUEST: Kind = Kind {
+    noun: "captured request",
+    plural: "captured requests",
+    columns: &[
+        col("ID", "id", Cell::Text),
+        col("TIME", "start", Cell::Time),
+        col("TUNNEL", "tunnel_name", Cell::Text),
+        col("METHOD", "/request/method", Cell::Text),
+        col("PATH", "/request/uri", Cell::Text),
+        col("STATUS", "/response/status_code", Cell::Status),
+        col("DURATION", "duration", Cell::Nanos),
+        col("FROM", "remote_addr", Cell::Text),
+    ],
+};
+
 impl Kind {
     /// The columns of a list table.
     pub fn table_columns(&self) -> impl Iterator<Item = &Column> {
@@ -177,7 +224,9 @@ impl Kind {
 
     /// The cells of a table row (human times, escaped).
     pub fn table_row(&self, item: &Value) -> Vec<String> {
-        self.table_columns().map(|c| render(c, item, true)).collect()
+        self.table_columns()
+            .map(|c| render(c, item, true))
+            .collect()
     }
 
     /// A TSV line: full values, RFC 3339 times, tabs and newlines escaped.
@@ -206,7 +255,12 @@ fn join(parts: Vec<String>, human: bool) -> String {
 
 /// The text of one cell.
 pub fn render(col: &Column, item: &Value, human: bool) -> String {
-    let v = item.get(col.field).unwrap_or(&Value::Null);
+    let v = if col.field.starts_with('/') {
+        item.pointer(col.field)
+    } else {
+        item.get(col.field)
+    }
+    .unwrap_or(&Value::Null);
     match col.cell {
         Cell::Text => scalar(v),
         Cell::Time => match v.as_str() {
@@ -251,6 +305,14 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
                 }
             })
             .unwrap_or_default(),
+        Cell::Nanos => match v.as_i64() {
+            Some(n) if human => crate::agent::exchange::human_duration(n),
+            _ => scalar(v),
+        },
+        Cell::Status => match v {
+            Value::Null if item.get("response").is_none_or(Value::is_null) => "pending".to_string(),
+            other => scalar(other),
+        },
         Cell::Auth => target_member(v)
             .and_then(|(_, m)| m.get("auth"))
             .map(auth_text)

@@ -36,6 +36,19 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// Like [`escape`], but keeps line breaks and tabs: for bodies shown as text.
+pub fn escape_multiline(s: &str) -> String {
+    s.split('\n')
+        .map(|line| {
+            line.split('\t')
+                .map(|part| escape(part.strip_suffix('\r').unwrap_or(part)))
+                .collect::<Vec<_>>()
+                .join("\t")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::escape;

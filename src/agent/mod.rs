@@ -1,0 +1,172 @@
+//! The local agent API: running tunnels and captured HTTP requests.
+//!
+//! Requests carry no credentials and always ask for JSON (the agent answers XML to an
+//! `Accept: application/xml`). Names and IDs are encoded path segments: tunnel names contain
+//! spaces (`t1 (http)`).
+
+pub mod curl;
+pub mod exchange;
+pub mod har;
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::error::{Error, Result};
+use crate::http::{encode_segment, Http};
+
+/// A client of the local agent API.
+pub struct Client {
+    http: Http,
+}
+
+impl Client {
+    /// Wraps an HTTP layer set up for the agent.
+    pub fn new(http: Http) -> Self {
+        Client { http }
+    }
+
+    fn url(&self, segs: &[&str]) -> reqwest::Url {
+        self.http.url(segs)
+    }
+
+    /// Adds what an agent error means to the user.
+    fn explain(e: Error) -> Error {
+        match e {
+            Error::Api(mut f) if f.status == 503 => {
+                f.hint = Some(
+                    "The agent is running but has no session with the tunnel service yet, so it cannot start tunnels; \
+                     check its connection and try again in a moment."
+                        .into(),
+                );
+                Error::Api(f)
+            }
+            Error::Api(mut f) if f.status == 502 && f.code.as_deref() == Some("103") => {
+                f.hint = Some(
+                    "The agent could not reach the tunnel service to start the tunnel.".into(),
+                );
+                Error::Api(f)
+            }
+            other => other,
+        }
+    }
+
+    async fn json(
+        &self,
+        method: Method,
+        url: &reqwest::Url,
+        body: Option<&Value>,
+    ) -> Result<Value> {
+        self.http
+            .json_value(method, url, body)
+            .await
+            .map_err(Self::explain)
+    }
+
+    async fn no_content(
+        &self,
+        method: Method,
+        url: &reqwest::Url,
+        body: Option<&Value>,
+    ) -> Result<()> {
+        self.http
+            .send(method, url, body)
+            .await
+            .map(|_| ())
+            .map_err(Self::explain)
+    }
+
+    /// Every running tunnel, sorted by name (the agent answers in random order).
+    pub async fn tunnels(&self) -> Result<Vec<Value>> {
+        let url = self.url(&["tunnels"]);
+        let mut tunnels = match self.json(Method::GET, &url, None).await? {
+            Value::Object(mut page) => match page.remove("tunnels") {
+                Some(Value::Array(t)) => t,
+                Some(Value::Null) | None => Vec::new(),
+                Some(_) => return Err(bad_shape("GET", &url, "tunnels")),
+            },
+            _ => return Err(bad_shape("GET", &url, "tunnels")),
+        };
+        tunnels.sort_by(|a, b| name_of(a).cmp(name_of(b)));
+        Ok(tunnels)
+    }
+
+    /// One tunnel.
+    pub async fn tunnel(&self, name: &str) -> Result<Value> {
+        let seg = encode_segment("tunnel name", name)?;
+        self.json(Method::GET, &self.url(&["tunnels", &seg]), None)
+            .await
+    }
+
+    /// Starts a tunnel from its configuration.
+    pub async fn start(&self, config: &Value) -> Result<Value> {
+        self.json(Method::POST, &self.url(&["tunnels"]), Some(config))
+            .await
+    }
+
+    /// Stops a tunnel.
+    pub async fn stop(&self, name: &str) -> Result<()> {
+        let seg = encode_segment("tunnel name", name)?;
+        self.no_content(Method::DELETE, &self.url(&["tunnels", &seg]), None)
+            .await
+    }
+
+    /// Captured requests, newest first.
+    pub async fn requests(&self, limit: Option<usize>, tunnel: Option<&str>) -> Result<Vec<Value>> {
+        let mut url = self.url(&["requests", "http"]);
+        {
+            let mut q = url.query_pairs_mut();
+            if let Some(n) = limit {
+                q.append_pair("limit", &n.to_string());
+            }
+            if let Some(t) = tunnel {
+                q.append_pair("tunnel_name", t);
+            }
+        }
+        if url.query() == Some("") {
+            url.set_query(None);
+        }
+        match self.json(Method::GET, &url, None).await? {
+            Value::Object(mut page) => match page.remove("requests") {
+                Some(Value::Array(r)) => Ok(r),
+                Some(Value::Null) | None => Ok(Vec::new()),
+                Some(_) => Err(bad_shape("GET", &url, "requests")),
+            },
+            _ => Err(bad_shape("GET", &url, "requests")),
+        }
+    }
+
+    /// One captured request.
+    pub async fn request(&self, id: &str) -> Result<Value> {
+        let seg = encode_segment("request ID", id)?;
+        self.json(Method::GET, &self.url(&["requests", "http", &seg]), None)
+            .await
+    }
+
+    /// Replays a captured request, on the tunnel it came from or on `tunnel`.
+    pub async fn replay(&self, id: &str, tunnel: Option<&str>) -> Result<()> {
+        let mut body = json!({ "id": id });
+        if let Some(t) = tunnel {
+            body["tunnel_name"] = json!(t);
+        }
+        self.no_content(Method::POST, &self.url(&["requests", "http"]), Some(&body))
+            .await
+    }
+
+    /// Deletes every captured request.
+    pub async fn clear(&self) -> Result<()> {
+        self.no_content(Method::DELETE, &self.url(&["requests", "http"]), None)
+            .await
+    }
+}
+
+/// The `name` of a tunnel ("" when missing).
+pub fn name_of(tunnel: &Value) -> &str {
+    tunnel.get("name").and_then(Value::as_str).unwrap_or("")
+}
+
+fn bad_shape(method: &str, url: &reqwest::Url, field: &str) -> Error {
+    Error::BadResponse(format!(
+        "{method} {}: the answer has no '{field}' list",
+        url.path()
+    ))
+}
