@@ -10,17 +10,27 @@ use tunnelctl_mock::MockOptions;
 #[test]
 fn no_api_key_exits_3_and_says_how_to_set_it() {
     let env = Env::new();
-    let out = run(env.bare().env("TUNNELCTL_API_URL", env.mock.url()).args(["ip-policies", "list"]));
+    let out = run(env
+        .bare()
+        .env("TUNNELCTL_API_URL", env.mock.url())
+        .args(["ip-policies", "list"]));
     out.code(3);
     assert!(out.stderr.contains("TUNNELCTL_API_KEY"), "{}", out.stderr);
-    assert!(out.stderr.contains("tunnelctl config init"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("tunnelctl config init"),
+        "{}",
+        out.stderr
+    );
     assert!(env.requests().is_empty());
 }
 
 #[test]
 fn no_api_url_exits_3() {
     let env = Env::new();
-    let out = run(env.bare().env("TUNNELCTL_API_KEY", API_KEY).args(["sessions", "list"]));
+    let out = run(env
+        .bare()
+        .env("TUNNELCTL_API_KEY", API_KEY)
+        .args(["sessions", "list"]));
     out.code(3);
     assert!(out.stderr.contains("TUNNELCTL_API_URL"), "{}", out.stderr);
 }
@@ -32,14 +42,25 @@ fn flag_beats_env_beats_profile() {
     // The profile points at `other`; the environment at `env`.
     std::fs::write(
         env.config_path(),
-        format!("[default]\napi_url = \"{}\"\napi_key = \"{API_KEY}\"\n", other.mock.url()),
+        format!(
+            "[default]\napi_url = \"{}\"\napi_key = \"{API_KEY}\"\n",
+            other.mock.url()
+        ),
     )
     .unwrap();
     run(env.bare().args(["ip-policies", "list"])).ok();
-    assert_eq!(other.requests().len(), 1, "profile used when nothing else is set");
+    assert_eq!(
+        other.requests().len(),
+        1,
+        "profile used when nothing else is set"
+    );
     assert_eq!(env.requests().len(), 0);
 
-    run(env.bare().env("TUNNELCTL_API_URL", env.mock.url()).args(["ip-policies", "list"])).ok();
+    run(env
+        .bare()
+        .env("TUNNELCTL_API_URL", env.mock.url())
+        .args(["ip-policies", "list"]))
+    .ok();
     assert_eq!(env.requests().len(), 1, "environment beats the profile");
     assert_eq!(other.requests().len(), 1);
 
@@ -78,17 +99,34 @@ fn profiles_are_chosen_by_flag_or_env() {
         ),
     )
     .unwrap();
-    run(env.bare().args(["--profile", "test", "ip-policies", "list"])).ok();
-    run(env.bare().env("TUNNELCTL_PROFILE", "test").args(["ip-policies", "list"])).ok();
+    run(env
+        .bare()
+        .args(["--profile", "test", "ip-policies", "list"]))
+    .ok();
+    run(env
+        .bare()
+        .env("TUNNELCTL_PROFILE", "test")
+        .args(["ip-policies", "list"]))
+    .ok();
     assert_eq!(env.requests().len(), 2);
 }
 
 #[test]
 fn config_set_get_unset_keep_other_keys_and_mode_0600() {
     let env = Env::new();
-    std::fs::write(env.config_path(), "# my settings\n[staging]\napi_url = \"https://staging.example.com\"\n").unwrap();
-    run(env.bare().args(["config", "set", "api_url", &env.mock.url()])).ok();
-    let out = run(env.bare().args(["config", "set", "api_key", "-"]).write_stdin(format!("{API_KEY}\n")));
+    std::fs::write(
+        env.config_path(),
+        "# my settings\n[staging]\napi_url = \"https://staging.example.com\"\n",
+    )
+    .unwrap();
+    run(env
+        .bare()
+        .args(["config", "set", "api_url", &env.mock.url()]))
+    .ok();
+    let out = run(env
+        .bare()
+        .args(["config", "set", "api_key", "-"])
+        .write_stdin(format!("{API_KEY}\n")));
     out.ok();
     let text = std::fs::read_to_string(env.config_path()).unwrap();
     assert!(text.starts_with("# my settings"), "{text}");
@@ -96,7 +134,11 @@ fn config_set_get_unset_keep_other_keys_and_mode_0600() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(env.config_path()).unwrap().permissions().mode() & 0o777;
+        let mode = std::fs::metadata(env.config_path())
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
         assert_eq!(mode, 0o600);
     }
     let out = run(env.bare().args(["config", "get", "api_url"]));
@@ -110,7 +152,9 @@ fn config_set_get_unset_keep_other_keys_and_mode_0600() {
     run(env.bare().args(["ip-policies", "list"])).code(3);
     let out = run(env.bare().args(["config", "set", "colour", "x"]));
     out.code(2);
-    let out = run(env.bare().args(["config", "set", "api_url", "http://api.example.com"]));
+    let out = run(env
+        .bare()
+        .args(["config", "set", "api_url", "http://api.example.com"]));
     out.code(2);
     assert!(out.stderr.contains("https"), "{}", out.stderr);
     let out = run(env.bare().args(["config", "path"]));
@@ -122,7 +166,13 @@ fn config_init_off_a_terminal_reads_flags_and_stdin() {
     let env = Env::new();
     let out = run(env
         .bare()
-        .args(["config", "init", "--api-url", &env.mock.url(), "--api-key-stdin"])
+        .args([
+            "config",
+            "init",
+            "--api-url",
+            &env.mock.url(),
+            "--api-key-stdin",
+        ])
         .write_stdin(format!("{API_KEY}\n")));
     out.ok();
     run(env.bare().args(["ip-policies", "list"])).ok();
@@ -149,7 +199,11 @@ fn verbose_trace_redacts_the_key() {
     let out = env.run(&["ip-policies", "create", "--description", "x", "--verbose"]);
     out.ok();
     assert!(out.stderr.contains("> POST"), "{}", out.stderr);
-    assert!(out.stderr.contains("authorization: Bearer tk_t…(redacted)"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("authorization: Bearer tk_t…(redacted)"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("service-version: 2"));
     assert!(out.stderr.contains("< 201"));
 }
@@ -157,28 +211,39 @@ fn verbose_trace_redacts_the_key() {
 #[test]
 fn plain_http_to_another_host_is_refused_before_sending() {
     let env = Env::new();
-    let out = run(env
-        .bare()
-        .env("TUNNELCTL_API_KEY", API_KEY)
-        .args(["--api-url", "http://api.example.com", "ip-policies", "list"]));
+    let out = run(env.bare().env("TUNNELCTL_API_KEY", API_KEY).args([
+        "--api-url",
+        "http://api.example.com",
+        "ip-policies",
+        "list",
+    ]));
     out.code(3);
     assert!(out.stderr.contains("https://"), "{}", out.stderr);
 }
 
 #[test]
 fn next_page_on_another_host_is_not_followed() {
-    for other in ["http://127.0.0.2:{port}", "http://127.0.0.1:1", "https://127.0.0.1:{port}"] {
+    for other in [
+        "http://127.0.0.2:{port}",
+        "http://127.0.0.1:1",
+        "https://127.0.0.1:{port}",
+    ] {
         let env = Env::with(MockOptions {
             page_size: 2,
             ..Default::default()
         });
         let port = env.mock.url().rsplit(':').next().unwrap().to_string();
-        env.mock.configure(json!({"next_page_base": other.replace("{port}", &port)}));
+        env.mock
+            .configure(json!({"next_page_base": other.replace("{port}", &port)}));
         env.seed(json!({"ip_policy_count": 5}));
         env.mock.clear_requests();
         let out = env.run(&["ip-policies", "list", "--json"]);
         out.code(1);
-        assert!(out.stderr.contains("refusing to follow next_page_uri"), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("refusing to follow next_page_uri"),
+            "{}",
+            out.stderr
+        );
         assert_eq!(env.requests().len(), 1, "only the first page was fetched");
     }
 }
@@ -187,14 +252,34 @@ fn next_page_on_another_host_is_not_followed() {
 fn error_bodies_of_every_shape_give_one_clear_message() {
     let env = Env::new();
     let cases = [
-        (json!({"status": 400, "content_type": "application/json", "body": "{\"error_code\":\"ERR_NGROK_999\",\"status_code\":400,\"msg\":\"the policy is locked\",\"details\":{\"operation_id\":\"op_abc\"}}"}),
-         vec!["400", "the policy is locked", "ERR_NGROK_999", "op_abc"]),
-        (json!({"status": 409, "content_type": "application/json", "body": "{\"msg\":\"conflict here\"}"}), vec!["409", "conflict here"]),
-        (json!({"status": 500, "content_type": "text/plain", "body": "upstream exploded\nstack..."}), vec!["500", "upstream exploded"]),
-        (json!({"status": 502, "content_type": "text/html", "body": "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"}), vec!["502", "Bad Gateway"]),
-        (json!({"status": 500, "body": ""}), vec!["500 Internal Server Error"]),
-        (json!({"status": 418, "content_type": "application/json", "body": "{\"error_code\":42}"}), vec!["418"]),
-        (json!({"status": 400, "content_type": "application/json", "body": "[1,2"}), vec!["400"]),
+        (
+            json!({"status": 400, "content_type": "application/json", "body": "{\"error_code\":\"ERR_NGROK_999\",\"status_code\":400,\"msg\":\"the policy is locked\",\"details\":{\"operation_id\":\"op_abc\"}}"}),
+            vec!["400", "the policy is locked", "ERR_NGROK_999", "op_abc"],
+        ),
+        (
+            json!({"status": 409, "content_type": "application/json", "body": "{\"msg\":\"conflict here\"}"}),
+            vec!["409", "conflict here"],
+        ),
+        (
+            json!({"status": 500, "content_type": "text/plain", "body": "upstream exploded\nstack..."}),
+            vec!["500", "upstream exploded"],
+        ),
+        (
+            json!({"status": 502, "content_type": "text/html", "body": "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"}),
+            vec!["502", "Bad Gateway"],
+        ),
+        (
+            json!({"status": 500, "body": ""}),
+            vec!["500 Internal Server Error"],
+        ),
+        (
+            json!({"status": 418, "content_type": "application/json", "body": "{\"error_code\":42}"}),
+            vec!["418"],
+        ),
+        (
+            json!({"status": 400, "content_type": "application/json", "body": "[1,2"}),
+            vec!["400"],
+        ),
     ];
     for (fault, needles) in cases {
         let mut f = fault.clone();
@@ -204,7 +289,11 @@ fn error_bodies_of_every_shape_give_one_clear_message() {
         env.mock.inject(f);
         let out = env.run(&["ip-policies", "create", "--description", "x"]);
         out.code(1);
-        assert!(out.stderr.starts_with("error: POST /ip_policies: "), "{}", out.stderr);
+        assert!(
+            out.stderr.starts_with("error: POST /ip_policies: "),
+            "{}",
+            out.stderr
+        );
         for n in needles {
             assert!(out.stderr.contains(n), "{n} missing in: {}", out.stderr);
         }
@@ -235,7 +324,10 @@ fn help_shows_examples_and_exit_codes() {
     out.ok();
     assert!(out.stdout.contains("130") && out.stdout.contains("partial failure"));
     let out = env.run(&["--api-key", "x", "--help"]);
-    assert!(out.stdout.contains("safer"), "the help warns about --api-key");
+    assert!(
+        out.stdout.contains("safer"),
+        "the help warns about --api-key"
+    );
 }
 
 #[test]
@@ -257,7 +349,15 @@ fn a_closed_pipe_ends_quietly() {
     drop(stdout);
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert_eq!(status.code(), Some(0), "{err}");
-    assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("Broken pipe"),
+        "{err}"
+    );
 }

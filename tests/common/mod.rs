@@ -78,7 +78,8 @@ impl Env {
     pub fn std_cmd(&self) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("tunnelctl"));
         self.isolate(&mut cmd);
-        cmd.env("TUNNELCTL_API_URL", self.mock.url()).env("TUNNELCTL_API_KEY", API_KEY);
+        cmd.env("TUNNELCTL_API_URL", self.mock.url())
+            .env("TUNNELCTL_API_KEY", API_KEY);
         cmd
     }
 
