@@ -25,6 +25,14 @@ impl TlsTermination {
     /// Checks the seeds' rule: `min_version` is null with `terminate_at: upstream`. With
     /// `upstream` and no version given, it sends the `null` the rule asks for.
     pub fn validate(&mut self) -> Checked {
+        if let Some(Some(v)) = &self.min_version {
+            if v.trim().is_empty() {
+                return Err(Invalid {
+                    field: "min_version",
+                    reason: "must not be empty (e.g. 1.2 or 1.3)".into(),
+                });
+            }
+        }
         if let Some(t) = &self.terminate_at {
             if t != "edge" && t != "upstream" {
                 return Err(Invalid {

@@ -142,8 +142,18 @@ pub async fn run(args: BackendsArgs, ctx: &Context) -> Result<()> {
                 return Err(nothing_to_update("--description, --metadata, --label"));
             }
             let client = ctx.management()?;
-            ctx.out
-                .object(&BACKEND, &RESOURCE.update(&client, &id, &body).await?)
+            let mut updated = RESOURCE.update(&client, &id, &body).await?;
+            // The API answers `labels: null` to a PATCH that did not set labels, although it
+            // kept them. JSON shows the answer as it is; people are shown the stored labels.
+            let labels_unknown = updated
+                .get("labels")
+                .is_some_and(serde_json::Value::is_null);
+            if labels_unknown && !ctx.out.is_json() && ctx.out.jq.is_none() {
+                if let Ok(fresh) = RESOURCE.get(&client, &id).await {
+                    updated = fresh;
+                }
+            }
+            ctx.out.object(&BACKEND, &updated)
         }
         TunnelGroupCommand::Delete { ids } => {
             let client = ctx.management()?;

@@ -9,7 +9,9 @@ use std::io::{BufRead, IsTerminal};
 use clap::{ArgGroup, Args, Subcommand};
 use serde_json::Value;
 
-use super::{check, for_each_id, nothing_to_update, print_list, value_or_file, LimitArg};
+use super::{
+    check, for_each_id, non_empty, nothing_to_update, print_list, value_or_file, LimitArg,
+};
 use crate::api::event_destinations::{aws_target, AwsAuth, AwsTarget, DestinationFields, RESOURCE};
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -82,20 +84,20 @@ struct Fields {
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     format: Option<String>,
     /// Target: the ARN of a Kinesis stream
-    #[arg(long, value_name = "ARN")]
+    #[arg(long, value_name = "ARN", value_parser = non_empty)]
     kinesis_stream_arn: Option<String>,
     /// Target: the ARN of a Firehose delivery stream
-    #[arg(long, value_name = "ARN")]
+    #[arg(long, value_name = "ARN", value_parser = non_empty)]
     firehose_delivery_stream_arn: Option<String>,
     /// Target: the ARN of a CloudWatch Logs log group
-    #[arg(long, value_name = "ARN")]
+    #[arg(long, value_name = "ARN", value_parser = non_empty)]
     cloudwatch_log_group_arn: Option<String>,
     /// Auth: the ARN of a role the service assumes to deliver
-    #[arg(long, value_name = "ARN")]
+    #[arg(long, value_name = "ARN", value_parser = non_empty)]
     role_arn: Option<String>,
     /// Auth: the ID of an AWS access key; its secret comes from TUNNELCTL_AWS_SECRET_ACCESS_KEY,
     /// --aws-secret-access-key-stdin, or a hidden prompt
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", value_parser = non_empty)]
     aws_access_key_id: Option<String>,
     /// Read the AWS secret access key from the first line of stdin
     #[arg(long, requires = "aws_access_key_id")]
@@ -120,6 +122,12 @@ impl Fields {
 
     /// Builds the request; `create` demands a target.
     fn into_api(self, create: bool) -> Result<DestinationFields> {
+        // clap drops `requires` when the required flag conflicts with one given, so check here.
+        if self.aws_secret_access_key_stdin && self.aws_access_key_id.is_none() {
+            return Err(Error::usage(
+                "--aws-secret-access-key-stdin goes with --aws-access-key-id",
+            ));
+        }
         let target = if let Some(raw) = &self.target_json {
             let text = value_or_file("--target-json", raw)?;
             let v: Value = serde_json::from_str(&text)

@@ -2,7 +2,7 @@
 
 use clap::{Args, Subcommand};
 
-use super::{check, for_each_id, nothing_to_update, print_list, LimitArg};
+use super::{check, for_each_id, non_empty, nothing_to_update, print_list, LimitArg};
 use crate::api::event_sources;
 use crate::api::event_subscriptions::{SourceType, SubscriptionFields, RESOURCE};
 use crate::context::Context;
@@ -79,14 +79,6 @@ struct Fields {
     destination_ids: Vec<String>,
 }
 
-fn non_empty(s: &str) -> std::result::Result<String, String> {
-    if s.trim().is_empty() {
-        Err("must not be empty".into())
-    } else {
-        Ok(s.to_string())
-    }
-}
-
 impl Fields {
     fn into_api(self) -> Result<SubscriptionFields> {
         let f = SubscriptionFields {
@@ -129,7 +121,7 @@ enum SourcesCommand {
         /// Event subscription ID (esb_…)
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
-        #[arg(value_name = "TYPE")]
+        #[arg(value_name = "TYPE", value_parser = non_empty)]
         kind: String,
     },
     /// Add an event type to a subscription
@@ -140,7 +132,7 @@ enum SourcesCommand {
         /// Event subscription ID (esb_…)
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
-        #[arg(value_name = "TYPE")]
+        #[arg(value_name = "TYPE", value_parser = non_empty)]
         kind: String,
     },
     /// Update an event type of a subscription (the API takes no fields yet)
@@ -151,7 +143,7 @@ enum SourcesCommand {
         /// Event subscription ID (esb_…)
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
-        #[arg(value_name = "TYPE")]
+        #[arg(value_name = "TYPE", value_parser = non_empty)]
         kind: String,
     },
     /// Remove an event type from a subscription
@@ -162,7 +154,7 @@ enum SourcesCommand {
         /// Event subscription ID (esb_…)
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
-        #[arg(value_name = "TYPE")]
+        #[arg(value_name = "TYPE", value_parser = non_empty)]
         kind: String,
     },
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Map, Value};
 
-use super::{parse_limit, value_or_file};
+use super::{non_empty, parse_limit, value_or_file};
 use crate::agent::{curl, exchange, har};
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -140,14 +140,6 @@ struct StartArgs {
     /// More configuration fields as a JSON object (or @FILE), as in the agent's config file
     #[arg(long, value_name = "JSON|@FILE")]
     config_json: Option<String>,
-}
-
-fn non_empty(s: &str) -> std::result::Result<String, String> {
-    if s.trim().is_empty() {
-        Err("must not be empty".into())
-    } else {
-        Ok(s.to_string())
-    }
 }
 
 fn parse_basic_auth(s: &str) -> std::result::Result<String, String> {

@@ -41,6 +41,15 @@ pub fn parse_limit(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
+/// A value that is not empty or blank.
+pub fn non_empty(s: &str) -> std::result::Result<String, String> {
+    if s.trim().is_empty() {
+        Err("must not be empty".into())
+    } else {
+        Ok(s.to_string())
+    }
+}
+
 /// Turns a broken rule into a usage error that names the flag (`--description`).
 pub fn check(result: std::result::Result<(), Invalid>) -> Result<()> {
     result.map_err(|inv| Error::usage(format!("--{}: {}", inv.field.replace('_', "-"), inv.reason)))

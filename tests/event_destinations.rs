@@ -1,0 +1,1331 @@
+//! `tunnelctl event-destinations …` against the emulator: what was sent, what was printed,
+//! and that the AWS secret access key reaches the API and nothing else.
+
+mod common;
+
+use common::{assert_management_headers, only_write, run, Env, AWS_SECRET};
+use serde_json::{json, Value};
+use tunnelctl_mock::MockOptions;
+
+const KINESIS: &str = "arn:aws:kinesis:us-east-1:123456789012:stream/events";
+const FIREHOSE: &str = "arn:aws:firehose:us-east-1:123456789012:deliverystream/events";
+const LOGS: &str = "arn:aws:logs:us-east-1:123456789012:log-group:tunnels";
+const ROLE: &str = "arn:aws:iam::123456789012:role/deliver";
+const KEY_ID: &str = "AKIAIOSFODNN7EXAMPLE";
+const SECRET_ENV: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
+
+/// A create body for the seed: a Kinesis target reached through a role.
+fn kinesis_body(description: &str) -> Value {
+    json!({
+        "description": description,
+        "target": {"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}},
+    })
+}
+
+/// Seeds `n` destinations and returns their ids (in creation order); the log starts empty.
+fn seed_destinations(env: &Env, n: usize) -> Vec<String> {
+    let bodies: Vec<Value> = (1..=n)
+        .map(|i| kinesis_body(&format!("dest {i}")))
+        .collect();
+    let ids = env.seed(json!({ "event_destinations": bodies }));
+    env.mock.clear_requests();
+    ids["event_destinations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The destination the emulator holds under this id.
+fn stored(env: &Env, id: &str) -> Value {
+    let state = env.mock.state();
+    state["event_destinations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == id)
+        .unwrap_or_else(|| panic!("destination {id} in {state}"))
+        .clone()
+}
+
+/// How many destinations the emulator holds.
+fn stored_count(env: &Env) -> usize {
+    env.mock.state()["event_destinations"]
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+/// `event-destinations ARGS` with the AWS secret in the environment.
+fn run_with_secret(env: &Env, args: &[&str]) -> common::Out {
+    run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(args))
+}
+
+// ---------------------------------------------------------------- create
+
+#[test]
+fn create_kinesis_with_a_role_sends_the_target_and_prints_the_destination() {
+    let env = Env::new();
+    let out = env.run(&[
+        "event-destinations",
+        "create",
+        "--kinesis-stream-arn",
+        KINESIS,
+        "--role-arn",
+        ROLE,
+        "--description",
+        "audit stream",
+        "--metadata",
+        "{\"team\":\"sec\"}",
+        "--format",
+        "json",
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "POST");
+    assert_eq!(req.path, "/event_destinations");
+    assert_eq!(req.query, None);
+    assert_management_headers(&req);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({
+            "description": "audit stream",
+            "metadata": "{\"team\":\"sec\"}",
+            "format": "json",
+            "target": {"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}},
+        }))
+    );
+    let printed = out.json();
+    let id = printed["id"].as_str().unwrap();
+    assert!(id.starts_with("ed_"), "{id}");
+    assert_eq!(printed["description"], "audit stream");
+    assert_eq!(printed["target"]["kinesis"]["stream_arn"], KINESIS);
+    assert_eq!(printed, stored(&env, id), "printed as the API returned it");
+}
+
+#[test]
+fn create_without_format_sends_no_format() {
+    let env = Env::new();
+    env.run(&[
+        "event-destinations",
+        "create",
+        "--cloudwatch-log-group-arn",
+        LOGS,
+        "--role-arn",
+        ROLE,
+        "--json",
+    ])
+    .ok();
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({
+            "target": {"cloudwatch_logs": {"auth": {"role": {"role_arn": ROLE}}, "log_group_arn": LOGS}},
+        }))
+    );
+}
+
+#[test]
+fn create_with_an_access_key_takes_the_secret_from_the_environment() {
+    let env = Env::new();
+    let out = run_with_secret(
+        &env,
+        &[
+            "event-destinations",
+            "create",
+            "--firehose-delivery-stream-arn",
+            FIREHOSE,
+            "--aws-access-key-id",
+            KEY_ID,
+            "--json",
+        ],
+    );
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "POST");
+    assert_eq!(req.path, "/event_destinations");
+    assert_management_headers(&req);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({
+            "target": {"firehose": {
+                "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
+                "delivery_stream_arn": FIREHOSE,
+            }},
+        })),
+        "the API receives the secret"
+    );
+    let printed = out.json();
+    assert_eq!(
+        printed["target"]["firehose"]["auth"]["creds"]["aws_access_key_id"],
+        KEY_ID
+    );
+    assert_eq!(printed, stored(&env, printed["id"].as_str().unwrap()));
+    // (run() already failed the test if the secret reached stdout or stderr.)
+}
+
+#[test]
+fn create_with_an_access_key_reads_the_secret_from_stdin() {
+    let env = Env::new();
+    let out = run(env
+        .cmd()
+        .args([
+            "event-destinations",
+            "create",
+            "--cloudwatch-log-group-arn",
+            LOGS,
+            "--aws-access-key-id",
+            KEY_ID,
+            "--aws-secret-access-key-stdin",
+        ])
+        .write_stdin(format!("{AWS_SECRET}\r\n")));
+    out.ok();
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({
+            "target": {"cloudwatch_logs": {
+                "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
+                "log_group_arn": LOGS,
+            }},
+        })),
+        "the first line of stdin, without its line ending"
+    );
+    // TSV: the key id is shown, the secret is not.
+    let fields: Vec<&str> = out.stdout.trim_end_matches('\n').split('\t').collect();
+    assert_eq!(fields.len(), 7, "{}", out.stdout);
+    assert!(fields[0].starts_with("ed_"));
+    assert_eq!(fields[3], format!("cloudwatch_logs {LOGS}"));
+    assert!(fields[4].contains(KEY_ID), "{}", fields[4]);
+}
+
+#[test]
+fn stdin_beats_the_environment_for_the_secret() {
+    let env = Env::new();
+    run(env
+        .cmd()
+        .env(SECRET_ENV, "env-secret-not-used")
+        .args([
+            "event-destinations",
+            "create",
+            "--kinesis-stream-arn",
+            KINESIS,
+            "--aws-access-key-id",
+            KEY_ID,
+            "--aws-secret-access-key-stdin",
+        ])
+        .write_stdin(format!("{AWS_SECRET}\n")))
+    .ok();
+    let body = only_write(&env).body_json().unwrap();
+    assert_eq!(
+        body["target"]["kinesis"]["auth"]["creds"]["aws_secret_access_key"],
+        AWS_SECRET
+    );
+}
+
+#[test]
+fn an_empty_stdin_holds_no_secret() {
+    let env = Env::new();
+    for input in ["", "\n"] {
+        let out = run(env
+            .cmd()
+            .args([
+                "event-destinations",
+                "create",
+                "--kinesis-stream-arn",
+                KINESIS,
+                "--aws-access-key-id",
+                KEY_ID,
+                "--aws-secret-access-key-stdin",
+            ])
+            .write_stdin(input));
+        out.code(2);
+        assert!(
+            out.stderr.contains("--aws-secret-access-key-stdin"),
+            "{input:?}: {}",
+            out.stderr
+        );
+    }
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn secret_stdin_needs_an_access_key_id() {
+    let env = Env::new();
+    let target_json =
+        json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}})
+            .to_string();
+    for flags in [
+        vec!["--kinesis-stream-arn", KINESIS],
+        vec!["--kinesis-stream-arn", KINESIS, "--role-arn", ROLE],
+        vec!["--target-json", target_json.as_str()],
+    ] {
+        let mut args = vec!["event-destinations", "create"];
+        args.extend(flags.iter().copied());
+        args.push("--aws-secret-access-key-stdin");
+        let out = run(env.cmd().args(&args).write_stdin(format!("{AWS_SECRET}\n")));
+        out.code(2);
+        assert!(
+            out.stderr.contains("--aws-access-key-id"),
+            "{flags:?}: {}",
+            out.stderr
+        );
+    }
+    assert!(env.requests().is_empty(), "{:?}", env.requests());
+}
+
+#[test]
+fn no_secret_source_off_a_terminal_is_a_usage_error() {
+    let env = Env::new();
+    let args = [
+        "event-destinations",
+        "create",
+        "--kinesis-stream-arn",
+        KINESIS,
+        "--aws-access-key-id",
+        KEY_ID,
+    ];
+    let out = env.run(&args);
+    out.code(2);
+    assert!(out.stderr.contains(SECRET_ENV), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("--aws-secret-access-key-stdin"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+    // An empty variable is no secret either.
+    let out = run(env.cmd().env(SECRET_ENV, "").args(args));
+    out.code(2);
+    assert!(out.stderr.contains(SECRET_ENV), "{}", out.stderr);
+    // Nor on update.
+    let out = env.run(&[
+        "event-destinations",
+        "update",
+        "ed_x",
+        "--firehose-delivery-stream-arn",
+        FIREHOSE,
+        "--aws-access-key-id",
+        KEY_ID,
+    ]);
+    out.code(2);
+    assert!(out.stderr.contains(SECRET_ENV), "{}", out.stderr);
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn the_secret_is_never_a_flag() {
+    let env = Env::new();
+    for args in [
+        vec!["--aws-secret-access-key", "not-the-secret"],
+        vec!["--aws-secret-access-key=not-the-secret"],
+        vec!["--secret-access-key", "not-the-secret"],
+    ] {
+        let mut full = vec![
+            "event-destinations",
+            "create",
+            "--kinesis-stream-arn",
+            KINESIS,
+            "--aws-access-key-id",
+            KEY_ID,
+        ];
+        full.extend(args.iter().copied());
+        let out = run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(&full));
+        out.code(2);
+        assert!(out.stderr.contains("unexpected argument"), "{}", out.stderr);
+    }
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn verbose_trace_redacts_the_secret() {
+    let env = Env::new();
+    let out = run_with_secret(
+        &env,
+        &[
+            "event-destinations",
+            "create",
+            "--kinesis-stream-arn",
+            KINESIS,
+            "--aws-access-key-id",
+            KEY_ID,
+            "--verbose",
+            "--json",
+        ],
+    );
+    out.ok();
+    assert!(
+        out.stderr
+            .contains(&format!("POST {}/event_destinations", env.mock.url())),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("\"aws_secret_access_key\":\"…(redacted)\""),
+        "the trace shows a secret is set, not the secret: {}",
+        out.stderr
+    );
+    assert!(out.stderr.contains(KEY_ID), "{}", out.stderr);
+    assert!(out.stderr.contains("201"), "{}", out.stderr);
+    // The API still got the real secret.
+    let body = only_write(&env).body_json().unwrap();
+    assert_eq!(
+        body["target"]["kinesis"]["auth"]["creds"]["aws_secret_access_key"],
+        AWS_SECRET
+    );
+}
+
+#[test]
+fn a_table_shows_the_key_id_but_never_the_secret() {
+    let env = Env::new();
+    let out = run(env
+        .cmd()
+        .env(SECRET_ENV, AWS_SECRET)
+        .env("TUNNELCTL_FORCE_TTY", "1")
+        .args([
+            "event-destinations",
+            "create",
+            "--firehose-delivery-stream-arn",
+            FIREHOSE,
+            "--aws-access-key-id",
+            KEY_ID,
+            "--description",
+            "with a key",
+        ]));
+    out.ok();
+    let auth = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("AUTH"))
+        .unwrap_or_else(|| panic!("no AUTH row:\n{}", out.stdout));
+    assert!(auth.contains(KEY_ID), "{auth}");
+    assert!(auth.contains("secret hidden"), "{auth}");
+    let target = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("TARGET"))
+        .unwrap_or_else(|| panic!("no TARGET row:\n{}", out.stdout));
+    assert!(target.contains("firehose"), "{target}");
+    let state = env.mock.state();
+    let id = state["event_destinations"][0]["id"].as_str().unwrap();
+    let id_row = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("ID"))
+        .unwrap_or_else(|| panic!("no ID row:\n{}", out.stdout));
+    assert!(id_row.contains(id), "the created id: {id_row}");
+}
+
+// ---------------------------------------------------------- target JSON
+
+#[test]
+fn target_json_is_sent_as_given() {
+    let env = Env::new();
+    let target = json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}});
+    let out = env.run(&[
+        "event-destinations",
+        "create",
+        "--target-json",
+        &target.to_string(),
+        "--description",
+        "from json",
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "POST");
+    assert_management_headers(&req);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({"description": "from json", "target": target}))
+    );
+    assert_eq!(out.json(), stored(&env, out.json()["id"].as_str().unwrap()));
+}
+
+#[test]
+fn target_json_from_a_file_carries_the_secret_to_the_api_only() {
+    let env = Env::new();
+    let target = json!({"firehose": {
+        "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
+        "delivery_stream_arn": FIREHOSE,
+    }});
+    let file = env.dir.path().join("target.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&target).unwrap()).unwrap();
+    let arg = format!("@{}", file.display());
+    let out = env.run(&[
+        "event-destinations",
+        "create",
+        "--target-json",
+        &arg,
+        "--verbose",
+        "--json",
+    ]);
+    out.ok();
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({"target": target}))
+    );
+    assert!(out.stderr.contains("(redacted)"), "{}", out.stderr);
+    assert_eq!(
+        out.json()["target"]["firehose"]["auth"]["creds"]["aws_secret_access_key"],
+        Value::Null,
+        "the API never echoes it"
+    );
+}
+
+#[test]
+fn target_json_of_a_member_the_cli_does_not_know_is_left_to_the_server() {
+    let env = Env::new();
+    let target = json!({"s3": {"bucket_arn": "arn:aws:s3:::events"}});
+    let out = env.run(&[
+        "event-destinations",
+        "create",
+        "--target-json",
+        &target.to_string(),
+        "--json",
+    ]);
+    out.ok();
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({"target": target}))
+    );
+    assert_eq!(out.json()["target"]["s3"], target["s3"]);
+}
+
+#[test]
+fn a_bad_target_json_names_the_flag_and_sends_nothing() {
+    let env = Env::new();
+    let missing = format!("@{}", env.dir.path().join("nope.json").display());
+    let cases = [
+        "not json".to_string(),
+        "".to_string(),
+        "[1, 2]".to_string(),
+        "{}".to_string(),
+        json!({"kinesis": null, "firehose": null}).to_string(),
+        json!({
+            "kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS},
+            "firehose": {"auth": {"role": {"role_arn": ROLE}}, "delivery_stream_arn": FIREHOSE},
+        })
+        .to_string(),
+        json!({"kinesis": {"stream_arn": KINESIS}}).to_string(),
+        json!({"kinesis": {"auth": {}, "stream_arn": KINESIS}}).to_string(),
+        json!({"kinesis": {
+            "auth": {"role": {"role_arn": ROLE}, "creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": "x"}},
+            "stream_arn": KINESIS,
+        }})
+        .to_string(),
+        json!({"kinesis": "arn"}).to_string(),
+        missing,
+    ];
+    for raw in &cases {
+        for verb in [
+            vec!["event-destinations", "create"],
+            vec!["event-destinations", "update", "ed_x"],
+        ] {
+            let mut args = verb.clone();
+            args.extend(["--target-json", raw.as_str()]);
+            let out = env.run(&args);
+            out.code(2);
+            assert!(
+                out.stderr.contains("--target-json"),
+                "{verb:?} {raw}: {}",
+                out.stderr
+            );
+            assert_eq!(out.stdout, "");
+        }
+    }
+    assert!(env.requests().is_empty());
+}
+
+// ------------------------------------------------ exactly one target / auth
+
+#[test]
+fn exactly_one_target() {
+    let env = Env::new();
+    let target_json =
+        json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}})
+            .to_string();
+    let two: Vec<(Vec<&str>, [&str; 2])> = vec![
+        (
+            vec![
+                "--kinesis-stream-arn",
+                KINESIS,
+                "--firehose-delivery-stream-arn",
+                FIREHOSE,
+            ],
+            ["--kinesis-stream-arn", "--firehose-delivery-stream-arn"],
+        ),
+        (
+            vec![
+                "--firehose-delivery-stream-arn",
+                FIREHOSE,
+                "--cloudwatch-log-group-arn",
+                LOGS,
+            ],
+            [
+                "--firehose-delivery-stream-arn",
+                "--cloudwatch-log-group-arn",
+            ],
+        ),
+        (
+            vec![
+                "--cloudwatch-log-group-arn",
+                LOGS,
+                "--target-json",
+                &target_json,
+            ],
+            ["--cloudwatch-log-group-arn", "--target-json"],
+        ),
+    ];
+    for (flags, named) in &two {
+        for verb in [
+            vec!["event-destinations", "create"],
+            vec!["event-destinations", "update", "ed_x"],
+        ] {
+            let mut args = verb.clone();
+            args.extend(flags.iter().copied());
+            args.extend(["--role-arn", ROLE]);
+            let out = env.run(&args);
+            out.code(2);
+            for flag in named {
+                assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+            }
+        }
+    }
+    // None on create.
+    let out = env.run(&["event-destinations", "create", "--description", "no target"]);
+    out.code(2);
+    for flag in [
+        "--kinesis-stream-arn",
+        "--firehose-delivery-stream-arn",
+        "--cloudwatch-log-group-arn",
+        "--target-json",
+    ] {
+        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+    }
+    let out = env.run(&["event-destinations", "create"]);
+    out.code(2);
+    assert!(out.stderr.contains("--target-json"), "{}", out.stderr);
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn exactly_one_auth() {
+    let env = Env::new();
+    // Both.
+    let out = run_with_secret(
+        &env,
+        &[
+            "event-destinations",
+            "create",
+            "--kinesis-stream-arn",
+            KINESIS,
+            "--role-arn",
+            ROLE,
+            "--aws-access-key-id",
+            KEY_ID,
+        ],
+    );
+    out.code(2);
+    assert!(out.stderr.contains("--role-arn"), "{}", out.stderr);
+    assert!(out.stderr.contains("--aws-access-key-id"), "{}", out.stderr);
+    // None, with a target.
+    for verb in [
+        vec!["event-destinations", "create"],
+        vec!["event-destinations", "update", "ed_x"],
+    ] {
+        let mut args = verb.clone();
+        args.extend(["--kinesis-stream-arn", KINESIS]);
+        let out = env.run(&args);
+        out.code(2);
+        assert!(out.stderr.contains("--role-arn"), "{}", out.stderr);
+        assert!(out.stderr.contains("--aws-access-key-id"), "{}", out.stderr);
+    }
+    // An auth without a target.
+    for auth in [["--role-arn", ROLE], ["--aws-access-key-id", KEY_ID]] {
+        for verb in [
+            vec!["event-destinations", "create"],
+            vec!["event-destinations", "update", "ed_x"],
+        ] {
+            let mut args = verb.clone();
+            args.extend(auth);
+            let out = run_with_secret(&env, &args);
+            out.code(2);
+            assert!(out.stderr.contains(auth[0]), "{}", out.stderr);
+            assert!(
+                out.stderr.contains("--kinesis-stream-arn"),
+                "says which flags make a target: {}",
+                out.stderr
+            );
+        }
+    }
+    // An auth flag with a whole target in JSON.
+    let target_json =
+        json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}})
+            .to_string();
+    let out = env.run(&[
+        "event-destinations",
+        "create",
+        "--target-json",
+        &target_json,
+        "--role-arn",
+        ROLE,
+    ]);
+    out.code(2);
+    assert!(out.stderr.contains("--target-json"), "{}", out.stderr);
+    assert!(out.stderr.contains("--role-arn"), "{}", out.stderr);
+    assert!(env.requests().is_empty());
+}
+
+// ------------------------------------------------- other values of flags
+
+#[test]
+fn format_takes_only_json() {
+    let env = Env::new();
+    for bad in ["xml", "JSON", ""] {
+        for verb in [
+            vec![
+                "event-destinations",
+                "create",
+                "--kinesis-stream-arn",
+                KINESIS,
+                "--role-arn",
+                ROLE,
+            ],
+            vec!["event-destinations", "update", "ed_x"],
+        ] {
+            let mut args = verb.clone();
+            args.extend(["--format", bad]);
+            let out = env.run(&args);
+            out.code(2);
+            assert!(out.stderr.contains("--format"), "{bad}: {}", out.stderr);
+        }
+    }
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn description_and_metadata_limits_are_bytes() {
+    let env = Env::new();
+    let long_desc = "d".repeat(256);
+    let multibyte = "é".repeat(128); // 256 bytes in 128 characters
+    let long_meta = "m".repeat(4097);
+    let multibyte_meta = "€".repeat(1366); // 4098 bytes in 1366 characters
+    let target = ["--kinesis-stream-arn", KINESIS, "--role-arn", ROLE];
+    for (flag, value) in [
+        ("--description", &long_desc),
+        ("--description", &multibyte),
+        ("--metadata", &long_meta),
+        ("--metadata", &multibyte_meta),
+    ] {
+        let mut create = vec!["event-destinations", "create"];
+        create.extend(target);
+        create.extend([flag, value.as_str()]);
+        let out = env.run(&create);
+        out.code(2);
+        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+        let out = env.run(&["event-destinations", "update", "ed_x", flag, value]);
+        out.code(2);
+        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+    }
+    assert!(env.requests().is_empty());
+    // At the limits is fine.
+    let desc = "é".repeat(127) + "d"; // 255 bytes
+    let meta = "m".repeat(4096);
+    let mut create = vec!["event-destinations", "create"];
+    create.extend(target);
+    create.extend(["--description", &desc, "--metadata", &meta, "--json"]);
+    let out = env.run(&create);
+    out.ok();
+    assert_eq!(out.json()["description"], desc.as_str());
+    assert_eq!(out.json()["metadata"], meta.as_str());
+    let body = only_write(&env).body_json().unwrap();
+    assert_eq!(body["description"], desc.as_str());
+}
+
+#[test]
+fn every_value_flag_needs_its_value() {
+    let env = Env::new();
+    for flag in [
+        "--description",
+        "--metadata",
+        "--format",
+        "--kinesis-stream-arn",
+        "--firehose-delivery-stream-arn",
+        "--cloudwatch-log-group-arn",
+        "--role-arn",
+        "--aws-access-key-id",
+        "--target-json",
+    ] {
+        let out = env.run(&["event-destinations", "create", flag]);
+        out.code(2);
+        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+    }
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn empty_arns_and_key_ids_are_refused_before_sending() {
+    let env = Env::new();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["--kinesis-stream-arn", "", "--role-arn", ROLE],
+            "--kinesis-stream-arn",
+        ),
+        (
+            vec!["--firehose-delivery-stream-arn", "", "--role-arn", ROLE],
+            "--firehose-delivery-stream-arn",
+        ),
+        (
+            vec!["--cloudwatch-log-group-arn", "", "--role-arn", ROLE],
+            "--cloudwatch-log-group-arn",
+        ),
+        (
+            vec!["--kinesis-stream-arn", KINESIS, "--role-arn", ""],
+            "--role-arn",
+        ),
+        (
+            vec!["--kinesis-stream-arn", KINESIS, "--aws-access-key-id", ""],
+            "--aws-access-key-id",
+        ),
+    ];
+    for (flags, named) in &cases {
+        let mut args = vec!["event-destinations", "create"];
+        args.extend(flags.iter().copied());
+        let out = run_with_secret(&env, &args);
+        out.code(2);
+        assert!(out.stderr.contains(named), "{named}: {}", out.stderr);
+    }
+    assert!(env.requests().is_empty(), "{:?}", env.requests());
+    assert_eq!(stored_count(&env), 0);
+}
+
+// -------------------------------------------------------------- get/list
+
+#[test]
+fn get_prints_the_destination_as_returned() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 2);
+    let out = env.run(&["event-destinations", "get", &ids[0], "--json"]);
+    out.ok();
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].method, "GET");
+    assert_eq!(reqs[0].path, format!("/event_destinations/{}", ids[0]));
+    assert_eq!(reqs[0].query, None);
+    assert!(reqs[0].body.is_empty());
+    assert_management_headers(&reqs[0]);
+    assert_eq!(out.json(), stored(&env, &ids[0]));
+    assert_eq!(out.json()["description"], "dest 1");
+}
+
+#[test]
+fn get_tsv_and_table() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 1);
+    let out = env.run(&["event-destinations", "get", &ids[0]]);
+    out.ok();
+    let d = stored(&env, &ids[0]);
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{}\tdest 1\tjson\tkinesis {KINESIS}\trole {ROLE}\t\t{}\n",
+            ids[0],
+            d["created_at"].as_str().unwrap()
+        )
+    );
+    let table =
+        run(env
+            .cmd()
+            .env("TUNNELCTL_FORCE_TTY", "1")
+            .args(["event-destinations", "get", &ids[0]]));
+    table.ok();
+    for (header, value) in [
+        ("ID", ids[0].as_str()),
+        ("DESCRIPTION", "dest 1"),
+        ("FORMAT", "json"),
+        ("TARGET", "kinesis"),
+        ("AUTH", "role"),
+    ] {
+        let line = table
+            .stdout
+            .lines()
+            .find(|l| l.contains(header))
+            .unwrap_or_else(|| panic!("no {header} row:\n{}", table.stdout));
+        assert!(line.contains(value), "{header}: {line}");
+    }
+    assert!(
+        table.stdout.contains("ago") || table.stdout.contains("just now"),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn get_not_found_exits_4() {
+    let env = Env::new();
+    let out = env.run(&["event-destinations", "get", "ed_nothere"]);
+    out.code(4);
+    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("GET /event_destinations/ed_nothere"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn list_follows_every_page() {
+    let env = Env::with(MockOptions {
+        page_size: 2,
+        ..Default::default()
+    });
+    let ids = seed_destinations(&env, 5);
+    let out = env.run(&["event-destinations", "list", "--json"]);
+    out.ok();
+    let items = out.json();
+    let mut printed: Vec<String> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        items,
+        env.mock.state()["event_destinations"],
+        "newest first, as returned"
+    );
+    printed.sort();
+    let mut expected = ids.clone();
+    expected.sort();
+    assert_eq!(printed, expected, "every item once");
+    let gets = env.requests();
+    assert_eq!(gets.len(), 3, "three pages: {gets:?}");
+    for r in &gets {
+        assert_eq!(r.method, "GET");
+        assert_eq!(r.path, "/event_destinations");
+        assert_management_headers(r);
+    }
+    assert_eq!(gets[0].query, None);
+    assert!(
+        gets[1]
+            .query
+            .as_deref()
+            .unwrap_or("")
+            .contains("before_id="),
+        "{:?}",
+        gets[1].query
+    );
+}
+
+#[test]
+fn list_limit_stops_early_and_takes_only_positive_numbers() {
+    let env = Env::new();
+    seed_destinations(&env, 4);
+    let out = env.run(&["event-destinations", "list", "--limit", "2", "-o", "ndjson"]);
+    out.ok();
+    assert_eq!(out.stdout.lines().count(), 2);
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].query.as_deref(), Some("limit=2"));
+    env.mock.clear_requests();
+    for bad in ["0", "-1", "two", ""] {
+        let out = env.run(&["event-destinations", "list", "--limit", bad]);
+        out.code(2);
+        assert!(out.stderr.contains("--limit"), "{bad}: {}", out.stderr);
+    }
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn list_tsv_off_a_terminal_and_a_table_on_one() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 2);
+    let out = env.run(&["event-destinations", "list"]);
+    out.ok();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "no header in TSV: {}", out.stdout);
+    for line in &lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        assert!(ids.iter().any(|i| i == fields[0]), "{line}");
+        assert_eq!(fields[2], "json");
+        assert_eq!(fields[3], format!("kinesis {KINESIS}"));
+        assert_eq!(fields[4], format!("role {ROLE}"));
+        assert!(
+            fields[6].ends_with('Z') && fields[6].contains('T'),
+            "{line}"
+        );
+    }
+    let table = run(env
+        .cmd()
+        .env("TUNNELCTL_FORCE_TTY", "1")
+        .args(["event-destinations", "list"]));
+    table.ok();
+    let header = table.stdout.lines().next().unwrap();
+    for col in [
+        "ID",
+        "DESCRIPTION",
+        "FORMAT",
+        "TARGET",
+        "AUTH",
+        "METADATA",
+        "CREATED",
+    ] {
+        assert!(header.contains(col), "{header}");
+    }
+    for id in &ids {
+        assert!(table.stdout.contains(id.as_str()), "{}", table.stdout);
+    }
+}
+
+#[test]
+fn empty_list() {
+    let env = Env::new();
+    let out = env.run(&["event-destinations", "list", "--json"]);
+    out.ok();
+    assert_eq!(out.stdout.trim(), "[]");
+    let out = env.run(&["event-destinations", "list"]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    assert_eq!(env.requests().len(), 2);
+}
+
+#[test]
+fn unknown_fields_reach_json_output_unchanged() {
+    let env = Env::with(MockOptions {
+        extra_fields: true,
+        ..Default::default()
+    });
+    let ids = seed_destinations(&env, 2);
+    let extra = json!({"added": "later", "n": [1, 2]});
+    let one = env.run(&["event-destinations", "get", &ids[0], "--json"]);
+    one.ok();
+    assert_eq!(one.json()["x_future_field"], extra);
+    let all = env.run(&["event-destinations", "list", "--json"]);
+    all.ok();
+    for item in all.json().as_array().unwrap() {
+        assert_eq!(item["x_future_field"], extra);
+    }
+    let upd = env.run(&[
+        "event-destinations",
+        "update",
+        &ids[1],
+        "--description",
+        "x",
+        "--json",
+    ]);
+    upd.ok();
+    assert_eq!(upd.json()["x_future_field"], extra);
+}
+
+#[test]
+fn jq_filters_in_process() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 2);
+    let out = env.run(&[
+        "event-destinations",
+        "list",
+        "--jq",
+        ".[] | .target.kinesis.stream_arn",
+    ]);
+    out.ok();
+    assert_eq!(out.stdout, format!("{KINESIS}\n{KINESIS}\n"));
+    let out = env.run(&["event-destinations", "get", &ids[0], "--jq", ".id"]);
+    out.ok();
+    assert_eq!(out.stdout, format!("{}\n", ids[0]));
+}
+
+#[test]
+fn a_path_like_id_stays_one_segment() {
+    let env = Env::new();
+    let out = env.run(&["event-destinations", "get", "../ip_policies"]);
+    out.code(4);
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].path, "/event_destinations/..%2Fip_policies");
+    let out = env.run(&["event-destinations", "delete", "..", "--yes"]);
+    out.code(2);
+    assert_eq!(env.requests().len(), 1, "'..' is refused before sending");
+}
+
+// ---------------------------------------------------------------- update
+
+#[test]
+fn update_sends_only_the_flags_given() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 1);
+    let before = stored(&env, &ids[0]);
+    let out = env.run(&[
+        "event-destinations",
+        "update",
+        &ids[0],
+        "--metadata",
+        "m2",
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "PATCH");
+    assert_eq!(req.path, format!("/event_destinations/{}", ids[0]));
+    assert_eq!(req.query, None);
+    assert_management_headers(&req);
+    assert_eq!(req.body_json(), Some(json!({"metadata": "m2"})));
+    let printed = out.json();
+    assert_eq!(printed["metadata"], "m2");
+    assert_eq!(printed["description"], "dest 1", "the description is kept");
+    assert_eq!(printed["target"], before["target"], "the target is kept");
+    assert_eq!(printed, stored(&env, &ids[0]));
+
+    env.mock.clear_requests();
+    env.run(&[
+        "event-destinations",
+        "update",
+        &ids[0],
+        "--description",
+        "renamed",
+        "--format",
+        "json",
+    ])
+    .ok();
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({"description": "renamed", "format": "json"}))
+    );
+    assert_eq!(stored(&env, &ids[0])["description"], "renamed");
+}
+
+#[test]
+fn update_with_a_target_replaces_the_target() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 1);
+    let out = run_with_secret(
+        &env,
+        &[
+            "event-destinations",
+            "update",
+            &ids[0],
+            "--cloudwatch-log-group-arn",
+            LOGS,
+            "--aws-access-key-id",
+            KEY_ID,
+            "--json",
+        ],
+    );
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "PATCH");
+    assert_eq!(req.path, format!("/event_destinations/{}", ids[0]));
+    assert_management_headers(&req);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({
+            "target": {"cloudwatch_logs": {
+                "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
+                "log_group_arn": LOGS,
+            }},
+        }))
+    );
+    let printed = out.json();
+    assert_eq!(printed["target"]["kinesis"], Value::Null, "replaced");
+    assert_eq!(printed["target"]["cloudwatch_logs"]["log_group_arn"], LOGS);
+    assert_eq!(printed["description"], "dest 1");
+    assert_eq!(printed, stored(&env, &ids[0]));
+
+    // And with --target-json.
+    env.mock.clear_requests();
+    let target = json!({"firehose": {"auth": {"role": {"role_arn": ROLE}}, "delivery_stream_arn": FIREHOSE}});
+    env.run(&[
+        "event-destinations",
+        "update",
+        &ids[0],
+        "--target-json",
+        &target.to_string(),
+    ])
+    .ok();
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({"target": target}))
+    );
+    assert_eq!(
+        stored(&env, &ids[0])["target"]["firehose"]["delivery_stream_arn"],
+        FIREHOSE
+    );
+}
+
+#[test]
+fn update_with_nothing_to_change_is_a_usage_error() {
+    let env = Env::new();
+    let out = env.run(&["event-destinations", "update", "ed_x"]);
+    out.code(2);
+    assert!(out.stderr.contains("--description"), "{}", out.stderr);
+    assert!(out.stderr.contains("--target-json"), "{}", out.stderr);
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn update_not_found_exits_4() {
+    let env = Env::new();
+    let out = env.run(&[
+        "event-destinations",
+        "update",
+        "ed_nothere",
+        "--description",
+        "x",
+    ]);
+    out.code(4);
+    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("PATCH /event_destinations/ed_nothere"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({"description": "x"}))
+    );
+}
+
+// ---------------------------------------------------------------- delete
+
+#[test]
+fn delete_several_reports_each() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 3);
+    let out = env.run(&["event-destinations", "delete", &ids[0], &ids[1], "--yes"]);
+    out.ok();
+    assert_eq!(out.stdout, "", "204 prints nothing on stdout");
+    for id in &ids[..2] {
+        assert!(
+            out.stderr
+                .contains(&format!("Deleted event destination {id}")),
+            "{}",
+            out.stderr
+        );
+    }
+    let writes = env.writes();
+    assert_eq!(writes.len(), 2);
+    for (req, id) in writes.iter().zip(&ids) {
+        assert_eq!(req.method, "DELETE");
+        assert_eq!(req.path, format!("/event_destinations/{id}"));
+        assert_eq!(req.query, None);
+        assert!(req.body.is_empty());
+        assert_management_headers(req);
+    }
+    let left: Vec<Value> = env.mock.state()["event_destinations"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0]["id"], ids[2].as_str());
+}
+
+#[test]
+fn delete_quiet_prints_nothing() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 1);
+    let out = env.run(&["event-destinations", "delete", &ids[0], "--yes", "--quiet"]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, "");
+    assert_eq!(stored_count(&env), 0);
+}
+
+#[test]
+fn delete_with_some_missing_is_a_partial_failure() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 1);
+    let out = env.run(&[
+        "event-destinations",
+        "delete",
+        "ed_missing",
+        &ids[0],
+        "--yes",
+    ]);
+    out.code(5);
+    assert!(out.stderr.contains("ed_missing"), "{}", out.stderr);
+    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("Deleted event destination {}", ids[0])),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(env.writes().len(), 2, "the second delete still runs");
+    assert_eq!(stored_count(&env), 0);
+}
+
+#[test]
+fn delete_all_missing_exits_4() {
+    let env = Env::new();
+    let out = env.run(&[
+        "event-destinations",
+        "delete",
+        "ed_nope1",
+        "ed_nope2",
+        "--yes",
+    ]);
+    out.code(4);
+    assert!(out.stderr.contains("ed_nope1"), "{}", out.stderr);
+    assert!(out.stderr.contains("ed_nope2"), "{}", out.stderr);
+    assert_eq!(env.writes().len(), 2);
+}
+
+#[test]
+fn delete_of_a_destination_in_use_names_the_subscription() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 2);
+    let subs = env.seed(json!({"event_subscriptions": [
+        {"sources": [{"type": "ip_policy_created.v0"}], "destination_ids": [ids[0]]}
+    ]}));
+    let sub = subs["event_subscriptions"][0].as_str().unwrap().to_string();
+    env.mock.clear_requests();
+
+    let out = env.run(&["event-destinations", "delete", &ids[0], "--yes"]);
+    out.code(1);
+    assert!(out.stderr.contains("400"), "{}", out.stderr);
+    assert!(out.stderr.contains(&sub), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("DELETE /event_destinations/{}", ids[0])),
+        "{}",
+        out.stderr
+    );
+
+    // One in use and one free: a partial failure.
+    let out = env.run(&["event-destinations", "delete", &ids[0], &ids[1], "--yes"]);
+    out.code(5);
+    assert!(out.stderr.contains(&sub), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("Deleted event destination {}", ids[1])),
+        "{}",
+        out.stderr
+    );
+    let left = env.mock.state()["event_destinations"].clone();
+    assert_eq!(left.as_array().unwrap().len(), 1);
+    assert_eq!(left[0]["id"], ids[0].as_str());
+}
+
+#[test]
+fn delete_without_yes_off_a_terminal_sends_nothing() {
+    let env = Env::new();
+    let ids = seed_destinations(&env, 2);
+    let out = env.run(&["event-destinations", "delete", &ids[0], &ids[1]]);
+    out.code(2);
+    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert!(env.requests().is_empty());
+    assert_eq!(stored_count(&env), 2);
+}
+
+#[test]
+fn delete_needs_an_id() {
+    let env = Env::new();
+    let out = env.run(&["event-destinations", "delete", "--yes"]);
+    out.code(2);
+    assert!(out.stderr.contains("IDS"), "{}", out.stderr);
+    assert!(env.requests().is_empty());
+}

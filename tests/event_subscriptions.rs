@@ -1,0 +1,1609 @@
+//! `tunnelctl event-subscriptions …` and `event-subscriptions sources …` against the
+//! emulator: what was sent, what was printed.
+
+mod common;
+
+use common::{assert_management_headers, only_write, Env};
+use serde_json::{json, Value};
+use tunnelctl_mock::MockOptions;
+
+const ROLE_ARN: &str = "arn:aws:iam::123456789012:role/events";
+
+/// Seeds `n` event destinations (kinesis, role auth) and returns their ids.
+fn seed_destinations(env: &Env, n: usize) -> Vec<String> {
+    let items: Vec<Value> = (0..n)
+        .map(|i| {
+            json!({
+                "description": format!("destination {i}"),
+                "target": {"kinesis": {
+                    "stream_arn": format!("arn:aws:kinesis:us-east-1:123456789012:stream/s{i}"),
+                    "auth": {"role": {"role_arn": ROLE_ARN}}
+                }}
+            })
+        })
+        .collect();
+    strings(&env.seed(json!({ "event_destinations": items }))["event_destinations"])
+}
+
+/// Seeds subscriptions from create bodies and returns their ids (in the order given).
+fn seed_subscriptions(env: &Env, bodies: Vec<Value>) -> Vec<String> {
+    strings(&env.seed(json!({ "event_subscriptions": bodies }))["event_subscriptions"])
+}
+
+fn seed_subscription(env: &Env, body: Value) -> String {
+    seed_subscriptions(env, vec![body]).remove(0)
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
+        .iter()
+        .map(|s| s.as_str().expect("a string").to_string())
+        .collect()
+}
+
+/// The `type` of each EventSource in a list.
+fn types(sources: &Value) -> Vec<String> {
+    sources
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {sources}"))
+        .iter()
+        .map(|s| s["type"].as_str().expect("a type").to_string())
+        .collect()
+}
+
+/// The `id` of each Ref in a list.
+fn ref_ids(refs: &Value) -> Vec<String> {
+    refs.as_array()
+        .unwrap_or_else(|| panic!("not an array: {refs}"))
+        .iter()
+        .map(|r| r["id"].as_str().expect("an id").to_string())
+        .collect()
+}
+
+/// The subscription as the emulator stores it now (None when it is gone).
+fn stored(env: &Env, id: &str) -> Option<Value> {
+    env.mock.state()["event_subscriptions"]
+        .as_array()
+        .expect("a list of subscriptions")
+        .iter()
+        .find(|s| s["id"] == id)
+        .cloned()
+}
+
+// ---------------------------------------------------------------------------------------
+// event-subscriptions create
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn create_sends_every_flag_and_prints_the_subscription() {
+    let env = Env::new();
+    let dests = seed_destinations(&env, 2);
+    let out = env.run(&[
+        "event-subscriptions",
+        "create",
+        "--description",
+        "policy changes",
+        "--metadata",
+        "{\"team\":\"sec\"}",
+        "--source",
+        "ip_policy_created.v0",
+        "--source",
+        "ip_policy_updated.v0",
+        "--destination-id",
+        &dests[0],
+        "--destination-id",
+        &dests[1],
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "POST");
+    assert_eq!(req.path, "/event_subscriptions");
+    assert_eq!(req.query, None);
+    assert_management_headers(&req);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({
+            "description": "policy changes",
+            "metadata": "{\"team\":\"sec\"}",
+            "sources": [{"type": "ip_policy_created.v0"}, {"type": "ip_policy_updated.v0"}],
+            "destination_ids": [dests[0], dests[1]],
+        }))
+    );
+    let printed = out.json();
+    let id = printed["id"].as_str().expect("an id");
+    assert!(id.starts_with("esb_"), "{id}");
+    assert_eq!(printed["description"], "policy changes");
+    assert_eq!(printed["metadata"], "{\"team\":\"sec\"}");
+    assert_eq!(
+        types(&printed["sources"]),
+        ["ip_policy_created.v0", "ip_policy_updated.v0"]
+    );
+    assert_eq!(ref_ids(&printed["destinations"]), dests);
+    for (r, d) in printed["destinations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&dests)
+    {
+        assert_eq!(
+            r["uri"],
+            format!("{}/event_destinations/{d}", env.mock.url()),
+            "a Ref"
+        );
+    }
+    assert_eq!(
+        stored(&env, id),
+        Some(printed.clone()),
+        "printed as returned"
+    );
+}
+
+#[test]
+fn create_without_flags_sends_an_empty_object() {
+    let env = Env::new();
+    let out = env.run(&["event-subscriptions", "create", "--json"]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.path, "/event_subscriptions");
+    assert_eq!(req.body_json(), Some(json!({})));
+    let printed = out.json();
+    assert_eq!(printed["sources"], json!([]));
+    assert_eq!(printed["destinations"], json!([]));
+    assert_eq!(env.mock.state()["event_subscriptions"][0], printed);
+}
+
+#[test]
+fn create_prints_a_tsv_row_off_a_terminal() {
+    let env = Env::new();
+    let dests = seed_destinations(&env, 1);
+    let out = env.run(&[
+        "event-subscriptions",
+        "create",
+        "--description",
+        "desc",
+        "--metadata",
+        "meta",
+        "--source",
+        "a.v0",
+        "--source",
+        "b.v0",
+        "--destination-id",
+        &dests[0],
+    ]);
+    out.ok();
+    let sub = env.mock.state()["event_subscriptions"][0].clone();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "one row, no header: {}", out.stdout);
+    let fields: Vec<&str> = lines[0].split('\t').collect();
+    assert_eq!(
+        fields,
+        [
+            sub["id"].as_str().unwrap(),
+            "desc",
+            "a.v0,b.v0",
+            dests[0].as_str(),
+            "meta",
+            sub["created_at"].as_str().unwrap(),
+        ],
+        "ID, DESCRIPTION, SOURCES, DESTINATIONS, METADATA, CREATED (RFC 3339)"
+    );
+}
+
+#[test]
+fn create_with_an_unknown_destination_reports_the_api_error() {
+    let env = Env::new();
+    let out = env.run(&[
+        "event-subscriptions",
+        "create",
+        "--destination-id",
+        "ed_doesnotexist",
+    ]);
+    out.code(1);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("400"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("POST /event_subscriptions"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("ed_doesnotexist"), "{}", out.stderr);
+    let req = only_write(&env);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({"destination_ids": ["ed_doesnotexist"]}))
+    );
+    assert_eq!(env.mock.state()["event_subscriptions"], json!([]));
+}
+
+// ---------------------------------------------------------------------------------------
+// event-subscriptions get
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn get_prints_the_subscription_as_returned() {
+    let env = Env::new();
+    let dests = seed_destinations(&env, 1);
+    let id = seed_subscription(
+        &env,
+        json!({"description": "d", "sources": [{"type": "ip_policy_created.v0"}], "destination_ids": [dests[0]]}),
+    );
+    env.mock.clear_requests();
+    let out = env.run(&["event-subscriptions", "get", &id, "--json"]);
+    out.ok();
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].method, "GET");
+    assert_eq!(reqs[0].path, format!("/event_subscriptions/{id}"));
+    assert_eq!(reqs[0].query, None);
+    assert!(reqs[0].body.is_empty());
+    assert_management_headers(&reqs[0]);
+    assert_eq!(Some(out.json()), stored(&env, &id));
+}
+
+#[test]
+fn get_shows_a_detail_table_on_a_terminal() {
+    let env = Env::new();
+    let dests = seed_destinations(&env, 1);
+    let id = seed_subscription(
+        &env,
+        json!({"description": "office events", "metadata": "m1",
+               "sources": [{"type": "ip_policy_created.v0"}, {"type": "ip_policy_updated.v0"}],
+               "destination_ids": [dests[0]]}),
+    );
+    let out = common::run(env.cmd().env("TUNNELCTL_FORCE_TTY", "1").args([
+        "event-subscriptions",
+        "get",
+        &id,
+    ]));
+    out.ok();
+    let row = |label: &str| -> String {
+        out.stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} row:\n{}", out.stdout))
+            .to_string()
+    };
+    assert!(row("ID").contains(&id), "{}", out.stdout);
+    assert!(row("DESCRIPTION").contains("office events"));
+    assert!(row("SOURCES").contains("ip_policy_created.v0, ip_policy_updated.v0"));
+    assert!(row("DESTINATIONS").contains(&dests[0]));
+    assert!(row("METADATA").contains("m1"));
+    let created = row("CREATED");
+    assert!(
+        created.contains("ago") || created.contains("just now"),
+        "human time: {created}"
+    );
+}
+
+#[test]
+fn get_not_found_exits_4_with_the_status() {
+    let env = Env::new();
+    let out = env.run(&["event-subscriptions", "get", "esb_nothere"]);
+    out.code(4);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("GET /event_subscriptions/esb_nothere"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(env.requests().len(), 1);
+}
+
+#[test]
+fn a_path_like_id_stays_one_segment() {
+    let env = Env::new();
+    let out = env.run(&["event-subscriptions", "get", "../event_destinations"]);
+    out.code(4);
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].path, "/event_subscriptions/..%2Fevent_destinations");
+    for bad in ["..", "."] {
+        let out = env.run(&["event-subscriptions", "get", bad]);
+        out.code(2);
+    }
+    let out = env.run(&["event-subscriptions", "delete", "..", "--yes"]);
+    out.code(2);
+    assert_eq!(
+        env.requests().len(),
+        1,
+        "'..' and '.' are refused before sending"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// event-subscriptions update
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn update_sends_only_the_flags_given() {
+    let env = Env::new();
+    let dests = seed_destinations(&env, 1);
+    let id = seed_subscription(
+        &env,
+        json!({"description": "keep me", "metadata": "m1",
+               "sources": [{"type": "a.v0"}], "destination_ids": [dests[0]]}),
+    );
+    let before = stored(&env, &id).unwrap();
+    let out = env.run(&[
+        "event-subscriptions",
+        "update",
+        &id,
+        "--metadata",
+        "m2",
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "PATCH");
+    assert_eq!(req.path, format!("/event_subscriptions/{id}"));
+    assert_management_headers(&req);
+    assert_eq!(req.body_json(), Some(json!({"metadata": "m2"})));
+    let printed = out.json();
+    assert_eq!(printed["metadata"], "m2");
+    assert_eq!(printed["description"], before["description"], "kept");
+    assert_eq!(printed["sources"], before["sources"], "kept");
+    assert_eq!(printed["destinations"], before["destinations"], "kept");
+    assert_eq!(stored(&env, &id), Some(printed));
+
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "update",
+        &id,
+        "--description",
+        "new words",
+        "--json",
+    ]);
+    out.ok();
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({"description": "new words"}))
+    );
+    assert_eq!(out.json()["description"], "new words");
+    assert_eq!(out.json()["metadata"], "m2");
+}
+
+#[test]
+fn update_a_given_list_replaces_the_stored_one() {
+    let env = Env::new();
+    let dests = seed_destinations(&env, 3);
+    let id = seed_subscription(
+        &env,
+        json!({"description": "d", "sources": [{"type": "a.v0"}, {"type": "b.v0"}],
+               "destination_ids": [dests[0], dests[1]]}),
+    );
+    let out = env.run(&[
+        "event-subscriptions",
+        "update",
+        &id,
+        "--source",
+        "c.v0",
+        "--destination-id",
+        &dests[2],
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "PATCH");
+    assert_eq!(req.path, format!("/event_subscriptions/{id}"));
+    assert_management_headers(&req);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({"sources": [{"type": "c.v0"}], "destination_ids": [dests[2]]}))
+    );
+    let printed = out.json();
+    assert_eq!(types(&printed["sources"]), ["c.v0"]);
+    assert_eq!(ref_ids(&printed["destinations"]), [dests[2].clone()]);
+    assert_eq!(printed["description"], "d");
+    let now = stored(&env, &id).unwrap();
+    assert_eq!(types(&now["sources"]), ["c.v0"]);
+    assert_eq!(ref_ids(&now["destinations"]), [dests[2].clone()]);
+
+    // Only the sources: the destinations stay.
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "update",
+        &id,
+        "--source",
+        "x.v0",
+        "--source",
+        "y.v0",
+        "--json",
+    ]);
+    out.ok();
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({"sources": [{"type": "x.v0"}, {"type": "y.v0"}]}))
+    );
+    assert_eq!(types(&out.json()["sources"]), ["x.v0", "y.v0"]);
+    assert_eq!(ref_ids(&out.json()["destinations"]), [dests[2].clone()]);
+}
+
+#[test]
+fn update_with_nothing_to_change_is_a_usage_error() {
+    let env = Env::new();
+    let out = env.run(&["event-subscriptions", "update", "esb_x"]);
+    out.code(2);
+    for flag in [
+        "--description",
+        "--metadata",
+        "--source",
+        "--destination-id",
+    ] {
+        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+    }
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn update_not_found_exits_4() {
+    let env = Env::new();
+    let out = env.run(&[
+        "event-subscriptions",
+        "update",
+        "esb_nothere",
+        "--description",
+        "x",
+    ]);
+    out.code(4);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .contains("PATCH /event_subscriptions/esb_nothere"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    assert_eq!(only_write(&env).method, "PATCH");
+}
+
+#[test]
+fn update_takes_one_id() {
+    let env = Env::new();
+    let ids = seed_subscriptions(&env, vec![json!({}), json!({})]);
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "update",
+        &ids[0],
+        &ids[1],
+        "--description",
+        "x",
+    ]);
+    out.code(2);
+    assert!(env.requests().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// event-subscriptions delete
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn delete_several_reports_each() {
+    let env = Env::new();
+    let ids = seed_subscriptions(&env, vec![json!({"description": "a"}), json!({})]);
+    let (a, b) = (&ids[0], &ids[1]);
+    env.mock.clear_requests();
+    let out = env.run(&["event-subscriptions", "delete", a, b, "--yes"]);
+    out.ok();
+    assert_eq!(out.stdout, "", "204 prints nothing on stdout");
+    for id in [a, b] {
+        assert!(
+            out.stderr
+                .contains(&format!("Deleted event subscription {id}")),
+            "{}",
+            out.stderr
+        );
+    }
+    let writes = env.writes();
+    assert_eq!(writes.len(), 2);
+    for (req, id) in writes.iter().zip([a, b]) {
+        assert_eq!(req.method, "DELETE");
+        assert_eq!(req.path, format!("/event_subscriptions/{id}"));
+        assert_eq!(req.query, None);
+        assert!(req.body.is_empty());
+        assert_management_headers(req);
+    }
+    assert_eq!(env.mock.state()["event_subscriptions"], json!([]));
+}
+
+#[test]
+fn delete_one_reports_it() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({}));
+    let out = env.run(&["event-subscriptions", "delete", &id, "--yes"]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .contains(&format!("Deleted event subscription {id}")),
+        "{}",
+        out.stderr
+    );
+    let req = only_write(&env);
+    assert_eq!(req.method, "DELETE");
+    assert_eq!(req.path, format!("/event_subscriptions/{id}"));
+    assert_eq!(stored(&env, &id), None);
+}
+
+#[test]
+fn delete_quiet_prints_nothing() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({}));
+    let out = env.run(&["event-subscriptions", "delete", &id, "--yes", "--quiet"]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, "");
+    assert_eq!(stored(&env, &id), None);
+}
+
+#[test]
+fn delete_with_some_missing_is_a_partial_failure() {
+    let env = Env::new();
+    let ids = seed_subscriptions(&env, vec![json!({}), json!({})]);
+    let (a, b) = (&ids[0], &ids[1]);
+    let out = env.run(&[
+        "event-subscriptions",
+        "delete",
+        a,
+        "esb_missing",
+        b,
+        "--yes",
+    ]);
+    out.code(5);
+    assert!(
+        out.stderr
+            .contains(&format!("Deleted event subscription {a}")),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains(&format!("Deleted event subscription {b}")),
+        "{}",
+        out.stderr
+    );
+    let failure = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("esb_missing"))
+        .unwrap_or_else(|| panic!("the failure is reported: {}", out.stderr));
+    assert!(failure.contains("404"), "{failure}");
+    let paths: Vec<String> = env.writes().into_iter().map(|r| r.path).collect();
+    assert_eq!(
+        paths,
+        [
+            format!("/event_subscriptions/{a}"),
+            "/event_subscriptions/esb_missing".to_string(),
+            format!("/event_subscriptions/{b}"),
+        ],
+        "every delete is sent, in order"
+    );
+    assert_eq!(env.mock.state()["event_subscriptions"], json!([]));
+}
+
+#[test]
+fn delete_missing_exits_4() {
+    let env = Env::new();
+    let out = env.run(&["event-subscriptions", "delete", "esb_nope", "--yes"]);
+    out.code(4);
+    assert!(
+        out.stderr.contains("DELETE /event_subscriptions/esb_nope"),
+        "{}",
+        out.stderr
+    );
+    let out = env.run(&[
+        "event-subscriptions",
+        "delete",
+        "esb_nope1",
+        "esb_nope2",
+        "--yes",
+    ]);
+    out.code(4);
+    assert!(out.stderr.contains("esb_nope1"), "{}", out.stderr);
+    assert!(out.stderr.contains("esb_nope2"), "{}", out.stderr);
+    assert_eq!(env.writes().len(), 3);
+}
+
+#[test]
+fn delete_without_yes_off_a_terminal_sends_nothing() {
+    let env = Env::new();
+    let ids = seed_subscriptions(&env, vec![json!({}), json!({})]);
+    env.mock.clear_requests();
+    let out = env.run(&["event-subscriptions", "delete", &ids[0]]);
+    out.code(2);
+    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+    let out = env.run(&["event-subscriptions", "delete", &ids[0], &ids[1]]);
+    out.code(2);
+    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+    assert!(env.requests().is_empty());
+    assert_eq!(
+        env.mock.state()["event_subscriptions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}
+
+#[test]
+fn delete_needs_an_id() {
+    let env = Env::new();
+    let out = env.run(&["event-subscriptions", "delete", "--yes"]);
+    out.code(2);
+    assert!(env.requests().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// event-subscriptions list
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn list_follows_every_page() {
+    let env = Env::with(MockOptions {
+        page_size: 2,
+        ..Default::default()
+    });
+    let seeded = seed_subscriptions(
+        &env,
+        (0..5)
+            .map(|i| json!({"description": format!("sub {i}")}))
+            .collect(),
+    );
+    env.mock.clear_requests();
+    let out = env.run(&["event-subscriptions", "list", "--json"]);
+    out.ok();
+    let items = out.json();
+    assert_eq!(
+        items,
+        env.mock.state()["event_subscriptions"],
+        "all, in order"
+    );
+    let mut printed: Vec<String> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_string())
+        .collect();
+    printed.sort();
+    let mut expected = seeded.clone();
+    expected.sort();
+    assert_eq!(printed, expected, "each item once");
+    let gets = env.requests();
+    assert_eq!(gets.len(), 3, "three pages of 2: {gets:?}");
+    for r in &gets {
+        assert_eq!(r.method, "GET");
+        assert_eq!(r.path, "/event_subscriptions");
+        assert_management_headers(r);
+    }
+    assert_eq!(gets[0].query, None);
+    for r in &gets[1..] {
+        assert!(
+            r.query.as_deref().unwrap_or("").contains("before_id=esb_"),
+            "{:?}",
+            r.query
+        );
+    }
+}
+
+#[test]
+fn limit_stops_fetching_pages() {
+    let env = Env::with(MockOptions {
+        page_size: 2,
+        ..Default::default()
+    });
+    seed_subscriptions(&env, (0..5).map(|_| json!({})).collect());
+    env.mock.clear_requests();
+    let out = env.run(&["event-subscriptions", "list", "--limit", "1", "--json"]);
+    out.ok();
+    let items = out.json();
+    assert_eq!(items.as_array().unwrap().len(), 1);
+    assert_eq!(items[0], env.mock.state()["event_subscriptions"][0]);
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].query.as_deref(), Some("limit=1"));
+
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "list",
+        "--limit",
+        "4",
+        "-o",
+        "ndjson",
+    ]);
+    out.ok();
+    assert_eq!(out.stdout.lines().count(), 4);
+    assert_eq!(env.requests().len(), 1, "one page of 4 asked with limit=4");
+}
+
+#[test]
+fn limit_takes_only_positive_numbers() {
+    let env = Env::new();
+    for bad in ["0", "-1", "ten", ""] {
+        let out = env.run(&["event-subscriptions", "list", "--limit", bad]);
+        out.code(2);
+        assert!(out.stderr.contains("--limit"), "{bad}: {}", out.stderr);
+        let out = env.run(&[
+            "event-subscriptions",
+            "sources",
+            "list",
+            "esb_x",
+            "--limit",
+            bad,
+        ]);
+        out.code(2);
+        assert!(out.stderr.contains("--limit"), "{bad}: {}", out.stderr);
+    }
+    let out = env.run(&["event-subscriptions", "list", "--limit"]);
+    out.code(2);
+    assert!(out.stderr.contains("--limit"), "{}", out.stderr);
+    assert!(env.requests().is_empty());
+}
+
+#[test]
+fn empty_list_is_an_empty_array() {
+    let env = Env::new();
+    let out = env.run(&["event-subscriptions", "list", "--json"]);
+    out.ok();
+    assert_eq!(out.stdout.trim(), "[]");
+    let out = env.run(&["event-subscriptions", "list"]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    let out = env.run(&["event-subscriptions", "list", "-o", "ndjson"]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    assert_eq!(env.requests().len(), 3);
+}
+
+#[test]
+fn tsv_off_a_terminal_and_a_table_on_one() {
+    let env = Env::new();
+    let dests = seed_destinations(&env, 2);
+    seed_subscriptions(
+        &env,
+        vec![
+            json!({"description": "first", "sources": [{"type": "a.v0"}], "destination_ids": [dests[0]]}),
+            json!({"description": "second", "metadata": "m", "sources": [{"type": "b.v0"}, {"type": "c.v0"}],
+                   "destination_ids": [dests[0], dests[1]]}),
+        ],
+    );
+    let state = env.mock.state()["event_subscriptions"].clone();
+    let out = env.run(&["event-subscriptions", "list"]);
+    out.ok();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "no header in TSV: {}", out.stdout);
+    for (line, sub) in lines.iter().zip(state.as_array().unwrap()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(
+            fields,
+            [
+                sub["id"].as_str().unwrap().to_string(),
+                sub["description"].as_str().unwrap().to_string(),
+                types(&sub["sources"]).join(","),
+                ref_ids(&sub["destinations"]).join(","),
+                sub["metadata"].as_str().unwrap().to_string(),
+                sub["created_at"].as_str().unwrap().to_string(),
+            ],
+            "{line}"
+        );
+    }
+    assert!(lines[0].contains("second"), "newest first: {}", out.stdout);
+
+    let table = common::run(
+        env.cmd()
+            .env("TUNNELCTL_FORCE_TTY", "1")
+            .args(["event-subscriptions", "list"]),
+    );
+    table.ok();
+    let header = table.stdout.lines().next().unwrap();
+    for col in [
+        "ID",
+        "DESCRIPTION",
+        "SOURCES",
+        "DESTINATIONS",
+        "METADATA",
+        "CREATED",
+    ] {
+        assert!(header.contains(col), "{header}");
+    }
+    assert_eq!(
+        table
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with("esb_"))
+            .count(),
+        2,
+        "one row per subscription (a long cell may wrap): {}",
+        table.stdout
+    );
+    assert!(table.stdout.contains("b.v0, c.v0"), "{}", table.stdout);
+    for sub in state.as_array().unwrap() {
+        assert!(
+            table.stdout.contains(sub["id"].as_str().unwrap()),
+            "{}",
+            table.stdout
+        );
+    }
+    assert!(
+        table.stdout.contains("ago") || table.stdout.contains("just now"),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn unknown_fields_reach_json_output_unchanged() {
+    let env = Env::with(MockOptions {
+        extra_fields: true,
+        ..Default::default()
+    });
+    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    let extra = json!({"added": "later", "n": [1, 2]});
+    let one = env.run(&["event-subscriptions", "get", &id, "--json"]);
+    one.ok();
+    assert_eq!(one.json()["x_future_field"], extra);
+    assert_eq!(one.json()["sources"][0]["x_future_field"], extra);
+    let all = env.run(&["event-subscriptions", "list", "--json"]);
+    all.ok();
+    assert_eq!(all.json()[0]["x_future_field"], extra);
+    let sources = env.run(&["event-subscriptions", "sources", "list", &id, "--json"]);
+    sources.ok();
+    assert_eq!(sources.json()[0]["x_future_field"], extra);
+    let source = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "get",
+        &id,
+        "a.v0",
+        "--json",
+    ]);
+    source.ok();
+    assert_eq!(source.json()["x_future_field"], extra);
+}
+
+#[test]
+fn jq_filters_in_process() {
+    let env = Env::new();
+    seed_subscriptions(
+        &env,
+        vec![
+            json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}]}),
+            json!({"sources": [{"type": "c.v0"}]}),
+        ],
+    );
+    let out = env.run(&["event-subscriptions", "list", "--jq", ".[].sources[].type"]);
+    out.ok();
+    let mut printed: Vec<String> = out.stdout.lines().map(str::to_string).collect();
+    let mut expected: Vec<String> = env.mock.state()["event_subscriptions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| types(&s["sources"]))
+        .collect();
+    printed.sort();
+    expected.sort();
+    assert_eq!(printed, expected, "raw strings, one per line");
+    let out = env.run(&["event-subscriptions", "list", "--jq", ".[] |"]);
+    out.code(2);
+    assert!(out.stderr.contains("--jq"), "{}", out.stderr);
+}
+
+// ---------------------------------------------------------------------------------------
+// Validation of create/update flags: exit 2, the flag named, nothing sent
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn description_and_metadata_limits_count_characters() {
+    let env = Env::new();
+    let desc_256 = "d".repeat(256);
+    let desc_256_multi = "é".repeat(256);
+    let desc_256_emoji = "🦀".repeat(256);
+    let meta_4097 = "m".repeat(4097);
+    let meta_4097_multi = "ü".repeat(4097);
+    let mut cases: Vec<(Vec<&str>, &str)> = Vec::new();
+    for verb in [vec!["create"], vec!["update", "esb_1"]] {
+        for (flag, value) in [
+            ("--description", &desc_256),
+            ("--description", &desc_256_multi),
+            ("--description", &desc_256_emoji),
+            ("--metadata", &meta_4097),
+            ("--metadata", &meta_4097_multi),
+        ] {
+            let mut args = vec!["event-subscriptions"];
+            args.extend(verb.iter().copied());
+            args.extend([flag, value.as_str()]);
+            cases.push((args, flag));
+        }
+    }
+    for (args, flag) in cases {
+        let out = env.run(&args);
+        out.code(2);
+        assert!(
+            out.stderr.contains(flag),
+            "{flag} ({} chars): {}",
+            args.last().unwrap().chars().count(),
+            out.stderr
+        );
+    }
+    assert!(env.requests().is_empty(), "nothing sent");
+
+    // At the limit, in multi-byte characters (more than 255/4096 bytes), is fine.
+    let desc_255 = "é".repeat(255);
+    let meta_4096 = "🦀".repeat(4096);
+    let out = env.run(&[
+        "event-subscriptions",
+        "create",
+        "--description",
+        &desc_255,
+        "--metadata",
+        &meta_4096,
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({"description": desc_255, "metadata": meta_4096}))
+    );
+    let id = out.json()["id"].as_str().unwrap().to_string();
+    assert_eq!(out.json()["description"], desc_255.as_str());
+    assert_eq!(out.json()["metadata"], meta_4096.as_str());
+
+    env.mock.clear_requests();
+    let desc_255_emoji = "🦀".repeat(255);
+    let meta_4096_multi = "é".repeat(4096);
+    let out = env.run(&[
+        "event-subscriptions",
+        "update",
+        &id,
+        "--description",
+        &desc_255_emoji,
+        "--metadata",
+        &meta_4096_multi,
+        "--json",
+    ]);
+    out.ok();
+    assert_eq!(
+        only_write(&env).body_json(),
+        Some(json!({"description": desc_255_emoji, "metadata": meta_4096_multi}))
+    );
+    assert_eq!(
+        stored(&env, &id).unwrap()["description"],
+        desc_255_emoji.as_str()
+    );
+}
+
+#[test]
+fn value_flags_refuse_wrong_values_and_send_nothing() {
+    let env = Env::new();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["event-subscriptions", "create", "--source", ""],
+            "--source",
+        ),
+        (
+            vec!["event-subscriptions", "create", "--source", "  "],
+            "--source",
+        ),
+        (
+            vec!["event-subscriptions", "update", "esb_1", "--source", ""],
+            "--source",
+        ),
+        (
+            vec!["event-subscriptions", "create", "--destination-id", ""],
+            "--destination-id",
+        ),
+        (
+            vec!["event-subscriptions", "create", "--destination-id", " "],
+            "--destination-id",
+        ),
+        (
+            vec![
+                "event-subscriptions",
+                "update",
+                "esb_1",
+                "--destination-id",
+                "",
+            ],
+            "--destination-id",
+        ),
+        // A flag given without its value.
+        (
+            vec!["event-subscriptions", "create", "--description"],
+            "--description",
+        ),
+        (
+            vec!["event-subscriptions", "create", "--metadata"],
+            "--metadata",
+        ),
+        (
+            vec!["event-subscriptions", "create", "--source"],
+            "--source",
+        ),
+        (
+            vec!["event-subscriptions", "update", "esb_1", "--destination-id"],
+            "--destination-id",
+        ),
+        // An unknown flag.
+        (
+            vec!["event-subscriptions", "create", "--sources", "a.v0"],
+            "--sources",
+        ),
+    ];
+    for (args, flag) in cases {
+        let out = env.run(&args);
+        out.code(2);
+        assert!(out.stderr.contains(flag), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stdout, "");
+    }
+    assert!(env.requests().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// event-subscriptions sources …
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn sources_list_prints_every_type_from_one_request() {
+    // A page size smaller than the list: the sources list is not paged all the same.
+    let env = Env::with(MockOptions {
+        page_size: 2,
+        ..Default::default()
+    });
+    let id = seed_subscription(
+        &env,
+        json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}, {"type": "c.v0"}]}),
+    );
+    env.mock.clear_requests();
+    let out = env.run(&["event-subscriptions", "sources", "list", &id, "--json"]);
+    out.ok();
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1, "{reqs:?}");
+    assert_eq!(reqs[0].method, "GET");
+    assert_eq!(reqs[0].path, format!("/event_subscriptions/{id}/sources"));
+    assert_eq!(reqs[0].query, None);
+    assert!(reqs[0].body.is_empty());
+    assert_management_headers(&reqs[0]);
+    let sub = stored(&env, &id).unwrap();
+    assert_eq!(out.json(), sub["sources"], "the items as returned");
+    assert_eq!(types(&out.json()), ["a.v0", "b.v0", "c.v0"]);
+
+    let out = env.run(&["event-subscriptions", "sources", "list", &id]);
+    out.ok();
+    let expected: Vec<String> = sub["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{}\t{}",
+                s["type"].as_str().unwrap(),
+                s["uri"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        out.stdout.lines().collect::<Vec<_>>(),
+        expected,
+        "TYPE\\tURI"
+    );
+
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "list",
+        &id,
+        "-o",
+        "ndjson",
+    ]);
+    out.ok();
+    let lines: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(Value::Array(lines), sub["sources"]);
+
+    let table = common::run(
+        env.cmd()
+            .env("TUNNELCTL_FORCE_TTY", "1")
+            .env("COLUMNS", "200")
+            .args(["event-subscriptions", "sources", "list", &id]),
+    );
+    table.ok();
+    let mut lines = table.stdout.lines();
+    let header = lines.next().unwrap();
+    assert!(
+        header.contains("TYPE") && header.contains("URI"),
+        "{header}"
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 3, "{}", table.stdout);
+    for (row, s) in rows.iter().zip(sub["sources"].as_array().unwrap()) {
+        assert!(row.contains(s["type"].as_str().unwrap()), "{row}");
+        assert!(row.contains(s["uri"].as_str().unwrap()), "{row}");
+    }
+}
+
+#[test]
+fn sources_list_limit_cuts_the_one_answer() {
+    let env = Env::new();
+    let id = seed_subscription(
+        &env,
+        json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}, {"type": "c.v0"}]}),
+    );
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "list",
+        &id,
+        "--limit",
+        "2",
+        "--json",
+    ]);
+    out.ok();
+    let sub = stored(&env, &id).unwrap();
+    assert_eq!(
+        out.json(),
+        json!([sub["sources"][0], sub["sources"][1]]),
+        "the first two"
+    );
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].path, format!("/event_subscriptions/{id}/sources"));
+}
+
+#[test]
+fn sources_list_never_follows_a_next_page_uri() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    let path = format!("/event_subscriptions/{id}/sources");
+    // An answer that carries a next_page_uri anyway: the list has none, so it is not followed.
+    env.mock.inject(json!({
+        "method": "GET",
+        "path": path,
+        "status": 200,
+        "count": 1,
+        "body": json!({
+            "sources": [{"type": "z.v0", "uri": format!("{}{path}/z.v0", env.mock.url())}],
+            "uri": format!("{}{path}", env.mock.url()),
+            "next_page_uri": format!("{}{path}?before_id=z", env.mock.url()),
+        }).to_string(),
+    }));
+    env.mock.clear_requests();
+    let out = env.run(&["event-subscriptions", "sources", "list", &id, "--json"]);
+    out.ok();
+    assert_eq!(types(&out.json()), ["z.v0"]);
+    assert_eq!(env.requests().len(), 1, "{:?}", env.requests());
+}
+
+#[test]
+fn sources_list_of_a_subscription_without_sources_is_empty() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({}));
+    let out = env.run(&["event-subscriptions", "sources", "list", &id, "--json"]);
+    out.ok();
+    assert_eq!(out.stdout.trim(), "[]");
+    let out = env.run(&["event-subscriptions", "sources", "list", &id]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn sources_list_of_an_unknown_subscription_exits_4() {
+    let env = Env::new();
+    let out = env.run(&["event-subscriptions", "sources", "list", "esb_nothere"]);
+    out.code(4);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .contains("GET /event_subscriptions/esb_nothere/sources"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("404"), "{}", out.stderr);
+}
+
+#[test]
+fn sources_get_prints_the_source_as_returned() {
+    let env = Env::new();
+    let id = seed_subscription(
+        &env,
+        json!({"sources": [{"type": "ip_policy_created.v0"}, {"type": "ip_policy_updated.v0"}]}),
+    );
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "get",
+        &id,
+        "ip_policy_updated.v0",
+        "--json",
+    ]);
+    out.ok();
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].method, "GET");
+    assert_eq!(
+        reqs[0].path,
+        format!("/event_subscriptions/{id}/sources/ip_policy_updated.v0")
+    );
+    assert!(reqs[0].body.is_empty());
+    assert_management_headers(&reqs[0]);
+    let sub = stored(&env, &id).unwrap();
+    assert_eq!(out.json(), sub["sources"][1]);
+
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "get",
+        &id,
+        "ip_policy_created.v0",
+    ]);
+    out.ok();
+    assert_eq!(
+        out.stdout,
+        format!(
+            "ip_policy_created.v0\t{}\n",
+            sub["sources"][0]["uri"].as_str().unwrap()
+        )
+    );
+}
+
+#[test]
+fn sources_get_unknown_type_exits_4() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run(&["event-subscriptions", "sources", "get", &id, "b.v0"]);
+    out.code(4);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .contains(&format!("GET /event_subscriptions/{id}/sources/b.v0")),
+        "{}",
+        out.stderr
+    );
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "get",
+        "esb_nothere",
+        "a.v0",
+    ]);
+    out.code(4);
+}
+
+#[test]
+fn sources_create_posts_the_type() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "create",
+        &id,
+        "ip_policy_deleted.v0",
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "POST");
+    assert_eq!(req.path, format!("/event_subscriptions/{id}/sources"));
+    assert_eq!(req.query, None);
+    assert_management_headers(&req);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({"type": "ip_policy_deleted.v0"}))
+    );
+    let sub = stored(&env, &id).unwrap();
+    assert_eq!(types(&sub["sources"]), ["a.v0", "ip_policy_deleted.v0"]);
+    assert_eq!(out.json(), sub["sources"][1], "printed as returned");
+
+    // Off a terminal: one TSV row.
+    let out = env.run(&["event-subscriptions", "sources", "create", &id, "b.v0"]);
+    out.ok();
+    let sub = stored(&env, &id).unwrap();
+    assert_eq!(
+        out.stdout,
+        format!("b.v0\t{}\n", sub["sources"][2]["uri"].as_str().unwrap())
+    );
+}
+
+#[test]
+fn sources_create_a_type_already_there_reports_the_api_error() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run(&["event-subscriptions", "sources", "create", &id, "a.v0"]);
+    out.code(1);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("400"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("POST /event_subscriptions/{id}/sources")),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(only_write(&env).body_json(), Some(json!({"type": "a.v0"})));
+    assert_eq!(types(&stored(&env, &id).unwrap()["sources"]), ["a.v0"]);
+}
+
+#[test]
+fn sources_create_on_an_unknown_subscription_exits_4() {
+    let env = Env::new();
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "create",
+        "esb_nothere",
+        "a.v0",
+    ]);
+    out.code(4);
+    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    assert_eq!(
+        only_write(&env).path,
+        "/event_subscriptions/esb_nothere/sources"
+    );
+}
+
+#[test]
+fn sources_update_sends_an_empty_object() {
+    let env = Env::new();
+    let id = seed_subscription(
+        &env,
+        json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}]}),
+    );
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "update",
+        &id,
+        "b.v0",
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "PATCH");
+    assert_eq!(req.path, format!("/event_subscriptions/{id}/sources/b.v0"));
+    assert_management_headers(&req);
+    assert_eq!(req.header("content-type"), Some("application/json"));
+    assert_eq!(String::from_utf8_lossy(&req.body).trim(), "{}");
+    assert_eq!(req.body_json(), Some(json!({})));
+    let sub = stored(&env, &id).unwrap();
+    assert_eq!(out.json(), sub["sources"][1]);
+    assert_eq!(types(&sub["sources"]), ["a.v0", "b.v0"], "nothing changes");
+}
+
+#[test]
+fn sources_update_unknown_type_exits_4() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run(&["event-subscriptions", "sources", "update", &id, "zzz.v0"]);
+    out.code(4);
+    assert!(
+        out.stderr
+            .contains(&format!("PATCH /event_subscriptions/{id}/sources/zzz.v0")),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(only_write(&env).method, "PATCH");
+}
+
+#[test]
+fn sources_delete_removes_the_type() {
+    let env = Env::new();
+    let id = seed_subscription(
+        &env,
+        json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}]}),
+    );
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "delete",
+        &id,
+        "a.v0",
+        "--yes",
+    ]);
+    out.ok();
+    assert_eq!(out.stdout, "", "204 prints nothing on stdout");
+    assert!(out.stderr.contains("a.v0"), "{}", out.stderr);
+    assert!(out.stderr.contains(&id), "{}", out.stderr);
+    let req = only_write(&env);
+    assert_eq!(req.method, "DELETE");
+    assert_eq!(req.path, format!("/event_subscriptions/{id}/sources/a.v0"));
+    assert!(req.body.is_empty());
+    assert_management_headers(&req);
+    assert_eq!(types(&stored(&env, &id).unwrap()["sources"]), ["b.v0"]);
+
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "delete",
+        &id,
+        "b.v0",
+        "--yes",
+        "--quiet",
+    ]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, "");
+    assert_eq!(stored(&env, &id).unwrap()["sources"], json!([]));
+}
+
+#[test]
+fn sources_delete_unknown_type_exits_4() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "delete",
+        &id,
+        "b.v0",
+        "--yes",
+    ]);
+    out.code(4);
+    assert!(
+        out.stderr
+            .contains(&format!("DELETE /event_subscriptions/{id}/sources/b.v0")),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    assert_eq!(types(&stored(&env, &id).unwrap()["sources"]), ["a.v0"]);
+}
+
+#[test]
+fn sources_delete_without_yes_off_a_terminal_sends_nothing() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    env.mock.clear_requests();
+    let out = env.run(&["event-subscriptions", "sources", "delete", &id, "a.v0"]);
+    out.code(2);
+    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert!(env.requests().is_empty());
+    assert_eq!(types(&stored(&env, &id).unwrap()["sources"]), ["a.v0"]);
+}
+
+#[test]
+fn a_type_with_odd_characters_is_one_encoded_segment() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({}));
+    let odd = "a b/c";
+    let encoded = format!("/event_subscriptions/{id}/sources/a%20b%2Fc");
+
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "create",
+        &id,
+        odd,
+        "--json",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.path, format!("/event_subscriptions/{id}/sources"));
+    assert_eq!(
+        req.body_json(),
+        Some(json!({"type": odd})),
+        "the body has it raw"
+    );
+    assert_eq!(out.json()["type"], odd);
+    assert_eq!(
+        out.json()["uri"],
+        format!("{}{encoded}", env.mock.url()),
+        "{}",
+        out.stdout
+    );
+
+    env.mock.clear_requests();
+    let out = env.run(&["event-subscriptions", "sources", "get", &id, odd, "--json"]);
+    out.ok();
+    assert_eq!(out.json()["type"], odd);
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].path, encoded);
+
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "update",
+        &id,
+        odd,
+        "--json",
+    ]);
+    out.ok();
+    assert_eq!(out.json()["type"], odd);
+    let req = only_write(&env);
+    assert_eq!(req.method, "PATCH");
+    assert_eq!(req.path, encoded);
+
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "delete",
+        &id,
+        odd,
+        "--yes",
+    ]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "DELETE");
+    assert_eq!(req.path, encoded);
+    assert_eq!(stored(&env, &id).unwrap()["sources"], json!([]));
+
+    // A path-like subscription ID stays one segment too.
+    env.mock.clear_requests();
+    let out = env.run(&[
+        "event-subscriptions",
+        "sources",
+        "list",
+        "../event_destinations",
+    ]);
+    out.code(4);
+    assert_eq!(
+        env.requests()[0].path,
+        "/event_subscriptions/..%2Fevent_destinations/sources"
+    );
+}
+
+#[test]
+fn sources_refuse_an_empty_or_dot_type_before_sending() {
+    let env = Env::new();
+    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    env.mock.clear_requests();
+    for verb in ["get", "update", "delete", "create"] {
+        for bad in ["", "..", "."] {
+            if verb == "create" && !bad.is_empty() {
+                // `..` is a valid type string in a body; it only cannot be a path segment.
+                continue;
+            }
+            let out = env.run(&["event-subscriptions", "sources", verb, &id, bad, "--yes"]);
+            out.code(2);
+            assert!(
+                out.stderr.contains("type") || out.stderr.contains("TYPE"),
+                "{verb} {bad:?}: {}",
+                out.stderr
+            );
+        }
+        let out = env.run(&["event-subscriptions", "sources", verb, "", "a.v0", "--yes"]);
+        out.code(2);
+    }
+    assert!(env.requests().is_empty(), "{:?}", env.requests());
+}
+
+#[test]
+fn sources_commands_need_their_arguments() {
+    let env = Env::new();
+    for args in [
+        vec!["event-subscriptions", "sources", "list"],
+        vec!["event-subscriptions", "sources", "get", "esb_1"],
+        vec!["event-subscriptions", "sources", "create", "esb_1"],
+        vec!["event-subscriptions", "sources", "update", "esb_1"],
+        vec!["event-subscriptions", "sources", "delete", "esb_1", "--yes"],
+        vec![
+            "event-subscriptions",
+            "sources",
+            "get",
+            "esb_1",
+            "a.v0",
+            "extra",
+        ],
+    ] {
+        let out = env.run(&args);
+        out.code(2);
+        assert_eq!(out.stdout, "", "{args:?}");
+    }
+    assert!(env.requests().is_empty());
+}

@@ -1,0 +1,204 @@
+//! The `local` commands against the REAL agent, through `../shared/real-agent/with-agent`.
+//!
+//! These tests need the harness (a private network namespace with the agent, a stand-in tunnel
+//! server and an echo upstream on 127.0.0.1:8080), so they are ignored in a plain
+//! `cargo test`; `.ci/run` runs them inside the harness with `--ignored`, and reports them as
+//! skipped, with the reason, when the harness cannot run on the machine.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use serde_json::Value;
+
+const WHY: &str = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)";
+
+/// The binary, pointed at the agent the harness started.
+fn tunnelctl(args: &[&str]) -> common::Out {
+    assert_eq!(std::env::var("REAL_AGENT").as_deref(), Ok("1"), "{WHY}");
+    let mut cmd = assert_cmd::Command::cargo_bin("tunnelctl").expect("the binary is built");
+    cmd.env_remove("RUST_BACKTRACE").args(args);
+    common::run(&mut cmd)
+}
+
+/// The edge port of a started tunnel leg, from the harness's edges file.
+fn edge_port(public_url: &str) -> u16 {
+    let path = std::env::var("REAL_AGENT_EDGES").expect("REAL_AGENT_EDGES is set by the harness");
+    for _ in 0..50 {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        for line in text.lines() {
+            let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+            if v["url"] == public_url {
+                return v["edge_port"].as_u64().expect("a port") as u16;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("no edge for {public_url} in {path}");
+}
+
+/// Sends one HTTP/1.1 request through an edge, as a visitor would, and returns the answer.
+fn visit(port: u16, method: &str, path: &str, body: &str) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("the edge accepts");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: visitor.test\r\nContent-Type: application/json\r\nX-Test: yes\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    answer
+}
+
+fn wait_for_requests(tunnel: &str, n: usize) -> Vec<Value> {
+    for _ in 0..50 {
+        let out = tunnelctl(&["local", "requests", "list", "--tunnel", tunnel, "--json"]);
+        out.ok();
+        let list = out.json().as_array().cloned().unwrap_or_default();
+        if list.len() >= n && list.iter().all(|r| !r["response"].is_null()) {
+            return list;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("fewer than {n} captured requests on {tunnel}");
+}
+
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn the_webhook_loop_against_the_real_agent() {
+    // Start an http tunnel: the agent makes "hook" (https) and "hook (http)".
+    let out = tunnelctl(&[
+        "local", "tunnels", "start", "--name", "hook", "--proto", "http", "--addr", "8080",
+        "--json",
+    ]);
+    out.ok();
+    assert_eq!(out.json()["name"], "hook");
+    let list = tunnelctl(&["local", "tunnels", "list", "--json"]);
+    list.ok();
+    let names: Vec<String> = list
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted, "tunnels are listed sorted by name");
+    assert!(names.contains(&"hook (http)".to_string()), "{names:?}");
+    let leg = tunnelctl(&["local", "tunnels", "get", "hook (http)", "--json"]);
+    leg.ok();
+    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    assert!(visit(port, "POST", "/hook?n=1", "{\"event\":\"paid\"}").contains("200"));
+    assert!(visit(port, "GET", "/status", "").contains("200"));
+
+    // list shows both
+    let captured = wait_for_requests("hook (http)", 2);
+    assert_eq!(captured.len(), 2);
+    let post = captured
+        .iter()
+        .find(|r| r["request"]["method"] == "POST")
+        .expect("the POST");
+    let id = post["id"].as_str().unwrap().to_string();
+    let tsv = tunnelctl(&["local", "requests", "list"]);
+    tsv.ok();
+    assert_eq!(tsv.stdout.lines().count(), 2, "{}", tsv.stdout);
+
+    // get shows the decoded exchange
+    let got = tunnelctl(&["local", "requests", "get", &id]);
+    got.ok();
+    assert!(
+        got.stdout.contains("> POST /hook?n=1 HTTP/1.1"),
+        "{}",
+        got.stdout
+    );
+    assert!(got.stdout.contains("\"event\": \"paid\""), "{}", got.stdout);
+    assert!(
+        got.stdout.contains("< HTTP/1.0 200 OK") || got.stdout.contains("< HTTP/1.1 200 OK"),
+        "{}",
+        got.stdout
+    );
+    let raw = tunnelctl(&["local", "requests", "get", &id, "--raw"]);
+    raw.ok();
+    assert!(raw.stdout.starts_with("POST /hook?n=1 HTTP/1.1\r\n"));
+    assert!(raw.stdout.ends_with("{\"event\":\"paid\"}"));
+
+    // replay: the upstream receives it again, and it is captured as "replayed"
+    tunnelctl(&["local", "requests", "replay", &id]).ok();
+    let after = wait_for_requests("hook (http)", 3);
+    let replayed = after
+        .iter()
+        .find(|r| r["remote_addr"] == "replayed")
+        .expect("a replayed capture");
+    let answer = tunnelctl(&[
+        "local",
+        "requests",
+        "get",
+        replayed["id"].as_str().unwrap(),
+        "--raw",
+        "--response",
+    ]);
+    answer.ok();
+    assert!(
+        answer.stdout.contains("\"path\": \"/hook?n=1\"")
+            || answer.stdout.contains("\"path\":\"/hook?n=1\""),
+        "{}",
+        answer.stdout
+    );
+    assert!(
+        answer.stdout.contains("paid"),
+        "the upstream echoed the replayed body: {}",
+        answer.stdout
+    );
+
+    // clear empties the list
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    let empty = tunnelctl(&["local", "requests", "list", "--json"]);
+    assert_eq!(empty.json(), serde_json::json!([]));
+
+    // stop removes the tunnel; get of a missing tunnel or request exits 4
+    tunnelctl(&["local", "tunnels", "stop", "hook"]).ok();
+    tunnelctl(&["local", "tunnels", "stop", "hook (http)"]).ok();
+    let gone = tunnelctl(&["local", "tunnels", "get", "hook"]);
+    gone.code(4);
+    assert!(gone.stderr.contains("tunnel not found"), "{}", gone.stderr);
+    let missing = tunnelctl(&["local", "requests", "get", &id]);
+    missing.code(4);
+    assert!(
+        missing.stderr.contains("request entry not found"),
+        "{}",
+        missing.stderr
+    );
+}
+
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn refusals_are_explained() {
+    let out = tunnelctl(&[
+        "local", "tunnels", "start", "--name", "bad", "--proto", "http", "--addr", "a b c:::",
+    ]);
+    out.code(1);
+    assert!(out.stderr.contains("400"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("invalid tunnel configuration"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("malformed address"),
+        "the agent's details.err is shown: {}",
+        out.stderr
+    );
+    // The agent would read 0 as "all" and -1 as "none": refused before asking.
+    for bad in ["0", "-1"] {
+        let limit = tunnelctl(&["local", "requests", "list", "--limit", bad]);
+        limit.code(2);
+        assert!(limit.stderr.contains("--limit"), "{}", limit.stderr);
+    }
+}
