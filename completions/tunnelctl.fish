@@ -48,6 +48,7 @@ complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "edges" -d 'Edge
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "event-destinations" -d 'Event destinations: where events are delivered (Kinesis, Firehose, CloudWatch Logs)'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "event-subscriptions" -d 'Event subscriptions: which event types go to which destinations'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "local" -d 'The agent on this machine: its tunnels and the HTTP requests it captured'
+complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "api" -d 'Send any request to the management API (auth and version headers added)'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "config" -d 'Settings: the config file and its profiles'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "help" -d 'Help on a command, or on a topic: exit-codes'
@@ -679,6 +680,27 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_se
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -f -a "clear" -d 'Delete every captured request'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -f -a "tail" -d 'Follow new captured requests as they arrive, until Ctrl-C'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -f -a "export" -d 'Write captured exchanges to a HAR 1.2 file (opens in browsers\' developer tools)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s f -l raw-field -d 'A string field, KEY=VALUE (repeatable)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s F -l field -d 'A typed field, KEY=JSON, e.g. -F enabled=true -F labels=\'{"env":"prod"}\' (repeatable)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l input -d 'The request body from a file, or - for stdin' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l config -d 'Config file [default: config.toml in the platform\'s config folder]' -r -F
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l profile -d 'Profile of the config file to use [default: default]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s o -l output -d 'Output format' -r -f -a "table\t'A table on a terminal, tab-separated values in a pipe'
+json\t'The API\'s JSON, unchanged; a list is one array of every item'
+ndjson\t'One JSON object per line'"
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l paginate -d 'Follow next_page_uri and print every item of every page as one array'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l json -d 'Print JSON (same as -o json)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s y -l yes -d 'Do not ask for confirmation'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s v -l verbose -d 'Trace requests and responses on stderr (the API key is redacted)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l no-color -d 'No colour (also when NO_COLOR is set)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s V -l version -d 'Print version'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r

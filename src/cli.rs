@@ -150,6 +150,8 @@ pub enum Command {
     EventSubscriptions(commands::event_subscriptions::EventSubscriptionsArgs),
     /// The agent on this machine: its tunnels and the HTTP requests it captured
     Local(commands::local::LocalArgs),
+    /// Send any request to the management API (auth and version headers added)
+    Api(commands::api::ApiArgs),
     /// Settings: the config file and its profiles
     Config(commands::config::ConfigArgs),
     /// Print a shell completion script

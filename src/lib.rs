@@ -83,6 +83,7 @@ async fn dispatch(cli: Cli) -> Result<()> {
         Command::Edges(a) => commands::edges::run(a, &ctx).await,
         Command::EventDestinations(a) => commands::event_destinations::run(a, &ctx).await,
         Command::EventSubscriptions(a) => commands::event_subscriptions::run(a, &ctx).await,
+        Command::Api(a) => commands::api::run(a, &ctx).await,
         Command::Local(a) => commands::local::run(a, &ctx).await,
         Command::Config(a) => commands::config::run(a, &ctx),
         Command::Help(_) | Command::Completions(_) => Ok(()),

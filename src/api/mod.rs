@@ -126,6 +126,55 @@ impl Client {
         })
     }
 
+    /// Sends any request to a path of the API (`tunnelctl api`): `path` is relative to the
+    /// base URL and may carry a query; an absolute URL must be on the API's own origin.
+    pub async fn raw(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<Option<Value>> {
+        let url = self.resolve(path)?;
+        self.http.json(method, &url, body).await
+    }
+
+    /// Every item of any list, following `next_page_uri` (`tunnelctl api --paginate`): each
+    /// page's one array field is taken as the items.
+    pub fn raw_pages(&self, path: &str) -> Result<Pages<'_>> {
+        Ok(Pages {
+            client: self,
+            next: Some(self.resolve(path)?),
+            collection: "",
+            buffer: VecDeque::new(),
+            remaining: None,
+            paged: true,
+        })
+    }
+
+    fn resolve(&self, path: &str) -> Result<Url> {
+        let base = self.http.base();
+        let url = if path.starts_with("http://") || path.starts_with("https://") {
+            Url::parse(path).map_err(|e| Error::usage(format!("'{path}' is not a URL: {e}")))?
+        } else {
+            let mut joined = base.clone();
+            let (p, q) = path
+                .split_once('?')
+                .map_or((path, None), |(p, q)| (p, Some(q)));
+            let prefix = base.path().trim_end_matches('/');
+            joined.set_path(&format!("{prefix}/{}", p.trim_start_matches('/')));
+            joined.set_query(q);
+            joined
+        };
+        if origin(&url) != origin(base) {
+            return Err(Error::usage(format!(
+                "refusing to send the API key to {}: the API is {}",
+                origin(&url),
+                origin(base)
+            )));
+        }
+        Ok(url)
+    }
+
     /// The items of a list that has no pages (no `next_page_uri`).
     pub fn unpaged(
         &self,
@@ -181,7 +230,16 @@ impl Pages<'_> {
                 self.collection
             )));
         };
-        match page.remove(self.collection) {
+        let field = if self.collection.is_empty() {
+            // Unknown list: its one array field holds the items.
+            page.iter()
+                .find(|(_, v)| v.is_array())
+                .map(|(k, _)| k.clone())
+                .unwrap_or_default()
+        } else {
+            self.collection.to_string()
+        };
+        match page.remove(&field) {
             Some(Value::Array(items)) => self.buffer.extend(items),
             Some(Value::Null) | None if page.contains_key("uri") => {}
             _ => {

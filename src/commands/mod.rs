@@ -1,6 +1,7 @@
 //! One file per command group: its clap arguments and its handlers. What the groups share
 //! (listing, running over several IDs, turning rule breaks into usage errors) is here.
 
+pub mod api;
 pub mod backends;
 pub mod completions;
 pub mod config;

@@ -185,6 +185,13 @@ pub static EVENT_SOURCE: Kind = Kind {
     ],
 };
 
+/// Anything (`tunnelctl api`): always printed as JSON, so no columns.
+pub static RAW: Kind = Kind {
+    noun: "item",
+    plural: "items",
+    columns: &[],
+};
+
 /// Tunnels of the local agent.
 pub static TUNNEL: Kind = Kind {
     noun: "tunnel",
