@@ -211,6 +211,9 @@ _tunnelctl() {
             tunnelctl__subcmd__sessions,update)
                 cmd="tunnelctl__subcmd__sessions__subcmd__update"
                 ;;
+            tunnelctl__subcmd__sessions,upgrade)
+                cmd="tunnelctl__subcmd__sessions__subcmd__upgrade"
+                ;;
             *)
                 ;;
         esac
@@ -218,7 +221,7 @@ _tunnelctl() {
 
     case "${cmd}" in
         tunnelctl)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version sessions ip-policies backends edges event-destinations event-subscriptions local api config completions help"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version sessions ip-policies backends edges event-destinations event-subscriptions local api config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -260,6 +263,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -268,7 +275,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__api)
-            opts="-f -F -o -y -q -v -h -V --raw-field --field --input --paginate --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-f -F -o -y -q -v -h -V --raw-field --field --input --paginate --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -330,6 +337,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -338,7 +349,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__backends)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version tunnel-group"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version tunnel-group"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,6 +391,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -388,7 +403,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__backends__subcmd__tunnel__subcmd__group)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version list get create update delete"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version list get create update delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -430,6 +445,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -438,7 +457,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__backends__subcmd__tunnel__subcmd__group__subcmd__create)
-            opts="-o -y -q -v -h -V --description --metadata --label --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --description --metadata --label --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -492,6 +511,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -500,7 +523,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__backends__subcmd__tunnel__subcmd__group__subcmd__delete)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -539,6 +562,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -550,7 +577,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__backends__subcmd__tunnel__subcmd__group__subcmd__get)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -592,6 +619,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -600,7 +631,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__backends__subcmd__tunnel__subcmd__group__subcmd__list)
-            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -646,6 +677,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -654,7 +689,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__backends__subcmd__tunnel__subcmd__group__subcmd__update)
-            opts="-o -y -q -v -h -V --description --metadata --label --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --description --metadata --label --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -708,6 +743,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -716,7 +755,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__completions)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version bash elvish fish powershell zsh"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -755,6 +794,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -766,7 +809,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__config)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version init show get set unset path"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version init show get set unset path"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -805,6 +848,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -816,7 +863,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__config__subcmd__get)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -855,6 +902,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -866,7 +917,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__config__subcmd__init)
-            opts="-o -y -q -v -h -V --api-key-stdin --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key-stdin --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -905,6 +956,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -916,7 +971,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__config__subcmd__path)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -955,6 +1010,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -966,7 +1025,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__config__subcmd__set)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1005,6 +1064,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1016,7 +1079,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__config__subcmd__show)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1055,6 +1118,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1066,7 +1133,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__config__subcmd__unset)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1108,6 +1175,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1116,7 +1187,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__edges)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version tls-termination"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version tls-termination"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1158,6 +1229,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1166,7 +1241,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__edges__subcmd__tls__subcmd__termination)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version get set delete"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version get set delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1208,6 +1283,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1216,7 +1295,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__edges__subcmd__tls__subcmd__termination__subcmd__delete)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1255,6 +1334,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1266,7 +1349,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__edges__subcmd__tls__subcmd__termination__subcmd__get)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1308,6 +1391,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1316,7 +1403,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__edges__subcmd__tls__subcmd__termination__subcmd__set)
-            opts="-o -y -q -v -h -V --terminate-at --min-version --enabled --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --terminate-at --min-version --enabled --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1370,6 +1457,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1378,7 +1469,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__destinations)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version list get create update delete"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version list get create update delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1417,6 +1508,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1428,7 +1523,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__destinations__subcmd__create)
-            opts="-o -y -q -v -h -V --description --metadata --format --kinesis-stream-arn --firehose-delivery-stream-arn --cloudwatch-log-group-arn --role-arn --aws-access-key-id --aws-secret-access-key-stdin --target-json --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --description --metadata --format --kinesis-stream-arn --firehose-delivery-stream-arn --cloudwatch-log-group-arn --role-arn --aws-access-key-id --aws-secret-access-key-stdin --target-json --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1503,6 +1598,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1514,7 +1613,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__destinations__subcmd__delete)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1553,6 +1652,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1564,7 +1667,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__destinations__subcmd__get)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1606,6 +1709,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1614,7 +1721,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__destinations__subcmd__list)
-            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1660,6 +1767,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1668,7 +1779,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__destinations__subcmd__update)
-            opts="-o -y -q -v -h -V --description --metadata --format --kinesis-stream-arn --firehose-delivery-stream-arn --cloudwatch-log-group-arn --role-arn --aws-access-key-id --aws-secret-access-key-stdin --target-json --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --description --metadata --format --kinesis-stream-arn --firehose-delivery-stream-arn --cloudwatch-log-group-arn --role-arn --aws-access-key-id --aws-secret-access-key-stdin --target-json --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1746,6 +1857,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1754,7 +1869,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version list get create update delete sources"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version list get create update delete sources"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1793,6 +1908,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1804,7 +1923,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__create)
-            opts="-o -y -q -v -h -V --description --metadata --source --destination-id --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --description --metadata --source --destination-id --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1859,6 +1978,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1870,7 +1993,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__delete)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1909,6 +2032,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1920,7 +2047,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__get)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1959,6 +2086,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1970,7 +2101,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__list)
-            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2013,6 +2144,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2024,7 +2159,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__sources)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version list get create update delete"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version list get create update delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2066,6 +2201,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2074,7 +2213,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__sources__subcmd__create)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2113,6 +2252,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2124,7 +2267,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__sources__subcmd__delete)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2163,6 +2306,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2174,7 +2321,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__sources__subcmd__get)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2216,6 +2363,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2224,7 +2375,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__sources__subcmd__list)
-            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2270,6 +2421,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2278,7 +2433,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__sources__subcmd__update)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2320,6 +2475,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2328,7 +2487,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__event__subcmd__subscriptions__subcmd__update)
-            opts="-o -y -q -v -h -V --description --metadata --source --destination-id --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --description --metadata --source --destination-id --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2386,6 +2545,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2394,7 +2557,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__help)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2433,6 +2596,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2444,7 +2611,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__ip__subcmd__policies)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version list get create update delete"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version list get create update delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2486,6 +2653,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2494,7 +2665,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__ip__subcmd__policies__subcmd__create)
-            opts="-o -y -q -v -h -V --description --metadata --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --description --metadata --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2544,6 +2715,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2552,7 +2727,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__ip__subcmd__policies__subcmd__delete)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2591,6 +2766,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2602,7 +2781,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__ip__subcmd__policies__subcmd__get)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2644,6 +2823,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2652,7 +2835,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__ip__subcmd__policies__subcmd__list)
-            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2698,6 +2881,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2706,7 +2893,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__ip__subcmd__policies__subcmd__update)
-            opts="-o -y -q -v -h -V --description --metadata --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --description --metadata --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2756,6 +2943,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2764,7 +2955,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version tunnels requests"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version tunnels requests"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2806,6 +2997,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2814,7 +3009,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__requests)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version list get replay clear tail export"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version list get replay clear tail export"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2856,6 +3051,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2864,7 +3063,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__requests__subcmd__clear)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2906,6 +3105,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2914,7 +3117,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__requests__subcmd__export)
-            opts="-o -y -q -v -h -V --har --limit --tunnel --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --har --limit --tunnel --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2968,6 +3171,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2976,7 +3183,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__requests__subcmd__get)
-            opts="-o -y -q -v -h -V --raw --response --curl --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --raw --response --curl --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3018,6 +3225,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3026,7 +3237,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__requests__subcmd__list)
-            opts="-o -y -q -v -h -V --limit --tunnel --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --limit --tunnel --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3076,6 +3287,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3084,7 +3299,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__requests__subcmd__replay)
-            opts="-o -y -q -v -h -V --tunnel --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --tunnel --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3127,6 +3342,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3138,7 +3357,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__requests__subcmd__tail)
-            opts="-o -y -q -v -h -V --tunnel --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --tunnel --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3184,6 +3403,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3192,7 +3415,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__tunnels)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version list get start stop"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version list get start stop"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3234,6 +3457,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3242,7 +3469,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__tunnels__subcmd__get)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3281,6 +3508,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3292,7 +3523,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__tunnels__subcmd__list)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3334,6 +3565,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3342,7 +3577,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__tunnels__subcmd__start)
-            opts="-o -y -q -v -h -V --name --proto --addr --inspect --no-inspect --host-header --basic-auth --subdomain --domain --schemes --remote-addr --metadata --config-json --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --name --proto --addr --inspect --no-inspect --host-header --basic-auth --subdomain --domain --schemes --remote-addr --metadata --config-json --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3428,6 +3663,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3436,7 +3675,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__local__subcmd__tunnels__subcmd__stop)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3478,6 +3717,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3486,7 +3729,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__sessions)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version list get restart stop update"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version list get restart stop update upgrade"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3528,6 +3771,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3536,7 +3783,7 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__sessions__subcmd__get)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3578,6 +3825,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3586,12 +3837,36 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__sessions__subcmd__list)
-            opts="-o -y -q -v -h -V --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --region --os --agent-version --credential-id --ip --metadata-contains --all --limit --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --os)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --credential-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metadata-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3632,6 +3907,10 @@ _tunnelctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -3640,12 +3919,40 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__sessions__subcmd__restart)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --region --os --agent-version --credential-id --ip --metadata-contains --all --parallel --dry-run --wait --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --os)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --credential-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metadata-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --api-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3679,6 +3986,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3690,12 +4001,40 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__sessions__subcmd__stop)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --region --os --agent-version --credential-id --ip --metadata-contains --all --parallel --dry-run --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --os)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --credential-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metadata-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --api-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3729,6 +4068,10 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3740,12 +4083,40 @@ _tunnelctl() {
             return 0
             ;;
         tunnelctl__subcmd__sessions__subcmd__update)
-            opts="-o -y -q -v -h -V --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --help --version"
+            opts="-o -y -q -v -h -V --region --os --agent-version --credential-id --ip --metadata-contains --all --parallel --dry-run --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --os)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --credential-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metadata-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --api-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3779,6 +4150,100 @@ _tunnelctl() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        tunnelctl__subcmd__sessions__subcmd__upgrade)
+            opts="-o -y -q -v -h -V --region --os --agent-version --credential-id --ip --metadata-contains --all --parallel --dry-run --batch --settle --keep-going --api-key --api-url --agent-url --config --profile --json --output --jq --yes --quiet --verbose --no-color --timeout --rate --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --os)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --credential-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metadata-contains)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --batch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --settle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json ndjson" -- "${cur}"))
+                    return 0
+                    ;;
+                --jq)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

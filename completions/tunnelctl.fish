@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_tunnelctl_global_optspecs
-    string join \n api-key= api-url= agent-url= config= profile= json o/output= jq= y/yes q/quiet v/verbose no-color timeout= h/help V/version
+    string join \n api-key= api-url= agent-url= config= profile= json o/output= jq= y/yes q/quiet v/verbose no-color timeout= rate= h/help V/version
 end
 
 function __fish_tunnelctl_needs_command
@@ -33,7 +33,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -s o -l output -d 'Out
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -52,29 +53,37 @@ complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "api" -d 'Send a
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "config" -d 'Settings: the config file and its profiles'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c tunnelctl -n "__fish_tunnelctl_needs_command" -f -a "help" -d 'Help on a command, or on a topic: exit-codes'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -l config -d 'Config file [default: config.toml in the platform\'s config folder]' -r -F
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -l profile -d 'Profile of the config file to use [default: default]' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -s o -l output -d 'Output format' -r -f -a "table\t'A table on a terminal, tab-separated values in a pipe'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l config -d 'Config file [default: config.toml in the platform\'s config folder]' -r -F
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l profile -d 'Profile of the config file to use [default: default]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -s o -l output -d 'Output format' -r -f -a "table\t'A table on a terminal, tab-separated values in a pipe'
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -l timeout -d 'Time limit for each request, in seconds' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -l json -d 'Print JSON (same as -o json)'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -s y -l yes -d 'Do not ask for confirmation'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -s v -l verbose -d 'Trace requests and responses on stderr (the API key is redacted)'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -l no-color -d 'No colour (also when NO_COLOR is set)'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -s V -l version -d 'Print version'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -f -a "list" -d 'List online tunnel sessions'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -f -a "get" -d 'Show one tunnel session'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -f -a "restart" -d 'Restart the agents of sessions (each reconnects with a new session ID; not on Windows)'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -f -a "stop" -d 'Stop the agents of sessions (they exit)'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update" -f -a "update" -d 'Update the agents of sessions; restart them 10 seconds or more later to run the new version'
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l limit -d 'Stop after N items (fetches no more pages than needed)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l json -d 'Print JSON (same as -o json)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -s y -l yes -d 'Do not ask for confirmation'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -s v -l verbose -d 'Trace requests and responses on stderr (the API key is redacted)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -l no-color -d 'No colour (also when NO_COLOR is set)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -s V -l version -d 'Print version'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -f -a "list" -d 'List online tunnel sessions (selectors filter them)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -f -a "get" -d 'Show one tunnel session'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -f -a "restart" -d 'Restart agents (each reconnects with a new session ID; not on Windows)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -f -a "stop" -d 'Stop agents (they exit and do not come back by themselves)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -f -a "update" -d 'Update agents; restart them 10 seconds or more later (or use \'sessions upgrade\')'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and not __fish_seen_subcommand_from list get restart stop update upgrade" -f -a "upgrade" -d 'Rolling upgrade: update, wait, restart and wait for each agent to reconnect, in batches'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l region -d 'Only sessions in this region (e.g. us, eu, ap)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l os -d 'Only sessions whose agent runs on this OS (e.g. linux, darwin, windows)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent-version -d 'Only agents of this version: 3.19.1, a prefix (3.19), or a comparison (<3.20, >=3.19.1)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l credential-id -d 'Only sessions started with this credential (cr_…)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l ip -d 'Only sessions from this IP address or CIDR block (203.0.113.0/24)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l metadata-contains -d 'Only sessions whose metadata contains this text' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l limit -d 'Stop after N sessions (fetches no more pages than needed)' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
@@ -84,7 +93,9 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l all -d 'Every online session'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -101,7 +112,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -109,6 +121,13 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -l no-color -d 'No colour (also when NO_COLOR is set)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from get" -s V -l version -d 'Print version'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l region -d 'Only sessions in this region (e.g. us, eu, ap)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l os -d 'Only sessions whose agent runs on this OS (e.g. linux, darwin, windows)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l agent-version -d 'Only agents of this version: 3.19.1, a prefix (3.19), or a comparison (<3.20, >=3.19.1)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l credential-id -d 'Only sessions started with this credential (cr_…)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l ip -d 'Only sessions from this IP address or CIDR block (203.0.113.0/24)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l metadata-contains -d 'Only sessions whose metadata contains this text' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l parallel -d 'Requests at once' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
@@ -118,7 +137,11 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l all -d 'Every online session'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l dry-run -d 'Print what would be done and send nothing'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l wait -d 'Wait until every agent is back under a new session ID (exit 7 when --timeout runs out)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -126,6 +149,13 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -l no-color -d 'No colour (also when NO_COLOR is set)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from restart" -s V -l version -d 'Print version'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l region -d 'Only sessions in this region (e.g. us, eu, ap)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l os -d 'Only sessions whose agent runs on this OS (e.g. linux, darwin, windows)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l agent-version -d 'Only agents of this version: 3.19.1, a prefix (3.19), or a comparison (<3.20, >=3.19.1)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l credential-id -d 'Only sessions started with this credential (cr_…)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l ip -d 'Only sessions from this IP address or CIDR block (203.0.113.0/24)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l metadata-contains -d 'Only sessions whose metadata contains this text' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l parallel -d 'Requests at once' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
@@ -135,7 +165,10 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l all -d 'Every online session'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l dry-run -d 'Print what would be done and send nothing'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -143,6 +176,13 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -l no-color -d 'No colour (also when NO_COLOR is set)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l region -d 'Only sessions in this region (e.g. us, eu, ap)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l os -d 'Only sessions whose agent runs on this OS (e.g. linux, darwin, windows)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l agent-version -d 'Only agents of this version: 3.19.1, a prefix (3.19), or a comparison (<3.20, >=3.19.1)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l credential-id -d 'Only sessions started with this credential (cr_…)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l ip -d 'Only sessions from this IP address or CIDR block (203.0.113.0/24)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l metadata-contains -d 'Only sessions whose metadata contains this text' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l parallel -d 'Requests at once' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
@@ -152,7 +192,10 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l all -d 'Every online session'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l dry-run -d 'Print what would be done and send nothing'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -160,6 +203,36 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -l no-color -d 'No colour (also when NO_COLOR is set)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l region -d 'Only sessions in this region (e.g. us, eu, ap)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l os -d 'Only sessions whose agent runs on this OS (e.g. linux, darwin, windows)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l agent-version -d 'Only agents of this version: 3.19.1, a prefix (3.19), or a comparison (<3.20, >=3.19.1)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l credential-id -d 'Only sessions started with this credential (cr_…)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l ip -d 'Only sessions from this IP address or CIDR block (203.0.113.0/24)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l metadata-contains -d 'Only sessions whose metadata contains this text' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l parallel -d 'Requests at once' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l batch -d 'Agents per batch' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l settle -d 'Wait between update and restart (at least 10s, as the service requires)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l config -d 'Config file [default: config.toml in the platform\'s config folder]' -r -F
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l profile -d 'Profile of the config file to use [default: default]' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -s o -l output -d 'Output format' -r -f -a "table\t'A table on a terminal, tab-separated values in a pipe'
+json\t'The API\'s JSON, unchanged; a list is one array of every item'
+ndjson\t'One JSON object per line'"
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l all -d 'Every online session'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l dry-run -d 'Print what would be done and send nothing'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l keep-going -d 'Go on with the next batches after a batch with failures'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l json -d 'Print JSON (same as -o json)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -s y -l yes -d 'Do not ask for confirmation'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -s v -l verbose -d 'Trace requests and responses on stderr (the API key is redacted)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -l no-color -d 'No colour (also when NO_COLOR is set)'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand sessions; and __fish_seen_subcommand_from upgrade" -s V -l version -d 'Print version'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -l api-key -d 'API key of the management API. The TUNNELCTL_API_KEY environment variable or the config file are safer: a flag is visible to other users in `ps` and in shell history' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -l api-url -d 'Base URL of the management API (https://, or http:// to a loopback address)' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -l agent-url -d 'URL of the local agent API [default: http://127.0.0.1:4040/api]' -r
@@ -169,7 +242,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and not __fish_seen_subcommand_from list get create update delete" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -192,7 +266,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __f
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from list" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from list" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from list" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from list" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from list" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -209,7 +284,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __f
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from get" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from get" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from get" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from get" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -228,7 +304,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __f
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from create" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from create" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from create" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from create" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from create" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from create" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -247,7 +324,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __f
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from update" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from update" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from update" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from update" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from update" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from update" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -264,7 +342,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __f
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from delete" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from delete" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from delete" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from delete" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from delete" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand ip-policies; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -281,7 +360,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and not __
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and not __fish_seen_subcommand_from tunnel-group" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and not __fish_seen_subcommand_from tunnel-group" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and not __fish_seen_subcommand_from tunnel-group" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and not __fish_seen_subcommand_from tunnel-group" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and not __fish_seen_subcommand_from tunnel-group" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and not __fish_seen_subcommand_from tunnel-group" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and not __fish_seen_subcommand_from tunnel-group" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -299,7 +379,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and __fish
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and __fish_seen_subcommand_from tunnel-group" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and __fish_seen_subcommand_from tunnel-group" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and __fish_seen_subcommand_from tunnel-group" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and __fish_seen_subcommand_from tunnel-group" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and __fish_seen_subcommand_from tunnel-group" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and __fish_seen_subcommand_from tunnel-group" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand backends; and __fish_seen_subcommand_from tunnel-group" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -321,7 +402,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and not __fis
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and not __fish_seen_subcommand_from tls-termination" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and not __fish_seen_subcommand_from tls-termination" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and not __fish_seen_subcommand_from tls-termination" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and not __fish_seen_subcommand_from tls-termination" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and not __fish_seen_subcommand_from tls-termination" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and not __fish_seen_subcommand_from tls-termination" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and not __fish_seen_subcommand_from tls-termination" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -339,7 +421,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and __fish_se
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and __fish_seen_subcommand_from tls-termination" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and __fish_seen_subcommand_from tls-termination" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and __fish_seen_subcommand_from tls-termination" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and __fish_seen_subcommand_from tls-termination" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and __fish_seen_subcommand_from tls-termination" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and __fish_seen_subcommand_from tls-termination" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand edges; and __fish_seen_subcommand_from tls-termination" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -359,7 +442,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; 
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and not __fish_seen_subcommand_from list get create update delete" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and not __fish_seen_subcommand_from list get create update delete" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and not __fish_seen_subcommand_from list get create update delete" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and not __fish_seen_subcommand_from list get create update delete" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and not __fish_seen_subcommand_from list get create update delete" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and not __fish_seen_subcommand_from list get create update delete" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and not __fish_seen_subcommand_from list get create update delete" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -382,7 +466,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; 
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from list" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from list" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from list" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from list" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from list" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -399,7 +484,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; 
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from get" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from get" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from get" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from get" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -425,7 +511,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; 
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from create" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from create" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from create" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from create" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from create" -l aws-secret-access-key-stdin -d 'Read the AWS secret access key from the first line of stdin'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from create" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from create" -s y -l yes -d 'Do not ask for confirmation'
@@ -452,7 +539,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; 
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from update" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from update" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from update" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from update" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from update" -l aws-secret-access-key-stdin -d 'Read the AWS secret access key from the first line of stdin'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from update" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from update" -s y -l yes -d 'Do not ask for confirmation'
@@ -470,7 +558,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; 
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from delete" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from delete" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from delete" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from delete" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from delete" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-destinations; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -487,7 +576,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions;
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and not __fish_seen_subcommand_from list get create update delete sources" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and not __fish_seen_subcommand_from list get create update delete sources" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and not __fish_seen_subcommand_from list get create update delete sources" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and not __fish_seen_subcommand_from list get create update delete sources" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and not __fish_seen_subcommand_from list get create update delete sources" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and not __fish_seen_subcommand_from list get create update delete sources" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and not __fish_seen_subcommand_from list get create update delete sources" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -511,7 +601,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions;
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from list" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from list" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from list" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from list" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from list" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from list" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -528,7 +619,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions;
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from get" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from get" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from get" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from get" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -549,7 +641,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions;
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from create" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from create" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from create" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from create" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from create" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from create" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -570,7 +663,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions;
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from update" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from update" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from update" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from update" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from update" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from update" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -587,7 +681,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions;
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from delete" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from delete" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from delete" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from delete" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from delete" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from delete" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -604,7 +699,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions;
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand event-subscriptions; and __fish_seen_subcommand_from sources" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -626,7 +722,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fis
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and not __fish_seen_subcommand_from tunnels requests" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -645,7 +742,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_se
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from tunnels" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -666,7 +764,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_se
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand local; and __fish_seen_subcommand_from requests" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -692,7 +791,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s o -l output 
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l paginate -d 'Follow next_page_uri and print every item of every page as one array'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand api" -s y -l yes -d 'Do not ask for confirmation'
@@ -710,7 +810,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fi
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and not __fish_seen_subcommand_from init show get set unset path" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -733,7 +834,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_s
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from init" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from init" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from init" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from init" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from init" -l api-key-stdin -d 'Read the API key from the first line of stdin'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from init" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from init" -s y -l yes -d 'Do not ask for confirmation'
@@ -751,7 +853,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_s
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from show" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from show" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from show" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from show" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -768,7 +871,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_s
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from get" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from get" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from get" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from get" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from get" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from get" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -785,7 +889,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_s
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from set" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from set" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from set" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from set" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -802,7 +907,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_s
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from unset" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from unset" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from unset" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from unset" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from unset" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from unset" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from unset" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -819,7 +925,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_s
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from path" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from path" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from path" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from path" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from path" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from path" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand config; and __fish_seen_subcommand_from path" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -836,7 +943,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand completions" -s o -l
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand completions" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand completions" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand completions" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand completions" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand completions" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand completions" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand completions" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'
@@ -853,7 +961,8 @@ complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand help" -s o -l output
 json\t'The API\'s JSON, unchanged; a list is one array of every item'
 ndjson\t'One JSON object per line'"
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand help" -l jq -d 'Filter the JSON output with a jq expression (in-process; no jq needed)' -r
-complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand help" -l timeout -d 'Time limit for each request, in seconds' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand help" -l timeout -d 'Time limit of the command (each request, its retries, and waits such as `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h' -r
+complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand help" -l rate -d 'Pace management requests to at most N per SECONDS (the service allows 120/60), or off' -r
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand help" -l json -d 'Print JSON (same as -o json)'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand help" -s y -l yes -d 'Do not ask for confirmation'
 complete -c tunnelctl -n "__fish_tunnelctl_using_subcommand help" -s q -l quiet -d 'Print no confirmations or progress, only data and errors'

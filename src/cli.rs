@@ -110,17 +110,36 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub no_color: bool,
 
-    /// Time limit for each request, in seconds
-    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    /// Time limit of the command (each request, its retries, and waits such as
+    /// `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h
+    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+
+    /// Pace management requests to at most N per SECONDS (the service allows 120/60), or off
+    #[arg(long, global = true, value_name = "N/SECONDS|off")]
+    pub rate: Option<crate::ratelimit::RateSetting>,
 }
 
-/// Parses a positive number of seconds (decimals allowed), at most a day.
+/// Parses a positive duration: seconds (decimals allowed) or with a unit (`500ms`, `90s`,
+/// `2m`, `1h`), at most a day.
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let secs: f64 = s
+    let t = s.trim();
+    let (number, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1.0)
+    };
+    let secs: f64 = number
         .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+        .parse::<f64>()
+        .map(|n| n * scale)
+        .map_err(|_| format!("'{s}' is not a duration (seconds, or 500ms, 90s, 2m, 1h)"))?;
     if !secs.is_finite() || secs <= 0.0 {
         return Err(format!("'{s}' must be a positive number of seconds"));
     }
@@ -173,6 +192,8 @@ mod tests {
     #[test]
     fn seconds() {
         assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_seconds("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_seconds("250ms"), Ok(Duration::from_millis(250)));
         assert!(parse_seconds("0").is_err());
         assert!(parse_seconds("-3").is_err());
         assert!(parse_seconds("abc").is_err());

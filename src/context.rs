@@ -3,7 +3,8 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use url::Url;
 
@@ -14,6 +15,7 @@ use crate::config::{self, ConfigFile};
 use crate::error::{Error, Result};
 use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
 use crate::output::OutputOptions;
+use crate::ratelimit::{Limiter, RateSetting, DEFAULT_RATE};
 
 /// The default URL of the local agent API.
 pub const DEFAULT_AGENT_URL: &str = "http://127.0.0.1:4040/api";
@@ -28,13 +30,20 @@ pub struct Context {
     pub global: GlobalArgs,
     /// How to print.
     pub out: OutputOptions,
+    /// When the command's `--timeout` runs out.
+    pub deadline: Option<Instant>,
 }
 
 impl Context {
     /// Builds the context from the global flags.
     pub fn new(global: GlobalArgs) -> Result<Self> {
         let out = OutputOptions::from_globals(&global)?;
-        Ok(Context { global, out })
+        let deadline = global.timeout.map(|t| Instant::now() + t);
+        Ok(Context {
+            global,
+            out,
+            deadline,
+        })
     }
 
     /// The config file to use.
@@ -80,6 +89,22 @@ impl Context {
             .map(str::to_string))
     }
 
+    /// The rate limit: flag, then the profile's `rate`, then the service's 120/60.
+    fn rate(&self, cfg: &mut Option<ConfigFile>) -> Result<RateSetting> {
+        if let Some(r) = self.global.rate {
+            return Ok(r);
+        }
+        match self.setting(None, "rate", cfg)? {
+            Some(text) => text.parse().map_err(|e| {
+                Error::Config(format!(
+                    "the config key 'rate' of profile '{}': {e}",
+                    self.profile()
+                ))
+            }),
+            None => Ok(RateSetting::Limit(DEFAULT_RATE)),
+        }
+    }
+
     fn http_options(&self, base: Url, hint: String) -> HttpOptions {
         HttpOptions {
             base,
@@ -90,6 +115,8 @@ impl Context {
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             unreachable_hint: hint,
             max_body: DEFAULT_MAX_BODY,
+            limiter: None,
+            deadline: self.deadline,
         }
     }
 
@@ -125,6 +152,10 @@ impl Context {
             "Check the API URL (--api-url, TUNNELCTL_API_URL or 'tunnelctl config set api_url URL') and your network.".into(),
         );
         opts.bearer = Some(key);
+        opts.limiter = match self.rate(&mut cfg)? {
+            RateSetting::Limit(rate) => Some(Arc::new(Limiter::new(rate))),
+            RateSetting::Off => None,
+        };
         opts.fixed_headers.push(("Service-Version", "2"));
         Ok(api::Client::new(Http::new(opts)?))
     }

@@ -69,6 +69,10 @@ pub struct HttpOptions {
     pub unreachable_hint: String,
     /// Largest answer body read into memory.
     pub max_body: usize,
+    /// Paces requests under the service's rate limit (shared by concurrent requests).
+    pub limiter: Option<std::sync::Arc<crate::ratelimit::Limiter>>,
+    /// No retry starts after this instant (`--timeout` of the whole command).
+    pub deadline: Option<Instant>,
 }
 
 /// An answer with a success status.
@@ -192,7 +196,13 @@ impl Http {
             if let Some(wait) = retry_after {
                 if attempt < self.opts.max_attempts {
                     let delay = wait.unwrap_or_else(|| backoff(attempt));
-                    if started.elapsed() + delay < self.opts.timeout * self.opts.max_attempts {
+                    let within = match self.opts.deadline {
+                        Some(d) => Instant::now() + delay < d,
+                        None => {
+                            started.elapsed() + delay < self.opts.timeout * self.opts.max_attempts
+                        }
+                    };
+                    if within {
                         if self.opts.verbose {
                             eprintln!(
                                 "* retrying in {} ms (attempt {})",
@@ -246,6 +256,9 @@ impl Http {
         url: &Url,
         body: Option<&[u8]>,
     ) -> std::result::Result<reqwest::Response, (Sent, reqwest::Error)> {
+        if let Some(limiter) = &self.opts.limiter {
+            limiter.acquire().await;
+        }
         let mut req = self.client.request(method.clone(), url.clone());
         if let Some(value) = &self.auth {
             req = req.header(AUTHORIZATION, value.clone());

@@ -13,8 +13,11 @@ pub mod config;
 pub mod context;
 pub mod docs;
 pub mod error;
+pub mod fleet;
 pub mod http;
+pub mod interrupt;
 pub mod output;
+pub mod ratelimit;
 
 use std::ffi::OsString;
 
@@ -48,7 +51,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     let outcome = runtime.block_on(async {
         tokio::select! {
             r = dispatch(cli) => r,
-            _ = tokio::signal::ctrl_c() => Err(Error::Interrupted),
+            _ = interrupt::hard_stop() => Err(Error::Interrupted),
         }
     });
     match outcome {
@@ -60,7 +63,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
 /// Prints an error (if it has anything to say) and returns its exit code.
 fn report(e: &Error) -> i32 {
     match e {
-        Error::BrokenPipe => {}
+        // Already reported line by line; one failure needs no summary.
+        Error::BrokenPipe | Error::AllFailed { count: 1, .. } => {}
         Error::Interrupted => eprintln!("interrupted"),
         other => eprintln!("error: {other}"),
     }

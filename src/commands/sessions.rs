@@ -1,91 +1,637 @@
-//! `tunnelctl sessions …`: online tunnel sessions and commands to their agents.
+//! `tunnelctl sessions …`: online tunnel sessions, commands to their agents, and fleet
+//! operations over many of them (selectors, bounded concurrency, waits, rolling upgrades).
+
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
+use serde_json::{json, Value};
+use tokio::time::Instant;
 
-use super::{for_each_id, print_list, LimitArg};
+use super::print_list;
 use crate::api::sessions::{self, AgentCommand, RESOURCE};
+use crate::api::Client;
 use crate::context::Context;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::fleet::bulk::{self, Outcome};
+use crate::fleet::select::{IpMatch, Selector, VersionMatch};
+use crate::fleet::upgrade::{self, Plan, Progress, Step};
+use crate::fleet::{field, id_of, wait};
+use crate::interrupt;
 use crate::output::columns::SESSION;
 use crate::output::escape::escape;
+
+/// How long `--wait` and `upgrade` wait for agents when `--timeout` does not say.
+const DEFAULT_WAIT: Duration = Duration::from_secs(300);
 
 /// `sessions` and its verbs.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  tunnelctl sessions list
-  tunnelctl sessions get ts_2Qm…
-  tunnelctl sessions restart ts_2Qm… ts_2Qn…
-  tunnelctl sessions update ts_2Qm…     # then wait 10 s or more and restart it
-  tunnelctl sessions stop ts_2Qm… --yes")]
+  tunnelctl sessions list --region eu --os linux
+  tunnelctl sessions restart ts_2Qm… ts_2Qn… --wait
+  tunnelctl sessions restart --agent-version '<3.20' --parallel 8 --dry-run
+  tunnelctl sessions upgrade --all --batch 10
+  tunnelctl sessions stop --metadata-contains staging --yes")]
 pub struct SessionsArgs {
     #[command(subcommand)]
     command: SessionsCommand,
 }
 
+/// Which sessions: filters applied on the client, all of them must hold.
+#[derive(Debug, Args, Clone)]
+struct SelectArgs {
+    /// Only sessions in this region (e.g. us, eu, ap)
+    #[arg(long, value_name = "REGION", value_parser = super::non_empty)]
+    region: Option<String>,
+    /// Only sessions whose agent runs on this OS (e.g. linux, darwin, windows)
+    #[arg(long, value_name = "OS", value_parser = super::non_empty)]
+    os: Option<String>,
+    /// Only agents of this version: 3.19.1, a prefix (3.19), or a comparison (<3.20, >=3.19.1)
+    #[arg(long, value_name = "VERSION")]
+    agent_version: Option<VersionMatch>,
+    /// Only sessions started with this credential (cr_…)
+    #[arg(long, value_name = "ID", value_parser = super::non_empty)]
+    credential_id: Option<String>,
+    /// Only sessions from this IP address or CIDR block (203.0.113.0/24)
+    #[arg(long, value_name = "IP|CIDR")]
+    ip: Option<IpMatch>,
+    /// Only sessions whose metadata contains this text
+    #[arg(long, value_name = "TEXT", value_parser = super::non_empty)]
+    metadata_contains: Option<String>,
+    /// Every online session
+    #[arg(long)]
+    all: bool,
+}
+
+impl SelectArgs {
+    fn selector(&self) -> Selector {
+        Selector {
+            region: self.region.clone(),
+            os: self.os.clone(),
+            agent_version: self.agent_version.clone(),
+            credential_id: self.credential_id.clone(),
+            ip: self.ip.clone(),
+            metadata_contains: self.metadata_contains.clone(),
+            all: self.all,
+        }
+    }
+}
+
+/// Flags of the agent commands over several sessions.
+#[derive(Debug, Args)]
+struct FleetArgs {
+    /// Session IDs (ts_…); or choose them with selectors, or --all
+    ids: Vec<String>,
+    #[command(flatten)]
+    select: SelectArgs,
+    /// Requests at once
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = parse_parallel)]
+    parallel: usize,
+    /// Print what would be done and send nothing
+    #[arg(long)]
+    dry_run: bool,
+}
+
+fn parse_parallel(s: &str) -> std::result::Result<usize, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(n as usize),
+        Ok(_) => Err(format!("'{s}' must be from 1 to 64")),
+        Err(_) => Err(format!("'{s}' is not a whole number")),
+    }
+}
+
 #[derive(Debug, Subcommand)]
 enum SessionsCommand {
-    /// List online tunnel sessions
-    #[command(
-        after_help = "Examples:\n  tunnelctl sessions list\n  tunnelctl sessions list --jq '.[] | select(.region == \"eu\") | .id'"
-    )]
-    List(LimitArg),
+    /// List online tunnel sessions (selectors filter them)
+    #[command(after_help = "Examples:
+  tunnelctl sessions list
+  tunnelctl sessions list --os windows --json
+  tunnelctl sessions list --jq '.[] | select(.region == \"eu\") | .id'")]
+    List {
+        #[command(flatten)]
+        select: SelectArgs,
+        /// Stop after N sessions (fetches no more pages than needed)
+        #[arg(long, value_name = "N", value_parser = super::parse_limit, allow_negative_numbers = true)]
+        limit: Option<usize>,
+    },
     /// Show one tunnel session
     #[command(after_help = "Example:\n  tunnelctl sessions get ts_2Qm…")]
     Get {
         /// Session ID (ts_…)
         id: String,
     },
-    /// Restart the agents of sessions (each reconnects with a new session ID; not on Windows)
-    #[command(after_help = "Example:\n  tunnelctl sessions restart ts_2Qm… ts_2Qn…")]
+    /// Restart agents (each reconnects with a new session ID; not on Windows)
+    #[command(after_help = "Examples:
+  tunnelctl sessions restart ts_2Qm… ts_2Qn…
+  tunnelctl sessions restart --region eu --wait --timeout 2m
+  tunnelctl sessions restart --all --parallel 8 --dry-run")]
     Restart {
-        /// Session IDs (ts_…)
-        #[arg(required = true)]
-        ids: Vec<String>,
+        #[command(flatten)]
+        fleet: FleetArgs,
+        /// Wait until every agent is back under a new session ID (exit 7 when --timeout runs out)
+        #[arg(long)]
+        wait: bool,
     },
-    /// Stop the agents of sessions (they exit)
-    #[command(after_help = "Example:\n  tunnelctl sessions stop ts_2Qm… --yes")]
+    /// Stop agents (they exit and do not come back by themselves)
+    #[command(after_help = "Examples:
+  tunnelctl sessions stop ts_2Qm… --yes
+  tunnelctl sessions stop --metadata-contains staging --dry-run")]
     Stop {
-        /// Session IDs (ts_…)
-        #[arg(required = true)]
-        ids: Vec<String>,
+        #[command(flatten)]
+        fleet: FleetArgs,
     },
-    /// Update the agents of sessions; restart them 10 seconds or more later to run the new version
-    #[command(
-        after_help = "Example:\n  tunnelctl sessions update ts_2Qm… && sleep 10 && tunnelctl sessions restart ts_2Qm…"
-    )]
+    /// Update agents; restart them 10 seconds or more later (or use 'sessions upgrade')
+    #[command(after_help = "Examples:
+  tunnelctl sessions update ts_2Qm… && sleep 10 && tunnelctl sessions restart ts_2Qm… --wait
+  tunnelctl sessions update --agent-version '<3.20' --dry-run")]
     Update {
-        /// Session IDs (ts_…)
-        #[arg(required = true)]
-        ids: Vec<String>,
+        #[command(flatten)]
+        fleet: FleetArgs,
     },
+    /// Rolling upgrade: update, wait, restart and wait for each agent to reconnect, in batches
+    #[command(after_help = "Examples:
+  tunnelctl sessions upgrade --all
+  tunnelctl sessions upgrade --region eu --batch 5 --settle 30s --keep-going
+  tunnelctl sessions upgrade ts_2Qm… --timeout 10m
+
+Agents whose update is refused (no update available, update checks disabled, already
+updating, updated but not restarted) are reported with the reason and not restarted. The
+rollout stops after the first batch with a failure unless --keep-going.")]
+    Upgrade {
+        #[command(flatten)]
+        fleet: FleetArgs,
+        /// Agents per batch
+        #[arg(long, value_name = "N", default_value_t = 5, value_parser = parse_parallel)]
+        batch: usize,
+        /// Wait between update and restart (at least 10s, as the service requires)
+        #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_settle)]
+        settle: Duration,
+        /// Go on with the next batches after a batch with failures
+        #[arg(long)]
+        keep_going: bool,
+    },
+}
+
+fn parse_settle(s: &str) -> std::result::Result<Duration, String> {
+    let d = crate::cli::parse_seconds(s)?;
+    if d < upgrade::MIN_SETTLE {
+        return Err(format!("'{s}' is less than 10s: the service needs at least 10 seconds between update and restart"));
+    }
+    Ok(d)
 }
 
 /// Runs a `sessions` command.
 pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
-    let (ids, command, done) = match args.command {
-        SessionsCommand::List(l) => {
+    match args.command {
+        SessionsCommand::List { select, limit } => {
             let client = ctx.management()?;
-            return print_list(ctx, &SESSION, RESOURCE.list(&client, l.limit)?).await;
+            let sel = select.selector();
+            if !sel.is_given() || sel.all {
+                return print_list(ctx, &SESSION, RESOURCE.list(&client, limit)?).await;
+            }
+            // Filtered on the client: read every page, keep what matches, up to the limit.
+            let mut pages = RESOURCE.list(&client, None)?;
+            let mut sink = ctx.out.list(&SESSION)?;
+            let mut n = 0;
+            while let Some(s) = pages.next_item().await? {
+                if sel.matches(&s) {
+                    sink.push(s)?;
+                    n += 1;
+                    if limit.is_some_and(|l| n >= l) {
+                        break;
+                    }
+                }
+            }
+            if sink.finish()? == 0 && ctx.out.format == crate::output::Format::Table {
+                ctx.note("No tunnel sessions match.");
+            }
+            Ok(())
         }
         SessionsCommand::Get { id } => {
             let client = ctx.management()?;
-            return ctx.out.object(&SESSION, &RESOURCE.get(&client, &id).await?);
+            ctx.out.object(&SESSION, &RESOURCE.get(&client, &id).await?)
         }
-        SessionsCommand::Restart { ids } => (ids, AgentCommand::Restart, "Restart sent to"),
-        SessionsCommand::Stop { ids } => (ids, AgentCommand::Stop, "Stopped"),
-        SessionsCommand::Update { ids } => (ids, AgentCommand::Update, "Update sent to"),
-    };
+        SessionsCommand::Restart { fleet, wait } => {
+            agent_command(ctx, fleet, AgentCommand::Restart, wait).await
+        }
+        SessionsCommand::Stop { fleet } => {
+            agent_command(ctx, fleet, AgentCommand::Stop, false).await
+        }
+        SessionsCommand::Update { fleet } => {
+            agent_command(ctx, fleet, AgentCommand::Update, false).await
+        }
+        SessionsCommand::Upgrade {
+            fleet,
+            batch,
+            settle,
+            keep_going,
+        } => run_upgrade(ctx, fleet, batch, settle, keep_going).await,
+    }
+}
+
+/// The sessions to act on: the IDs given (read from the list when their details are needed),
+/// the sessions the selectors match, or, on a terminal with neither, the user's choice.
+async fn targets(
+    client: &Client,
+    fleet: &FleetArgs,
+    verb: &str,
+    need_details: bool,
+) -> Result<Vec<Value>> {
+    let sel = fleet.select.selector();
+    if !fleet.ids.is_empty() && sel.is_given() {
+        return Err(Error::usage(
+            "give session IDs or selectors (--region, --os, …, --all), not both",
+        ));
+    }
+    if !fleet.ids.is_empty() {
+        let mut seen = HashSet::new();
+        for id in &fleet.ids {
+            crate::http::encode_segment("session ID", id)?;
+            if !seen.insert(id) {
+                return Err(Error::usage(format!(
+                    "the session ID {} is given twice",
+                    escape(id)
+                )));
+            }
+        }
+        if !need_details {
+            return Ok(fleet.ids.iter().map(|id| json!({ "id": id })).collect());
+        }
+        let all = wait::all_sessions(client).await?;
+        return Ok(fleet
+            .ids
+            .iter()
+            .map(|id| {
+                all.iter()
+                    .find(|s| id_of(s) == id)
+                    .cloned()
+                    .unwrap_or_else(|| json!({ "id": id }))
+            })
+            .collect());
+    }
+    if sel.is_given() {
+        let all = wait::all_sessions(client).await?;
+        return Ok(all.into_iter().filter(|s| sel.matches(s)).collect());
+    }
+    if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+        return Err(Error::usage(format!(
+            "which sessions? Give session IDs, a selector (--region, --os, --agent-version, --credential-id, --ip, --metadata-contains) or --all to {verb}"
+        )));
+    }
+    choose(client, verb).await
+}
+
+/// Lets the user pick sessions from the live list.
+async fn choose(client: &Client, verb: &str) -> Result<Vec<Value>> {
+    let all = wait::all_sessions(client).await?;
+    if all.is_empty() {
+        return Err(Error::usage("there are no online sessions to choose from"));
+    }
+    let labels: Vec<String> = all
+        .iter()
+        .map(|s| {
+            escape(&format!(
+                "{}  {}  {}  {}  {}  {}",
+                id_of(s),
+                field(s, "region"),
+                field(s, "os"),
+                field(s, "agent_version"),
+                field(s, "ip"),
+                field(s, "metadata")
+            ))
+        })
+        .collect();
+    let picked = dialoguer::MultiSelect::new()
+        .with_prompt(format!(
+            "Sessions to {verb} (space to choose, enter to confirm)"
+        ))
+        .items(&labels)
+        .interact()
+        .map_err(|e| Error::usage(format!("no choice made: {e}")))?;
+    if picked.is_empty() {
+        return Err(Error::usage("no session chosen"));
+    }
+    Ok(picked
+        .into_iter()
+        .filter_map(|i| all.get(i).cloned())
+        .collect())
+}
+
+fn describe(s: &Value) -> String {
+    let parts: Vec<&str> = ["region", "os", "agent_version", "ip"]
+        .iter()
+        .map(|k| field(s, k))
+        .filter(|v| !v.is_empty())
+        .collect();
+    escape(&parts.join(" "))
+}
+
+/// Prints what a dry run would do: one line per session on stdout.
+fn dry_run(ctx: &Context, verb: &str, targets: &[Value]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    if ctx.out.is_json() {
+        let plan: Vec<Value> = targets
+            .iter()
+            .map(|s| json!({"id": id_of(s), "action": verb}))
+            .collect();
+        crate::output::write_json(&mut out, &Value::Array(plan), ctx.out.tty)?;
+    } else {
+        for s in targets {
+            writeln!(out, "would {verb}\t{}\t{}", escape(id_of(s)), describe(s))?;
+        }
+    }
+    ctx.note(&format!(
+        "Dry run: nothing was sent ({} session(s)).",
+        targets.len()
+    ));
+    Ok(())
+}
+
+async fn agent_command(
+    ctx: &Context,
+    fleet: FleetArgs,
+    command: AgentCommand,
+    wait_back: bool,
+) -> Result<()> {
+    let verb = command.as_str();
     let client = ctx.management()?;
+    let targets = targets(&client, &fleet, verb, wait_back).await?;
+    if targets.is_empty() {
+        ctx.note("No sessions match; nothing to do.");
+        return Ok(());
+    }
+    if fleet.dry_run {
+        return dry_run(ctx, verb, &targets);
+    }
     if command == AgentCommand::Stop {
+        let ids: Vec<&str> = targets.iter().map(id_of).collect();
         ctx.confirm(&format!(
             "Stop the agent of {} session(s): {}? They exit and do not come back by themselves.",
             ids.len(),
             escape(&ids.join(", "))
         ))?;
     }
-    for_each_id(ctx, &ids, done, |id| {
-        let client = &client;
-        async move { sessions::send(client, &id, command).await }
+    let known: HashSet<String> = if wait_back {
+        wait::all_sessions(&client)
+            .await?
+            .iter()
+            .map(|s| id_of(s).to_string())
+            .collect()
+    } else {
+        HashSet::new()
+    };
+    let ids: Vec<String> = targets.iter().map(|s| id_of(s).to_string()).collect();
+    let done = match command {
+        AgentCommand::Restart => "Restart sent to",
+        AgentCommand::Stop => "Stopped",
+        AgentCommand::Update => "Update sent to",
+    };
+    let client_ref = &client;
+    let outcomes = bulk::run(
+        &ids,
+        fleet.parallel,
+        |id| async move { sessions::send(client_ref, &id, command).await },
+        |id, outcome| match outcome {
+            Outcome::Done => ctx.note(&format!("{done} {}", escape(id))),
+            Outcome::Failed(e) => eprintln!("error: {}: {e}", escape(id)),
+            Outcome::NotStarted => {}
+        },
+    )
+    .await;
+    let mut back: Vec<(String, String)> = Vec::new();
+    let mut not_back: Vec<String> = Vec::new();
+    if wait_back && !interrupt::requested() {
+        let restarted: Vec<Value> = targets
+            .iter()
+            .zip(&outcomes)
+            .filter(|(_, o)| matches!(o, Outcome::Done))
+            .map(|(s, _)| s.clone())
+            .collect();
+        if !restarted.is_empty() {
+            let limit = ctx.global.timeout.unwrap_or(DEFAULT_WAIT);
+            ctx.note(&format!(
+                "Waiting up to {}s for {} agent(s) to reconnect…",
+                limit.as_secs(),
+                restarted.len()
+            ));
+            let human = !ctx.out.is_json();
+            not_back = wait::until_back(
+                &client,
+                &restarted,
+                &known,
+                Instant::now() + limit,
+                |old, new| {
+                    back.push((id_of(old).to_string(), id_of(new).to_string()));
+                    if human {
+                        let mut out = std::io::stdout().lock();
+                        let _ = writeln!(out, "{} -> {}", escape(id_of(old)), escape(id_of(new)));
+                        let _ = out.flush();
+                    }
+                },
+            )
+            .await?;
+        }
+    }
+    if ctx.out.is_json() {
+        let results: Vec<Value> = ids
+            .iter()
+            .zip(&outcomes)
+            .map(|(id, o)| {
+                let mut r = json!({"id": id, "outcome": o.word()});
+                if let Outcome::Failed(e) = o {
+                    r["error"] = json!(e.to_string());
+                }
+                if let Some((_, new)) = back.iter().find(|(old, _)| old == id) {
+                    r["new_id"] = json!(new);
+                }
+                if not_back.contains(id) {
+                    r["outcome"] = json!("not-back");
+                }
+                r
+            })
+            .collect();
+        let mut out = std::io::stdout().lock();
+        crate::output::write_json(&mut out, &Value::Array(results), ctx.out.tty)?;
+    }
+    summarize(&ids, &outcomes, &not_back)
+}
+
+/// The exit of a bulk command: Ctrl-C 130, agents not back 7, some failed 5, all failed alike
+/// their code.
+fn summarize(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Result<()> {
+    let not_started: Vec<&String> = ids
+        .iter()
+        .zip(outcomes)
+        .filter(|(_, o)| matches!(o, Outcome::NotStarted))
+        .map(|(id, _)| id)
+        .collect();
+    if interrupt::requested() {
+        let done = outcomes
+            .iter()
+            .filter(|o| !matches!(o, Outcome::NotStarted))
+            .count();
+        eprintln!(
+            "Interrupted: {done} of {} done; not started: {}",
+            ids.len(),
+            if not_started.is_empty() {
+                "none".to_string()
+            } else {
+                escape(
+                    &not_started
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+            }
+        );
+        return Err(Error::Interrupted);
+    }
+    let codes: Vec<i32> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Failed(e) => Some(e.exit_code()),
+            _ => None,
+        })
+        .collect();
+    if !not_back.is_empty() && codes.is_empty() {
+        return Err(Error::WaitTimeout(format!(
+            "{} agent(s) did not reconnect in time: {}",
+            not_back.len(),
+            escape(&not_back.join(" "))
+        )));
+    }
+    if codes.is_empty() {
+        return Ok(());
+    }
+    match codes.first() {
+        Some(first) if codes.len() == ids.len() && codes.iter().all(|c| c == first) => {
+            Err(Error::AllFailed {
+                code: *first,
+                count: codes.len(),
+            })
+        }
+        _ => Err(Error::Partial {
+            failed: codes.len() + not_back.len(),
+            total: ids.len(),
+        }),
+    }
+}
+
+/// Progress of an upgrade: a spinner on a terminal, plain lines otherwise.
+struct UpgradeProgress {
+    bar: Option<indicatif::ProgressBar>,
+    quiet: bool,
+    json: bool,
+}
+
+impl Progress for UpgradeProgress {
+    fn phase(&mut self, batch: usize, batches: usize, what: &str) {
+        let msg = format!("batch {batch}/{batches}: {what}");
+        match &self.bar {
+            Some(bar) => bar.set_message(msg),
+            None if !self.quiet => eprintln!("{msg}"),
+            None => {}
+        }
+    }
+
+    fn done(&mut self, old: &Value, step: &Step) {
+        let id = escape(id_of(old));
+        let line = match step {
+            Step::Upgraded { new_id, version } => {
+                format!("{id} -> {} ({})", escape(new_id), escape(version))
+            }
+            Step::UpdateFailed(e) => format!("{id}: not upgraded: update refused: {e}"),
+            Step::RestartFailed(e) => format!("{id}: updated but the restart failed: {e}"),
+            Step::NotBack => format!("{id}: restarted but not back in time"),
+            Step::NotStarted => format!("{id}: not started"),
+        };
+        if self.json {
+            return;
+        }
+        match (&self.bar, matches!(step, Step::Upgraded { .. })) {
+            (Some(bar), true) => bar.println(line),
+            (Some(bar), false) => bar.suspend(|| eprintln!("{line}")),
+            (None, true) => {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+            }
+            (None, false) => eprintln!("{line}"),
+        }
+    }
+}
+
+async fn run_upgrade(
+    ctx: &Context,
+    fleet: FleetArgs,
+    batch: usize,
+    settle: Duration,
+    keep_going: bool,
+) -> Result<()> {
+    let client = ctx.management()?;
+    let targets = targets(&client, &fleet, "upgrade", true).await?;
+    if targets.is_empty() {
+        ctx.note("No sessions match; nothing to do.");
+        return Ok(());
+    }
+    if fleet.dry_run {
+        return dry_run(ctx, "upgrade", &targets);
+    }
+    let plan = Plan {
+        batch,
+        parallel: fleet.parallel,
+        settle,
+        keep_going,
+        reconnect_timeout: ctx.global.timeout.unwrap_or(DEFAULT_WAIT),
+    };
+    let bar = (std::io::stderr().is_terminal() && !ctx.global.quiet).then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    });
+    let mut progress = UpgradeProgress {
+        bar,
+        quiet: ctx.global.quiet,
+        json: ctx.out.is_json(),
+    };
+    let _graceful = interrupt::graceful();
+    let results = upgrade::run(&client, &targets, &plan, &mut progress).await;
+    if let Some(bar) = &progress.bar {
+        bar.finish_and_clear();
+    }
+    if ctx.out.is_json() {
+        let rows: Vec<Value> = results
+            .iter()
+            .map(|(id, step)| match step {
+                Step::Upgraded { new_id, version } => json!({"id": id, "outcome": "upgraded", "new_id": new_id, "agent_version": version}),
+                Step::UpdateFailed(e) => json!({"id": id, "outcome": "update-failed", "error": e.to_string()}),
+                Step::RestartFailed(e) => json!({"id": id, "outcome": "restart-failed", "error": e.to_string()}),
+                Step::NotBack => json!({"id": id, "outcome": "not-back"}),
+                Step::NotStarted => json!({"id": id, "outcome": "not-started"}),
+            })
+            .collect();
+        let mut out = std::io::stdout().lock();
+        crate::output::write_json(&mut out, &Value::Array(rows), ctx.out.tty)?;
+    }
+    if interrupt::requested() {
+        return Err(Error::Interrupted);
+    }
+    let failed = results.iter().filter(|(_, s)| s.failed()).count();
+    if failed == 0 {
+        return Ok(());
+    }
+    if results
+        .iter()
+        .all(|(_, s)| matches!(s, Step::Upgraded { .. } | Step::NotBack))
+    {
+        return Err(Error::WaitTimeout(format!(
+            "{failed} agent(s) did not reconnect in time"
+        )));
+    }
+    Err(Error::Partial {
+        failed,
+        total: results.len(),
     })
-    .await
 }

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod upstream;
+
 use std::path::PathBuf;
 
 use assert_cmd::Command;

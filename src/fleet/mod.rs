@@ -1,0 +1,39 @@
+//! Fleet operations on tunnel sessions: choosing sessions by what they are (region, OS, agent
+//! version, credential, IP, metadata), running agent commands over many of them with bounded
+//! concurrency, waiting for restarted agents to come back, and rolling upgrades.
+//!
+//! Nothing here parses flags or prints tables: it takes settled choices and reports outcomes.
+
+pub mod bulk;
+pub mod select;
+pub mod upgrade;
+pub mod wait;
+
+use serde_json::Value;
+
+/// A field of a session as text ("" when missing).
+pub fn field<'a>(session: &'a Value, name: &str) -> &'a str {
+    session.get(name).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The id of a session.
+pub fn id_of(session: &Value) -> &str {
+    field(session, "id")
+}
+
+/// The credential id of a session.
+pub fn credential_of(session: &Value) -> &str {
+    session
+        .get("credential")
+        .and_then(|c| c.get("id"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+/// Is `candidate` the same agent as `old`: same credential, IP, OS and metadata?
+pub fn same_agent(old: &Value, candidate: &Value) -> bool {
+    credential_of(old) == credential_of(candidate)
+        && field(old, "ip") == field(candidate, "ip")
+        && field(old, "os") == field(candidate, "os")
+        && field(old, "metadata") == field(candidate, "metadata")
+}

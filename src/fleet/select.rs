@@ -1,0 +1,230 @@
+//! Selectors: which sessions a fleet command acts on, filtered on the client.
+
+use std::cmp::Ordering;
+use std::net::IpAddr;
+
+use serde_json::Value;
+
+use super::{credential_of, field};
+
+/// A condition on the agent version: exact, a prefix of dotted parts, or a comparison.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VersionMatch {
+    /// `3.19.1` matches exactly that; `3.19` matches 3.19 and 3.19.x.
+    Prefix(String),
+    /// `<3.20`, `<=3.20`, `>3.19.1`, `>=3.19`.
+    Compare(Ordering, bool, String),
+}
+
+impl std::str::FromStr for VersionMatch {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        let (ord, or_equal, rest) = if let Some(r) = s.strip_prefix("<=") {
+            (Ordering::Less, true, r)
+        } else if let Some(r) = s.strip_prefix(">=") {
+            (Ordering::Greater, true, r)
+        } else if let Some(r) = s.strip_prefix('<') {
+            (Ordering::Less, false, r)
+        } else if let Some(r) = s.strip_prefix('>') {
+            (Ordering::Greater, false, r)
+        } else {
+            if s.is_empty() {
+                return Err("must not be empty".into());
+            }
+            return Ok(VersionMatch::Prefix(s.to_string()));
+        };
+        let rest = rest.trim();
+        if rest.is_empty() || !rest.split('.').all(|p| p.parse::<u64>().is_ok()) {
+            return Err(format!(
+                "'{s}': a comparison needs a version of numbers, e.g. <3.20 or >=3.19.1"
+            ));
+        }
+        Ok(VersionMatch::Compare(ord, or_equal, rest.to_string()))
+    }
+}
+
+/// Compares dotted versions part by part, numerically where both parts are numbers.
+pub fn compare_versions(a: &str, b: &str) -> Ordering {
+    let pa: Vec<&str> = a.split(['.', '-', '+']).collect();
+    let pb: Vec<&str> = b.split(['.', '-', '+']).collect();
+    for i in 0..pa.len().max(pb.len()) {
+        let x = pa.get(i).copied().unwrap_or("0");
+        let y = pb.get(i).copied().unwrap_or("0");
+        let o = match (x.parse::<u64>(), y.parse::<u64>()) {
+            (Ok(m), Ok(n)) => m.cmp(&n),
+            _ => x.cmp(y),
+        };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
+impl VersionMatch {
+    fn matches(&self, version: &str) -> bool {
+        match self {
+            VersionMatch::Prefix(p) => version == p || version.starts_with(&format!("{p}.")),
+            VersionMatch::Compare(ord, or_equal, v) => {
+                let o = compare_versions(version, v);
+                o == *ord || (*or_equal && o == Ordering::Equal)
+            }
+        }
+    }
+}
+
+/// An address or a CIDR block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IpMatch {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl std::str::FromStr for IpMatch {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (a, p) = s
+            .trim()
+            .split_once('/')
+            .map_or((s.trim(), None), |(a, p)| (a, Some(p)));
+        let addr: IpAddr = a
+            .parse()
+            .map_err(|_| format!("'{s}' is not an IP address or CIDR block"))?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match p {
+            Some(p) => p
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(|| format!("'{s}' has a bad prefix length (0 to {max})"))?,
+            None => max,
+        };
+        Ok(IpMatch { addr, prefix })
+    }
+}
+
+impl IpMatch {
+    fn matches(&self, ip: &str) -> bool {
+        let Ok(ip) = ip.parse::<IpAddr>() else {
+            return false;
+        };
+        match (self.addr, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Every condition given; a session must meet them all.
+#[derive(Debug, Clone, Default)]
+pub struct Selector {
+    /// Region, e.g. `eu` (case-insensitive).
+    pub region: Option<String>,
+    /// OS, e.g. `linux` (case-insensitive).
+    pub os: Option<String>,
+    /// Agent version condition.
+    pub agent_version: Option<VersionMatch>,
+    /// Credential id.
+    pub credential_id: Option<String>,
+    /// IP address or block.
+    pub ip: Option<IpMatch>,
+    /// Text the metadata must contain.
+    pub metadata_contains: Option<String>,
+    /// Every session (`--all`).
+    pub all: bool,
+}
+
+impl Selector {
+    /// Was anything asked for (a condition or `--all`)?
+    pub fn is_given(&self) -> bool {
+        self.all
+            || self.region.is_some()
+            || self.os.is_some()
+            || self.agent_version.is_some()
+            || self.credential_id.is_some()
+            || self.ip.is_some()
+            || self.metadata_contains.is_some()
+    }
+
+    /// Does the session meet every condition?
+    pub fn matches(&self, s: &Value) -> bool {
+        self.region
+            .as_ref()
+            .is_none_or(|r| field(s, "region").eq_ignore_ascii_case(r))
+            && self
+                .os
+                .as_ref()
+                .is_none_or(|o| field(s, "os").eq_ignore_ascii_case(o))
+            && self
+                .agent_version
+                .as_ref()
+                .is_none_or(|v| v.matches(field(s, "agent_version")))
+            && self
+                .credential_id
+                .as_ref()
+                .is_none_or(|c| credential_of(s) == c)
+            && self.ip.as_ref().is_none_or(|m| m.matches(field(s, "ip")))
+            && self
+                .metadata_contains
+                .as_ref()
+                .is_none_or(|t| field(s, "metadata").contains(t.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn versions() {
+        let v = |s: &str| s.parse::<VersionMatch>().unwrap();
+        assert!(v("3.19").matches("3.19.1"));
+        assert!(!v("3.1").matches("3.19.1"));
+        assert!(v("<3.20").matches("3.19.9"));
+        assert!(!v("<3.20").matches("3.20.0"));
+        assert!(v("<=3.20").matches("3.20.0"));
+        assert!(v(">=3.19.1").matches("3.100.0"));
+        assert!("<abc".parse::<VersionMatch>().is_err());
+    }
+
+    #[test]
+    fn ips() {
+        let m: IpMatch = "203.0.113.0/24".parse().unwrap();
+        assert!(m.matches("203.0.113.9"));
+        assert!(!m.matches("203.0.114.9"));
+        assert!("10.0.0.1/33".parse::<IpMatch>().is_err());
+        assert!("nope".parse::<IpMatch>().is_err());
+        let all: IpMatch = "0.0.0.0/0".parse().unwrap();
+        assert!(all.matches("1.2.3.4"));
+    }
+
+    #[test]
+    fn every_condition_must_hold() {
+        let s = json!({"region": "eu", "os": "Linux", "agent_version": "3.19.1", "ip": "1.2.3.4", "credential": {"id": "cr_1"}, "metadata": "{\"team\":\"web\"}"});
+        let mut sel = Selector {
+            region: Some("EU".into()),
+            os: Some("linux".into()),
+            ..Default::default()
+        };
+        assert!(sel.matches(&s));
+        sel.metadata_contains = Some("web".into());
+        assert!(sel.matches(&s));
+        sel.credential_id = Some("cr_2".into());
+        assert!(!sel.matches(&s));
+    }
+}

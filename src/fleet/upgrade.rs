@@ -1,0 +1,215 @@
+//! Rolling upgrade, as the seeds prescribe for updating an agent: send `update`, wait at least
+//! 10 seconds, send `restart`, wait for the agent to reconnect; batch after batch, stopping at
+//! the first batch with a failure unless told to keep going.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::bulk::{self, Outcome};
+use super::{field, id_of, wait};
+use crate::api::sessions::{self, AgentCommand};
+use crate::api::Client;
+use crate::error::Error;
+use crate::interrupt;
+
+/// The shortest wait between update and restart the seeds allow.
+pub const MIN_SETTLE: Duration = Duration::from_secs(10);
+
+/// How the rollout goes.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Sessions per batch.
+    pub batch: usize,
+    /// Requests at once within a batch.
+    pub parallel: usize,
+    /// Wait between update and restart (at least [`MIN_SETTLE`]).
+    pub settle: Duration,
+    /// Go on after a batch with failures.
+    pub keep_going: bool,
+    /// How long a batch waits for its agents to come back.
+    pub reconnect_timeout: Duration,
+}
+
+/// What became of one session.
+#[derive(Debug)]
+pub enum Step {
+    /// Updated, restarted and back under a new session (its id and agent version).
+    Upgraded { new_id: String, version: String },
+    /// The update was refused (one of the seeds' four reasons, or another error); not restarted.
+    UpdateFailed(Error),
+    /// Updated, but the restart failed.
+    RestartFailed(Error),
+    /// Restarted, but not back in time.
+    NotBack,
+    /// Not attempted (an earlier batch failed, or Ctrl-C).
+    NotStarted,
+}
+
+impl Step {
+    /// Did this session fail?
+    pub fn failed(&self) -> bool {
+        !matches!(self, Step::Upgraded { .. })
+    }
+}
+
+/// Receives progress, for a bar on a terminal or lines in a log.
+pub trait Progress {
+    /// A phase of a batch begins.
+    fn phase(&mut self, batch: usize, batches: usize, what: &str);
+    /// One session reached its end.
+    fn done(&mut self, old: &Value, step: &Step);
+}
+
+/// Upgrades `targets`; returns each one's step, in order.
+pub async fn run(
+    client: &Client,
+    targets: &[Value],
+    plan: &Plan,
+    progress: &mut dyn Progress,
+) -> Vec<(String, Step)> {
+    let settle = plan.settle.max(MIN_SETTLE);
+    let batches: Vec<&[Value]> = targets.chunks(plan.batch.max(1)).collect();
+    let mut results: Vec<(String, Step)> = Vec::new();
+    let mut stop = false;
+    for (b, batch) in batches.iter().enumerate() {
+        let n = b + 1;
+        if stop || interrupt::requested() {
+            for s in *batch {
+                progress.done(s, &Step::NotStarted);
+                results.push((id_of(s).to_string(), Step::NotStarted));
+            }
+            continue;
+        }
+        let steps = one_batch(client, batch, plan, settle, n, batches.len(), progress).await;
+        if steps.iter().any(Step::failed) && !plan.keep_going {
+            stop = true;
+        }
+        for (s, step) in batch.iter().zip(steps) {
+            results.push((id_of(s).to_string(), step));
+        }
+    }
+    results
+}
+
+async fn one_batch(
+    client: &Client,
+    batch: &[Value],
+    plan: &Plan,
+    settle: Duration,
+    n: usize,
+    of: usize,
+    progress: &mut dyn Progress,
+) -> Vec<Step> {
+    let ids: Vec<String> = batch.iter().map(|s| id_of(s).to_string()).collect();
+    let mut steps: Vec<Option<Step>> = batch.iter().map(|_| None).collect();
+    let mut reported = vec![false; batch.len()];
+
+    progress.phase(n, of, &format!("updating {} agent(s)", ids.len()));
+    let updated_at = Instant::now();
+    let updates = bulk::run(
+        &ids,
+        plan.parallel,
+        |id| async move { sessions::send(client, &id, AgentCommand::Update).await },
+        |_, _| {},
+    )
+    .await;
+    let mut to_restart = Vec::new();
+    for (i, outcome) in updates.into_iter().enumerate() {
+        match outcome {
+            Outcome::Done => to_restart.push(i),
+            Outcome::Failed(e) => steps[i] = Some(Step::UpdateFailed(e)),
+            Outcome::NotStarted => steps[i] = Some(Step::NotStarted),
+        }
+    }
+    finish(batch, &steps, &mut reported, progress);
+    if to_restart.is_empty() {
+        return collect(steps);
+    }
+
+    // The seeds: wait at least 10 seconds after an update before the restart.
+    progress.phase(
+        n,
+        of,
+        &format!(
+            "waiting {}s for the updates to take effect",
+            settle.as_secs_f64().round()
+        ),
+    );
+    tokio::time::sleep_until(updated_at + settle).await;
+
+    let known: HashSet<String> = match wait::all_sessions(client).await {
+        Ok(all) => all.iter().map(|s| id_of(s).to_string()).collect(),
+        Err(_) => batch.iter().map(|s| id_of(s).to_string()).collect(),
+    };
+    progress.phase(n, of, &format!("restarting {} agent(s)", to_restart.len()));
+    let restart_ids: Vec<String> = to_restart.iter().map(|i| ids[*i].clone()).collect();
+    let restarts = bulk::run(
+        &restart_ids,
+        plan.parallel,
+        |id| async move { sessions::send(client, &id, AgentCommand::Restart).await },
+        |_, _| {},
+    )
+    .await;
+    let mut restarted = Vec::new();
+    for (k, outcome) in restarts.into_iter().enumerate() {
+        let i = to_restart[k];
+        match outcome {
+            Outcome::Done => restarted.push(i),
+            Outcome::Failed(e) => steps[i] = Some(Step::RestartFailed(e)),
+            Outcome::NotStarted => steps[i] = Some(Step::NotStarted),
+        }
+    }
+    finish(batch, &steps, &mut reported, progress);
+
+    progress.phase(
+        n,
+        of,
+        &format!("waiting for {} agent(s) to reconnect", restarted.len()),
+    );
+    let olds: Vec<Value> = restarted.iter().map(|i| batch[*i].clone()).collect();
+    let mut back: Vec<(String, Value)> = Vec::new();
+    let deadline = Instant::now() + plan.reconnect_timeout;
+    // A failure to read the list leaves the rest as not back.
+    let _ = wait::until_back(client, &olds, &known, deadline, |old, new| {
+        back.push((id_of(old).to_string(), new.clone()));
+    })
+    .await;
+    for i in restarted {
+        let old_id = id_of(&batch[i]);
+        steps[i] = Some(match back.iter().find(|(o, _)| o == old_id) {
+            Some((_, new)) => Step::Upgraded {
+                new_id: id_of(new).to_string(),
+                version: field(new, "agent_version").to_string(),
+            },
+            // Not back by the deadline (or the list could not be read).
+            None => Step::NotBack,
+        });
+    }
+    finish(batch, &steps, &mut reported, progress);
+    collect(steps)
+}
+
+/// Reports the sessions whose step became known since the last call, once each.
+fn finish(
+    batch: &[Value],
+    steps: &[Option<Step>],
+    reported: &mut [bool],
+    progress: &mut dyn Progress,
+) {
+    for ((s, step), done) in batch.iter().zip(steps).zip(reported.iter_mut()) {
+        if let (Some(st), false) = (step, *done) {
+            progress.done(s, st);
+            *done = true;
+        }
+    }
+}
+
+fn collect(steps: Vec<Option<Step>>) -> Vec<Step> {
+    steps
+        .into_iter()
+        .map(|s| s.unwrap_or(Step::NotStarted))
+        .collect()
+}

@@ -1,0 +1,66 @@
+//! Waiting for restarted agents to come back: an agent is back when its old session is gone
+//! and a new session from the same agent (same credential, IP, OS and metadata) has appeared.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::{id_of, same_agent};
+use crate::api::{sessions, Client};
+use crate::error::Result;
+
+/// How often the session list is read while waiting.
+pub const POLL: Duration = Duration::from_millis(500);
+
+/// Every session now.
+pub async fn all_sessions(client: &Client) -> Result<Vec<Value>> {
+    let mut pages = sessions::RESOURCE.list(client, None)?;
+    let mut all = Vec::new();
+    while let Some(s) = pages.next_item().await? {
+        all.push(s);
+    }
+    Ok(all)
+}
+
+/// Waits until each of `olds` is back, calling `on_back(old, new)` as each returns. `known`
+/// holds the session ids that existed before the restarts (never taken for a new one).
+/// Returns the ids of the sessions not back by `deadline` (empty when all came back).
+pub async fn until_back(
+    client: &Client,
+    olds: &[Value],
+    known: &HashSet<String>,
+    deadline: Instant,
+    mut on_back: impl FnMut(&Value, &Value),
+) -> Result<Vec<String>> {
+    let mut pending: Vec<&Value> = olds.iter().collect();
+    let mut claimed: HashSet<String> = HashSet::new();
+    loop {
+        let now = all_sessions(client).await?;
+        let ids: HashSet<&str> = now.iter().map(id_of).collect();
+        pending.retain(|old| {
+            if ids.contains(id_of(old)) {
+                return true;
+            }
+            let new = now.iter().find(|s| {
+                !known.contains(id_of(s)) && !claimed.contains(id_of(s)) && same_agent(old, s)
+            });
+            match new {
+                Some(new) => {
+                    claimed.insert(id_of(new).to_string());
+                    on_back(old, new);
+                    false
+                }
+                None => true,
+            }
+        });
+        if pending.is_empty() {
+            return Ok(Vec::new());
+        }
+        if Instant::now() + POLL > deadline {
+            return Ok(pending.iter().map(|o| id_of(o).to_string()).collect());
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
