@@ -4,7 +4,8 @@
 //! `UPDATE_GENERATED=1 cargo test --test generated_files` to write them anew.
 
 use clap::CommandFactory;
-use clap_complete::Shell;
+
+use crate::commands::completions::Shell;
 
 use crate::cli::Cli;
 
@@ -15,11 +16,12 @@ pub fn generated_files() -> Vec<(String, Vec<u8>)> {
         (Shell::Bash, "tunnelctl.bash"),
         (Shell::Zsh, "_tunnelctl"),
         (Shell::Fish, "tunnelctl.fish"),
-        (Shell::PowerShell, "_tunnelctl.ps1"),
+        (Shell::Powershell, "_tunnelctl.ps1"),
         (Shell::Elvish, "tunnelctl.elv"),
     ] {
         let mut buf = Vec::new();
-        crate::commands::completions::write(shell, &mut buf);
+        // Writing to a Vec cannot fail.
+        let _ = crate::commands::completions::write(shell, &mut buf);
         files.push((format!("completions/{name}"), buf));
     }
     let mut cmd = Cli::command().disable_help_subcommand(true);

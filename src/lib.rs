@@ -9,6 +9,7 @@ pub mod agent;
 pub mod api;
 pub mod cli;
 pub mod commands;
+pub mod complete;
 pub mod config;
 pub mod context;
 pub mod docs;
@@ -29,6 +30,18 @@ use error::{exit, Error, Result};
 
 /// Runs the program on these arguments and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
+    let args: Vec<OsString> = args.into_iter().collect();
+    // A shell asking for completions (COMPLETE=<shell>) is answered here, before anything else.
+    match commands::completions::env()
+        .try_complete(args.clone(), std::env::current_dir().ok().as_deref())
+    {
+        Ok(true) => return exit::OK,
+        Ok(false) => {}
+        Err(e) => {
+            let _ = e.print();
+            return exit::USAGE;
+        }
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {

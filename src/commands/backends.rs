@@ -46,6 +46,7 @@ enum TunnelGroupCommand {
     #[command(after_help = "Example:\n  tunnelctl backends tunnel-group get bkdtg_2Qm…")]
     Get {
         /// Backend ID (bkdtg_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::backend_ids))]
         id: String,
     },
     /// Create a tunnel-group backend
@@ -59,6 +60,7 @@ enum TunnelGroupCommand {
     )]
     Update {
         /// Backend ID (bkdtg_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::backend_ids))]
         id: String,
         #[command(flatten)]
         fields: Fields,
@@ -67,7 +69,7 @@ enum TunnelGroupCommand {
     #[command(after_help = "Example:\n  tunnelctl backends tunnel-group delete bkdtg_2Qm… --yes")]
     Delete {
         /// Backend IDs (bkdtg_…)
-        #[arg(required = true)]
+        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::backend_ids))]
         ids: Vec<String>,
     },
 }

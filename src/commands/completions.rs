@@ -1,32 +1,78 @@
-//! `tunnelctl completions SHELL`: a completion script for the shell.
+//! `tunnelctl completions SHELL`: the script that hooks `tunnelctl` into the shell's
+//! completion. The script calls `tunnelctl` back (with `COMPLETE=<shell>`) for each
+//! completion, so subcommands, flags and live resource IDs and tunnel names all complete.
 
-use clap::{Args, CommandFactory};
-use clap_complete::Shell;
+use clap::{Args, CommandFactory, ValueEnum};
+use clap_complete::env::{CompleteEnv, Shells};
 
 use crate::cli::Cli;
-use crate::error::Result;
+use crate::error::{Error, Result};
+
+/// Shells with completion support.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    /// Bash
+    Bash,
+    /// Zsh
+    Zsh,
+    /// Fish
+    Fish,
+    /// PowerShell
+    Powershell,
+    /// Elvish
+    Elvish,
+}
+
+impl Shell {
+    fn name(self) -> &'static str {
+        match self {
+            Shell::Bash => "bash",
+            Shell::Zsh => "zsh",
+            Shell::Fish => "fish",
+            Shell::Powershell => "powershell",
+            Shell::Elvish => "elvish",
+        }
+    }
+}
 
 /// Arguments of `completions`.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  tunnelctl completions bash > ~/.local/share/bash-completion/completions/tunnelctl
-  tunnelctl completions zsh > \"${fpath[1]}/_tunnelctl\"
-  tunnelctl completions fish > ~/.config/fish/completions/tunnelctl.fish")]
+  echo 'source <(tunnelctl completions bash)' >> ~/.bashrc
+  echo 'source <(tunnelctl completions zsh)' >> ~/.zshrc
+  tunnelctl completions fish > ~/.config/fish/completions/tunnelctl.fish
+
+Resource IDs and tunnel names complete from the live APIs (settings from the environment and
+the config file); when they cannot be reached within a moment, nothing is offered.")]
 pub struct CompletionsArgs {
     /// The shell
     #[arg(value_enum)]
     shell: Shell,
 }
 
-/// Writes the script of `shell` to `out`.
-pub fn write(shell: Shell, out: &mut dyn std::io::Write) {
-    clap_complete::generate(shell, &mut Cli::command(), "tunnelctl", out);
+/// The completion environment: `COMPLETE=<shell>` makes `tunnelctl` answer completions.
+pub fn env() -> CompleteEnv<'static, fn() -> clap::Command> {
+    CompleteEnv::with_factory(Cli::command as fn() -> clap::Command)
+        .var("COMPLETE")
+        .bin("tunnelctl")
+        .completer("tunnelctl")
+}
+
+/// Writes the registration script of `shell` to `out`.
+pub fn write(shell: Shell, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    match Shells::builtins().completer(shell.name()) {
+        Some(c) => c.write_registration("COMPLETE", "tunnelctl", "tunnelctl", "tunnelctl", out),
+        None => Err(std::io::Error::other(format!(
+            "no completion support for {}",
+            shell.name()
+        ))),
+    }
 }
 
 /// Prints the script.
 pub fn run(args: CompletionsArgs) -> Result<()> {
     let mut buf = Vec::new();
-    write(args.shell, &mut buf);
+    write(args.shell, &mut buf).map_err(|e| Error::Io(e.to_string()))?;
     std::io::Write::write_all(&mut std::io::stdout().lock(), &buf)?;
     Ok(())
 }

@@ -43,6 +43,7 @@ enum DestinationsCommand {
     #[command(after_help = "Example:\n  tunnelctl event-destinations get ed_2Qm…")]
     Get {
         /// Event destination ID (ed_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::destination_ids))]
         id: String,
     },
     /// Create an event destination: exactly one target and exactly one way to authenticate
@@ -57,6 +58,7 @@ enum DestinationsCommand {
     )]
     Update {
         /// Event destination ID (ed_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::destination_ids))]
         id: String,
         #[command(flatten)]
         fields: Fields,
@@ -65,7 +67,7 @@ enum DestinationsCommand {
     #[command(after_help = "Example:\n  tunnelctl event-destinations delete ed_2Qm… --yes")]
     Delete {
         /// Event destination IDs (ed_…)
-        #[arg(required = true)]
+        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::destination_ids))]
         ids: Vec<String>,
     },
 }

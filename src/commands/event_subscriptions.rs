@@ -31,6 +31,7 @@ enum SubscriptionsCommand {
     #[command(after_help = "Example:\n  tunnelctl event-subscriptions get esb_2Qm…")]
     Get {
         /// Event subscription ID (esb_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
         id: String,
     },
     /// Create an event subscription
@@ -44,6 +45,7 @@ enum SubscriptionsCommand {
     )]
     Update {
         /// Event subscription ID (esb_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
         id: String,
         #[command(flatten)]
         fields: Fields,
@@ -52,7 +54,7 @@ enum SubscriptionsCommand {
     #[command(after_help = "Example:\n  tunnelctl event-subscriptions delete esb_2Qm… --yes")]
     Delete {
         /// Event subscription IDs (esb_…)
-        #[arg(required = true)]
+        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
         ids: Vec<String>,
     },
     /// The event types (sources) of a subscription
@@ -75,7 +77,7 @@ struct Fields {
     #[arg(long = "source", value_name = "TYPE", value_parser = non_empty)]
     sources: Vec<String>,
     /// An event destination that receives the events (repeatable)
-    #[arg(long = "destination-id", value_name = "ID", value_parser = non_empty)]
+    #[arg(long = "destination-id", value_name = "ID", value_parser = non_empty, add = clap_complete::ArgValueCandidates::new(crate::complete::destination_ids))]
     destination_ids: Vec<String>,
 }
 
@@ -109,6 +111,7 @@ enum SourcesCommand {
     #[command(after_help = "Example:\n  tunnelctl event-subscriptions sources list esb_2Qm…")]
     List {
         /// Event subscription ID (esb_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
         subscription_id: String,
         #[command(flatten)]
         limit: LimitArg,
@@ -119,6 +122,7 @@ enum SourcesCommand {
     )]
     Get {
         /// Event subscription ID (esb_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
         #[arg(value_name = "TYPE", value_parser = non_empty)]
@@ -130,6 +134,7 @@ enum SourcesCommand {
     )]
     Create {
         /// Event subscription ID (esb_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
         #[arg(value_name = "TYPE", value_parser = non_empty)]
@@ -141,6 +146,7 @@ enum SourcesCommand {
     )]
     Update {
         /// Event subscription ID (esb_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
         #[arg(value_name = "TYPE", value_parser = non_empty)]
@@ -152,6 +158,7 @@ enum SourcesCommand {
     )]
     Delete {
         /// Event subscription ID (esb_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
         #[arg(value_name = "TYPE", value_parser = non_empty)]

@@ -32,6 +32,7 @@ enum IpPoliciesCommand {
     #[command(after_help = "Example:\n  tunnelctl ip-policies get ipp_2Qm…")]
     Get {
         /// IP policy ID (ipp_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::ip_policy_ids))]
         id: String,
     },
     /// Create an IP policy
@@ -45,6 +46,7 @@ enum IpPoliciesCommand {
     )]
     Update {
         /// IP policy ID (ipp_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::ip_policy_ids))]
         id: String,
         #[command(flatten)]
         fields: Fields,
@@ -53,7 +55,7 @@ enum IpPoliciesCommand {
     #[command(after_help = "Example:\n  tunnelctl ip-policies delete ipp_2Qm… --yes")]
     Delete {
         /// IP policy IDs (ipp_…)
-        #[arg(required = true)]
+        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::ip_policy_ids))]
         ids: Vec<String>,
     },
 }

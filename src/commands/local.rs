@@ -81,6 +81,7 @@ enum TunnelsCommand {
     #[command(after_help = "Example:\n  tunnelctl local tunnels get 'web (http)'")]
     Get {
         /// Tunnel name (quote names with spaces)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         name: String,
     },
     /// Start a tunnel
@@ -95,6 +96,7 @@ enum TunnelsCommand {
     )]
     Stop {
         /// Tunnel name (quote names with spaces)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         name: String,
     },
 }
@@ -255,7 +257,7 @@ struct RequestsArgs {
 #[derive(Debug, Args)]
 struct Filter {
     /// Only requests captured on this tunnel
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
     tunnel: Option<String>,
 }
 
@@ -280,6 +282,7 @@ enum RequestsCommand {
   tunnelctl local requests get airt_2Qm… --curl")]
     Get {
         /// Captured request ID (airt_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
         id: String,
         /// Write the raw request bytes to stdout, unchanged
         #[arg(long, conflicts_with = "curl")]
@@ -297,9 +300,10 @@ enum RequestsCommand {
   tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'")]
     Replay {
         /// Captured request ID (airt_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
         id: String,
         /// Replay on this tunnel instead of the one it was captured on
-        #[arg(long, value_name = "NAME")]
+        #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         tunnel: Option<String>,
     },
     /// Delete every captured request

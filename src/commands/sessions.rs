@@ -82,6 +82,7 @@ impl SelectArgs {
 #[derive(Debug, Args)]
 struct FleetArgs {
     /// Session IDs (ts_…); or choose them with selectors, or --all
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::session_ids))]
     ids: Vec<String>,
     #[command(flatten)]
     select: SelectArgs,
@@ -119,6 +120,7 @@ enum SessionsCommand {
     #[command(after_help = "Example:\n  tunnelctl sessions get ts_2Qm…")]
     Get {
         /// Session ID (ts_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::session_ids))]
         id: String,
     },
     /// Restart agents (each reconnects with a new session ID; not on Windows)
