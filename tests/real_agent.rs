@@ -59,7 +59,11 @@ fn wait_for_requests(tunnel: &str, n: usize) -> Vec<Value> {
         let out = tunnelctl(&["local", "requests", "list", "--tunnel", tunnel, "--json"]);
         out.ok();
         let list = out.json().as_array().cloned().unwrap_or_default();
-        if list.len() >= n && list.iter().all(|r| !r["response"].is_null()) {
+        if list.len() >= n
+            && list
+                .iter()
+                .all(|r| r["response"]["status_code"].as_u64().unwrap_or(0) != 0)
+        {
             return list;
         }
         std::thread::sleep(Duration::from_millis(100));

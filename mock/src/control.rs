@@ -49,6 +49,11 @@ pub fn handle(shared: &Shared, method: &str, raw_path: &str, body: &[u8]) -> Res
             Ok(None)
         }
         ("GET", ["state"]) => Ok(Some(state(shared))),
+        (_, ["agent", rest @ ..]) => match parse(body) {
+            Err(e) => Err(e),
+            Ok(spec) => crate::agent::control::handle(&shared.agent, method, rest, &spec)
+                .unwrap_or_else(|| Err(ApiError::no_route(raw_path))),
+        },
         (_, [name]) => match allowed(name) {
             Some(methods) => Err(ApiError::method_not_allowed(method, methods)),
             None => Err(ApiError::no_route(raw_path)),
@@ -88,11 +93,13 @@ fn parse(body: &[u8]) -> Result<Value, ApiError> {
     })
 }
 
-/// Empties all resources, the request log and the faults; settings stay.
+/// Empties all resources, the request log and the faults, stops every agent tunnel and
+/// forgets the captures and the agent's request log; settings stay.
 pub fn reset(shared: &Shared) {
     lock(&shared.store).clear();
     shared.recorder.clear();
     lock(&shared.faults).clear();
+    shared.agent.reset();
 }
 
 /// Adds the resources a seed spec describes; returns their ids by collection.
@@ -113,6 +120,10 @@ pub fn configure(shared: &Shared, cfg: &Value) -> Result<(), ApiError> {
         "latency_ms",
         "extra_fields",
         "next_page_base",
+        "agent_ready",
+        "inspect_db_size",
+        "pending_response",
+        "tunnel_start_error",
     ])?;
     let page_size = f.uint("page_size")?;
     if page_size == Some(0) {
@@ -125,6 +136,33 @@ pub fn configure(shared: &Shared, cfg: &Value) -> Result<(), ApiError> {
     let latency_ms = f.uint("latency_ms")?;
     let extra_fields = f.boolean("extra_fields")?;
     let next_page_base = f.string("next_page_base")?;
+    let agent_ready = f.boolean("agent_ready")?;
+    let inspect_db_size = f.uint("inspect_db_size")?;
+    let pending_null = match f.string("pending_response")? {
+        None => None,
+        Some("object") => Some(false),
+        Some("null") => Some(true),
+        Some(_) => return Err(ApiError::invalid(
+            "pending_response",
+            "pending_response must be \"object\" (the real agent) or \"null\" (the seed document).",
+        )),
+    };
+    let tunnel_start_error = f.string("tunnel_start_error")?;
+    if let Some(b) = agent_ready {
+        shared.agent.set_ready(b);
+    }
+    if let Some(n) = inspect_db_size {
+        shared.agent.captures.set_limit(n);
+    }
+    if let Some(b) = pending_null {
+        shared.agent.captures.set_pending_null(b);
+    }
+    // Present as null means "start tunnels normally again".
+    if f.has("tunnel_start_error") {
+        shared
+            .agent
+            .set_start_error(tunnel_start_error.map(str::to_string));
+    }
     let mut c = lock(&shared.config);
     if let Some(n) = page_size {
         c.page_size = usize::try_from(n).unwrap_or(usize::MAX);
@@ -147,13 +185,17 @@ pub fn configure(shared: &Shared, cfg: &Value) -> Result<(), ApiError> {
 
 fn config_json(shared: &Shared) -> Value {
     let c = shared.config();
-    json!({
+    let mut out = json!({
         "page_size": c.page_size,
         "restart_delay_ms": c.restart_delay_ms,
         "latency_ms": c.latency_ms,
         "extra_fields": c.extra_fields,
         "next_page_base": c.next_page_base,
-    })
+    });
+    if let (Value::Object(out), Value::Object(agent)) = (&mut out, shared.agent.settings_json()) {
+        out.extend(agent);
+    }
+    out
 }
 
 /// Adds a fault; returns it as listed by `GET /_mock/faults`.

@@ -1,4 +1,5 @@
-//! `tunnelctl-mock`: a stateful, in-memory emulator of the tunnel management API.
+//! `tunnelctl-mock`: a stateful, in-memory emulator of the tunnel management API and of the
+//! local agent API.
 //!
 //! The real service cannot be reached from the machines that build and test `tunnelctl`, so
 //! tests and benchmarks run against this emulator instead. It serves every management endpoint
@@ -6,15 +7,19 @@
 //! it receives so tests can assert exactly what the client sent, and can be told to misbehave
 //! (faults, latency) through a control surface under `/_mock/`.
 //!
+//! On a second port it answers like the local tunnel agent (`/api`): tunnels it starts really
+//! listen on loopback and forward to an upstream, and the exchanges are captured, listed and
+//! replayed as the real agent does (see `agent/`).
+//!
 //! Two entry points start it:
 //! - [`Mock::start`] for synchronous tests: it runs the server on its own thread and stops it
 //!   when dropped;
 //! - [`spawn`] for async callers (the `tunnelctl-mock` binary): the server runs as a task on
 //!   the caller's runtime.
 //!
-//! The contract both follow is `mock/SPEC.md`. The local agent API (a second listener) is meant
-//! to be added beside `mgmt/`, with its address in [`MockAddrs`].
+//! The contract both follow is `mock/SPEC.md`.
 
+mod agent;
 mod clock;
 mod control;
 mod errors;
@@ -59,6 +64,14 @@ pub struct MockOptions {
     /// Base used in `next_page_uri` instead of the emulator's own URL, to test that clients
     /// refuse to follow a link to another host.
     pub next_page_base: Option<String>,
+    /// Port of the agent API on 127.0.0.1 (0 picks a free one).
+    pub agent_port: u16,
+    /// Bytes of captured requests and responses (raw) the agent keeps before evicting the
+    /// oldest captures.
+    pub inspect_db_size: u64,
+    /// Whether the agent can start tunnels (false: `POST /api/tunnels` answers 104, as an
+    /// agent without a session to the tunnel service does).
+    pub agent_ready: bool,
 }
 
 impl Default for MockOptions {
@@ -70,17 +83,21 @@ impl Default for MockOptions {
             latency_ms: 0,
             extra_fields: false,
             next_page_base: None,
+            agent_port: 0,
+            inspect_db_size: agent::captures::DEFAULT_DB_SIZE,
+            agent_ready: true,
         }
     }
 }
 
-/// The addresses an emulator instance listens on. A struct rather than a single address so
-/// that the local agent API's listener can be added without changing callers.
+/// The addresses an emulator instance listens on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct MockAddrs {
     /// The management API listener (always on 127.0.0.1).
     pub management: SocketAddr,
+    /// The local agent API listener (always on 127.0.0.1).
+    pub agent: SocketAddr,
 }
 
 impl MockAddrs {
@@ -88,10 +105,15 @@ impl MockAddrs {
     pub fn management_url(&self) -> String {
         format!("http://{}", self.management)
     }
+
+    /// URL of the agent API, `http://127.0.0.1:PORT/api` (no trailing slash).
+    pub fn agent_url(&self) -> String {
+        format!("http://{}/api", self.agent)
+    }
 }
 
 /// An emulator running on its own thread, for synchronous callers such as integration tests.
-/// Dropping it stops the server and closes its connections.
+/// Dropping it stops both servers and every tunnel, and closes their connections.
 pub struct Mock {
     addrs: MockAddrs,
     shared: Arc<Shared>,
@@ -105,23 +127,35 @@ impl Mock {
     pub fn start(opts: MockOptions) -> io::Result<Mock> {
         let std_listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
         std_listener.set_nonblocking(true)?;
+        let std_agent_listener = std::net::TcpListener::bind(("127.0.0.1", opts.agent_port))?;
+        std_agent_listener.set_nonblocking(true)?;
         let addrs = MockAddrs {
             management: std_listener.local_addr()?,
+            agent: std_agent_listener.local_addr()?,
         };
         let shared = Arc::new(Shared::new(&opts, addrs.management_url()));
         // A current-thread runtime starts fastest, and every handler is async and short.
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        let listener = {
+        let (listener, agent_listener) = {
             let _guard = runtime.enter();
-            tokio::net::TcpListener::from_std(std_listener)?
+            (
+                tokio::net::TcpListener::from_std(std_listener)?,
+                tokio::net::TcpListener::from_std(std_agent_listener)?,
+            )
         };
         let (tx, rx) = oneshot::channel();
         let server_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("tunnelctl-mock".to_string())
-            .spawn(move || runtime.block_on(server::run(listener, server_shared, rx)))?;
+            .spawn(move || {
+                runtime.block_on(async move {
+                    // Tunnels and the agent API are tasks of this runtime: they end with it.
+                    tokio::spawn(agent::serve(agent_listener, Arc::clone(&server_shared)));
+                    server::run(listener, server_shared, rx).await;
+                });
+            })?;
         Ok(Mock {
             addrs,
             shared,
@@ -133,6 +167,11 @@ impl Mock {
     /// Base URL of the management API (`http://127.0.0.1:PORT`, no trailing slash).
     pub fn url(&self) -> String {
         self.addrs.management_url()
+    }
+
+    /// URL of the agent API (`http://127.0.0.1:PORT/api`, no trailing slash).
+    pub fn agent_url(&self) -> String {
+        self.addrs.agent_url()
     }
 
     /// Every address this instance listens on.
@@ -192,6 +231,32 @@ impl Mock {
     pub fn reset(&self) {
         control::reset(&self.shared);
     }
+
+    /// Every agent API request received so far, in order (`GET /_mock/agent/requests-log`).
+    pub fn agent_requests(&self) -> Vec<RecordedRequest> {
+        self.shared.agent.recorder.snapshot()
+    }
+
+    /// Forgets the recorded agent API requests.
+    pub fn clear_agent_requests(&self) {
+        self.shared.agent.recorder.clear();
+    }
+
+    /// Where to connect to visit each running tunnel leg (`GET /_mock/agent/edges`):
+    /// `[{name, proto, public_url, edge_port}]`.
+    pub fn agent_edges(&self) -> Value {
+        agent::control::edges(&self.shared.agent)
+    }
+
+    /// Adds captured requests directly, exactly as `POST /_mock/agent/captures`; returns their
+    /// ids, oldest first.
+    ///
+    /// # Panics
+    /// When the spec is invalid: that is a mistake in the calling test.
+    pub fn seed_captures(&self, spec: Value) -> Value {
+        agent::control::seed_captures(&self.shared.agent, &spec)
+            .unwrap_or_else(|e| panic!("invalid captures: {}", e.msg))
+    }
 }
 
 impl Drop for Mock {
@@ -202,16 +267,18 @@ impl Drop for Mock {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+        self.shared.agent.stop_all();
     }
 }
 
 /// An emulator running as a task on the caller's tokio runtime. Dropping it stops accepting
-/// connections.
+/// connections and stops every tunnel.
 pub struct MockHandle {
     addrs: MockAddrs,
     shared: Arc<Shared>,
     shutdown: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
+    agent_task: tokio::task::JoinHandle<()>,
 }
 
 /// Starts an emulator on the current tokio runtime, on a free port of 127.0.0.1.
@@ -220,20 +287,24 @@ pub async fn spawn(opts: MockOptions) -> io::Result<MockHandle> {
 }
 
 /// Like [`spawn`], on the given port of 127.0.0.1 (0 picks a free one), for the binary's
-/// `--port`.
+/// `--port`. The agent API listens on `opts.agent_port`.
 pub async fn spawn_on(opts: MockOptions, port: u16) -> io::Result<MockHandle> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    let agent_listener = tokio::net::TcpListener::bind(("127.0.0.1", opts.agent_port)).await?;
     let addrs = MockAddrs {
         management: listener.local_addr()?,
+        agent: agent_listener.local_addr()?,
     };
     let shared = Arc::new(Shared::new(&opts, addrs.management_url()));
     let (tx, rx) = oneshot::channel();
     let task = tokio::spawn(server::run(listener, Arc::clone(&shared), rx));
+    let agent_task = tokio::spawn(agent::serve(agent_listener, Arc::clone(&shared)));
     Ok(MockHandle {
         addrs,
         shared,
         shutdown: Some(tx),
         task,
+        agent_task,
     })
 }
 
@@ -241,6 +312,11 @@ impl MockHandle {
     /// Base URL of the management API (`http://127.0.0.1:PORT`, no trailing slash).
     pub fn url(&self) -> String {
         self.addrs.management_url()
+    }
+
+    /// URL of the agent API (`http://127.0.0.1:PORT/api`, no trailing slash).
+    pub fn agent_url(&self) -> String {
+        self.addrs.agent_url()
     }
 
     /// Every address this instance listens on.
@@ -281,6 +357,26 @@ impl MockHandle {
             .map_err(|e| e.msg)
     }
 
+    /// Every agent API request received so far, in order.
+    pub fn agent_requests(&self) -> Vec<RecordedRequest> {
+        self.shared.agent.recorder.snapshot()
+    }
+
+    /// Forgets the recorded agent API requests.
+    pub fn clear_agent_requests(&self) {
+        self.shared.agent.recorder.clear();
+    }
+
+    /// Where to connect to visit each running tunnel leg (`GET /_mock/agent/edges`).
+    pub fn agent_edges(&self) -> Value {
+        agent::control::edges(&self.shared.agent)
+    }
+
+    /// Adds captured requests directly, exactly as `POST /_mock/agent/captures`.
+    pub fn seed_captures(&self, spec: Value) -> Result<Value, String> {
+        agent::control::seed_captures(&self.shared.agent, &spec).map_err(|e| e.msg)
+    }
+
     /// Every resource, by collection, as the API would render it (`GET /_mock/state`).
     pub fn state(&self) -> Value {
         control::state(&self.shared)
@@ -291,9 +387,11 @@ impl MockHandle {
         control::reset(&self.shared);
     }
 
-    /// Stops accepting connections and waits for the server loop to end.
+    /// Stops accepting connections, stops every tunnel and waits for the server loop to end.
     pub async fn shutdown(mut self) {
         self.shutdown.take();
+        self.agent_task.abort();
+        self.shared.agent.stop_all();
         let _ = (&mut self.task).await;
     }
 }
@@ -301,5 +399,7 @@ impl MockHandle {
 impl Drop for MockHandle {
     fn drop(&mut self) {
         self.shutdown.take();
+        self.agent_task.abort();
+        self.shared.agent.stop_all();
     }
 }

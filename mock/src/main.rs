@@ -13,13 +13,19 @@ use clap::{Parser, Subcommand};
 use serde_json::json;
 use tunnelctl_mock::{spawn_on, MockHandle, MockOptions};
 
-/// Stateful emulator of the tunnel management API, on 127.0.0.1 only.
+/// Stateful emulator of the tunnel management API and the local agent API, on 127.0.0.1 only.
 #[derive(Debug, Parser)]
 #[command(name = "tunnelctl-mock", version)]
 struct Args {
     /// Port to listen on (0 picks a free one).
     #[arg(long, default_value_t = 0)]
     port: u16,
+    /// Port of the local agent API (0 picks a free one).
+    #[arg(long, default_value_t = 0)]
+    agent_port: u16,
+    /// Bytes of captured requests the agent keeps before evicting the oldest.
+    #[arg(long, default_value_t = tunnelctl_mock::MockOptions::default().inspect_db_size)]
+    inspect_db_size: u64,
     /// The API key clients must send.
     #[arg(long, default_value = "mock-api-key")]
     api_key: String,
@@ -47,8 +53,8 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run CMD with TUNNELCTL_API_URL and TUNNELCTL_API_KEY pointing at the emulator, then
-    /// exit with its exit code.
+    /// Run CMD with TUNNELCTL_API_URL, TUNNELCTL_API_KEY and TUNNELCTL_AGENT_URL pointing at
+    /// the emulator, then exit with its exit code.
     Exec {
         /// The command and its arguments (put `--` before them).
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
@@ -78,14 +84,16 @@ async fn run(args: Args) -> ExitCode {
         restart_delay_ms: args.restart_delay_ms,
         latency_ms: args.latency_ms,
         extra_fields: args.extra_fields,
-        next_page_base: None,
+        agent_port: args.agent_port,
+        inspect_db_size: args.inspect_db_size,
+        ..MockOptions::default()
     };
     let mock = match spawn_on(opts, args.port).await {
         Ok(m) => m,
         Err(e) => {
             eprintln!(
-                "tunnelctl-mock: cannot listen on 127.0.0.1:{}: {e}",
-                args.port
+                "tunnelctl-mock: cannot listen on 127.0.0.1 (ports {} and {}): {e}",
+                args.port, args.agent_port
             );
             return ExitCode::from(1);
         }
@@ -112,6 +120,7 @@ async fn serve(mock: &MockHandle, ready_file: &Option<PathBuf>) -> ExitCode {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "management API: {}", mock.url());
         let _ = writeln!(out, "api key: {}", mock.api_key());
+        let _ = writeln!(out, "agent API: {}", mock.agent_url());
         let _ = out.flush();
     }
     if let Err(code) = write_ready(ready_file, mock) {
@@ -158,6 +167,7 @@ async fn exec(mock: &MockHandle, cmd: &[OsString]) -> ExitCode {
         .args(rest)
         .env("TUNNELCTL_API_URL", mock.url())
         .env("TUNNELCTL_API_KEY", mock.api_key())
+        .env("TUNNELCTL_AGENT_URL", mock.agent_url())
         .status()
         .await;
     match status {

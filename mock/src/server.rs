@@ -22,6 +22,8 @@ use crate::store::{lock, Shared};
 
 /// Bodies larger than this are refused; far above anything the API takes.
 const MAX_BODY: usize = 16 * 1024 * 1024;
+/// Control bodies may be much larger: seeding a thousand 64 KB captures is one request.
+const MAX_CONTROL_BODY: usize = 1024 * 1024 * 1024;
 
 /// Serves `listener` until `shutdown` fires (or its sender is dropped).
 pub async fn run(listener: TcpListener, shared: Arc<Shared>, shutdown: oneshot::Receiver<()>) {
@@ -42,7 +44,13 @@ async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     let method = parts.method.as_str().to_ascii_uppercase();
     let raw_path = parts.uri.path().to_string();
     let query = parts.uri.query().map(str::to_string);
-    let body = match to_bytes(body, MAX_BODY).await {
+    let is_control = raw_path == "/_mock" || raw_path.starts_with("/_mock/");
+    let limit = if is_control {
+        MAX_CONTROL_BODY
+    } else {
+        MAX_BODY
+    };
+    let body = match to_bytes(body, limit).await {
         Ok(b) => b,
         Err(_) => {
             return ApiError::new(
@@ -55,7 +63,7 @@ async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     };
     let content_type = header_str(&parts.headers, header::CONTENT_TYPE.as_str());
 
-    if raw_path == "/_mock" || raw_path.starts_with("/_mock/") {
+    if is_control {
         return control::handle(&shared, &method, &raw_path, &body);
     }
 

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::agent::Agent;
 use crate::faults::Faults;
 use crate::ids::IdGen;
 use crate::recorder::Recorder;
@@ -49,8 +50,10 @@ pub struct Shared {
     pub store: Mutex<Store>,
     /// The request log.
     pub recorder: Recorder,
-    /// Injected faults.
+    /// Injected faults (they apply to agent API paths under `/api/` too).
     pub faults: Mutex<Faults>,
+    /// The local agent API's state: tunnels, captures, its own request log.
+    pub agent: Agent,
 }
 
 impl Shared {
@@ -69,6 +72,7 @@ impl Shared {
             store: Mutex::new(Store::default()),
             recorder: Recorder::default(),
             faults: Mutex::new(Faults::default()),
+            agent: Agent::new(opts),
         }
     }
 

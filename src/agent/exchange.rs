@@ -34,6 +34,20 @@ impl Message {
     }
 }
 
+/// Has the local server answered? The real agent shows a pending response as an object with
+/// `status_code: 0` and `raw: null`; other versions as `null`.
+pub fn is_answered(captured: &Value) -> bool {
+    match captured.get("response") {
+        None | Some(Value::Null) => false,
+        Some(r) => {
+            r.get("status_code").and_then(Value::as_i64).unwrap_or(0) != 0
+                || r.get("raw")
+                    .and_then(Value::as_str)
+                    .is_some_and(|s| !s.is_empty())
+        }
+    }
+}
+
 /// Decodes a base64 `raw` field.
 pub fn decode_raw(b64: &str) -> Option<Vec<u8>> {
     base64::engine::general_purpose::STANDARD
@@ -257,7 +271,7 @@ pub fn render(captured: &Value) -> String {
     render_message(&mut out, &req, ">");
     out.push('\n');
     match captured.get("response") {
-        Some(resp) if !resp.is_null() => {
+        Some(resp) if is_answered(captured) => {
             let msg = message_of(resp, false);
             render_message(&mut out, &msg, "<");
         }

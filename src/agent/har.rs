@@ -77,7 +77,7 @@ pub fn entry(captured: &Value) -> Value {
         request["postData"] = post;
     }
     let response = match captured.get("response") {
-        Some(r) if !r.is_null() => {
+        Some(r) if super::exchange::is_answered(captured) => {
             let msg = message_of(r, false);
             let status = r
                 .get("status_code")

@@ -503,7 +503,7 @@ async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
             if seen.contains(id) {
                 continue;
             }
-            let answered = item.get("response").is_some_and(|r| !r.is_null());
+            let answered = exchange::is_answered(item);
             let held = first_seen
                 .entry(id.to_string())
                 .or_insert_with(Instant::now)

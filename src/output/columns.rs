@@ -316,10 +316,8 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
             Some(n) if human => crate::agent::exchange::human_duration(n),
             _ => scalar(v),
         },
-        Cell::Status => match v {
-            Value::Null if item.get("response").is_none_or(Value::is_null) => "pending".to_string(),
-            other => scalar(other),
-        },
+        Cell::Status if !crate::agent::exchange::is_answered(item) => "pending".to_string(),
+        Cell::Status => scalar(v),
         Cell::Auth => target_member(v)
             .and_then(|(_, m)| m.get("auth"))
             .map(auth_text)

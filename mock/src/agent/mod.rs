@@ -1,0 +1,562 @@
+//! The local agent API: the second half of the emulator, on its own loopback port under
+//! `/api`, answering like the real tunnel agent (status codes, bodies, error shapes, media
+//! types), with tunnels that really forward traffic and capture it.
+//!
+//! This module holds the agent's state and its request pipeline: record the request, apply
+//! an injected fault (paths under `/api/`), decode the path as Go's server does, negotiate
+//! the answer's format, route, then hand over to the endpoint's module. The order is the
+//! agent's: a bad `Accept` is refused before the path is even looked at.
+
+pub mod captures;
+pub mod config;
+pub mod control;
+pub mod decode;
+pub mod encode;
+pub mod errors;
+pub mod http1;
+pub mod ksuid;
+pub mod metrics;
+pub mod negotiate;
+pub mod proxy;
+pub mod replay;
+pub mod tunnels;
+
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::body::{to_bytes, Body};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use bytes::Bytes;
+use serde_json::{json, Value};
+use tokio::net::TcpListener;
+
+use crate::faults::split_decoded;
+use crate::recorder::{RecordedRequest, Recorder};
+use crate::store::{lock, Shared};
+use crate::MockOptions;
+
+use captures::Captures;
+use encode::json_line;
+use errors::AgentError;
+use negotiate::{BodyKind, Format};
+use tunnels::Tunnels;
+
+/// Bodies larger than this are not read (the agent API takes small JSON bodies).
+const MAX_BODY: usize = 16 * 1024 * 1024;
+
+/// The agent's state: running tunnels, captured requests, the log of API requests, and the
+/// settings that change how it answers.
+#[derive(Debug)]
+pub struct Agent {
+    /// Captured exchanges.
+    pub captures: Arc<Captures>,
+    tunnels: Mutex<Tunnels>,
+    /// Every agent API request received, in order.
+    pub recorder: Recorder,
+    ready: AtomicBool,
+    start_error: Mutex<Option<String>>,
+}
+
+impl Agent {
+    /// An agent with no tunnels, configured from the options.
+    pub fn new(opts: &MockOptions) -> Self {
+        Agent {
+            captures: Arc::new(Captures::new(opts.inspect_db_size)),
+            tunnels: Mutex::new(Tunnels::default()),
+            recorder: Recorder::default(),
+            ready: AtomicBool::new(opts.agent_ready),
+            start_error: Mutex::new(None),
+        }
+    }
+
+    /// The running tunnels (hold the guard briefly, never across an `.await`).
+    pub fn tunnels(&self) -> MutexGuard<'_, Tunnels> {
+        lock(&self.tunnels)
+    }
+
+    /// Whether tunnels can be started (else 104).
+    pub fn ready(&self) -> bool {
+        self.ready.load(Ordering::Relaxed)
+    }
+
+    /// See [`Agent::ready`].
+    pub fn set_ready(&self, ready: bool) {
+        self.ready.store(ready, Ordering::Relaxed);
+    }
+
+    /// When set, starting a tunnel fails with 103 and this `details.err`.
+    pub fn start_error(&self) -> Option<String> {
+        lock(&self.start_error).clone()
+    }
+
+    /// See [`Agent::start_error`].
+    pub fn set_start_error(&self, err: Option<String>) {
+        *lock(&self.start_error) = err;
+    }
+
+    /// Stops every tunnel.
+    pub fn stop_all(&self) {
+        self.tunnels().clear();
+    }
+
+    /// Stops every tunnel and forgets the captures and the request log (settings stay).
+    pub fn reset(&self) {
+        self.stop_all();
+        self.captures.clear();
+        self.recorder.clear();
+    }
+
+    /// The agent's settings as `/_mock/config` shows them.
+    pub fn settings_json(&self) -> Value {
+        json!({
+            "agent_ready": self.ready(),
+            "inspect_db_size": self.captures.limit(),
+            "pending_response": if self.captures.pending_null() { "null" } else { "object" },
+            "tunnel_start_error": self.start_error(),
+        })
+    }
+}
+
+/// Serves the agent API on `listener` until the task is dropped.
+pub async fn serve(listener: TcpListener, shared: Arc<Shared>) {
+    let app = Router::new().fallback(handle).with_state(shared);
+    if let Err(e) = axum::serve(listener, app).await {
+        eprintln!("tunnelctl-mock: agent API stopped: {e}");
+    }
+}
+
+/// The endpoints, after path decoding.
+#[derive(Debug, Clone, PartialEq)]
+enum Route {
+    Root,
+    Tunnels,
+    Tunnel(String),
+    Requests,
+    Request(String),
+}
+
+impl Route {
+    /// The methods the agent allows, as its `Allow` header lists them.
+    fn allow(&self) -> &'static str {
+        match self {
+            Route::Root | Route::Request(_) => "GET",
+            Route::Tunnels => "POST, GET",
+            Route::Tunnel(_) => "GET, DELETE",
+            Route::Requests => "GET, POST, DELETE",
+        }
+    }
+}
+
+/// Routes a decoded path. A single trailing slash is accepted, like the agent's router; a
+/// name or id with `?` or `#` in it (only possible percent-encoded) matches nothing.
+fn route(path: &str) -> Option<Route> {
+    let rest = path.strip_prefix("/api")?;
+    if rest.is_empty() || rest == "/" {
+        return Some(Route::Root);
+    }
+    let rest = rest.strip_prefix('/')?;
+    let segs: Vec<&str> = rest.split('/').collect();
+    let segs = match segs.split_last() {
+        Some((last, init)) if last.is_empty() && !init.is_empty() => init,
+        _ => segs.as_slice(),
+    };
+    let plain = |s: &str| !s.is_empty() && !s.contains(['?', '#']);
+    match segs {
+        ["tunnels"] => Some(Route::Tunnels),
+        ["tunnels", name] if plain(name) => Some(Route::Tunnel((*name).to_string())),
+        ["requests", "http"] => Some(Route::Requests),
+        ["requests", "http", id] if plain(id) => Some(Route::Request((*id).to_string())),
+        _ => None,
+    }
+}
+
+fn header_str<'h>(headers: &'h HeaderMap, name: &header::HeaderName) -> Option<&'h str> {
+    headers.get(name).and_then(|v| v.to_str().ok())
+}
+
+async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let method = parts.method.as_str().to_ascii_uppercase();
+    let raw_path = parts.uri.path().to_string();
+    let query = parts.uri.query().map(str::to_string);
+    let body = to_bytes(body, MAX_BODY).await.unwrap_or_default();
+    let agent = &shared.agent;
+
+    agent.recorder.record(RecordedRequest {
+        method: method.clone(),
+        path: raw_path.clone(),
+        query: query.clone(),
+        headers: parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_ascii_lowercase(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
+        body: body.to_vec(),
+    });
+
+    let fault = lock(&shared.faults).take(&method, &split_decoded(&raw_path));
+    if let Some(fault) = fault {
+        if fault.delay_ms > 0 {
+            tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
+        }
+        return fault.into_response();
+    }
+
+    // Go's server decodes the path before anything else; a bad escape never gets further.
+    let Ok(path) = decode::path_unescape(&raw_path) else {
+        return go_bad_request();
+    };
+    if path == "/" {
+        return redirect_to_inspector();
+    }
+    let accept = header_str(&parts.headers, &header::ACCEPT);
+    let Some(format) = negotiate::accept(accept) else {
+        return AgentError::not_acceptable(accept.unwrap_or("")).into_response(Format::Json);
+    };
+    let result = match route(&path) {
+        None => Err(AgentError::not_found(&path)),
+        Some(route) => {
+            let as_get = if method == "HEAD" { "GET" } else { &method };
+            let allowed = route.allow().split(", ").any(|m| m == as_get);
+            if allowed {
+                let content_type = header_str(&parts.headers, &header::CONTENT_TYPE);
+                let call = Call {
+                    agent,
+                    method: as_get,
+                    query: query.as_deref(),
+                    content_type,
+                    body: &body,
+                    format,
+                };
+                dispatch(&call, route).await
+            } else {
+                Err(AgentError::method_not_allowed(&method, route.allow()))
+            }
+        }
+    };
+    match result {
+        Ok(reply) => reply.into_response(format),
+        Err(e) => e.into_response(format),
+    }
+}
+
+/// One API call, after routing.
+struct Call<'a> {
+    agent: &'a Agent,
+    method: &'a str,
+    query: Option<&'a str>,
+    content_type: Option<&'a str>,
+    body: &'a [u8],
+    format: Format,
+}
+
+impl Call<'_> {
+    /// The body of a POST as the agent reads it; XML bodies decode to nothing.
+    fn json_body(&self) -> Result<Option<Value>, AgentError> {
+        match negotiate::content_type(self.content_type) {
+            None => Err(AgentError::unsupported_content_type(
+                self.content_type.unwrap_or(""),
+            )),
+            Some(BodyKind::Xml) => Ok(None),
+            Some(BodyKind::Json) => decode::first_value(self.body)
+                .map(Some)
+                .map_err(AgentError::deserialize),
+        }
+    }
+}
+
+/// A successful answer.
+enum Reply {
+    /// 200/201 with a JSON value (or its XML form, when there is one).
+    Value(u16, Value, Option<String>),
+    /// 200 with a JSON body already in pieces (captured requests), XML when given.
+    Pieces(Vec<Bytes>, Option<String>),
+    /// 204.
+    NoContent,
+}
+
+impl Reply {
+    fn into_response(self, format: Format) -> Response {
+        let (status, body) = match (self, format) {
+            (Reply::NoContent, _) => (StatusCode::NO_CONTENT, Body::empty()),
+            // The agent has already sent its status when encoding fails: 200 with an error.
+            (Reply::Value(_, _, None) | Reply::Pieces(_, None), Format::Xml(_)) => {
+                let mut resp = AgentError::xml_encode_failed().into_response(format);
+                *resp.status_mut() = StatusCode::OK;
+                return resp;
+            }
+            (Reply::Value(status, _, Some(xml)), Format::Xml(_)) => (code(status), Body::from(xml)),
+            (Reply::Pieces(_, Some(xml)), Format::Xml(_)) => (StatusCode::OK, Body::from(xml)),
+            (Reply::Value(status, value, _), Format::Json) => {
+                (code(status), Body::from(json_line(&value)))
+            }
+            (Reply::Pieces(pieces, _), Format::Json) => (
+                StatusCode::OK,
+                Body::from_stream(Pieces(pieces.into_iter())),
+            ),
+        };
+        let mut resp = (status, body).into_response();
+        resp.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(format.content_type()),
+        );
+        resp
+    }
+}
+
+fn code(status: u16) -> StatusCode {
+    StatusCode::from_u16(status).unwrap_or(StatusCode::OK)
+}
+
+/// A body made of shared pieces, sent one after the other without copying them.
+struct Pieces(std::vec::IntoIter<Bytes>);
+
+impl futures_core::Stream for Pieces {
+    type Item = Result<Bytes, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        Poll::Ready(self.0.next().map(Ok))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+/// Go's answer to a request whose path has a bad escape.
+fn go_bad_request() -> Response {
+    let mut resp = (StatusCode::BAD_REQUEST, "400 Bad Request").into_response();
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    h.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    resp
+}
+
+/// `GET /` on the agent's port sends browsers to its web inspector.
+fn redirect_to_inspector() -> Response {
+    let mut resp = (
+        StatusCode::FOUND,
+        "<a href=\"/inspect/http\">Found</a>.\n\n",
+    )
+        .into_response();
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    h.insert(header::LOCATION, HeaderValue::from_static("/inspect/http"));
+    resp
+}
+
+async fn dispatch(call: &Call<'_>, route: Route) -> Result<Reply, AgentError> {
+    let agent = call.agent;
+    match (call.method, route) {
+        ("GET", Route::Root) => Ok(Reply::Value(
+            200,
+            json!({"tunnels_uri": "/api/tunnels", "http_requests_uri": "/api/requests/http"}),
+            None,
+        )),
+        ("GET", Route::Tunnels) => {
+            let tunnels = agent.tunnels();
+            let legs = tunnels.shuffled();
+            let list: Vec<Value> = legs.iter().map(|l| l.to_json()).collect();
+            let xml = matches!(call.format, Format::Xml(_)).then(|| {
+                let mut out = String::from("<tunnelListResource>");
+                for l in &legs {
+                    l.push_xml(&mut out, "Tunnels");
+                }
+                out.push_str("<URI>/api/tunnels</URI></tunnelListResource>");
+                out
+            });
+            Ok(Reply::Value(
+                200,
+                json!({"tunnels": list, "uri": "/api/tunnels"}),
+                xml,
+            ))
+        }
+        ("POST", Route::Tunnels) => start_tunnel(call).await,
+        ("GET" | "DELETE", Route::Tunnel(segment)) => {
+            // The agent unescapes the name once more after the router has.
+            let name = decode::path_unescape(&segment).map_err(AgentError::bad_name_escape)?;
+            let mut tunnels = agent.tunnels();
+            if call.method == "DELETE" {
+                if tunnels.remove(&name) {
+                    return Ok(Reply::NoContent);
+                }
+                return Err(AgentError::tunnel_not_found(&name));
+            }
+            let leg = tunnels
+                .get(&name)
+                .ok_or_else(|| AgentError::tunnel_not_found(&name))?;
+            let xml = matches!(call.format, Format::Xml(_)).then(|| {
+                let mut out = String::new();
+                leg.push_xml(&mut out, "tunnelResource");
+                out
+            });
+            Ok(Reply::Value(200, leg.to_json(), xml))
+        }
+        ("GET", Route::Requests) => list_requests(call),
+        ("POST", Route::Requests) => {
+            let body = call.json_body()?.unwrap_or(Value::Null);
+            replay::replay(agent, &body).await?;
+            Ok(Reply::NoContent)
+        }
+        ("DELETE", Route::Requests) => {
+            agent.captures.clear();
+            Ok(Reply::NoContent)
+        }
+        ("GET", Route::Request(id)) => {
+            let json = agent
+                .captures
+                .render_one(&id)
+                .ok_or_else(|| AgentError::entry_not_found(&id))?;
+            Ok(Reply::Pieces(vec![json, Bytes::from_static(b"\n")], None))
+        }
+        (method, route) => Err(AgentError::method_not_allowed(method, route.allow())),
+    }
+}
+
+async fn start_tunnel(call: &Call<'_>) -> Result<Reply, AgentError> {
+    let agent = call.agent;
+    let body = match call.json_body()? {
+        Some(v) => v,
+        // An XML body leaves the agent with nothing to decode.
+        None => return Err(AgentError::invalid_config("unexpected end of JSON input")),
+    };
+    let spec = config::parse(&body, call.body).map_err(AgentError::invalid_config)?;
+    if !agent.ready() {
+        return Err(AgentError::not_ready());
+    }
+    if let Some(err) = agent.start_error() {
+        return Err(AgentError::start_failed(err));
+    }
+    let started = tunnels::start(&spec, &agent.captures).await?;
+    let mut tunnels = agent.tunnels();
+    let first = tunnels::register(&mut tunnels, started);
+    let first_leg = spec.legs.first().and_then(|(name, _)| tunnels.get(name));
+    let xml = match (&call.format, first_leg) {
+        (Format::Xml(_), Some(leg)) => {
+            let mut out = String::new();
+            leg.push_xml(&mut out, "tunnelResource");
+            Some(out)
+        }
+        _ => None,
+    };
+    Ok(Reply::Value(201, first, xml))
+}
+
+fn list_requests(call: &Call<'_>) -> Result<Reply, AgentError> {
+    let mut limit: Option<i64> = None;
+    let mut tunnel_name: Option<String> = None;
+    let params = decode::parse_query(call.query.unwrap_or(""));
+    let mut seen: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (k, v) in &params {
+        match seen.iter_mut().find(|(n, _)| n == k) {
+            Some((_, vs)) => vs.push(v),
+            None => seen.push((k, vec![v])),
+        }
+    }
+    for (key, values) in seen {
+        if values.len() > 1 {
+            return Err(AgentError::deserialize(format!(
+                "param: error parsing key \"{key}\": expected single value but was given {}: [{}]",
+                values.len(),
+                values.join(" ")
+            )));
+        }
+        let value = values[0];
+        match key {
+            "limit" => limit = Some(parse_go_int(key, value)?),
+            "tunnel_name" => tunnel_name = Some(value.to_string()),
+            other => {
+                return Err(AgentError::deserialize(format!(
+                    "param: error parsing key \"{other}\": unknown field \"{other}\" on struct \"{other}\" of type web.getRequestsParam"
+                )))
+            }
+        }
+    }
+    let tunnel = tunnel_name.as_deref().filter(|t| !t.is_empty());
+    let items = call.agent.captures.list(limit.unwrap_or(0), tunnel);
+    let xml = items.is_empty().then(|| {
+        "<requestListResource><URI>/api/requests/http</URI></requestListResource>".to_string()
+    });
+    let mut pieces = Vec::with_capacity(items.len() + 2);
+    pieces.push(Bytes::from_static(
+        b"{\"uri\":\"/api/requests/http\",\"requests\":[",
+    ));
+    pieces.extend(items);
+    pieces.push(Bytes::from_static(b"]}\n"));
+    Ok(Reply::Pieces(pieces, xml))
+}
+
+/// Go's `strconv.ParseInt(v, 10, 64)` with the agent's error wording.
+fn parse_go_int(key: &str, v: &str) -> Result<i64, AgentError> {
+    let digits = v.strip_prefix(['+', '-']).unwrap_or(v);
+    let syntax_ok = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    let why = if !syntax_ok {
+        "invalid syntax"
+    } else {
+        match v.trim_start_matches('+').parse::<i64>() {
+            Ok(n) => return Ok(n),
+            Err(_) => "value out of range",
+        }
+    };
+    Err(AgentError::deserialize(format!(
+        "param: error parsing key \"{key}\" as int: strconv.ParseInt: parsing \"{v}\": {why}"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_like_the_agent() {
+        assert_eq!(route("/api"), Some(Route::Root));
+        assert_eq!(route("/api/"), Some(Route::Root));
+        assert_eq!(route("/api/tunnels"), Some(Route::Tunnels));
+        assert_eq!(route("/api/tunnels/"), Some(Route::Tunnels));
+        assert_eq!(route("/api/tunnels/t1"), Some(Route::Tunnel("t1".into())));
+        assert_eq!(route("/api/tunnels/t1/"), Some(Route::Tunnel("t1".into())));
+        assert_eq!(route("/api/tunnels/a/b"), None);
+        assert_eq!(route("/api/tunnels//"), None);
+        assert_eq!(route("/api//tunnels"), None);
+        assert_eq!(route("/api/tunnels/q?x"), None);
+        assert_eq!(route("/api/requests"), None);
+        assert_eq!(route("/api/requests/"), None);
+        assert_eq!(route("/api/requests/http/"), Some(Route::Requests));
+        assert_eq!(route("/api/status"), None);
+        assert_eq!(route("/apix"), None);
+    }
+
+    #[test]
+    fn limits_parse_like_strconv() {
+        assert_eq!(parse_go_int("limit", "+3").ok(), Some(3));
+        assert_eq!(parse_go_int("limit", "-1").ok(), Some(-1));
+        assert!(parse_go_int("limit", "")
+            .unwrap_err()
+            .body_json()
+            .to_string()
+            .contains("parsing \\\"\\\": invalid syntax"));
+        assert!(parse_go_int("limit", "99999999999999999999")
+            .unwrap_err()
+            .body_json()
+            .to_string()
+            .contains("value out of range"));
+    }
+}

@@ -1,0 +1,746 @@
+//! `tunnelctl local …` against the emulator's agent half, with real HTTP traffic through its
+//! tunnels to a test upstream.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use common::upstream::{visit, Upstream};
+use common::{run, Env, Out};
+use serde_json::{json, Value};
+
+/// The binary pointed at the emulator's agent.
+fn local(env: &Env, args: &[&str]) -> Out {
+    run(env
+        .cmd()
+        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .args(args))
+}
+
+/// The edge port of a tunnel leg.
+fn edge_port(env: &Env, name: &str) -> u16 {
+    let edges = env.mock.agent_edges();
+    edges
+        .as_array()
+        .and_then(|a| a.iter().find(|e| e["name"] == name))
+        .and_then(|e| e["edge_port"].as_u64())
+        .unwrap_or_else(|| panic!("no edge for {name}: {edges}")) as u16
+}
+
+fn start_http(env: &Env, name: &str, upstream: &Upstream) {
+    local(
+        env,
+        &[
+            "local",
+            "tunnels",
+            "start",
+            "--name",
+            name,
+            "--proto",
+            "http",
+            "--addr",
+            &upstream.port.to_string(),
+        ],
+    )
+    .ok();
+}
+
+fn captured(env: &Env) -> Vec<Value> {
+    let out = local(env, &["local", "requests", "list", "--json"]);
+    out.ok();
+    out.json().as_array().cloned().unwrap_or_default()
+}
+
+fn b64(b: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(b)
+}
+
+#[test]
+fn the_webhook_loop_with_real_traffic() {
+    let env = Env::new();
+    let up = Upstream::start();
+    start_http(&env, "hook", &up);
+    let leg = "hook (http)";
+    let port = edge_port(&env, leg);
+    assert!(visit(
+        port,
+        "POST",
+        "/hook?n=1",
+        &[("Content-Type", "application/json")],
+        b"{\"event\":\"paid\"}"
+    )
+    .contains("200 OK"));
+    assert!(visit(port, "GET", "/status", &[], b"").contains("200 OK"));
+    assert_eq!(up.received().len(), 2);
+
+    let list = captured(&env);
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["request"]["method"], "GET", "newest first");
+    let id = list[1]["id"].as_str().unwrap().to_string();
+    assert!(id.starts_with("airt_"));
+
+    let shown = local(&env, &["local", "requests", "get", &id]);
+    shown.ok();
+    assert!(
+        shown.stdout.contains("> POST /hook?n=1 HTTP/1.1"),
+        "{}",
+        shown.stdout
+    );
+    assert!(
+        shown.stdout.contains("\"event\": \"paid\""),
+        "{}",
+        shown.stdout
+    );
+    assert!(
+        shown.stdout.contains("< HTTP/1.1 200 OK"),
+        "{}",
+        shown.stdout
+    );
+
+    let raw = local(&env, &["local", "requests", "get", &id, "--raw"]);
+    raw.ok();
+    assert!(raw.stdout.starts_with("POST /hook?n=1 HTTP/1.1\r\n"));
+    assert!(raw.stdout.ends_with("{\"event\":\"paid\"}"));
+    let json = local(&env, &["local", "requests", "get", &id, "--json"]);
+    assert_eq!(json.json()["id"], id.as_str());
+
+    local(&env, &["local", "requests", "replay", &id]).ok();
+    let got = up.received();
+    assert_eq!(got.len(), 3, "the upstream received the replay");
+    assert_eq!(got[2].method, "POST");
+    assert_eq!(got[2].path, "/hook?n=1");
+    assert_eq!(got[2].body, b"{\"event\":\"paid\"}");
+    let again = captured(&env);
+    assert_eq!(again.len(), 3);
+    assert_eq!(again[0]["remote_addr"], "replayed");
+
+    local(&env, &["local", "requests", "clear", "--yes"]).ok();
+    assert!(captured(&env).is_empty());
+
+    local(&env, &["local", "tunnels", "stop", "hook"]).ok();
+    let gone = local(&env, &["local", "tunnels", "get", "hook"]);
+    gone.code(4);
+    assert!(gone.stderr.contains("tunnel not found"), "{}", gone.stderr);
+    local(&env, &["local", "tunnels", "get", leg]).ok();
+    let missing = local(&env, &["local", "requests", "get", &id]);
+    missing.code(4);
+    assert!(
+        missing.stderr.contains("request entry not found"),
+        "{}",
+        missing.stderr
+    );
+}
+
+#[test]
+fn agent_requests_ask_for_json_carry_no_credentials_and_encode_names() {
+    let env = Env::new();
+    let up = Upstream::start();
+    start_http(&env, "t1", &up);
+    local(&env, &["local", "tunnels", "get", "t1 (http)"]).ok();
+    local(
+        &env,
+        &[
+            "local",
+            "requests",
+            "replay",
+            "airt_x",
+            "--tunnel",
+            "t1 (http)",
+        ],
+    )
+    .code(4);
+    let log = env.mock.agent_requests();
+    assert!(!log.is_empty());
+    for r in &log {
+        assert_eq!(r.header("accept"), Some("application/json"), "{r:?}");
+        assert_eq!(
+            r.header("authorization"),
+            None,
+            "no credentials for the agent"
+        );
+        if !r.body.is_empty() {
+            assert_eq!(r.header("content-type"), Some("application/json"));
+        }
+    }
+    let start = &log[0];
+    assert_eq!(
+        (start.method.as_str(), start.path.as_str()),
+        ("POST", "/api/tunnels")
+    );
+    assert_eq!(
+        start.body_json(),
+        Some(json!({"name": "t1", "proto": "http", "addr": up.port.to_string()}))
+    );
+    assert!(
+        log.iter()
+            .any(|r| r.method == "GET" && r.path == "/api/tunnels/t1%20%28http%29"),
+        "{log:?}"
+    );
+    let replay = log
+        .iter()
+        .find(|r| r.method == "POST" && r.path == "/api/requests/http")
+        .unwrap();
+    assert_eq!(
+        replay.body_json(),
+        Some(json!({"id": "airt_x", "tunnel_name": "t1 (http)"}))
+    );
+    assert!(
+        env.requests().is_empty(),
+        "nothing went to the management API"
+    );
+}
+
+#[test]
+fn start_sends_the_configuration_fields() {
+    let env = Env::new();
+    let out = local(
+        &env,
+        &[
+            "local",
+            "tunnels",
+            "start",
+            "--name",
+            "web",
+            "--proto",
+            "http",
+            "--addr",
+            "8080",
+            "--no-inspect",
+            "--host-header",
+            "rewrite",
+            "--basic-auth",
+            "user:secretpw",
+            "--subdomain",
+            "shop",
+            "--schemes",
+            "http,https",
+            "--metadata",
+            "m",
+            "--config-json",
+            "{\"extra\": 1, \"name\": \"overridden\"}",
+            "--json",
+        ],
+    );
+    out.ok();
+    let sent = env
+        .mock
+        .agent_requests()
+        .into_iter()
+        .find(|r| r.method == "POST")
+        .unwrap();
+    assert_eq!(
+        sent.body_json(),
+        Some(
+            json!({"extra": 1, "name": "web", "proto": "http", "addr": "8080", "inspect": false, "host_header": "rewrite",
+                    "auth": "user:secretpw", "subdomain": "shop", "bind_tls": "both", "metadata": "m"})
+        )
+    );
+    let tcp = local(
+        &env,
+        &[
+            "local",
+            "tunnels",
+            "start",
+            "--name",
+            "db",
+            "--proto",
+            "tcp",
+            "--addr",
+            "5432",
+            "--remote-addr",
+            "1.tcp.test:20000",
+        ],
+    );
+    tcp.ok();
+}
+
+#[test]
+fn bad_start_flags_send_nothing() {
+    let env = Env::new();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--proto", "gopher", "--addr", "1", "--name", "x"],
+            "--proto",
+        ),
+        (&["--proto", "http", "--addr", "", "--name", "x"], "--addr"),
+        (&["--proto", "http", "--addr", "1", "--name", " "], "--name"),
+        (&["--proto", "http", "--addr", "1"], "--name"),
+        (
+            &[
+                "--proto",
+                "http",
+                "--addr",
+                "1",
+                "--name",
+                "x",
+                "--basic-auth",
+                "nopass",
+            ],
+            "--basic-auth",
+        ),
+        (
+            &[
+                "--proto",
+                "http",
+                "--addr",
+                "1",
+                "--name",
+                "x",
+                "--schemes",
+                "ftp",
+            ],
+            "--schemes",
+        ),
+        (
+            &[
+                "--proto",
+                "http",
+                "--addr",
+                "1",
+                "--name",
+                "x",
+                "--remote-addr",
+                "a:1",
+            ],
+            "--remote-addr",
+        ),
+        (
+            &[
+                "--proto",
+                "tcp",
+                "--addr",
+                "1",
+                "--name",
+                "x",
+                "--host-header",
+                "h",
+            ],
+            "--host-header",
+        ),
+        (
+            &[
+                "--proto",
+                "http",
+                "--addr",
+                "1",
+                "--name",
+                "x",
+                "--config-json",
+                "[1]",
+            ],
+            "--config-json",
+        ),
+        (
+            &[
+                "--proto",
+                "http",
+                "--addr",
+                "1",
+                "--name",
+                "x",
+                "--config-json",
+                "{nope",
+            ],
+            "--config-json",
+        ),
+        (
+            &[
+                "--proto",
+                "http",
+                "--addr",
+                "1",
+                "--name",
+                "x",
+                "--subdomain",
+                "a",
+                "--domain",
+                "b.test",
+            ],
+            "--domain",
+        ),
+    ];
+    for (args, flag) in cases {
+        let mut all = vec!["local", "tunnels", "start"];
+        all.extend_from_slice(args);
+        let out = local(&env, &all);
+        out.code(2);
+        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+    }
+    assert!(env.mock.agent_requests().is_empty());
+}
+
+#[test]
+fn tunnels_are_listed_sorted_by_name() {
+    let env = Env::new();
+    let up = Upstream::start();
+    for name in ["zeta", "alpha", "mid"] {
+        start_http(&env, name, &up);
+    }
+    for _ in 0..3 {
+        let out = local(&env, &["local", "tunnels", "list"]);
+        out.ok();
+        let names: Vec<&str> = out
+            .stdout
+            .lines()
+            .map(|l| l.split('\t').next().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "alpha",
+                "alpha (http)",
+                "mid",
+                "mid (http)",
+                "zeta",
+                "zeta (http)"
+            ]
+        );
+    }
+}
+
+#[test]
+fn limits_and_filters() {
+    let env = Env::new();
+    let up = Upstream::start();
+    start_http(&env, "a", &up);
+    start_http(&env, "b", &up);
+    for _ in 0..3 {
+        visit(edge_port(&env, "a (http)"), "GET", "/a", &[], b"");
+    }
+    visit(edge_port(&env, "b (http)"), "GET", "/b", &[], b"");
+    let two = local(
+        &env,
+        &["local", "requests", "list", "--limit", "2", "--json"],
+    );
+    assert_eq!(two.json().as_array().unwrap().len(), 2);
+    let only_b = local(
+        &env,
+        &[
+            "local", "requests", "list", "--tunnel", "b (http)", "--json",
+        ],
+    );
+    let only_b = only_b.json();
+    assert_eq!(only_b.as_array().unwrap().len(), 1);
+    assert_eq!(only_b[0]["request"]["uri"], "/b");
+    let none = local(
+        &env,
+        &["local", "requests", "list", "--tunnel", "nope", "--json"],
+    );
+    assert_eq!(none.json(), json!([]));
+    env.mock.clear_agent_requests();
+    for bad in ["0", "-1", "x"] {
+        let out = local(&env, &["local", "requests", "list", "--limit", bad]);
+        out.code(2);
+        assert!(out.stderr.contains("--limit"), "{}", out.stderr);
+        local(
+            &env,
+            &["local", "requests", "export", "--har", "-", "--limit", bad],
+        )
+        .code(2);
+    }
+    assert!(
+        env.mock.agent_requests().is_empty(),
+        "refused before asking the agent"
+    );
+}
+
+#[test]
+fn export_writes_a_valid_har_and_curl_reproduces_the_request() {
+    let env = Env::new();
+    let up = Upstream::start();
+    start_http(&env, "web", &up);
+    let port = edge_port(&env, "web (http)");
+    visit(
+        port,
+        "PUT",
+        "/items/7?x=1&y=two",
+        &[
+            ("Content-Type", "application/json"),
+            ("X-Sig", "it's \"quoted\""),
+        ],
+        b"{\"n\":7}",
+    );
+    visit(port, "GET", "/plain", &[], b"");
+    let file = env.dir.path().join("out.har");
+    let out = local(
+        &env,
+        &[
+            "local",
+            "requests",
+            "export",
+            "--har",
+            file.to_str().unwrap(),
+        ],
+    );
+    out.ok();
+    let har: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let log = &har["log"];
+    assert_eq!(log["version"], "1.2");
+    assert!(log["creator"]["name"].is_string() && log["creator"]["version"].is_string());
+    let entries = log["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    for e in entries {
+        // The fields HAR 1.2 requires.
+        assert!(e["startedDateTime"].is_string() && e["time"].is_number());
+        for k in [
+            "method",
+            "url",
+            "httpVersion",
+            "cookies",
+            "headers",
+            "queryString",
+            "headersSize",
+            "bodySize",
+        ] {
+            assert!(!e["request"][k].is_null(), "request.{k}: {e}");
+        }
+        for k in [
+            "status",
+            "statusText",
+            "httpVersion",
+            "cookies",
+            "headers",
+            "content",
+            "redirectURL",
+            "headersSize",
+            "bodySize",
+        ] {
+            assert!(!e["response"][k].is_null(), "response.{k}: {e}");
+        }
+        assert!(
+            e["response"]["content"]["size"].is_number()
+                && e["response"]["content"]["mimeType"].is_string()
+        );
+        assert!(
+            e["cache"].is_object()
+                && e["timings"]["send"].is_number()
+                && e["timings"]["wait"].is_number()
+                && e["timings"]["receive"].is_number()
+        );
+        for h in e["request"]["headers"].as_array().unwrap() {
+            assert!(h["name"].is_string() && h["value"].is_string());
+        }
+    }
+    let put = &entries[0];
+    assert_eq!(put["request"]["method"], "PUT", "oldest first");
+    assert_eq!(
+        put["request"]["url"],
+        format!("http://127.0.0.1:{port}/items/7?x=1&y=two")
+    );
+    assert_eq!(
+        put["request"]["queryString"],
+        json!([{"name": "x", "value": "1"}, {"name": "y", "value": "two"}])
+    );
+    assert_eq!(put["request"]["postData"]["text"], "{\"n\":7}");
+    assert_eq!(put["response"]["status"], 200);
+
+    // The curl line, run by a shell, sends the same request through the tunnel to the upstream.
+    let id = captured(&env)[1]["id"].as_str().unwrap().to_string();
+    let line = local(&env, &["local", "requests", "get", &id, "--curl"]);
+    line.ok();
+    let before = up.received().len();
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{} -s -o /dev/null", line.stdout.trim()))
+        .status()
+        .unwrap();
+    assert!(status.success(), "{}", line.stdout);
+    let got = up.received();
+    assert_eq!(got.len(), before + 1);
+    let (orig, again) = (&got[0], &got[before]);
+    assert_eq!(
+        (again.method.as_str(), again.path.as_str(), &again.body),
+        (orig.method.as_str(), orig.path.as_str(), &orig.body)
+    );
+    let sig = |r: &common::upstream::Received| {
+        r.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("x-sig"))
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(sig(again), sig(orig));
+}
+
+#[test]
+fn tail_prints_a_request_within_a_second() {
+    let env = Env::new();
+    let up = Upstream::start();
+    start_http(&env, "t", &up);
+    let port = edge_port(&env, "t (http)");
+    visit(port, "GET", "/old", &[], b"");
+    let mut child = env
+        .std_cmd()
+        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .args(["local", "requests", "tail"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send((Instant::now(), line));
+        }
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Instant::now();
+    visit(port, "POST", "/new-arrival", &[], b"x");
+    let got = rx.recv_timeout(Duration::from_secs(5));
+    let _ = child.kill();
+    let _ = child.wait();
+    let (at, line) = got.expect("tail printed a line");
+    assert!(
+        line.contains("POST") && line.contains("/new-arrival") && line.contains("200"),
+        "{line}"
+    );
+    assert!(!line.contains("/old"), "only new requests");
+    assert!(
+        at.duration_since(sent) < Duration::from_secs(1),
+        "printed {:?} after the request",
+        at.duration_since(sent)
+    );
+}
+
+#[test]
+fn big_binary_and_hostile_captures_display_safely() {
+    let env = Env::new();
+    let big = vec![b'a'; 5 * 1024 * 1024];
+    let ids = env.mock.seed_captures(json!([
+        {"tunnel_name": "t (http)", "method": "POST", "uri": "/big", "headers": {"Content-Type": ["text/plain"]},
+         "body_base64": b64(&big), "status_code": 200, "response_headers": {}, "response_body_base64": ""},
+        {"tunnel_name": "t (http)", "method": "POST", "uri": "/img", "headers": {"Content-Type": ["image/png"]},
+         "body_base64": b64(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x1b[2J"), "status_code": 201, "response_headers": {}, "response_body_base64": ""},
+        {"tunnel_name": "t\u{1b}]52;c;aGk=\u{7}", "method": "GET", "uri": "/evil", "headers": {"X-Evil": ["a\u{9b}31m"]},
+         "body_base64": b64("bell \u{7} and \u{1b}[31mred".as_bytes()), "status_code": 200,
+         "response_headers": {"X-Back": ["\u{9b}0;title"]}, "response_body_base64": b64(b"ok")},
+        {"tunnel_name": "t (http)", "method": "GET", "uri": "/slow", "headers": {}, "body_base64": "", "pending": true}
+    ]));
+    let ids: Vec<String> = ids
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    let check = |out: &Out| {
+        for bad in ['\u{1b}', '\u{7}', '\u{9b}', '\r'] {
+            assert!(
+                !out.stdout.contains(bad),
+                "raw {bad:?} reached the terminal: {:?}",
+                &out.stdout[..out.stdout.len().min(400)]
+            );
+        }
+    };
+    let big_out = local(&env, &["local", "requests", "get", &ids[0]]);
+    big_out.ok();
+    check(&big_out);
+    assert!(
+        big_out.stdout.len() < 200 * 1024,
+        "a 5 MB body is cut for the terminal"
+    );
+    assert!(big_out.stdout.contains("use --raw"));
+    let raw = run(env
+        .cmd()
+        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .args(["local", "requests", "get", &ids[0], "--raw"]));
+    assert!(
+        raw.stdout.len() > 5 * 1024 * 1024,
+        "--raw writes every byte"
+    );
+    let img = local(&env, &["local", "requests", "get", &ids[1]]);
+    img.ok();
+    check(&img);
+    assert!(
+        img.stdout.contains("binary body: 20 bytes, image/png"),
+        "{}",
+        img.stdout
+    );
+    let evil = local(&env, &["local", "requests", "get", &ids[2]]);
+    evil.ok();
+    check(&evil);
+    assert!(evil.stdout.contains("a\\u{9b}31m"), "{}", evil.stdout);
+    assert!(evil.stdout.contains("\\u{9b}0;title"), "{}", evil.stdout);
+    assert!(
+        evil.stdout.contains("t\\x1b]52;c;aGk=\\x07"),
+        "{}",
+        evil.stdout
+    );
+    assert!(
+        evil.stdout.contains("bell \\x07 and \\x1b[31mred"),
+        "{}",
+        evil.stdout
+    );
+    let list = local(&env, &["local", "requests", "list"]);
+    check(&list);
+    let table = run(env
+        .cmd()
+        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_FORCE_TTY", "1")
+        .args(["local", "requests", "list"]));
+    check(&table);
+    let pending = local(&env, &["local", "requests", "get", &ids[3]]);
+    pending.ok();
+    assert!(pending.stdout.contains("pending"), "{}", pending.stdout);
+    assert!(
+        list.stdout
+            .lines()
+            .any(|l| l.contains("/slow") && l.contains("pending")),
+        "{}",
+        list.stdout
+    );
+}
+
+#[test]
+fn agent_down_exits_6_and_says_where_it_looked() {
+    let env = Env::new();
+    let out = run(env
+        .cmd()
+        .env("TUNNELCTL_AGENT_URL", "http://127.0.0.1:9/api")
+        .args(["local", "tunnels", "list"]));
+    out.code(6);
+    assert!(
+        out.stderr.contains("http://127.0.0.1:9/api"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("--agent-url") && out.stderr.contains("TUNNELCTL_AGENT_URL"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn not_ready_is_explained() {
+    let env = Env::new();
+    env.mock.configure(json!({"agent_ready": false}));
+    let out = local(
+        &env,
+        &[
+            "local", "tunnels", "start", "--name", "t", "--proto", "http", "--addr", "80",
+        ],
+    );
+    out.code(1);
+    assert!(
+        out.stderr.contains("503") && out.stderr.contains("not yet ready"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("no session with the tunnel service"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn clear_needs_yes_off_a_terminal() {
+    let env = Env::new();
+    let out = local(&env, &["local", "requests", "clear"]);
+    out.code(2);
+    assert!(out.stderr.contains("--yes"));
+    assert!(env.mock.agent_requests().is_empty());
+}
