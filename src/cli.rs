@@ -115,6 +115,10 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "DURATION", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
 
+    /// How many times a request may be tried in all (retries only what is safe to retry)
+    #[arg(long, global = true, value_name = "N", value_parser = parse_attempts)]
+    pub max_attempts: Option<u32>,
+
     /// Pace management requests to at most N per SECONDS (the service allows 120/60), or off
     #[arg(long, global = true, value_name = "N/SECONDS|off")]
     pub rate: Option<crate::ratelimit::RateSetting>,
@@ -147,6 +151,15 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err(format!("'{s}' is more than a day"));
     }
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// 1 to 20 attempts.
+pub fn parse_attempts(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if (1..=20).contains(&n) => Ok(n as u32),
+        Ok(_) => Err(format!("'{s}' must be from 1 to 20")),
+        Err(_) => Err(format!("'{s}' is not a whole number")),
+    }
 }
 
 /// The command groups.

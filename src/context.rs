@@ -21,6 +21,10 @@ use crate::ratelimit::{Limiter, RateSetting, DEFAULT_RATE};
 pub const DEFAULT_AGENT_URL: &str = "http://127.0.0.1:4040/api";
 /// The default time limit of one request.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// The largest management API answer read.
+pub const MANAGEMENT_MAX_BODY: usize = 16 * 1024 * 1024;
+/// The largest agent API answer read.
+pub const AGENT_MAX_BODY: usize = 1024 * 1024 * 1024;
 /// How many times a request may be tried in all, by default.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
 
@@ -89,6 +93,22 @@ impl Context {
             .map(str::to_string))
     }
 
+    /// Attempts per request: flag, then the profile's `max_attempts`, then 3.
+    fn max_attempts(&self, cfg: &mut Option<ConfigFile>) -> Result<u32> {
+        if let Some(n) = self.global.max_attempts {
+            return Ok(n);
+        }
+        match self.setting(None, "max_attempts", cfg)? {
+            Some(text) => crate::cli::parse_attempts(&text).map_err(|e| {
+                Error::Config(format!(
+                    "the config key 'max_attempts' of profile '{}': {e}",
+                    self.profile()
+                ))
+            }),
+            None => Ok(DEFAULT_MAX_ATTEMPTS),
+        }
+    }
+
     /// The rate limit: flag, then the profile's `rate`, then the service's 120/60.
     fn rate(&self, cfg: &mut Option<ConfigFile>) -> Result<RateSetting> {
         if let Some(r) = self.global.rate {
@@ -152,6 +172,9 @@ impl Context {
             "Check the API URL (--api-url, TUNNELCTL_API_URL or 'tunnelctl config set api_url URL') and your network.".into(),
         );
         opts.bearer = Some(key);
+        opts.max_attempts = self.max_attempts(&mut cfg)?;
+        // A page of 100 items is well under a megabyte; a far larger answer is refused.
+        opts.max_body = MANAGEMENT_MAX_BODY;
         opts.limiter = match self.rate(&mut cfg)? {
             RateSetting::Limit(rate) => Some(Arc::new(Limiter::new(rate))),
             RateSetting::Off => None,
@@ -178,6 +201,8 @@ impl Context {
         let mut opts = self.http_options(base, hint);
         // A local agent that is down stays down: one quick retry is enough.
         opts.max_attempts = 2;
+        // Captured requests carry whole bodies: a list may be hundreds of megabytes.
+        opts.max_body = AGENT_MAX_BODY;
         Ok(agent::Client::new(Http::new(opts)?))
     }
 

@@ -184,6 +184,14 @@ impl Error {
         }
     }
 
+    /// For an unknown outcome, says how to find out what happened.
+    pub fn with_check(self, command: &str) -> Self {
+        match self {
+            Error::Unknown(msg) => Error::Unknown(format!("{msg}\nCheck with: {command}")),
+            other => other,
+        }
+    }
+
     /// Shorthand for a usage error.
     pub fn usage(msg: impl Into<String>) -> Self {
         Error::Usage(msg.into())

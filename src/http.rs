@@ -366,13 +366,22 @@ impl Http {
                 body,
             });
         }
-        Err(Error::Api(Box::new(decode_error(
+        let failure = decode_error(
             method.as_str(),
             url.path(),
             status.as_u16(),
             content_type.as_deref(),
             &body,
-        ))))
+        );
+        // A server error to a POST may come after the server acted (stored the resource, sent
+        // the command): the outcome is unknown, and it is never sent again. 503 and 429 say
+        // the request was not taken up.
+        if !is_idempotent(method) && status.is_server_error() && status.as_u16() != 503 {
+            return Err(Error::Unknown(format!(
+                "{failure}\nThe server may have acted on the request before failing, so it was not sent again: the outcome is unknown."
+            )));
+        }
+        Err(Error::Api(Box::new(failure)))
     }
 
     fn transport_error(

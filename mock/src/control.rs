@@ -1,5 +1,5 @@
 //! The control surface under `/_mock/`: what tests use to arrange state (seed, reset, config),
-//! to misbehave on purpose (faults), and to observe (requests, state).
+//! to misbehave on purpose (faults, rate limit), and to observe (requests, stats, state).
 //!
 //! It needs no authentication and is never recorded, so that arranging a test leaves no trace
 //! in what the test asserts about the client. The same operations are offered as functions
@@ -12,6 +12,7 @@ use crate::errors::{code, ApiError};
 use crate::faults::split_decoded;
 use crate::input::Fields;
 use crate::mgmt::{self, Ctx};
+use crate::ratelimit::RateLimit;
 use crate::seed;
 use crate::server::json_response;
 use crate::store::{lock, Shared};
@@ -49,6 +50,11 @@ pub fn handle(shared: &Shared, method: &str, raw_path: &str, body: &[u8]) -> Res
             Ok(None)
         }
         ("GET", ["state"]) => Ok(Some(state(shared))),
+        ("GET", ["stats"]) => Ok(Some(shared.stats.to_json())),
+        ("DELETE", ["stats"]) => {
+            shared.stats.clear();
+            Ok(None)
+        }
         (_, ["agent", rest @ ..]) => match parse(body) {
             Err(e) => Err(e),
             Ok(spec) => crate::agent::control::handle(&shared.agent, method, rest, &spec)
@@ -74,6 +80,7 @@ fn allowed(name: &str) -> Option<&'static [&'static str]> {
         "requests" => &["GET", "DELETE"],
         "faults" => &["GET", "POST", "DELETE"],
         "state" => &["GET"],
+        "stats" => &["GET", "DELETE"],
         _ => return None,
     })
 }
@@ -93,11 +100,14 @@ fn parse(body: &[u8]) -> Result<Value, ApiError> {
     })
 }
 
-/// Empties all resources, the request log and the faults, stops every agent tunnel and
-/// forgets the captures and the agent's request log; settings stay.
+/// Empties all resources, the request log, the stats, the rate limit's window and the
+/// faults, stops every agent tunnel and forgets the captures and the agent's request log;
+/// settings stay.
 pub fn reset(shared: &Shared) {
     lock(&shared.store).clear();
     shared.recorder.clear();
+    shared.stats.clear();
+    lock(&shared.rate_window).clear();
     lock(&shared.faults).clear();
     shared.agent.reset();
 }
@@ -124,6 +134,7 @@ pub fn configure(shared: &Shared, cfg: &Value) -> Result<(), ApiError> {
         "inspect_db_size",
         "pending_response",
         "tunnel_start_error",
+        "rate_limit",
     ])?;
     let page_size = f.uint("page_size")?;
     if page_size == Some(0) {
@@ -148,6 +159,7 @@ pub fn configure(shared: &Shared, cfg: &Value) -> Result<(), ApiError> {
         )),
     };
     let tunnel_start_error = f.string("tunnel_start_error")?;
+    let rate_limit = f.get("rate_limit").map(RateLimit::from_json).transpose()?;
     if let Some(b) = agent_ready {
         shared.agent.set_ready(b);
     }
@@ -180,6 +192,11 @@ pub fn configure(shared: &Shared, cfg: &Value) -> Result<(), ApiError> {
     if f.has("next_page_base") {
         c.next_page_base = next_page_base.map(|s| s.trim_end_matches('/').to_string());
     }
+    // Present as null means "no limit"; any change starts with an empty window.
+    if f.has("rate_limit") {
+        c.rate_limit = rate_limit;
+        lock(&shared.rate_window).clear();
+    }
     Ok(())
 }
 
@@ -191,6 +208,7 @@ fn config_json(shared: &Shared) -> Value {
         "latency_ms": c.latency_ms,
         "extra_fields": c.extra_fields,
         "next_page_base": c.next_page_base,
+        "rate_limit": c.rate_limit.map(RateLimit::to_json),
     });
     if let (Value::Object(out), Value::Object(agent)) = (&mut out, shared.agent.settings_json()) {
         out.extend(agent);

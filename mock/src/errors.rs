@@ -27,6 +27,8 @@ pub mod code {
     pub const INVALID_QUERY: u32 = 207;
     /// 413: the body is larger than the emulator accepts.
     pub const BODY_TOO_LARGE: u32 = 208;
+    /// 429: the account's rate limit (`/_mock/config` `rate_limit`) is exceeded.
+    pub const RATE_LIMITED: u32 = 226;
     /// 404: no resource with that id (or source type, or TLS module).
     pub const NOT_FOUND: u32 = 404;
     /// 404: no endpoint at that path.

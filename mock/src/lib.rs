@@ -28,9 +28,11 @@ mod ids;
 mod input;
 mod mgmt;
 mod paging;
+mod ratelimit;
 mod recorder;
 mod seed;
 mod server;
+mod stats;
 mod store;
 
 use std::io;
@@ -72,6 +74,11 @@ pub struct MockOptions {
     /// Whether the agent can start tunnels (false: `POST /api/tunnels` answers 104, as an
     /// agent without a session to the tunnel service does).
     pub agent_ready: bool,
+    /// The account's rate limit on management API requests: at most `max` requests in any
+    /// rolling `per_ms` milliseconds, as `(max, per_ms)`; beyond it the API answers 429 with
+    /// `Retry-After`. `None` (the default) is unlimited. The hosted service's limit is
+    /// `(120, 60_000)`.
+    pub rate_limit: Option<(u32, u64)>,
 }
 
 impl Default for MockOptions {
@@ -86,6 +93,7 @@ impl Default for MockOptions {
             agent_port: 0,
             inspect_db_size: agent::captures::DEFAULT_DB_SIZE,
             agent_ready: true,
+            rate_limit: None,
         }
     }
 }
@@ -194,6 +202,17 @@ impl Mock {
         self.shared.recorder.clear();
     }
 
+    /// Counters of the management API traffic, as `GET /_mock/stats` shows them:
+    /// `{"requests": n, "rate_limited": n, "by_status": {"200": n, ...}}`.
+    pub fn stats(&self) -> Value {
+        self.shared.stats.to_json()
+    }
+
+    /// Zeroes the counters of [`Self::stats`] (`DELETE /_mock/stats`).
+    pub fn clear_stats(&self) {
+        self.shared.stats.clear();
+    }
+
     /// Adds resources, exactly as `POST /_mock/seed`, and returns the created ids.
     ///
     /// # Panics
@@ -227,7 +246,7 @@ impl Mock {
         control::state(&self.shared)
     }
 
-    /// Empties all state, the request log and the faults (`POST /_mock/reset`).
+    /// Empties all state, the request logs, the stats and the faults (`POST /_mock/reset`).
     pub fn reset(&self) {
         control::reset(&self.shared);
     }
@@ -339,6 +358,17 @@ impl MockHandle {
         self.shared.recorder.clear();
     }
 
+    /// Counters of the management API traffic, as `GET /_mock/stats` shows them:
+    /// `{"requests": n, "rate_limited": n, "by_status": {"200": n, ...}}`.
+    pub fn stats(&self) -> Value {
+        self.shared.stats.to_json()
+    }
+
+    /// Zeroes the counters of [`Self::stats`] (`DELETE /_mock/stats`).
+    pub fn clear_stats(&self) {
+        self.shared.stats.clear();
+    }
+
     /// Adds resources, exactly as `POST /_mock/seed`; an invalid spec is an error whose text
     /// says what is wrong.
     pub fn seed(&self, spec: Value) -> Result<Value, String> {
@@ -382,7 +412,7 @@ impl MockHandle {
         control::state(&self.shared)
     }
 
-    /// Empties all state, the request log and the faults (`POST /_mock/reset`).
+    /// Empties all state, the request logs, the stats and the faults (`POST /_mock/reset`).
     pub fn reset(&self) {
         control::reset(&self.shared);
     }

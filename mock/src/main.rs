@@ -44,6 +44,10 @@ struct Args {
     /// Add a field clients do not know to every resource.
     #[arg(long)]
     extra_fields: bool,
+    /// Limit management API requests to MAX per rolling PER_MS milliseconds (429 beyond);
+    /// the hosted service's limit is 120/60000.
+    #[arg(long, value_name = "MAX/PER_MS", value_parser = parse_rate_limit)]
+    rate_limit: Option<(u32, u64)>,
     /// Once listening, write the base URL (one line) to this file, atomically.
     #[arg(long, value_name = "FILE")]
     ready_file: Option<PathBuf>,
@@ -60,6 +64,25 @@ enum Command {
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         cmd: Vec<OsString>,
     },
+}
+
+/// Reads `MAX/PER_MS` (both at least 1).
+fn parse_rate_limit(text: &str) -> Result<(u32, u64), String> {
+    let (max, per) = text
+        .split_once('/')
+        .ok_or_else(|| format!("expected MAX/PER_MS (e.g. 120/60000), got '{text}'"))?;
+    let max: u32 = max
+        .trim()
+        .parse()
+        .map_err(|e| format!("MAX '{max}': {e}"))?;
+    let per: u64 = per
+        .trim()
+        .parse()
+        .map_err(|e| format!("PER_MS '{per}': {e}"))?;
+    if max == 0 || per == 0 {
+        return Err("MAX and PER_MS must be at least 1".to_string());
+    }
+    Ok((max, per))
 }
 
 fn main() -> ExitCode {
@@ -86,6 +109,7 @@ async fn run(args: Args) -> ExitCode {
         extra_fields: args.extra_fields,
         agent_port: args.agent_port,
         inspect_db_size: args.inspect_db_size,
+        rate_limit: args.rate_limit,
         ..MockOptions::default()
     };
     let mock = match spawn_on(opts, args.port).await {

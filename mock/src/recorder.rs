@@ -1,9 +1,15 @@
 //! The log of API requests as received, so tests can assert exactly what a client sent
-//! (method, raw path, query, headers, body) rather than what the emulator made of it.
+//! (method, raw path, query, headers, body) rather than what the emulator made of it, when it
+//! arrived (`at_ms`) and how it was answered (`status`).
+//!
+//! An entry is appended when a request arrives and its status filled in once the answer is
+//! chosen, so the log stays in order of arrival even when answers finish out of order.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
+use std::time::Instant;
 
+use axum::http::HeaderMap;
 use serde_json::{json, Map, Value};
 
 use crate::store::lock;
@@ -21,6 +27,13 @@ pub struct RecordedRequest {
     pub headers: Vec<(String, String)>,
     /// The body bytes (empty when there was none).
     pub body: Vec<u8>,
+    /// When the request arrived: milliseconds since the emulator started, on a monotonic
+    /// clock (the management and agent logs share the same origin). Never decreases along the
+    /// log.
+    pub at_ms: u64,
+    /// The status the emulator answered with; 0 when the connection was dropped without an
+    /// answer (an injected reset), or while the answer has not been chosen yet.
+    pub status: u16,
 }
 
 impl RecordedRequest {
@@ -64,6 +77,8 @@ impl RecordedRequest {
             "query": self.query,
             "headers": headers,
             "body": body,
+            "at_ms": self.at_ms,
+            "status": self.status,
         })
     }
 }
@@ -72,29 +87,128 @@ impl RecordedRequest {
 /// without bound, and no test sends this many.
 pub const MAX_RECORDED: usize = 100_000;
 
+/// Identifies a recorded request, to fill in its status once answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ticket(u64);
+
 /// The request log; its own lock so recording never waits on resource handlers.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Recorder {
-    log: Mutex<VecDeque<RecordedRequest>>,
+    started: Instant,
+    log: Mutex<Log>,
+}
+
+/// The entries and the sequence number of the oldest one, so a [`Ticket`] finds its entry in
+/// constant time even after older entries were evicted or the log cleared.
+#[derive(Debug, Default)]
+struct Log {
+    entries: VecDeque<RecordedRequest>,
+    first_seq: u64,
+}
+
+impl Log {
+    fn next_seq(&self) -> u64 {
+        self.first_seq + self.entries.len() as u64
+    }
 }
 
 impl Recorder {
-    /// Appends a request, forgetting the oldest beyond [`MAX_RECORDED`].
-    pub fn record(&self, req: RecordedRequest) {
-        let mut log = lock(&self.log);
-        if log.len() >= MAX_RECORDED {
-            log.pop_front();
+    /// An empty log whose `at_ms` count from `started` (the emulator's start).
+    pub fn new(started: Instant) -> Self {
+        Recorder {
+            started,
+            log: Mutex::new(Log::default()),
         }
-        log.push_back(req);
+    }
+
+    /// Appends a request as it arrived (status 0 until [`Recorder::answered`]), forgetting
+    /// the oldest beyond [`MAX_RECORDED`]. The time is taken under the log's lock, so `at_ms`
+    /// never decreases along the log.
+    pub fn record(
+        &self,
+        method: &str,
+        path: &str,
+        query: Option<&str>,
+        headers: &HeaderMap,
+        body: &[u8],
+    ) -> Ticket {
+        let mut req = RecordedRequest {
+            method: method.to_string(),
+            path: path.to_string(),
+            query: query.map(str::to_string),
+            headers: headers
+                .iter()
+                .map(|(n, v)| {
+                    (
+                        n.as_str().to_ascii_lowercase(),
+                        String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                    )
+                })
+                .collect(),
+            body: body.to_vec(),
+            at_ms: 0,
+            status: 0,
+        };
+        let mut log = lock(&self.log);
+        req.at_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if log.entries.len() >= MAX_RECORDED {
+            log.entries.pop_front();
+            log.first_seq += 1;
+        }
+        let ticket = Ticket(log.next_seq());
+        log.entries.push_back(req);
+        ticket
+    }
+
+    /// Sets the status a recorded request was answered with (0: no answer). Does nothing when
+    /// the entry has been evicted or the log cleared since.
+    pub fn answered(&self, ticket: Ticket, status: u16) {
+        let mut log = lock(&self.log);
+        let Some(idx) = ticket.0.checked_sub(log.first_seq) else {
+            return;
+        };
+        let entry = usize::try_from(idx)
+            .ok()
+            .and_then(|i| log.entries.get_mut(i));
+        if let Some(entry) = entry {
+            entry.status = status;
+        }
     }
 
     /// A copy of the log, oldest first.
     pub fn snapshot(&self) -> Vec<RecordedRequest> {
-        lock(&self.log).iter().cloned().collect()
+        lock(&self.log).entries.iter().cloned().collect()
     }
 
     /// Empties the log.
     pub fn clear(&self) {
-        lock(&self.log).clear();
+        let mut log = lock(&self.log);
+        log.first_seq = log.next_seq();
+        log.entries.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tickets_survive_eviction_and_clearing() {
+        let rec = Recorder::new(Instant::now());
+        let h = HeaderMap::new();
+        let a = rec.record("GET", "/a", None, &h, b"");
+        let b = rec.record("GET", "/b", None, &h, b"");
+        rec.answered(b, 204);
+        rec.answered(a, 200);
+        let log = rec.snapshot();
+        assert_eq!((log[0].status, log[1].status), (200, 204));
+        assert!(log[0].at_ms <= log[1].at_ms);
+        rec.clear();
+        let c = rec.record("GET", "/c", None, &h, b"");
+        rec.answered(a, 500);
+        rec.answered(c, 201);
+        let log = rec.snapshot();
+        assert_eq!(log.len(), 1);
+        assert_eq!((log[0].path.as_str(), log[0].status), ("/c", 201));
     }
 }

@@ -1,9 +1,10 @@
 //! The HTTP side: one handler for every request, which runs the pipeline in a fixed order —
-//! control surface aside, then record, latency, faults, authentication, and only then the
-//! management API — so that what tests observe never depends on which endpoint was hit.
+//! control surface aside, then record, rate limit, latency, faults, authentication, and only
+//! then the management API — so that what tests observe never depends on which endpoint was
+//! hit. Once answered, the status goes into the request log and the stats.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{Request, State};
@@ -15,9 +16,10 @@ use tokio::sync::oneshot;
 
 use crate::control;
 use crate::errors::{code, json_bytes, ApiError};
-use crate::faults::split_decoded;
+use crate::faults::{answered_status, split_decoded};
 use crate::mgmt::{self, ApiRequest, Reply};
-use crate::recorder::RecordedRequest;
+use crate::ratelimit::RateLimit;
+use crate::recorder::Ticket;
 use crate::store::{lock, Shared};
 
 /// Bodies larger than this are refused; far above anything the API takes.
@@ -61,55 +63,107 @@ async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
             .into_response()
         }
     };
-    let content_type = header_str(&parts.headers, header::CONTENT_TYPE.as_str());
-
     if is_control {
         return control::handle(&shared, &method, &raw_path, &body);
     }
 
-    shared.recorder.record(RecordedRequest {
-        method: method.clone(),
-        path: raw_path.clone(),
-        query: query.clone(),
-        headers: parts
-            .headers
-            .iter()
-            .map(|(n, v)| {
-                (
-                    n.as_str().to_ascii_lowercase(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect(),
-        body: body.to_vec(),
-    });
+    let ticket =
+        shared
+            .recorder
+            .record(&method, &raw_path, query.as_deref(), &parts.headers, &body);
+    let mut outcome = Outcome {
+        shared: &shared,
+        ticket,
+        status: 0,
+    };
+    shared.stats.arrived();
+    let req = Incoming {
+        method: &method,
+        raw_path: &raw_path,
+        query: query.as_deref(),
+        headers: &parts.headers,
+        body: &body,
+    };
+    let resp = pipeline(&shared, &req).await;
+    outcome.status = answered_status(&resp);
+    resp
+}
 
-    let latency = shared.config().latency_ms;
-    if latency > 0 {
-        tokio::time::sleep(Duration::from_millis(latency)).await;
+/// Writes a request's status into the log and the stats when its handling ends, even when it
+/// never finishes (the connection or the server went away: status 0), so that the stats'
+/// `by_status` always adds up to `requests` once nothing is in progress.
+struct Outcome<'a> {
+    shared: &'a Shared,
+    ticket: Ticket,
+    status: u16,
+}
+
+impl Drop for Outcome<'_> {
+    fn drop(&mut self) {
+        self.shared.recorder.answered(self.ticket, self.status);
+        self.shared.stats.answered(self.status);
     }
+}
 
-    let segments = split_decoded(&raw_path);
-    let fault = lock(&shared.faults).take(&method, &segments);
-    if let Some(fault) = fault {
-        if fault.delay_ms > 0 {
-            tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
-        }
-        return fault.into_response();
+/// A management API request, read and recorded.
+struct Incoming<'a> {
+    method: &'a str,
+    raw_path: &'a str,
+    query: Option<&'a str>,
+    headers: &'a HeaderMap,
+    body: &'a [u8],
+}
+
+/// What follows recording: the rate limit (decided on arrival), latency, faults, then the
+/// API itself.
+async fn pipeline(shared: &Shared, req: &Incoming<'_>) -> Response {
+    let cfg = shared.config();
+    let refused = cfg.rate_limit.and_then(|limit| admit(shared, limit).err());
+
+    if cfg.latency_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(cfg.latency_ms)).await;
     }
-
-    if let Err(e) = authenticate(&shared, &parts.headers) {
+    if let Some(e) = refused {
         return e.into_response();
     }
 
-    let api_req = ApiRequest {
-        method: &method,
-        segments: &segments,
-        query: query.as_deref(),
-        content_type,
-        body: &body,
+    let segments = split_decoded(req.raw_path);
+    let fault = lock(&shared.faults).take(req.method, &segments);
+    let Some(fault) = fault else {
+        return answer(shared, req, &segments);
     };
-    match mgmt::dispatch(&shared, &api_req, &raw_path) {
+    if fault.after {
+        // The server acts; the answer is then lost or garbled on the way back.
+        drop(answer(shared, req, &segments));
+    }
+    if fault.delay_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
+    }
+    fault.into_response()
+}
+
+/// Counts the request against the account's rate limit, or refuses it (429).
+fn admit(shared: &Shared, limit: RateLimit) -> Result<(), ApiError> {
+    let result = lock(&shared.rate_window).admit(limit, Instant::now());
+    if result.is_err() {
+        shared.stats.rate_limited();
+    }
+    result
+}
+
+/// Authentication, routing and the endpoint: the API's own answer.
+fn answer(shared: &Shared, req: &Incoming<'_>, segments: &[String]) -> Response {
+    if let Err(e) = authenticate(shared, req.headers) {
+        return e.into_response();
+    }
+    let api_req = ApiRequest {
+        method: req.method,
+        segments,
+        query: req.query,
+        content_type: header_str(req.headers, header::CONTENT_TYPE.as_str()),
+        body: req.body,
+    };
+    match mgmt::dispatch(shared, &api_req, req.raw_path) {
         Ok(reply) => reply_response(reply),
         Err(e) => e.into_response(),
     }

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use crate::agent::Agent;
 use crate::faults::Faults;
 use crate::ids::IdGen;
+use crate::ratelimit::{RateLimit, Window};
 use crate::recorder::Recorder;
+use crate::stats::Stats;
 use crate::MockOptions;
 
 /// Locks a mutex even if a previous holder panicked: the data is plain values that stay
@@ -35,6 +37,8 @@ pub struct Config {
     pub extra_fields: bool,
     /// Base of `next_page_uri` links instead of the emulator's own URL.
     pub next_page_base: Option<String>,
+    /// The account's rate limit on management API requests (`None`: unlimited).
+    pub rate_limit: Option<RateLimit>,
 }
 
 /// Everything the request handlers share.
@@ -50,6 +54,10 @@ pub struct Shared {
     pub store: Mutex<Store>,
     /// The request log.
     pub recorder: Recorder,
+    /// Counters of the management API traffic.
+    pub stats: Stats,
+    /// Management API requests counted against the rate limit.
+    pub rate_window: Mutex<Window>,
     /// Injected faults (they apply to agent API paths under `/api/` too).
     pub faults: Mutex<Faults>,
     /// The local agent API's state: tunnels, captures, its own request log.
@@ -59,6 +67,8 @@ pub struct Shared {
 impl Shared {
     /// Empty state with the given options; `base_url` is the bound management URL.
     pub fn new(opts: &MockOptions, base_url: String) -> Self {
+        // The origin of every `at_ms`, in both request logs.
+        let started = Instant::now();
         Shared {
             base_url,
             api_key: opts.api_key.clone(),
@@ -68,11 +78,14 @@ impl Shared {
                 latency_ms: opts.latency_ms,
                 extra_fields: opts.extra_fields,
                 next_page_base: opts.next_page_base.clone(),
+                rate_limit: opts.rate_limit.map(RateLimit::from_pair),
             }),
             store: Mutex::new(Store::default()),
-            recorder: Recorder::default(),
+            recorder: Recorder::new(started),
+            stats: Stats::default(),
+            rate_window: Mutex::new(Window::default()),
             faults: Mutex::new(Faults::default()),
-            agent: Agent::new(opts),
+            agent: Agent::new(opts, started),
         }
     }
 

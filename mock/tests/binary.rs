@@ -90,3 +90,52 @@ fn serve_prints_url_and_key_and_writes_the_ready_file() {
     assert!(stdout.contains("api key: mock-api-key\n"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn rate_limit_flag_sets_the_limit_and_refuses_bad_values() {
+    let bad = Command::new(BIN)
+        .args(["--rate-limit", "120", "exec", "--", "true"])
+        .output()
+        .expect("run the binary");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("MAX/PER_MS"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+
+    let dir = std::env::temp_dir().join(format!("tunnelctl-mock-test-rl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ready = dir.join("ready");
+    let mut child = Command::new(BIN)
+        .args(["--rate-limit", "1/60000", "--ready-file"])
+        .arg(&ready)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the binary");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !ready.exists() {
+        assert!(Instant::now() < deadline, "no ready file");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let url = std::fs::read_to_string(&ready)
+        .expect("read ready file")
+        .trim()
+        .to_string();
+    let cfg = raw(&url, "GET", "/_mock/config", &[], b"").json();
+    let auth = [
+        ("Authorization", "Bearer mock-api-key"),
+        ("Service-Version", "2"),
+    ];
+    let first = raw(&url, "GET", "/tunnel_sessions", &auth, b"").status;
+    let second = raw(&url, "GET", "/tunnel_sessions", &auth, b"").status;
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        cfg["rate_limit"],
+        serde_json::json!({"max": 1, "per_ms": 60000})
+    );
+    assert_eq!((first, second), (200, 429));
+}

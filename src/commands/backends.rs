@@ -135,8 +135,13 @@ pub async fn run(args: BackendsArgs, ctx: &Context) -> Result<()> {
         TunnelGroupCommand::Create(fields) => {
             let body = fields.into_api()?;
             let client = ctx.management()?;
-            ctx.out
-                .object(&BACKEND, &RESOURCE.create(&client, &body).await?)
+            ctx.out.object(
+                &BACKEND,
+                &RESOURCE
+                    .create(&client, &body)
+                    .await
+                    .map_err(|e| e.with_check("tunnelctl backends tunnel-group list"))?,
+            )
         }
         TunnelGroupCommand::Update { id, fields } => {
             let body = fields.into_api()?;

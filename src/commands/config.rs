@@ -21,7 +21,7 @@ use crate::output::Format;
   tunnelctl --profile staging config set api_url https://api.staging.example.com
   tunnelctl config path
 
-Keys: api_key (secret), api_url, agent_url, rate (N/SECONDS or off).")]
+Keys: api_key (secret), api_url, agent_url, max_attempts (1 to 20), rate (N/SECONDS or off).")]
 pub struct ConfigArgs {
     #[command(subcommand)]
     command: ConfigCommand,
@@ -93,6 +93,9 @@ fn check_value(key: &str, value: &str) -> Result<()> {
             .map(|_| ())
             .map_err(|e| Error::usage(format!("'{}' is not a URL: {e}", escape(value)))),
         "api_key" if value.trim().is_empty() => Err(Error::usage("the API key must not be empty")),
+        "max_attempts" => crate::cli::parse_attempts(value)
+            .map(|_| ())
+            .map_err(Error::usage),
         "rate" => value
             .parse::<crate::ratelimit::RateSetting>()
             .map(|_| ())

@@ -224,8 +224,13 @@ pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> Result<()> {
         DestinationsCommand::Create(fields) => {
             let client = ctx.management()?;
             let body = fields.into_api(true)?;
-            ctx.out
-                .object(&EVENT_DESTINATION, &RESOURCE.create(&client, &body).await?)
+            ctx.out.object(
+                &EVENT_DESTINATION,
+                &RESOURCE
+                    .create(&client, &body)
+                    .await
+                    .map_err(|e| e.with_check("tunnelctl event-destinations list"))?,
+            )
         }
         DestinationsCommand::Update { id, fields } => {
             let client = ctx.management()?;

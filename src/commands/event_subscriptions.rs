@@ -181,8 +181,13 @@ pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> Result<()> {
         SubscriptionsCommand::Create(fields) => {
             let body = fields.into_api()?;
             let client = ctx.management()?;
-            ctx.out
-                .object(&EVENT_SUBSCRIPTION, &RESOURCE.create(&client, &body).await?)
+            ctx.out.object(
+                &EVENT_SUBSCRIPTION,
+                &RESOURCE
+                    .create(&client, &body)
+                    .await
+                    .map_err(|e| e.with_check("tunnelctl event-subscriptions list"))?,
+            )
         }
         SubscriptionsCommand::Update { id, fields } => {
             let body = fields.into_api()?;
@@ -240,7 +245,13 @@ async fn run_sources(args: SourcesArgs, ctx: &Context) -> Result<()> {
             kind,
         } => ctx.out.object(
             &EVENT_SOURCE,
-            &event_sources::create(&client, &subscription_id, &kind).await?,
+            &event_sources::create(&client, &subscription_id, &kind)
+                .await
+                .map_err(|e| {
+                    e.with_check(&format!(
+                        "tunnelctl event-subscriptions sources list {subscription_id}"
+                    ))
+                })?,
         ),
         SourcesCommand::Update {
             subscription_id,

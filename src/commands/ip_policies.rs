@@ -96,8 +96,13 @@ pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> Result<()> {
         IpPoliciesCommand::Create(fields) => {
             let body = fields.into_api()?;
             let client = ctx.management()?;
-            ctx.out
-                .object(&IP_POLICY, &RESOURCE.create(&client, &body).await?)
+            ctx.out.object(
+                &IP_POLICY,
+                &RESOURCE
+                    .create(&client, &body)
+                    .await
+                    .map_err(|e| e.with_check("tunnelctl ip-policies list"))?,
+            )
         }
         IpPoliciesCommand::Update { id, fields } => {
             let body = fields.into_api()?;

@@ -393,7 +393,11 @@ async fn agent_command(
     let outcomes = bulk::run(
         &ids,
         fleet.parallel,
-        |id| async move { sessions::send(client_ref, &id, command).await },
+        |id| async move {
+            sessions::send(client_ref, &id, command)
+                .await
+                .map_err(|e| e.with_check("tunnelctl sessions list"))
+        },
         |id, outcome| match outcome {
             Outcome::Done => ctx.note(&format!("{done} {}", escape(id))),
             Outcome::Failed(e) => eprintln!("error: {}: {e}", escape(id)),

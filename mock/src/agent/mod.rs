@@ -3,7 +3,8 @@
 //! types), with tunnels that really forward traffic and capture it.
 //!
 //! This module holds the agent's state and its request pipeline: record the request, apply
-//! an injected fault (paths under `/api/`), decode the path as Go's server does, negotiate
+//! an injected fault (paths under `/api/`; an `after` fault once the agent has answered),
+//! decode the path as Go's server does, negotiate
 //! the answer's format, route, then hand over to the endpoint's module. The order is the
 //! agent's: a bad `Accept` is refused before the path is even looked at.
 
@@ -26,7 +27,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{Request, State};
@@ -37,8 +38,8 @@ use bytes::Bytes;
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
 
-use crate::faults::split_decoded;
-use crate::recorder::{RecordedRequest, Recorder};
+use crate::faults::{answered_status, split_decoded};
+use crate::recorder::Recorder;
 use crate::store::{lock, Shared};
 use crate::MockOptions;
 
@@ -65,12 +66,13 @@ pub struct Agent {
 }
 
 impl Agent {
-    /// An agent with no tunnels, configured from the options.
-    pub fn new(opts: &MockOptions) -> Self {
+    /// An agent with no tunnels, configured from the options; its request log counts `at_ms`
+    /// from `started`.
+    pub fn new(opts: &MockOptions, started: Instant) -> Self {
         Agent {
             captures: Arc::new(Captures::new(opts.inspect_db_size)),
             tunnels: Mutex::new(Tunnels::default()),
-            recorder: Recorder::default(),
+            recorder: Recorder::new(started),
             ready: AtomicBool::new(opts.agent_ready),
             start_error: Mutex::new(None),
         }
@@ -189,60 +191,78 @@ async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     let body = to_bytes(body, MAX_BODY).await.unwrap_or_default();
     let agent = &shared.agent;
 
-    agent.recorder.record(RecordedRequest {
-        method: method.clone(),
-        path: raw_path.clone(),
-        query: query.clone(),
-        headers: parts
-            .headers
-            .iter()
-            .map(|(n, v)| {
-                (
-                    n.as_str().to_ascii_lowercase(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect(),
-        body: body.to_vec(),
-    });
+    let ticket = agent
+        .recorder
+        .record(&method, &raw_path, query.as_deref(), &parts.headers, &body);
+    let req = Incoming {
+        method: &method,
+        raw_path: &raw_path,
+        query: query.as_deref(),
+        headers: &parts.headers,
+        body: &body,
+    };
+    let resp = with_faults(&shared, &req).await;
+    agent.recorder.answered(ticket, answered_status(&resp));
+    resp
+}
 
-    let fault = lock(&shared.faults).take(&method, &split_decoded(&raw_path));
-    if let Some(fault) = fault {
-        if fault.delay_ms > 0 {
-            tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
-        }
-        return fault.into_response();
+/// An agent API request, read and recorded.
+struct Incoming<'a> {
+    method: &'a str,
+    raw_path: &'a str,
+    query: Option<&'a str>,
+    headers: &'a HeaderMap,
+    body: &'a [u8],
+}
+
+/// Applies an injected fault (instead of the agent's answer, or after it with `after`), else
+/// answers as the agent.
+async fn with_faults(shared: &Shared, req: &Incoming<'_>) -> Response {
+    let fault = lock(&shared.faults).take(req.method, &split_decoded(req.raw_path));
+    let Some(fault) = fault else {
+        return answer(&shared.agent, req).await;
+    };
+    if fault.after {
+        drop(answer(&shared.agent, req).await);
     }
+    if fault.delay_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
+    }
+    fault.into_response()
+}
 
+/// The agent's own answer: decode the path, negotiate, route, then the endpoint.
+async fn answer(agent: &Agent, req: &Incoming<'_>) -> Response {
+    let (method, raw_path, query, body) = (req.method, req.raw_path, req.query, req.body);
     // Go's server decodes the path before anything else; a bad escape never gets further.
-    let Ok(path) = decode::path_unescape(&raw_path) else {
+    let Ok(path) = decode::path_unescape(raw_path) else {
         return go_bad_request();
     };
     if path == "/" {
         return redirect_to_inspector();
     }
-    let accept = header_str(&parts.headers, &header::ACCEPT);
+    let accept = header_str(req.headers, &header::ACCEPT);
     let Some(format) = negotiate::accept(accept) else {
         return AgentError::not_acceptable(accept.unwrap_or("")).into_response(Format::Json);
     };
     let result = match route(&path) {
         None => Err(AgentError::not_found(&path)),
         Some(route) => {
-            let as_get = if method == "HEAD" { "GET" } else { &method };
+            let as_get = if method == "HEAD" { "GET" } else { method };
             let allowed = route.allow().split(", ").any(|m| m == as_get);
             if allowed {
-                let content_type = header_str(&parts.headers, &header::CONTENT_TYPE);
+                let content_type = header_str(req.headers, &header::CONTENT_TYPE);
                 let call = Call {
                     agent,
                     method: as_get,
-                    query: query.as_deref(),
+                    query,
                     content_type,
-                    body: &body,
+                    body,
                     format,
                 };
                 dispatch(&call, route).await
             } else {
-                Err(AgentError::method_not_allowed(&method, route.allow()))
+                Err(AgentError::method_not_allowed(method, route.allow()))
             }
         }
     };

@@ -189,3 +189,34 @@ pub fn assert_error(resp: &Resp, status: u16) -> Value {
     );
     body
 }
+
+/// Sends an authenticated API request and returns every byte received until the server
+/// closed the connection: possibly none, when an injected reset dropped it.
+pub fn api_bytes(mock: &Mock, method: &str, target: &str, body: Option<Value>) -> Vec<u8> {
+    let hostport = mock.url().trim_start_matches("http://").to_string();
+    let mut stream = TcpStream::connect(&hostport).expect("connect to the emulator");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("set timeout");
+    let body = body
+        .map(|v| serde_json::to_vec(&v).expect("serialize"))
+        .unwrap_or_default();
+    let head = format!(
+        "{method} {target} HTTP/1.1\r\nHost: {hostport}\r\nConnection: close\r\n\
+         Authorization: Bearer {}\r\nService-Version: 2\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n",
+        mock.api_key(),
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).expect("write request");
+    stream.write_all(&body).expect("write body");
+    let mut buf = Vec::new();
+    // A reset connection ends the read with an error; what arrived before it is the answer.
+    let mut chunk = [0u8; 8192];
+    loop {
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return buf,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+}

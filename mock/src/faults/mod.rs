@@ -3,20 +3,22 @@
 //!
 //! A fault matches by method and by path pattern over percent-decoded segments (`*` is one
 //! segment, a trailing `**` any rest), and can be limited to a number of requests or a
-//! probability.
+//! probability (drawn from a seeded generator when the fault has a `seed`, so a run can be
+//! repeated). It answers instead of the handler, or — with `after` — once the handler has
+//! acted, replacing its answer: the server did the work but the client never learns it.
+//! The answer can be an error, a broken body (`reply::BodyKind`) or no answer at all.
 
-use std::pin::Pin;
-use std::task::{Context, Poll};
+mod reply;
 
-use axum::body::{Body, Bytes};
-use axum::http::{HeaderName, HeaderValue, StatusCode};
-use axum::response::Response;
-use futures_core::Stream;
-use rand::Rng;
+use axum::http::{HeaderName, HeaderValue};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
 
-use crate::errors::{code, json_bytes, ApiError};
+use crate::errors::ApiError;
 use crate::input::Fields;
+
+pub use reply::{answered_status, BodyKind, FaultReply};
 
 /// One injected fault.
 #[derive(Debug, Clone)]
@@ -26,79 +28,71 @@ pub struct Fault {
     pattern: Vec<String>,
     status: u16,
     body: Option<String>,
+    body_kind: Option<BodyKind>,
     content_type: Option<String>,
     headers: Vec<(HeaderName, HeaderValue)>,
     remaining: Option<u64>,
     delay_ms: u64,
     probability: Option<f64>,
+    /// The fault's own generator when it was given a `seed`, so its choices repeat run after
+    /// run; otherwise the thread's generator.
+    rng: Option<StdRng>,
     reset: bool,
+    after: bool,
     spec: Value,
 }
 
-/// The answer chosen for a request that a fault matched.
-#[derive(Debug, Clone)]
-pub struct FaultReply {
-    /// Extra delay before answering.
-    pub delay_ms: u64,
-    status: u16,
-    body: Option<String>,
-    content_type: Option<String>,
-    headers: Vec<(HeaderName, HeaderValue)>,
+/// How a fault answers: when (`after`), and with what (nothing, a body, a broken body).
+struct Answer {
+    after: bool,
     reset: bool,
+    body: Option<String>,
+    body_kind: Option<BodyKind>,
 }
 
-/// A response body that fails at once, which makes the server drop the connection: the
-/// client has sent its request but gets no usable answer, so it cannot know the outcome.
-struct Broken;
-
-impl Stream for Broken {
-    type Item = Result<Bytes, std::io::Error>;
-
-    fn poll_next(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        Poll::Ready(Some(Err(std::io::Error::new(
-            std::io::ErrorKind::ConnectionReset,
-            "injected connection reset",
-        ))))
-    }
-}
-
-impl FaultReply {
-    /// The HTTP response. Without a body the standard error body is used, so a client sees an
-    /// API-shaped error unless the test asked for something else.
-    pub fn into_response(self) -> Response {
-        if self.reset {
-            return Response::new(Body::from_stream(Broken));
+impl Answer {
+    /// Reads `after`, `reset`/`reset_before`, `body`, `body_kind` and `size`, refusing
+    /// combinations that contradict each other.
+    fn read(f: &Fields<'_>) -> Result<Answer, ApiError> {
+        let after = f.boolean("after")?.unwrap_or(false);
+        let reset_before = f.boolean("reset_before")?.unwrap_or(false);
+        if reset_before && after {
+            return Err(ApiError::invalid(
+                "reset_before",
+                "reset_before drops the connection before handling, so it cannot go with after: use reset with after.",
+            ));
         }
-        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
-        let (bytes, default_type) = match self.body {
-            Some(text) => {
-                let kind = if serde_json::from_str::<Value>(&text).is_ok() {
-                    "application/json"
-                } else {
-                    "text/plain; charset=utf-8"
-                };
-                (text.into_bytes(), kind)
+        let reset = f.boolean("reset")?.unwrap_or(false) || reset_before;
+        let body = f.string("body")?.map(str::to_string);
+        let size = f.uint("size")?;
+        let body_kind = match f.string("body_kind")? {
+            Some(name) => Some(BodyKind::parse(name, size)?),
+            None if size.is_some() => {
+                return Err(ApiError::invalid(
+                    "size",
+                    "size only applies to body_kind \"huge\".",
+                ))
             }
-            None => {
-                let err = ApiError::new(
-                    self.status,
-                    code::INJECTED,
-                    format!("Injected fault: status {}.", self.status),
-                );
-                (json_bytes(&err.body()), "application/json")
-            }
+            None => None,
         };
-        let content_type = self.content_type.as_deref().unwrap_or(default_type);
-        let mut resp = Response::new(Body::from(bytes));
-        *resp.status_mut() = status;
-        let headers = resp.headers_mut();
-        if let Ok(v) = HeaderValue::from_str(content_type) {
-            headers.insert(axum::http::header::CONTENT_TYPE, v);
+        if body_kind.is_some() && body.is_some() {
+            return Err(ApiError::invalid(
+                "body_kind",
+                "Give either body or body_kind, not both.",
+            ));
         }
-        for (name, value) in self.headers {
-            headers.append(name, value);
+        if body_kind.is_some() && reset {
+            return Err(ApiError::invalid(
+                "body_kind",
+                "A reset sends no answer, so it has no body_kind.",
+            ));
         }
-        resp
+        Ok(Answer {
+            after,
+            reset,
+            body,
+            body_kind,
+        })
     }
 }
 
@@ -119,7 +113,12 @@ impl Fault {
             "count",
             "delay_ms",
             "probability",
+            "seed",
             "reset",
+            "reset_before",
+            "after",
+            "body_kind",
+            "size",
         ])?;
         let path = f.required_string("path")?;
         if !path.starts_with('/') {
@@ -131,10 +130,16 @@ impl Fault {
                 return Err(ApiError::invalid("path", "'**' may only end the path."));
             }
         }
-        let reset = f.boolean("reset")?.unwrap_or(false);
+        let Answer {
+            after,
+            reset,
+            body,
+            body_kind,
+        } = Answer::read(&f)?;
         let status = match f.uint("status")? {
             Some(s) if (100..=599).contains(&s) => s as u16,
             None if reset => 500,
+            None if body_kind.is_some() => 200,
             _ => {
                 return Err(ApiError::invalid(
                     "status",
@@ -158,6 +163,7 @@ impl Fault {
                 }
             },
         };
+        let rng = f.uint("seed")?.map(StdRng::seed_from_u64);
         let remaining = f.uint("count")?;
         if remaining == Some(0) {
             return Err(ApiError::invalid("count", "count must be at least 1."));
@@ -167,15 +173,31 @@ impl Fault {
             method: f.string("method")?.map(str::to_ascii_uppercase),
             pattern,
             status,
-            body: f.string("body")?.map(str::to_string),
+            body,
+            body_kind,
             content_type: f.string("content_type")?.map(str::to_string),
             headers,
             remaining,
             delay_ms: f.uint("delay_ms")?.unwrap_or(0),
             probability,
+            rng,
             reset,
+            after,
             spec: v.clone(),
         })
+    }
+
+    /// Whether the fault applies this time: always without a probability, else a draw from
+    /// its own seeded generator or the thread's.
+    fn roll(&mut self) -> bool {
+        let Some(p) = self.probability else {
+            return true;
+        };
+        let draw: f64 = match self.rng.as_mut() {
+            Some(rng) => rng.random(),
+            None => rand::rng().random(),
+        };
+        draw < p
     }
 
     fn matches(&self, method: &str, segments: &[String]) -> bool {
@@ -280,16 +302,17 @@ impl Faults {
 
     /// The reply for a request if a fault applies to it, using up one of its count.
     pub fn take(&mut self, method: &str, segments: &[String]) -> Option<FaultReply> {
-        let idx = self.list.iter().position(|f| {
-            f.matches(method, segments)
-                && f.probability
-                    .is_none_or(|p| rand::rng().random::<f64>() < p)
-        })?;
+        let idx = self
+            .list
+            .iter_mut()
+            .position(|f| f.matches(method, segments) && f.roll())?;
         let fault = &mut self.list[idx];
         let reply = FaultReply {
             delay_ms: fault.delay_ms,
+            after: fault.after,
             status: fault.status,
             body: fault.body.clone(),
+            body_kind: fault.body_kind,
             content_type: fault.content_type.clone(),
             headers: fault.headers.clone(),
             reset: fault.reset,
