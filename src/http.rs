@@ -332,7 +332,12 @@ impl Http {
                 return Err(too_large(method, url, self.opts.max_body));
             }
         }
-        let mut body = Vec::new();
+        // Sized from Content-Length when given, so a large answer is never copied while growing.
+        let expected = resp
+            .content_length()
+            .and_then(|l| usize::try_from(l).ok())
+            .unwrap_or(0);
+        let mut body = Vec::with_capacity(expected.min(self.opts.max_body));
         loop {
             match resp.chunk().await {
                 Ok(Some(chunk)) => {

@@ -110,8 +110,7 @@ impl Client {
             .await
     }
 
-    /// Captured requests, newest first.
-    pub async fn requests(&self, limit: Option<usize>, tunnel: Option<&str>) -> Result<Vec<Value>> {
+    fn requests_url(&self, limit: Option<usize>, tunnel: Option<&str>) -> reqwest::Url {
         let mut url = self.url(&["requests", "http"]);
         {
             let mut q = url.query_pairs_mut();
@@ -125,6 +124,12 @@ impl Client {
         if url.query() == Some("") {
             url.set_query(None);
         }
+        url
+    }
+
+    /// Captured requests, newest first.
+    pub async fn requests(&self, limit: Option<usize>, tunnel: Option<&str>) -> Result<Vec<Value>> {
+        let url = self.requests_url(limit, tunnel);
         match self.json(Method::GET, &url, None).await? {
             Value::Object(mut page) => match page.remove("requests") {
                 Some(Value::Array(r)) => Ok(r),
@@ -133,6 +138,24 @@ impl Client {
             },
             _ => Err(bad_shape("GET", &url, "requests")),
         }
+    }
+
+    /// Captured requests as the agent's own JSON text, for output that passes them through
+    /// unchanged: lists of large bodies are never turned into values, so memory stays near the
+    /// size of the answer.
+    pub async fn requests_raw(
+        &self,
+        limit: Option<usize>,
+        tunnel: Option<&str>,
+    ) -> Result<RawList> {
+        let url = self.requests_url(limit, tunnel);
+        let body = self
+            .http
+            .send(Method::GET, &url, None)
+            .await
+            .map_err(Self::explain)?
+            .body;
+        Ok(RawList { body, url })
     }
 
     /// One captured request.
@@ -156,6 +179,51 @@ impl Client {
     pub async fn clear(&self) -> Result<()> {
         self.no_content(Method::DELETE, &self.url(&["requests", "http"]), None)
             .await
+    }
+}
+
+/// The body of a list answer, kept as text.
+pub struct RawList {
+    body: Vec<u8>,
+    url: reqwest::Url,
+}
+
+#[derive(serde::Deserialize)]
+struct RawPage<'a> {
+    #[serde(borrow, default)]
+    requests: Option<&'a serde_json::value::RawValue>,
+}
+
+#[derive(serde::Deserialize)]
+struct RawItems<'a>(#[serde(borrow)] Vec<&'a serde_json::value::RawValue>);
+
+impl RawList {
+    /// The `requests` array as the agent wrote it (`[]` when absent).
+    pub fn array(&self) -> Result<&str> {
+        let page: RawPage<'_> = serde_json::from_slice(&self.body).map_err(|e| {
+            Error::BadResponse(format!(
+                "GET {}: the answer is not valid JSON ({e})",
+                self.url.path()
+            ))
+        })?;
+        match page.requests {
+            Some(raw) if raw.get().starts_with('[') => Ok(raw.get()),
+            Some(raw) if raw.get() == "null" => Ok("[]"),
+            None => Ok("[]"),
+            Some(_) => Err(bad_shape("GET", &self.url, "requests")),
+        }
+    }
+
+    /// Each request of the array as the agent wrote it.
+    pub fn items(&self) -> Result<Vec<&str>> {
+        let array = self.array()?;
+        let items: RawItems<'_> = serde_json::from_str(array).map_err(|e| {
+            Error::BadResponse(format!(
+                "GET {}: the answer is not valid JSON ({e})",
+                self.url.path()
+            ))
+        })?;
+        Ok(items.0.into_iter().map(|r| r.get()).collect())
     }
 }
 

@@ -387,6 +387,34 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
     match args.command {
         RequestsCommand::List { limit, filter } => {
             let client = ctx.agent()?;
+            // Machine output passes the agent's JSON through untouched: no values are built,
+            // so a list of large captured bodies costs little more memory than its text.
+            if ctx.out.jq.is_none()
+                && !ctx.out.tty
+                && matches!(ctx.out.format, Format::Json | Format::Ndjson)
+            {
+                let raw = client.requests_raw(limit, filter.tunnel.as_deref()).await?;
+                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+                if ctx.out.format == Format::Json {
+                    out.write_all(raw.array()?.as_bytes())?;
+                    out.write_all(b"\n")?;
+                } else {
+                    for item in raw.items()? {
+                        if item.contains('\n') {
+                            // An agent that indents its JSON: one line per item all the same.
+                            let v: Value = serde_json::from_str(item)
+                                .map_err(|e| Error::BadResponse(e.to_string()))?;
+                            serde_json::to_writer(&mut out, &v)
+                                .map_err(|e| Error::Io(e.to_string()))?;
+                        } else {
+                            out.write_all(item.as_bytes())?;
+                        }
+                        out.write_all(b"\n")?;
+                    }
+                }
+                out.flush()?;
+                return Ok(());
+            }
             let all = client.requests(limit, filter.tunnel.as_deref()).await?;
             print_all(ctx, &CAPTURED_REQUEST, all)
         }
