@@ -514,7 +514,12 @@ fn restart_several_reports_each_and_windows_makes_it_partial() {
     );
     let writes = env.writes();
     assert_eq!(writes.len(), 3, "every ID is tried");
-    for (req, id) in writes.iter().zip(&ids) {
+    // Sessions are commanded in parallel: match each request to its session, whatever the order.
+    for id in &ids {
+        let req = writes
+            .iter()
+            .find(|r| r.path.contains(id.as_str()))
+            .unwrap_or_else(|| panic!("no request for {id}"));
         assert_command(req, id, "restart");
     }
     let state = env.mock.state();
@@ -711,7 +716,12 @@ fn update_mixed_with_successes_exits_5() {
     );
     let writes = env.writes();
     assert_eq!(writes.len(), 3);
-    for (req, id) in writes.iter().zip(&ids) {
+    // Sessions are commanded in parallel: match each request to its session, whatever the order.
+    for id in &ids {
+        let req = writes
+            .iter()
+            .find(|r| r.path.contains(id.as_str()))
+            .unwrap_or_else(|| panic!("no request for {id}"));
         assert_command(req, id, "update");
     }
     // The two that succeeded are now "updated, not restarted": a second round is refused.
@@ -744,7 +754,12 @@ fn update_all_fine_reports_each() {
     }
     let writes = env.writes();
     assert_eq!(writes.len(), 2);
-    for (req, id) in writes.iter().zip(&ids) {
+    // Sessions are commanded in parallel: match each request to its session, whatever the order.
+    for id in &ids {
+        let req = writes
+            .iter()
+            .find(|r| r.path.contains(id.as_str()))
+            .unwrap_or_else(|| panic!("no request for {id}"));
         assert_command(req, id, "update");
     }
     let out = env.run(&["sessions", "restart", &ids[0], &ids[1], "-q"]);

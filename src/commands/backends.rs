@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use clap::{Args, Subcommand};
 
-use super::{for_each_id, nothing_to_update, print_list, LimitArg};
+use super::crud::Crud;
+use super::{nothing_to_update, LimitArg};
 use crate::api::backends::{TunnelGroupFields, RESOURCE};
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -124,59 +125,36 @@ impl Fields {
 pub async fn run(args: BackendsArgs, ctx: &Context) -> Result<()> {
     let BackendsCommand::TunnelGroup(tg) = args.command;
     match tg.command {
-        TunnelGroupCommand::List(l) => {
-            let client = ctx.management()?;
-            print_list(ctx, &BACKEND, RESOURCE.list(&client, l.limit)?).await
-        }
-        TunnelGroupCommand::Get { id } => {
-            let client = ctx.management()?;
-            ctx.out.object(&BACKEND, &RESOURCE.get(&client, &id).await?)
-        }
-        TunnelGroupCommand::Create(fields) => {
-            let body = fields.into_api()?;
-            let client = ctx.management()?;
-            ctx.out.object(
-                &BACKEND,
-                &RESOURCE
-                    .create(&client, &body)
-                    .await
-                    .map_err(|e| e.with_check("tunnelctl backends tunnel-group list"))?,
-            )
-        }
+        TunnelGroupCommand::List(l) => CRUD.list(ctx, l.limit).await,
+        TunnelGroupCommand::Get { id } => CRUD.get(ctx, &id).await,
+        TunnelGroupCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
         TunnelGroupCommand::Update { id, fields } => {
             let body = fields.into_api()?;
             if body.is_empty() {
                 return Err(nothing_to_update("--description, --metadata, --label"));
             }
-            let client = ctx.management()?;
-            let mut updated = RESOURCE.update(&client, &id, &body).await?;
+            let mut updated = CRUD.update(ctx, &id, &body).await?;
             // The API answers `labels: null` to a PATCH that did not set labels, although it
             // kept them. JSON shows the answer as it is; people are shown the stored labels.
             let labels_unknown = updated
                 .get("labels")
                 .is_some_and(serde_json::Value::is_null);
             if labels_unknown && !ctx.out.is_json() && ctx.out.jq.is_none() {
-                if let Ok(fresh) = RESOURCE.get(&client, &id).await {
+                if let Ok(fresh) = RESOURCE.get(&ctx.management()?, &id).await {
                     updated = fresh;
                 }
             }
             ctx.out.object(&BACKEND, &updated)
         }
-        TunnelGroupCommand::Delete { ids } => {
-            let client = ctx.management()?;
-            ctx.confirm(&format!(
-                "Delete {} tunnel-group backend(s): {}?",
-                ids.len(),
-                escape(&ids.join(", "))
-            ))?;
-            for_each_id(ctx, &ids, "Deleted tunnel-group backend", |id| {
-                let client = &client;
-                async move { RESOURCE.delete(client, &id).await }
-            })
-            .await
-        }
+        TunnelGroupCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
     }
 }
+
+const CRUD: Crud = Crud {
+    resource: &RESOURCE,
+    kind: &BACKEND,
+    list_command: "tunnelctl backends tunnel-group list",
+};
 
 #[cfg(test)]
 mod tests {

@@ -9,14 +9,12 @@ use std::io::{BufRead, IsTerminal};
 use clap::{ArgGroup, Args, Subcommand};
 use serde_json::Value;
 
-use super::{
-    check, for_each_id, non_empty, nothing_to_update, print_list, value_or_file, LimitArg,
-};
+use super::crud::Crud;
+use super::{check, non_empty, nothing_to_update, value_or_file, LimitArg};
 use crate::api::event_destinations::{aws_target, AwsAuth, AwsTarget, DestinationFields, RESOURCE};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::columns::EVENT_DESTINATION;
-use crate::output::escape::escape;
 
 /// Environment variable that holds the AWS secret access key.
 pub const SECRET_ENV: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
@@ -212,51 +210,25 @@ fn read_secret(from_stdin: bool) -> Result<String> {
 /// Runs an `event-destinations` command.
 pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> Result<()> {
     match args.command {
-        DestinationsCommand::List(l) => {
-            let client = ctx.management()?;
-            print_list(ctx, &EVENT_DESTINATION, RESOURCE.list(&client, l.limit)?).await
-        }
-        DestinationsCommand::Get { id } => {
-            let client = ctx.management()?;
-            ctx.out
-                .object(&EVENT_DESTINATION, &RESOURCE.get(&client, &id).await?)
-        }
-        DestinationsCommand::Create(fields) => {
-            let client = ctx.management()?;
-            let body = fields.into_api(true)?;
-            ctx.out.object(
-                &EVENT_DESTINATION,
-                &RESOURCE
-                    .create(&client, &body)
-                    .await
-                    .map_err(|e| e.with_check("tunnelctl event-destinations list"))?,
-            )
-        }
+        DestinationsCommand::List(l) => CRUD.list(ctx, l.limit).await,
+        DestinationsCommand::Get { id } => CRUD.get(ctx, &id).await,
+        DestinationsCommand::Create(fields) => CRUD.create(ctx, &fields.into_api(true)?).await,
         DestinationsCommand::Update { id, fields } => {
-            let client = ctx.management()?;
             let body = fields.into_api(false)?;
             if body.is_empty() {
                 return Err(nothing_to_update(
                     "--description, --metadata, --format, a target flag, --target-json",
                 ));
             }
-            ctx.out.object(
-                &EVENT_DESTINATION,
-                &RESOURCE.update(&client, &id, &body).await?,
-            )
+            ctx.out
+                .object(&EVENT_DESTINATION, &CRUD.update(ctx, &id, &body).await?)
         }
-        DestinationsCommand::Delete { ids } => {
-            let client = ctx.management()?;
-            ctx.confirm(&format!(
-                "Delete {} event destination(s): {}?",
-                ids.len(),
-                escape(&ids.join(", "))
-            ))?;
-            for_each_id(ctx, &ids, "Deleted event destination", |id| {
-                let client = &client;
-                async move { RESOURCE.delete(client, &id).await }
-            })
-            .await
-        }
+        DestinationsCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
     }
 }
+
+const CRUD: Crud = Crud {
+    resource: &RESOURCE,
+    kind: &EVENT_DESTINATION,
+    list_command: "tunnelctl event-destinations list",
+};

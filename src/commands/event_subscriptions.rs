@@ -2,7 +2,8 @@
 
 use clap::{Args, Subcommand};
 
-use super::{check, for_each_id, non_empty, nothing_to_update, print_list, LimitArg};
+use super::crud::Crud;
+use super::{check, non_empty, nothing_to_update, print_list, LimitArg};
 use crate::api::event_sources;
 use crate::api::event_subscriptions::{SourceType, SubscriptionFields, RESOURCE};
 use crate::context::Context;
@@ -169,26 +170,9 @@ enum SourcesCommand {
 /// Runs an `event-subscriptions` command.
 pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> Result<()> {
     match args.command {
-        SubscriptionsCommand::List(l) => {
-            let client = ctx.management()?;
-            print_list(ctx, &EVENT_SUBSCRIPTION, RESOURCE.list(&client, l.limit)?).await
-        }
-        SubscriptionsCommand::Get { id } => {
-            let client = ctx.management()?;
-            ctx.out
-                .object(&EVENT_SUBSCRIPTION, &RESOURCE.get(&client, &id).await?)
-        }
-        SubscriptionsCommand::Create(fields) => {
-            let body = fields.into_api()?;
-            let client = ctx.management()?;
-            ctx.out.object(
-                &EVENT_SUBSCRIPTION,
-                &RESOURCE
-                    .create(&client, &body)
-                    .await
-                    .map_err(|e| e.with_check("tunnelctl event-subscriptions list"))?,
-            )
-        }
+        SubscriptionsCommand::List(l) => CRUD.list(ctx, l.limit).await,
+        SubscriptionsCommand::Get { id } => CRUD.get(ctx, &id).await,
+        SubscriptionsCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
         SubscriptionsCommand::Update { id, fields } => {
             let body = fields.into_api()?;
             if body.is_empty() {
@@ -196,28 +180,19 @@ pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> Result<()> {
                     "--description, --metadata, --source, --destination-id",
                 ));
             }
-            let client = ctx.management()?;
-            ctx.out.object(
-                &EVENT_SUBSCRIPTION,
-                &RESOURCE.update(&client, &id, &body).await?,
-            )
+            ctx.out
+                .object(&EVENT_SUBSCRIPTION, &CRUD.update(ctx, &id, &body).await?)
         }
-        SubscriptionsCommand::Delete { ids } => {
-            let client = ctx.management()?;
-            ctx.confirm(&format!(
-                "Delete {} event subscription(s): {}?",
-                ids.len(),
-                escape(&ids.join(", "))
-            ))?;
-            for_each_id(ctx, &ids, "Deleted event subscription", |id| {
-                let client = &client;
-                async move { RESOURCE.delete(client, &id).await }
-            })
-            .await
-        }
+        SubscriptionsCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
         SubscriptionsCommand::Sources(s) => run_sources(s, ctx).await,
     }
 }
+
+const CRUD: Crud = Crud {
+    resource: &RESOURCE,
+    kind: &EVENT_SUBSCRIPTION,
+    list_command: "tunnelctl event-subscriptions list",
+};
 
 async fn run_sources(args: SourcesArgs, ctx: &Context) -> Result<()> {
     let client = ctx.management()?;

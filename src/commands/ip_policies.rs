@@ -2,12 +2,12 @@
 
 use clap::{Args, Subcommand};
 
-use super::{check, for_each_id, nothing_to_update, print_list, LimitArg};
+use super::crud::Crud;
+use super::{check, nothing_to_update, LimitArg};
 use crate::api::ip_policies::{IpPolicyFields, RESOURCE};
 use crate::context::Context;
 use crate::error::Result;
 use crate::output::columns::IP_POLICY;
-use crate::output::escape::escape;
 
 /// `ip-policies` and its verbs.
 #[derive(Debug, Args)]
@@ -81,51 +81,26 @@ impl Fields {
     }
 }
 
+const CRUD: Crud = Crud {
+    resource: &RESOURCE,
+    kind: &IP_POLICY,
+    list_command: "tunnelctl ip-policies list",
+};
+
 /// Runs an `ip-policies` command.
 pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> Result<()> {
     match args.command {
-        IpPoliciesCommand::List(l) => {
-            let client = ctx.management()?;
-            print_list(ctx, &IP_POLICY, RESOURCE.list(&client, l.limit)?).await
-        }
-        IpPoliciesCommand::Get { id } => {
-            let client = ctx.management()?;
-            ctx.out
-                .object(&IP_POLICY, &RESOURCE.get(&client, &id).await?)
-        }
-        IpPoliciesCommand::Create(fields) => {
-            let body = fields.into_api()?;
-            let client = ctx.management()?;
-            ctx.out.object(
-                &IP_POLICY,
-                &RESOURCE
-                    .create(&client, &body)
-                    .await
-                    .map_err(|e| e.with_check("tunnelctl ip-policies list"))?,
-            )
-        }
+        IpPoliciesCommand::List(l) => CRUD.list(ctx, l.limit).await,
+        IpPoliciesCommand::Get { id } => CRUD.get(ctx, &id).await,
+        IpPoliciesCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
         IpPoliciesCommand::Update { id, fields } => {
             let body = fields.into_api()?;
             if body.is_empty() {
                 return Err(nothing_to_update("--description, --metadata"));
             }
-            let client = ctx.management()?;
             ctx.out
-                .object(&IP_POLICY, &RESOURCE.update(&client, &id, &body).await?)
+                .object(&IP_POLICY, &CRUD.update(ctx, &id, &body).await?)
         }
-        IpPoliciesCommand::Delete { ids } => {
-            let client = ctx.management()?;
-            ctx.confirm(&format!(
-                "Delete {} IP polic{}: {}?",
-                ids.len(),
-                if ids.len() == 1 { "y" } else { "ies" },
-                escape(&ids.join(", "))
-            ))?;
-            for_each_id(ctx, &ids, "Deleted IP policy", |id| {
-                let client = &client;
-                async move { RESOURCE.delete(client, &id).await }
-            })
-            .await
-        }
+        IpPoliciesCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
     }
 }

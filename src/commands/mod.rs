@@ -5,6 +5,7 @@ pub mod api;
 pub mod backends;
 pub mod completions;
 pub mod config;
+pub mod crud;
 pub mod edges;
 pub mod event_destinations;
 pub mod event_subscriptions;
