@@ -108,7 +108,6 @@ async fn one_batch(
     let mut reported = vec![false; batch.len()];
 
     progress.phase(n, of, &format!("updating {} agent(s)", ids.len()));
-    let updated_at = Instant::now();
     let updates = bulk::run(
         &ids,
         plan.parallel,
@@ -116,6 +115,8 @@ async fn one_batch(
         |_, _| {},
     )
     .await;
+    // Counted from the last answer, so every agent has had the full wait since its own update.
+    let updated_at = Instant::now();
     let mut to_restart = Vec::new();
     for (i, outcome) in updates.into_iter().enumerate() {
         match outcome {
