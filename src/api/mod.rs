@@ -222,6 +222,69 @@ impl Pages<'_> {
         Ok(self.buffer.pop_front())
     }
 
+    /// Hands each item to `f` as the server's own JSON text, page after page, without building
+    /// values: the fast path for `--json` and `-o ndjson`. Returns how many items there were.
+    pub async fn for_each_raw(mut self, mut f: impl FnMut(&str) -> Result<()>) -> Result<usize> {
+        use serde_json::value::RawValue;
+        let mut count = 0;
+        while let Some(url) = self.next.take() {
+            if self.remaining == Some(0) {
+                break;
+            }
+            let body = self.client.http.send(Method::GET, &url, None).await?.body;
+            let bad = |e: serde_json::Error| {
+                Error::BadResponse(format!(
+                    "GET {}: the answer is not valid JSON ({e})",
+                    url.path()
+                ))
+            };
+            let page: std::collections::BTreeMap<std::borrow::Cow<'_, str>, &RawValue> =
+                serde_json::from_slice(&body).map_err(bad)?;
+            let field = if self.collection.is_empty() {
+                page.iter()
+                    .find(|(_, v)| v.get().starts_with('['))
+                    .map(|(k, _)| k.to_string())
+                    .unwrap_or_default()
+            } else {
+                self.collection.to_string()
+            };
+            let items: Vec<&RawValue> = match page.get(field.as_str()) {
+                Some(raw) if raw.get().starts_with('[') => {
+                    serde_json::from_str(raw.get()).map_err(bad)?
+                }
+                Some(raw) if raw.get() == "null" => Vec::new(),
+                None if page.contains_key("uri") => Vec::new(),
+                _ => {
+                    return Err(Error::BadResponse(format!(
+                        "GET {}: the answer has no '{}' list",
+                        url.path(),
+                        field
+                    )))
+                }
+            };
+            for item in items {
+                if self.remaining == Some(0) {
+                    break;
+                }
+                f(item.get())?;
+                count += 1;
+                if let Some(r) = self.remaining.as_mut() {
+                    *r -= 1;
+                }
+            }
+            if self.paged {
+                if let Some(raw) = page.get("next_page_uri") {
+                    if let Ok(Some(next)) = serde_json::from_str::<Option<String>>(raw.get()) {
+                        if !next.is_empty() {
+                            self.next = Some(self.check_next(&url, &next)?);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(count)
+    }
+
     fn take_page(&mut self, url: &Url, page: Value) -> Result<()> {
         let Value::Object(mut page) = page else {
             return Err(Error::BadResponse(format!(

@@ -59,6 +59,12 @@ pub fn check(result: std::result::Result<(), Invalid>) -> Result<()> {
 
 /// Streams a list to stdout in the chosen format.
 pub async fn print_list(ctx: &Context, kind: &'static Kind, mut pages: Pages<'_>) -> Result<()> {
+    if ctx.out.jq.is_none()
+        && !ctx.out.tty
+        && matches!(ctx.out.format, Format::Json | Format::Ndjson)
+    {
+        return print_raw(ctx, pages).await;
+    }
     let mut sink = ctx.out.list(kind)?;
     while let Some(item) = pages.next_item().await? {
         sink.push(item)?;
@@ -67,6 +73,43 @@ pub async fn print_list(ctx: &Context, kind: &'static Kind, mut pages: Pages<'_>
     if n == 0 && ctx.out.format == Format::Table {
         ctx.note(&format!("No {} found.", kind.plural));
     }
+    Ok(())
+}
+
+/// Machine output of a list: the server's JSON text of each item passed through as it is
+/// (compact, one array or one item per line), page after page, with no values built.
+async fn print_raw(ctx: &Context, pages: Pages<'_>) -> Result<()> {
+    use std::io::Write;
+    let ndjson = ctx.out.format == Format::Ndjson;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if !ndjson {
+        out.write_all(b"[")?;
+    }
+    let mut first = true;
+    pages
+        .for_each_raw(|item| {
+            if !ndjson && !first {
+                out.write_all(b",")?;
+            }
+            first = false;
+            if item.contains('\n') {
+                // A server that indents its JSON: compact it, so each item stays on one line.
+                let v: serde_json::Value =
+                    serde_json::from_str(item).map_err(|e| Error::BadResponse(e.to_string()))?;
+                serde_json::to_writer(&mut out, &v).map_err(|e| Error::Io(e.to_string()))?;
+            } else {
+                out.write_all(item.as_bytes())?;
+            }
+            if ndjson {
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        })
+        .await?;
+    if !ndjson {
+        out.write_all(b"]\n")?;
+    }
+    out.flush()?;
     Ok(())
 }
 

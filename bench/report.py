@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Renders bench/RESULTS.md from one run of bench/run.sh.
+
+Usage: report.py TMPDIR FACTS  (called by run.sh; prints Markdown on stdout)
+
+TMPDIR holds hyperfine's JSON exports (s1.json, s2.json, ...); FACTS is a file of key=value
+lines written by run.sh (peak RSS samples, sizes, the machine).
+"""
+import json
+import math
+import os
+import statistics
+import sys
+
+tmp, facts_path = sys.argv[1], sys.argv[2]
+
+facts = {}
+with open(facts_path) as f:
+    for line in f:
+        if "=" in line:
+            k, v = line.rstrip("\n").split("=", 1)
+            facts[k] = v
+
+
+def bench(name, keys):
+    """{key: result} from a hyperfine export, its commands in the order of keys."""
+    with open(os.path.join(tmp, f"{name}.json")) as f:
+        results = json.load(f)["results"]
+    assert len(results) == len(keys), (name, len(results), keys)
+    return dict(zip(keys, results))
+
+
+def rss_kib(key):
+    return statistics.median(int(v) for v in facts[key].split())
+
+
+def ms(seconds):
+    v = seconds * 1000
+    return f"{v:.2f} ms" if v < 10 else f"{v:.1f} ms" if v < 1000 else f"{v:,.0f} ms"
+
+
+def mb(nbytes):
+    return f"{nbytes / 1e6:.2f} MB"
+
+
+def x(ratio):
+    return f"{ratio:.2f}x" if ratio < 100 else f"{ratio:.0f}x"
+
+
+out = []
+summary = []  # (scenario, check, value, bound, verdict)
+failures = 0
+
+
+def section(title, note=None):
+    out.extend(["", f"## {title}", ""])
+    if note:
+        out.extend([note, ""])
+    out.append("| measure | median | ratio | bound | result |")
+    out.append("|---|---:|---:|---|---|")
+
+
+def measure(label, value):
+    out.append(f"| {label} | {value} | | | |")
+
+
+def check(scenario, label, ratio_text, bound, ok, value=""):
+    global failures
+    verdict = "PASS" if ok else "FAIL"
+    failures += 0 if ok else 1
+    out.append(f"| {label} | {value} | {ratio_text} | {bound} | **{verdict}** |")
+    summary.append((scenario, label, ratio_text or value, bound, verdict))
+
+
+def timing_rows(results, labels):
+    for key, label in labels:
+        r = results[key]
+        measure(label, ms(r["median"]))
+
+
+def commands(results, labels):
+    out.extend(["", "<details><summary>commands (hyperfine -N: no shell unless the command runs one)</summary>", ""])
+    for key, label in labels:
+        r = results[key]
+        runs = len(r["times"])
+        out.append(f"- {label} ({runs} runs, mean {ms(r['mean'])} ± {ms(r['stddev'] or 0)}): `{r['command']}`")
+    out.extend(["", "</details>"])
+
+
+# S1 ------------------------------------------------------------------------------------------
+s1 = bench("s1", ["tunnelctl", "curl", "true"])
+labels = [("tunnelctl", "`tunnelctl --version`"), ("curl", "`curl --version`"), ("true", "`/usr/bin/true`")]
+section("S1 start-up")
+timing_rows(s1, labels)
+t, c, tr = (s1[k]["median"] for k in ("tunnelctl", "curl", "true"))
+check("S1", "tunnelctl / curl", x(t / c), "<= 0.5x", t / c <= 0.5)
+check("S1", "tunnelctl / true", x(t / tr), "<= 3x", t / tr <= 3)
+commands(s1, labels)
+
+# S2 ------------------------------------------------------------------------------------------
+s2 = bench("s2", ["tunnelctl", "curl", "curl_jq"])
+labels = [("tunnelctl", "`tunnelctl ip-policies get ID --json`"), ("curl", "`curl -s` (same URL and headers)"),
+          ("curl_jq", "`curl -s … | jq .` (in `bash -c`)")]
+section("S2 one read")
+timing_rows(s2, labels)
+t, c, cj = (s2[k]["median"] for k in ("tunnelctl", "curl", "curl_jq"))
+check("S2", "tunnelctl / curl", x(t / c), "<= 0.5x", t / c <= 0.5)
+out.append(f"| tunnelctl / (curl \\| jq) | | {x(t / cj)} | (no bound) | |")
+commands(s2, labels)
+
+# S3 ------------------------------------------------------------------------------------------
+s3 = bench("s3", ["tunnelctl", "floor"])
+s3.update(bench("s3loop", ["loop"]))
+labels = [("tunnelctl", "`tunnelctl ip-policies list --json`"),
+          ("loop", "bash loop of curl + jq following `next_page_uri`"),
+          ("floor", "one curl, 100 page URLs, one kept-alive connection (floor)")]
+section("S3 a long list: 10,000 IP policies over 100 pages",
+        "The page URLs were collected once beforehand; the floor's curl reads them with `-K`.")
+timing_rows(s3, labels)
+t, lp, fl = (s3[k]["median"] for k in ("tunnelctl", "loop", "floor"))
+check("S3", "loop / tunnelctl", x(lp / t), ">= 10x", lp / t >= 10)
+check("S3", "tunnelctl / floor", x(t / fl), "<= 1.3x", t / fl <= 1.3)
+commands(s3, labels)
+
+# S4 ------------------------------------------------------------------------------------------
+small, big = rss_kib("s4_rss_1000") * 1024, rss_kib("s4_rss_100000") * 1024
+section("S4 memory: `ip-policies list -o ndjson > /dev/null`",
+        "Peak RSS (GNU time, median of "
+        f"{len(facts['s4_rss_1000'].split())} runs each). `--rate off`: 100,000 items are 1,000 pages, "
+        "which the default pacing (120 requests / 60 s) would spread over ~8 minutes; pacing only sleeps "
+        "and does not change memory.")
+measure("peak RSS, 1,000 items", mb(small))
+measure("peak RSS, 100,000 items", mb(big))
+check("S4", "RSS 100,000 / RSS 1,000", x(big / small), "<= 1.25x", big / small <= 1.25)
+check("S4", "RSS at 100,000 items", "", "<= 12 MB", big <= 12e6, value=mb(big))
+out.extend(["", f"Command: `{facts['s4_cmd']}`; samples (KiB): 1,000: {facts['s4_rss_1000']}; "
+            f"100,000: {facts['s4_rss_100000']}."])
+
+# S5 ------------------------------------------------------------------------------------------
+s5 = bench("s5", ["tunnelctl"])
+s5.update(bench("s5loop", ["loop"]))
+ideal = float(facts["s5_ideal_s"])
+labels = [("tunnelctl", "`tunnelctl --rate off sessions restart <500 ids> --parallel 16`"),
+          ("loop", "bash loop of `curl -X POST …/restart`")]
+section("S5 a fleet: restart 500 sessions, 25 ms per answer",
+        "Each run restarts 500 fresh Linux sessions: hyperfine's `--prepare` resets the emulator, seeds them "
+        "and writes their ids to a file. Both commands run in `bash -c` (to read the ids); that ~1 ms of "
+        "shell start-up is included, not subtracted.")
+timing_rows(s5, labels)
+measure("ideal: ceil(500/16) x 25 ms", ms(ideal))
+t, lp = s5["tunnelctl"]["median"], s5["loop"]["median"]
+check("S5", "tunnelctl / ideal", x(t / ideal), "<= 1.25x", t / ideal <= 1.25)
+check("S5", "loop / tunnelctl", x(lp / t), ">= 10x", lp / t >= 10)
+commands(s5, labels)
+
+# S6 ------------------------------------------------------------------------------------------
+s6 = bench("s6", ["tunnelctl", "curl_jq"])
+answer = int(facts["s6_answer_bytes"])
+rss_t = rss_kib("s6_rss_tunnelctl") * 1024
+rss_p = rss_kib("s6_rss_curl_jq") * 1024
+labels = [("tunnelctl", "`tunnelctl local requests list --json`"), ("curl_jq", "`curl -s AGENT/api/requests/http | jq -c .` (in `bash -c`)")]
+section("S6 captured traffic: 1,000 captured requests with 64 KiB bodies",
+        f"The agent's JSON answer is {answer:,} bytes ({mb(answer)}); tunnelctl printed "
+        f"{int(facts['s6_tunnelctl_bytes']):,} bytes (the array without the envelope). Peak RSS: median of "
+        f"{len(facts['s6_rss_tunnelctl'].split())} runs; for `bash -c 'curl | jq'` GNU time reports the "
+        "largest process of the pipeline (jq).")
+timing_rows(s6, labels)
+measure("peak RSS, tunnelctl", mb(rss_t))
+measure("peak RSS, curl | jq", mb(rss_p))
+measure("JSON answer size", mb(answer))
+t, cj = s6["tunnelctl"]["median"], s6["curl_jq"]["median"]
+check("S6", "tunnelctl / (curl \\| jq)", x(t / cj), "<= 1.0x", t / cj <= 1.0)
+check("S6", "tunnelctl peak RSS / answer size", x(rss_t / answer), "<= 2x", rss_t / answer <= 2)
+commands(s6, labels)
+out.extend(["", f"RSS commands: `{facts['s6_rss_cmd']}` (samples KiB: {facts['s6_rss_tunnelctl']}); "
+            f"`{facts['s6_rss_peer_cmd']}` (samples KiB: {facts['s6_rss_curl_jq']})."])
+
+# S7 ------------------------------------------------------------------------------------------
+size = int(facts["s7_bytes"])
+section("S7 size", f"target/release/tunnelctl is {int(facts['s7_built_bytes']):,} bytes as built; "
+        f"after `{facts['s7_strip']}`: {size:,} bytes.")
+check("S7", "stripped release binary", "", "<= 8 MB", size <= 8e6, value=mb(size))
+
+# The page ------------------------------------------------------------------------------------
+mem = int(facts["mem_kib"]) * 1024
+head = [
+    "# tunnelctl benchmark results",
+    "",
+    f"Produced by `{facts['invocation']}` (from the repository root), started {facts['started']}, "
+    f"{facts['elapsed_s']} s in all; commit {facts['commit']}.",
+    "",
+    f"Machine: {facts['nproc']} CPUs (nproc), {facts['cpu']}, {mem / 2**30:.1f} GiB memory, {facts['os']}.  ",
+    f"Tools: {facts['versions']}.",
+    "",
+    "Times are hyperfine medians; every ratio is of medians from this one run on this machine, against "
+    "the release emulator on 127.0.0.1. Memory is GNU time's \"Maximum resident set size\". "
+    "MB = 10^6 bytes (the stricter reading of the bounds). Bounds are the acceptance of issue 6.",
+    "",
+    "## Summary",
+    "",
+    "| scenario | check | value | bound | result |",
+    "|---|---|---:|---|---|",
+]
+head += [f"| {s} | {c} | {v} | {b} | **{r}** |" for s, c, v, b, r in summary]
+head += ["", f"{len(summary) - failures} of {len(summary)} rows pass, {failures} fail."]
+print("\n".join(head + out))

@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# The benchmark suite of tunnelctl (issue 6). One command:
+#
+#     bench/run.sh
+#
+# builds the release binaries, starts the release emulator on loopback, measures every
+# scenario side by side with its peer (hyperfine for time, /usr/bin/time -v for peak RSS) and
+# writes bench/RESULTS.md. See bench/README.md.
+#
+# Environment (all optional):
+#   BENCH_KEEP=1        keep the temporary directory (hyperfine JSON exports, scripts, logs)
+#   BENCH_OUT=FILE      write the results somewhere else than bench/RESULTS.md
+#   BENCH_SKIP_BUILD=1  use the release binaries already in target/release
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+OUT=${BENCH_OUT:-$HERE/RESULTS.md}
+INVOCATION="bench/run.sh${*:+ $*}"
+STARTED=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+T0=$SECONDS
+
+log() { printf '\n== %s\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------------------------
+# 1. Tools: hyperfine, GNU time, curl, jq, python3 (Debian/Ubuntu packages).
+# ---------------------------------------------------------------------------------------------
+need=()
+command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
+[ -x /usr/bin/time ] || need+=(time)
+command -v curl >/dev/null 2>&1 || need+=(curl)
+command -v jq >/dev/null 2>&1 || need+=(jq)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+if ((${#need[@]})); then
+    log "installing ${need[*]}"
+    SUDO=
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get install -y --no-install-recommends "${need[@]}" ||
+        { $SUDO apt-get update && $SUDO apt-get install -y --no-install-recommends "${need[@]}"; } ||
+        die "could not install ${need[*]} with apt-get"
+fi
+/usr/bin/time -v true 2>&1 | grep -q 'Maximum resident set size' || die "/usr/bin/time is not GNU time"
+
+# ---------------------------------------------------------------------------------------------
+# 2. Release binaries.
+# ---------------------------------------------------------------------------------------------
+if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
+    log "cargo build --release --workspace --locked"
+    (cd "$ROOT" && cargo build --release --workspace --locked)
+fi
+TARGET_DIR=$(cd "$ROOT" && cargo metadata --format-version 1 --no-deps 2>/dev/null |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null ||
+    echo "$ROOT/target")
+T=$TARGET_DIR/release/tunnelctl
+MOCK=$TARGET_DIR/release/tunnelctl-mock
+[ -x "$T" ] && [ -x "$MOCK" ] || die "release binaries missing in $TARGET_DIR/release"
+
+# ---------------------------------------------------------------------------------------------
+# 3. Emulator on loopback, a clean environment for tunnelctl, cleanup on exit.
+# ---------------------------------------------------------------------------------------------
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tunnelctl-bench.XXXXXX")
+MOCK_PID=
+cleanup() {
+    if [ -n "$MOCK_PID" ]; then
+        kill "$MOCK_PID" 2>/dev/null || true
+        wait "$MOCK_PID" 2>/dev/null || true
+    fi
+    if [ -n "${BENCH_KEEP:-}" ]; then
+        printf 'bench: kept %s\n' "$TMP" >&2
+    else
+        rm -rf "$TMP"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Only loopback: no proxy may see these requests.
+unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
+
+KEY=bench-key
+log "starting the emulator"
+"$MOCK" --port 0 --agent-port 0 --api-key "$KEY" --ready-file "$TMP/ready" \
+    --inspect-db-size 1073741824 >"$TMP/mock.out" 2>"$TMP/mock.err" &
+MOCK_PID=$!
+for _ in $(seq 100); do
+    [ -s "$TMP/ready" ] && grep -q '^agent API: ' "$TMP/mock.out" && break
+    kill -0 "$MOCK_PID" 2>/dev/null || die "the emulator exited: $(cat "$TMP/mock.err")"
+    sleep 0.1
+done
+[ -s "$TMP/ready" ] || die "the emulator did not become ready"
+API=$(head -n1 "$TMP/ready")
+AGENT=$(sed -n 's/^agent API: //p' "$TMP/mock.out")
+case "$API $AGENT" in
+http://127.0.0.1:*" http://127.0.0.1:"*) ;;
+*) die "unexpected emulator URLs: $API $AGENT" ;;
+esac
+echo "management API $API, agent API $AGENT" >&2
+
+: >"$TMP/config.toml" # an empty config file: only the environment below counts
+export TUNNELCTL_API_URL=$API TUNNELCTL_API_KEY=$KEY TUNNELCTL_AGENT_URL=$AGENT
+export TUNNELCTL_CONFIG=$TMP/config.toml
+unset TUNNELCTL_PROFILE NO_COLOR TUNNELCTL_FORCE_TTY
+
+AUTH="Authorization: Bearer $KEY"
+SV="Service-Version: 2"
+ctl() { curl -sS --fail-with-body -X "$1" "$API/_mock/$2" ${3:+-H 'Content-Type: application/json' -d "$3"}; }
+api() { curl -sS --fail-with-body -H "$AUTH" -H "$SV" "$@"; }
+
+FACTS=$TMP/facts.txt # key=value lines for the report
+: >"$FACTS"
+fact() { printf '%s=%s\n' "$1" "$2" >>"$FACTS"; }
+
+# hyperfine NAME [options and commands...]: runs without a shell (-N), exports JSON.
+hf() {
+    local name=$1
+    shift
+    hyperfine -N --style basic --export-json "$TMP/$name.json" "$@"
+}
+
+# rss NAME RUNS CMD...: peak RSS (KiB) of CMD with stdout to /dev/null, RUNS times.
+rss() {
+    local name=$1 runs=$2 vals=() i v
+    shift 2
+    for ((i = 0; i < runs; i++)); do
+        /usr/bin/time -v -o "$TMP/time.txt" "$@" >/dev/null
+        v=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$TMP/time.txt")
+        vals+=("$v")
+    done
+    fact "$name" "${vals[*]}"
+    echo "$name peak RSS (KiB): ${vals[*]}" >&2
+}
+
+# ---------------------------------------------------------------------------------------------
+# S1 start-up.
+# ---------------------------------------------------------------------------------------------
+log "S1 start-up"
+hf s1 --warmup 20 --min-runs 100 --max-runs 300 \
+    "$T --version" \
+    "curl --version" \
+    "/usr/bin/true"
+
+# ---------------------------------------------------------------------------------------------
+# S2 one read.
+# ---------------------------------------------------------------------------------------------
+log "S2 one read"
+ctl POST reset >/dev/null
+ID=$(ctl POST seed '{"ip_policy_count": 10}' | jq -r '.ip_policies[-1]')
+URL="$API/ip_policies/$ID"
+[ "$("$T" ip-policies get "$ID" --json | jq -r .id)" = "$ID" ] || die "S2: tunnelctl did not read $ID"
+[ "$(api "$URL" | jq -r .id)" = "$ID" ] || die "S2: curl did not read $ID"
+hf s2 --warmup 20 --min-runs 100 --max-runs 300 \
+    "$T ip-policies get $ID --json" \
+    "curl -s -H '$AUTH' -H '$SV' $URL" \
+    "bash -c \"curl -s -H '$AUTH' -H '$SV' $URL | jq .\""
+
+# ---------------------------------------------------------------------------------------------
+# S3 a long list: 10,000 policies, 100 pages of 100.
+# ---------------------------------------------------------------------------------------------
+log "S3 a long list"
+ctl POST reset >/dev/null
+ctl POST config '{"page_size": 100, "latency_ms": 0}' >/dev/null
+ctl POST seed '{"ip_policy_count": 10000}' >/dev/null
+# The 100 page URLs, collected once by following next_page_uri.
+PAGES=$TMP/s3-pages.curlrc
+: >"$PAGES"
+u="$API/ip_policies"
+n=0
+while [ "$u" != null ]; do
+    printf 'url = "%s"\n' "$u" >>"$PAGES"
+    u=$(api "$u" | jq -r .next_page_uri)
+    n=$((n + 1))
+done
+[ "$n" = 100 ] || die "S3: expected 100 pages, found $n"
+LOOP="u=$API/ip_policies; while [ \"\$u\" != null ]; do p=\$(curl -sf -H \"$AUTH\" -H \"$SV\" \"\$u\") || exit 1; jq -c \".ip_policies[]\" <<<\"\$p\"; u=\$(jq -r .next_page_uri <<<\"\$p\"); done"
+c=$("$T" ip-policies list --json | jq length)
+[ "$c" = 10000 ] || die "S3: tunnelctl listed $c policies, not 10000"
+c=$(bash -c "$LOOP" | wc -l)
+[ "$c" = 10000 ] || die "S3: the curl+jq loop printed $c policies, not 10000"
+c=$(curl -s -H "$AUTH" -H "$SV" -K "$PAGES" -w '%{stderr}%{num_connects}\n' 2>&1 >/dev/null | awk '{s += $1} END {print s}')
+[ "$c" = 1 ] || die "S3: the one curl process opened $c connections, not 1"
+c=$(curl -s -H "$AUTH" -H "$SV" -K "$PAGES" | grep -o '"id":"ipp_' | wc -l)
+[ "$c" = 10000 ] || die "S3: the one curl process fetched $c policies, not 10000"
+hf s3 --warmup 3 --min-runs 20 --max-runs 100 \
+    "$T ip-policies list --json" \
+    "curl -s -H '$AUTH' -H '$SV' -K $PAGES"
+# The loop takes seconds a run (two jq starts a page): fewer runs.
+hf s3loop --warmup 1 --runs 3 \
+    "bash -c '$LOOP'"
+
+# ---------------------------------------------------------------------------------------------
+# S4 memory: ndjson over 1,000 and 100,000 items.
+# --rate off: 100,000 items are 1,000 pages, which the default pacing (120 requests per 60 s)
+# would spread over ~8 minutes; pacing only sleeps, it does not change the memory.
+# ---------------------------------------------------------------------------------------------
+log "S4 memory"
+for n in 1000 100000; do
+    ctl POST reset >/dev/null
+    ctl POST seed "{\"ip_policy_count\": $n}" >/dev/null
+    c=$("$T" --rate off ip-policies list -o ndjson | wc -l)
+    [ "$c" = "$n" ] || die "S4: tunnelctl printed $c lines, not $n"
+    rss "s4_rss_$n" 5 "$T" --rate off ip-policies list -o ndjson
+done
+fact s4_cmd "$T --rate off ip-policies list -o ndjson > /dev/null"
+
+# ---------------------------------------------------------------------------------------------
+# S5 a fleet: restart 500 sessions, 25 ms per answer, --parallel 16, no rate limit.
+# Each run gets 500 fresh Linux sessions (a restart removes the session): --prepare resets the
+# emulator, seeds them and writes their ids to a file the measured command reads. The measured
+# commands run inside `bash -c` (for $(cat ids) and the loop); that ~1 ms is not subtracted.
+# ---------------------------------------------------------------------------------------------
+log "S5 a fleet"
+IDS=$TMP/s5-ids
+cat >"$TMP/s5-prepare.sh" <<EOF
+set -euo pipefail
+curl -sS --fail-with-body -X POST "$API/_mock/reset" >/dev/null
+python3 -c 'import json; print(json.dumps({"sessions": [{"os": "linux"}] * 500}))' |
+  curl -sS --fail-with-body -X POST -H 'Content-Type: application/json' --data-binary @- "$API/_mock/seed" |
+  jq -r '.sessions[]' > "$IDS.tmp"
+[ "\$(wc -l < "$IDS.tmp")" = 500 ]
+mv "$IDS.tmp" "$IDS"
+EOF
+ctl POST config '{"latency_ms": 25}' >/dev/null
+S5_CTL="$T --rate off sessions restart \$(cat $IDS) --parallel 16"
+S5_LOOP="for id in \$(cat $IDS); do curl -sf -X POST -H \"$AUTH\" -H \"$SV\" -H \"Content-Type: application/json\" -d {} \"$API/tunnel_sessions/\$id/restart\" || exit 1; done"
+# One checked run: every restart answered 204.
+bash "$TMP/s5-prepare.sh"
+bash -c "$S5_CTL" >/dev/null 2>&1 || die "S5: tunnelctl sessions restart failed"
+c=$(ctl GET stats | jq '.by_status["204"] // 0')
+[ "$c" = 500 ] || die "S5: $c restarts answered 204, not 500: $(ctl GET stats)"
+hf s5 --warmup 1 --runs 10 --prepare "bash $TMP/s5-prepare.sh" \
+    "bash -c '$S5_CTL'"
+hf s5loop --runs 3 --prepare "bash $TMP/s5-prepare.sh" \
+    "bash -c '$S5_LOOP'"
+ctl POST config '{"latency_ms": 0}' >/dev/null
+fact s5_ideal_s "$(python3 -c 'import math; print(math.ceil(500 / 16) * 0.025)')"
+
+# ---------------------------------------------------------------------------------------------
+# S6 captured traffic: 1,000 captures with 64 KiB request bodies (nothing evicted).
+# ---------------------------------------------------------------------------------------------
+log "S6 captured traffic"
+ctl POST reset >/dev/null
+ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+c=$(ctl POST agent/captures '[{"body_size": 65536, "repeat": 1000}]' | jq length)
+[ "$c" = 1000 ] || die "S6: seeded $c captures, not 1000"
+c=$(curl -s "$AGENT/requests/http" | jq '.requests | length')
+[ "$c" = 1000 ] || die "S6: the agent lists $c captures, not 1000"
+c=$("$T" local requests list --json | jq length)
+[ "$c" = 1000 ] || die "S6: tunnelctl listed $c captures, not 1000"
+fact s6_answer_bytes "$(curl -s "$AGENT/requests/http" | wc -c)"
+fact s6_tunnelctl_bytes "$("$T" local requests list --json | wc -c)"
+S6_PEER="curl -s $AGENT/requests/http | jq -c ."
+hf s6 --warmup 1 --runs 5 \
+    "$T local requests list --json" \
+    "bash -c '$S6_PEER'"
+rss s6_rss_tunnelctl 3 "$T" local requests list --json
+rss s6_rss_curl_jq 3 bash -c "$S6_PEER"
+fact s6_rss_cmd "$T local requests list --json > /dev/null"
+fact s6_rss_peer_cmd "bash -c '$S6_PEER' > /dev/null"
+ctl POST reset >/dev/null
+
+# ---------------------------------------------------------------------------------------------
+# S7 size of the stripped release binary.
+# ---------------------------------------------------------------------------------------------
+log "S7 size"
+fact s7_built_bytes "$(stat -c %s "$T")"
+cp "$T" "$TMP/tunnelctl.stripped"
+if command -v strip >/dev/null 2>&1; then
+    strip "$TMP/tunnelctl.stripped"
+    fact s7_strip "strip"
+else
+    fact s7_strip "none (no strip tool; the release profile strips)"
+fi
+fact s7_bytes "$(stat -c %s "$TMP/tunnelctl.stripped")"
+
+# ---------------------------------------------------------------------------------------------
+# The machine, then the report.
+# ---------------------------------------------------------------------------------------------
+fact nproc "$(nproc)"
+fact cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)"
+fact mem_kib "$(sed -n 's/^MemTotal:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/meminfo)"
+fact os "$( (. /etc/os-release && echo "$PRETTY_NAME") 2>/dev/null || uname -s), kernel $(uname -r), $(uname -m)"
+fact versions "$(hyperfine --version), $(curl --version | head -n1 | cut -d' ' -f1-2), $(jq --version), $(rustc --version 2>/dev/null || echo rustc ?)"
+fact commit "$(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo '?')$(cd "$ROOT" && [ -n "$(git status --porcelain -- src mock Cargo.toml Cargo.lock 2>/dev/null)" ] && echo ' (with uncommitted changes to src/mock/Cargo)')"
+fact started "$STARTED"
+fact invocation "$INVOCATION"
+fact elapsed_s "$((SECONDS - T0))"
+
+python3 "$HERE/report.py" "$TMP" "$FACTS" >"$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+log "wrote $OUT in $((SECONDS - T0)) s"
+cat "$OUT"
