@@ -60,15 +60,20 @@ def section(title, note=None):
     out.append("|---|---:|---:|---|---|")
 
 
+def cell(text):
+    """A table cell: a | would end it, even inside a code span."""
+    return str(text).replace("|", "\\|")
+
+
 def measure(label, value):
-    out.append(f"| {label} | {value} | | | |")
+    out.append(f"| {cell(label)} | {value} | | | |")
 
 
 def check(scenario, label, ratio_text, bound, ok, value=""):
     global failures
     verdict = "PASS" if ok else "FAIL"
     failures += 0 if ok else 1
-    out.append(f"| {label} | {value} | {ratio_text} | {bound} | **{verdict}** |")
+    out.append(f"| {cell(label)} | {value} | {ratio_text} | {bound} | **{verdict}** |")
     summary.append((scenario, label, ratio_text or value, bound, verdict))
 
 
@@ -105,7 +110,7 @@ section("S2 one read")
 timing_rows(s2, labels)
 t, c, cj = (s2[k]["median"] for k in ("tunnelctl", "curl", "curl_jq"))
 check("S2", "tunnelctl / curl", x(t / c), "<= 0.5x", t / c <= 0.5)
-out.append(f"| tunnelctl / (curl \\| jq) | | {x(t / cj)} | (no bound) | |")
+out.append(f"| {cell('tunnelctl / (curl | jq)')} | | {x(t / cj)} | (no bound) | |")
 commands(s2, labels)
 
 # S3 ------------------------------------------------------------------------------------------
@@ -169,7 +174,7 @@ measure("peak RSS, tunnelctl", mb(rss_t))
 measure("peak RSS, curl | jq", mb(rss_p))
 measure("JSON answer size", mb(answer))
 t, cj = s6["tunnelctl"]["median"], s6["curl_jq"]["median"]
-check("S6", "tunnelctl / (curl \\| jq)", x(t / cj), "<= 1.0x", t / cj <= 1.0)
+check("S6", "tunnelctl / (curl | jq)", x(t / cj), "<= 1.0x", t / cj <= 1.0)
 check("S6", "tunnelctl peak RSS / answer size", x(rss_t / answer), "<= 2x", rss_t / answer <= 2)
 commands(s6, labels)
 out.extend(["", f"RSS commands: `{facts['s6_rss_cmd']}` (samples KiB: {facts['s6_rss_tunnelctl']}); "
@@ -201,6 +206,6 @@ head = [
     "| scenario | check | value | bound | result |",
     "|---|---|---:|---|---|",
 ]
-head += [f"| {s} | {c} | {v} | {b} | **{r}** |" for s, c, v, b, r in summary]
+head += [f"| {s} | {cell(c)} | {v} | {b} | **{r}** |" for s, c, v, b, r in summary]
 head += ["", f"{len(summary) - failures} of {len(summary)} rows pass, {failures} fail."]
 print("\n".join(head + out))

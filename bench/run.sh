@@ -288,7 +288,10 @@ fact started "$STARTED"
 fact invocation "$INVOCATION"
 fact elapsed_s "$((SECONDS - T0))"
 
-python3 "$HERE/report.py" "$TMP" "$FACTS" >"$OUT.tmp"
+# The report names no machine paths: the build folder and the temporary folder are shown
+# by their role.
+python3 "$HERE/report.py" "$TMP" "$FACTS" |
+    sed -e "s|$TARGET_DIR/release/|target/release/|g" -e "s|$TMP/|\$TMP/|g" >"$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
 log "wrote $OUT in $((SECONDS - T0)) s"
 cat "$OUT"
