@@ -198,6 +198,27 @@ impl Error {
     }
 }
 
+/// The outcome of an operation run over `total` items whose failures had these exit codes
+/// (each already reported): success, the shared code when every one failed alike, else partial
+/// failure (exit 5). `also_failed` counts failures that have no code of their own.
+pub fn several(codes: &[i32], also_failed: usize, total: usize) -> Result<()> {
+    match codes.first() {
+        None if also_failed == 0 => Ok(()),
+        Some(first)
+            if also_failed == 0 && codes.len() == total && codes.iter().all(|c| c == first) =>
+        {
+            Err(Error::AllFailed {
+                code: *first,
+                count: codes.len(),
+            })
+        }
+        _ => Err(Error::Partial {
+            failed: codes.len() + also_failed,
+            total,
+        }),
+    }
+}
+
 /// The result type of every command.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 

@@ -14,10 +14,12 @@ pub mod sessions;
 pub mod tls_termination;
 pub mod validate;
 
-use std::collections::VecDeque;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, VecDeque};
 
 use reqwest::Method;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use url::Url;
 
@@ -189,6 +191,13 @@ impl Client {
     }
 }
 
+fn not_json(url: &Url, e: &serde_json::Error) -> Error {
+    Error::BadResponse(format!(
+        "GET {}: the answer is not valid JSON ({e})",
+        url.path()
+    ))
+}
+
 fn to_json(body: &impl Serialize) -> Result<Value> {
     serde_json::to_value(body).map_err(|e| Error::Io(format!("could not encode the request: {e}")))
 }
@@ -213,8 +222,11 @@ impl Pages<'_> {
             let Some(url) = self.next.take() else {
                 return Ok(None);
             };
-            let page = self.client.http.json_value(Method::GET, &url, None).await?;
-            self.take_page(&url, page)?;
+            let body = self.client.http.send(Method::GET, &url, None).await?.body;
+            for raw in self.read_page(&url, &body)? {
+                let item = serde_json::from_str(raw.get()).map_err(|e| not_json(&url, &e))?;
+                self.buffer.push_back(item);
+            }
         }
         if let Some(r) = self.remaining.as_mut() {
             *r -= 1;
@@ -225,44 +237,13 @@ impl Pages<'_> {
     /// Hands each item to `f` as the server's own JSON text, page after page, without building
     /// values: the fast path for `--json` and `-o ndjson`. Returns how many items there were.
     pub async fn for_each_raw(mut self, mut f: impl FnMut(&str) -> Result<()>) -> Result<usize> {
-        use serde_json::value::RawValue;
         let mut count = 0;
         while let Some(url) = self.next.take() {
             if self.remaining == Some(0) {
                 break;
             }
             let body = self.client.http.send(Method::GET, &url, None).await?.body;
-            let bad = |e: serde_json::Error| {
-                Error::BadResponse(format!(
-                    "GET {}: the answer is not valid JSON ({e})",
-                    url.path()
-                ))
-            };
-            let page: std::collections::BTreeMap<std::borrow::Cow<'_, str>, &RawValue> =
-                serde_json::from_slice(&body).map_err(bad)?;
-            let field = if self.collection.is_empty() {
-                page.iter()
-                    .find(|(_, v)| v.get().starts_with('['))
-                    .map(|(k, _)| k.to_string())
-                    .unwrap_or_default()
-            } else {
-                self.collection.to_string()
-            };
-            let items: Vec<&RawValue> = match page.get(field.as_str()) {
-                Some(raw) if raw.get().starts_with('[') => {
-                    serde_json::from_str(raw.get()).map_err(bad)?
-                }
-                Some(raw) if raw.get() == "null" => Vec::new(),
-                None if page.contains_key("uri") => Vec::new(),
-                _ => {
-                    return Err(Error::BadResponse(format!(
-                        "GET {}: the answer has no '{}' list",
-                        url.path(),
-                        field
-                    )))
-                }
-            };
-            for item in items {
+            for item in self.read_page(&url, &body)? {
                 if self.remaining == Some(0) {
                     break;
                 }
@@ -272,56 +253,54 @@ impl Pages<'_> {
                     *r -= 1;
                 }
             }
-            if self.paged {
-                if let Some(raw) = page.get("next_page_uri") {
-                    if let Ok(Some(next)) = serde_json::from_str::<Option<String>>(raw.get()) {
-                        if !next.is_empty() {
-                            self.next = Some(self.check_next(&url, &next)?);
-                        }
-                    }
-                }
-            }
         }
         Ok(count)
     }
 
-    fn take_page(&mut self, url: &Url, page: Value) -> Result<()> {
-        let Value::Object(mut page) = page else {
+    /// Splits one page into its items (as the server wrote them) and takes note of the next
+    /// page. A list of an unknown resource (`tunnelctl api --paginate`) has its items in its one
+    /// array field.
+    fn read_page<'b>(&mut self, url: &Url, body: &'b [u8]) -> Result<Vec<&'b RawValue>> {
+        if body.iter().all(u8::is_ascii_whitespace) {
             return Err(Error::BadResponse(format!(
-                "GET {}: expected a JSON object with '{}', got something else",
-                url.path(),
-                self.collection
+                "GET {}: the answer has no body, a JSON object was expected",
+                url.path()
             )));
-        };
+        }
+        let page: BTreeMap<Cow<'b, str>, &'b RawValue> =
+            serde_json::from_slice(body).map_err(|e| not_json(url, &e))?;
         let field = if self.collection.is_empty() {
-            // Unknown list: its one array field holds the items.
             page.iter()
-                .find(|(_, v)| v.is_array())
-                .map(|(k, _)| k.clone())
+                .find(|(_, v)| v.get().starts_with('['))
+                .map(|(k, _)| k.to_string())
                 .unwrap_or_default()
         } else {
             self.collection.to_string()
         };
-        match page.remove(&field) {
-            Some(Value::Array(items)) => self.buffer.extend(items),
-            Some(Value::Null) | None if page.contains_key("uri") => {}
+        let items: Vec<&'b RawValue> = match page.get(field.as_str()) {
+            Some(raw) if raw.get().starts_with('[') => {
+                serde_json::from_str(raw.get()).map_err(|e| not_json(url, &e))?
+            }
+            Some(raw) if raw.get() == "null" => Vec::new(),
+            None if page.contains_key("uri") => Vec::new(),
             _ => {
                 return Err(Error::BadResponse(format!(
                     "GET {}: the answer has no '{}' list",
                     url.path(),
-                    self.collection
+                    field
                 )))
             }
-        }
-        if !self.paged {
-            return Ok(());
-        }
-        if let Some(Value::String(next)) = page.get("next_page_uri") {
-            if !next.is_empty() {
-                self.next = Some(self.check_next(url, next)?);
+        };
+        if self.paged {
+            if let Some(raw) = page.get("next_page_uri") {
+                if let Ok(Some(next)) = serde_json::from_str::<Option<String>>(raw.get()) {
+                    if !next.is_empty() {
+                        self.next = Some(self.check_next(url, &next)?);
+                    }
+                }
             }
         }
-        Ok(())
+        Ok(items)
     }
 
     /// Follows `next_page_uri` only to the configured API's scheme, host and port: anywhere

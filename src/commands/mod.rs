@@ -135,19 +135,7 @@ where
             }
         }
     }
-    match codes.as_slice() {
-        [] => Ok(()),
-        [first, ..] if codes.len() == ids.len() && codes.iter().all(|c| c == first) => {
-            Err(Error::AllFailed {
-                code: *first,
-                count: codes.len(),
-            })
-        }
-        _ => Err(Error::Partial {
-            failed: codes.len(),
-            total: ids.len(),
-        }),
-    }
+    crate::error::several(&codes, 0, ids.len())
 }
 
 /// Reads `VALUE`, or the contents of `FILE` for `@FILE` (`@-` is stdin).

@@ -508,21 +508,7 @@ fn summarize(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Resul
             escape(&not_back.join(" "))
         )));
     }
-    if codes.is_empty() {
-        return Ok(());
-    }
-    match codes.first() {
-        Some(first) if codes.len() == ids.len() && codes.iter().all(|c| c == first) => {
-            Err(Error::AllFailed {
-                code: *first,
-                count: codes.len(),
-            })
-        }
-        _ => Err(Error::Partial {
-            failed: codes.len() + not_back.len(),
-            total: ids.len(),
-        }),
-    }
+    crate::error::several(&codes, not_back.len(), ids.len())
 }
 
 /// Progress of an upgrade: a spinner on a terminal, plain lines otherwise.
