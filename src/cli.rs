@@ -119,6 +119,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "N", value_parser = parse_attempts)]
     pub max_attempts: Option<u32>,
 
+    /// Show secrets the service echoes (AWS secret access keys) in --json and -o ndjson output
+    /// instead of masking them
+    #[arg(long, global = true)]
+    pub show_secrets: bool,
+
     /// Pace management requests to at most N per SECONDS (the service allows 120/60), or off
     #[arg(long, global = true, value_name = "N/SECONDS|off")]
     pub rate: Option<crate::ratelimit::RateSetting>,

@@ -27,9 +27,9 @@ pub fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
 }
 
-/// Resolves when the program should stop at once: a Ctrl-C outside graceful mode, or a second
-/// one inside it. A first Ctrl-C in graceful mode is only recorded.
-pub async fn hard_stop() {
+/// Resolves, with the error to end on, when the program should stop at once: a Ctrl-C outside
+/// graceful mode, or a second one inside it. A first Ctrl-C in graceful mode is only recorded.
+pub async fn hard_stop() -> crate::error::Error {
     loop {
         if tokio::signal::ctrl_c().await.is_err() {
             // No signal handling on this platform: never resolve.
@@ -39,6 +39,6 @@ pub async fn hard_stop() {
             eprintln!("\nStopping: no new requests are started; the ones under way finish. Ctrl-C again to stop at once.");
             continue;
         }
-        return;
+        return crate::error::Error::Interrupted;
     }
 }

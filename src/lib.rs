@@ -12,6 +12,7 @@ pub mod commands;
 pub mod complete;
 pub mod config;
 pub mod context;
+pub mod deadline;
 pub mod docs;
 pub mod error;
 pub mod fleet;
@@ -61,10 +62,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Ok(rt) => rt,
         Err(e) => return report(&Error::Io(format!("cannot start: {e}"))),
     };
+    let limit = cli.global.timeout;
     let outcome = runtime.block_on(async {
         tokio::select! {
             r = dispatch(cli) => r,
-            _ = interrupt::hard_stop() => Err(Error::Interrupted),
+            e = interrupt::hard_stop() => Err(e),
+            e = deadline::backstop(limit) => Err(e),
         }
     });
     match outcome {

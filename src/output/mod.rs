@@ -42,6 +42,8 @@ pub struct OutputOptions {
     pub tty: bool,
     /// May colour be used?
     pub color: bool,
+    /// Print secrets the service echoes instead of masking them (`--show-secrets`).
+    pub show_secrets: bool,
 }
 
 impl OutputOptions {
@@ -76,6 +78,7 @@ impl OutputOptions {
             jq: g.jq.clone(),
             tty,
             color,
+            show_secrets: g.show_secrets,
         })
     }
 

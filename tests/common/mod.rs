@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod hostile;
 pub mod upstream;
 
 use std::path::PathBuf;
@@ -110,6 +111,21 @@ impl Env {
         cmd.env("TUNNELCTL_API_URL", self.mock.url())
             .env("TUNNELCTL_API_KEY", API_KEY);
         cmd
+    }
+
+    /// The binary pointed at another server (a hostile one) as its management API, with the
+    /// test key, and at the same server as its agent.
+    pub fn cmd_at(&self, url: &str) -> Command {
+        let mut cmd = self.bare();
+        cmd.env("TUNNELCTL_API_URL", url)
+            .env("TUNNELCTL_API_KEY", API_KEY)
+            .env("TUNNELCTL_AGENT_URL", format!("{url}/api"));
+        cmd
+    }
+
+    /// Runs the binary against another server (see [`Env::cmd_at`]).
+    pub fn run_at(&self, url: &str, args: &[&str]) -> Out {
+        run(self.cmd_at(url).args(args))
     }
 
     /// Runs the binary with these arguments (pointed at the emulator; stdin empty).

@@ -1,0 +1,4 @@
+//! Hostile-server tests: config.
+
+#[allow(unused_imports)]
+use crate::common;

@@ -1,0 +1,4 @@
+//! Hostile-server tests: curl.
+
+#[allow(unused_imports)]
+use crate::common;

@@ -1,0 +1,4 @@
+//! Hostile-server tests: input.
+
+#[allow(unused_imports)]
+use crate::common;

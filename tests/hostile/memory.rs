@@ -1,0 +1,4 @@
+//! Hostile-server tests: memory.
+
+#[allow(unused_imports)]
+use crate::common;

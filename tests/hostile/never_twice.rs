@@ -1,0 +1,4 @@
+//! Hostile-server tests: never_twice.
+
+#[allow(unused_imports)]
+use crate::common;

@@ -1,0 +1,4 @@
+//! Hostile-server tests: paging.
+
+#[allow(unused_imports)]
+use crate::common;

@@ -1,0 +1,4 @@
+//! Hostile-server tests: secrets.
+
+#[allow(unused_imports)]
+use crate::common;

@@ -1,0 +1,4 @@
+//! Hostile-server tests: signals.
+
+#[allow(unused_imports)]
+use crate::common;

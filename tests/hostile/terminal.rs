@@ -1,0 +1,4 @@
+//! Hostile-server tests: terminal.
+
+#[allow(unused_imports)]
+use crate::common;

@@ -1,0 +1,4 @@
+//! Hostile-server tests: terminal_output.
+
+#[allow(unused_imports)]
+use crate::common;

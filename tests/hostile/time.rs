@@ -1,0 +1,4 @@
+//! Hostile-server tests: time.
+
+#[allow(unused_imports)]
+use crate::common;
