@@ -186,6 +186,30 @@ section("S7 size", f"target/release/tunnelctl is {int(facts['s7_built_bytes']):,
         f"after `{facts['s7_strip']}`: {size:,} bytes.")
 check("S7", "stripped release binary", "", "<= 8 MB", size <= 8e6, value=mb(size))
 
+# S8 ------------------------------------------------------------------------------------------
+answer8 = int(facts["s8_answer_bytes"])
+items8 = int(facts["s8_items"])
+bound8 = 32e6 + 10 * answer8
+section("S8 a hostile page: one ~15 MiB answer of tiny items, every output mode",
+        f"One answer of {answer8:,} bytes holding {items8:,} items `{{\"id\":\"a\"}}` (a static file server on "
+        "loopback). Bound on peak RSS: 32 MB + 10x the answer = "
+        f"{mb(bound8)}. A filter that needs the whole array (`--jq length`) is refused with a clear error "
+        "once its values pass the budget; per-item filters (`.[] | …`) stream.")
+modes8 = [("tsv", "TSV (pipe)", items8), ("table", "table (terminal)", items8 + 1), ("json", "`--json` (pipe)", None),
+          ("json_tty", "`--json` (terminal)", None), ("ndjson", "`-o ndjson`", items8),
+          ("jq_each", "`--jq '.[] | .id'`", items8), ("jq_whole", "`--jq length` (refused)", 0)]
+for key, label, lines in modes8:
+    r = bench(f"s8_{key}", [key])[key]
+    peak = rss_kib(f"s8_rss_{key}") * 1024
+    got = int(facts[f"s8_{key}_lines"])
+    measure(f"{label}: time", ms(r["median"]))
+    check("S8", f"{label}: peak RSS", x(peak / answer8) + " of the answer", f"<= {mb(bound8)}", peak <= bound8,
+          value=mb(peak))
+    check("S8", f"{label}: time", "", "<= 5 s", r["median"] <= 5, value=ms(r["median"]))
+    if lines is not None:
+        check("S8", f"{label}: lines printed", "", f"= {lines:,}", got == lines, value=f"{got:,}")
+out.extend(["", "Commands: " + "; ".join(f"`{facts[f's8_{k}_cmd']}`" for k, _, _ in modes8) + "."])
+
 # The page ------------------------------------------------------------------------------------
 mem = int(facts["mem_kib"]) * 1024
 head = [

@@ -125,7 +125,7 @@ rss() {
     local name=$1 runs=$2 vals=() i v
     shift 2
     for ((i = 0; i < runs; i++)); do
-        /usr/bin/time -v -o "$TMP/time.txt" "$@" >/dev/null
+        /usr/bin/time -v -o "$TMP/time.txt" "$@" >/dev/null 2>&1 || true
         v=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$TMP/time.txt")
         vals+=("$v")
     done
@@ -260,6 +260,47 @@ rss s6_rss_curl_jq 3 bash -c "$S6_PEER"
 fact s6_rss_cmd "$T local requests list --json > /dev/null"
 fact s6_rss_peer_cmd "bash -c '$S6_PEER' > /dev/null"
 ctl POST reset >/dev/null
+
+# ---------------------------------------------------------------------------------------------
+# S8 a hostile page: one answer of ~15 MiB (under the 16 MiB bound) holding ~1.4 million tiny
+# items, served by a static file server on loopback, in every output mode: peak RSS against
+# 32 MB + 10x the answer, and the time it takes.
+# ---------------------------------------------------------------------------------------------
+log "S8 a hostile page"
+mkdir -p "$TMP/www"
+python3 - "$TMP/www/ip_policies" <<'PY'
+import sys
+item = '{"id":"a"}'
+n = (15 * 1024 * 1024 - 100) // (len(item) + 1)
+with open(sys.argv[1], "w") as f:
+    f.write('{"ip_policies":[' + ",".join([item] * n) + '],"uri":"/ip_policies","next_page_uri":null}')
+PY
+fact s8_answer_bytes "$(stat -c %s "$TMP/www/ip_policies")"
+fact s8_items "$(grep -o '{"id"' "$TMP/www/ip_policies" | wc -l)"
+python3 -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www" >"$TMP/www.log" 2>&1 &
+WWW_PID=$!
+for _ in $(seq 50); do grep -q 'port' "$TMP/www.log" && break; sleep 0.1; done
+WWW="http://127.0.0.1:$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$TMP/www.log" | head -n1)"
+s8() { # s8 NAME TTY ARGS...: checks the command, then its time and peak RSS
+    local name=$1 tty=$2
+    shift 2
+    local envs=(env TUNNELCTL_API_URL="$WWW")
+    [ "$tty" = 1 ] && envs+=(TUNNELCTL_FORCE_TTY=1 COLUMNS=100)
+    "${envs[@]}" "$T" --rate off ip-policies list "$@" >"$TMP/s8.out" 2>"$TMP/s8.err" || true
+    fact "s8_${name}_lines" "$(wc -l <"$TMP/s8.out")"
+    fact "s8_${name}_cmd" "${envs[*]:1} tunnelctl ip-policies list $*"
+    # -i: the refused whole-array jq exits 1 by design; each output is checked in the report.
+    hf "s8_$name" -i --runs 3 "$(printf '%q ' "${envs[@]}" "$T" --rate off ip-policies list "$@")"
+    rss "s8_rss_$name" 3 "${envs[@]}" "$T" --rate off ip-policies list "$@"
+}
+s8 tsv 0
+s8 table 1
+s8 json 0 --json
+s8 json_tty 1 --json
+s8 ndjson 0 -o ndjson
+s8 jq_each 0 --jq '.[] | .id'
+s8 jq_whole 0 --jq length
+kill "$WWW_PID" 2>/dev/null || true
 
 # ---------------------------------------------------------------------------------------------
 # S7 size of the stripped release binary.

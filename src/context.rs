@@ -42,7 +42,8 @@ impl Context {
     /// Builds the context from the global flags.
     pub fn new(global: GlobalArgs) -> Result<Self> {
         let out = OutputOptions::from_globals(&global)?;
-        let deadline = global.timeout.map(|t| Instant::now() + t);
+        let deadline =
+            crate::deadline::get().or_else(|| global.timeout.map(|t| Instant::now() + t));
         Ok(Context {
             global,
             out,

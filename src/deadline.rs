@@ -17,11 +17,9 @@ pub const GRACE: Duration = Duration::from_millis(700);
 pub async fn backstop(limit: Option<Duration>) -> Error {
     match limit {
         Some(limit) => {
-            tokio::time::sleep(limit + GRACE).await;
-            Error::WaitTimeout(format!(
-                "the time limit (--timeout {}) ran out; the command was stopped",
-                human(limit)
-            ))
+            let at = get().unwrap_or_else(|| std::time::Instant::now() + limit);
+            tokio::time::sleep_until((at + GRACE).into()).await;
+            ran_out("; the command was stopped")
         }
         None => std::future::pending().await,
     }
@@ -37,4 +35,41 @@ pub fn human(d: Duration) -> String {
     } else {
         format!("{secs:.1}s")
     }
+}
+
+static DEADLINE: std::sync::OnceLock<(std::time::Instant, Duration)> = std::sync::OnceLock::new();
+
+/// Starts the clock of the whole command: called once, first thing, with `--timeout`.
+pub fn start(limit: Option<Duration>) {
+    if let Some(limit) = limit {
+        let _ = DEADLINE.set((std::time::Instant::now() + limit, limit));
+    }
+}
+
+/// When the command's `--timeout` runs out, if it has one.
+pub fn get() -> Option<std::time::Instant> {
+    DEADLINE.get().map(|(at, _)| *at)
+}
+
+/// Has the command's `--timeout` run out?
+pub fn passed() -> bool {
+    get().is_some_and(|at| std::time::Instant::now() >= at)
+}
+
+/// The time left before the deadline (`None` without `--timeout`).
+pub fn remaining() -> Option<Duration> {
+    get().map(|at| at.saturating_duration_since(std::time::Instant::now()))
+}
+
+/// `--timeout 3s`, for messages.
+pub fn flag() -> String {
+    match DEADLINE.get() {
+        Some((_, limit)) => format!("--timeout {}", human(*limit)),
+        None => "--timeout".to_string(),
+    }
+}
+
+/// The error of a command whose `--timeout` ran out, with what had been done.
+pub fn ran_out(what: impl std::fmt::Display) -> Error {
+    Error::WaitTimeout(format!("the time limit ({}) ran out {what}", flag()))
 }

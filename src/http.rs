@@ -173,7 +173,8 @@ impl Http {
     }
 
     /// Sends a request and returns the answer when its status is a success; any other
-    /// status becomes an [`Error::Api`]. Retries what is safe to retry.
+    /// status becomes an [`Error::Api`]. Retries what is safe to retry. No attempt, wait or
+    /// read goes past the command's deadline (`--timeout`): running out of it is exit 7.
     pub async fn send(&self, method: Method, url: &Url, body: Option<&Value>) -> Result<Response> {
         let body_bytes = match body {
             Some(v) => Some(
@@ -185,10 +186,18 @@ impl Http {
         let started = Instant::now();
         let mut attempt = 1;
         loop {
-            let outcome = self.attempt(&method, url, body_bytes.as_deref()).await;
+            if self.deadline_passed() {
+                return Err(self.out_of_time(&method, url, attempt > 1));
+            }
+            let outcome = match self.attempt(&method, url, body_bytes.as_deref()).await {
+                Some(outcome) => outcome,
+                // The rate limiter would have waited past the deadline: nothing was sent.
+                None => return Err(self.out_of_time(&method, url, false)),
+            };
             let retry_after = match &outcome {
                 Ok(resp) if resp.status().is_success() => None,
                 Ok(resp) => self.retry_delay_for_status(&method, resp.status(), resp.headers()),
+                Err((_, err)) if is_bad_answer(err) => None,
                 Err((Sent::No, _)) => Some(None),
                 Err((Sent::Maybe, _)) if is_idempotent(&method) => Some(None),
                 Err(_) => None,
@@ -217,10 +226,39 @@ impl Http {
                 }
             }
             return match outcome {
-                Ok(resp) => self.finish(&method, url, resp).await,
-                Err((sent, err)) => Err(self.transport_error(&method, url, sent, &err)),
+                Ok(resp) => match self.finish(&method, url, resp).await {
+                    Err(Error::BadResponse(_)) if self.deadline_passed() => {
+                        Err(self.out_of_time(&method, url, true))
+                    }
+                    other => other,
+                },
+                Err((sent, err)) => {
+                    if err.is_timeout() && self.deadline_passed() {
+                        return Err(self.out_of_time(&method, url, matches!(sent, Sent::Maybe)));
+                    }
+                    Err(self.transport_error(&method, url, sent, &err))
+                }
             };
         }
+    }
+
+    /// Has the command's `--timeout` run out?
+    fn deadline_passed(&self) -> bool {
+        self.opts.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The error of a request cut off by the command's `--timeout`. A POST that may have been
+    /// sent has an unknown outcome, and says so.
+    fn out_of_time(&self, method: &Method, url: &Url, maybe_sent: bool) -> Error {
+        let mut what = format!("during {method} {}", url.path());
+        if maybe_sent && !is_idempotent(method) {
+            what.push_str(
+                "; the request may have reached the server, so its outcome is unknown and it was not sent again",
+            );
+        } else if !maybe_sent {
+            what.push_str(" (nothing was sent)");
+        }
+        crate::deadline::ran_out(what)
     }
 
     /// Sends a request and decodes its JSON answer (`None` for an empty body).
@@ -250,16 +288,31 @@ impl Http {
         }
     }
 
+    /// One attempt; `None` when the rate limiter would wait past the deadline.
     async fn attempt(
         &self,
         method: &Method,
         url: &Url,
         body: Option<&[u8]>,
-    ) -> std::result::Result<reqwest::Response, (Sent, reqwest::Error)> {
+    ) -> Option<std::result::Result<reqwest::Response, (Sent, reqwest::Error)>> {
         if let Some(limiter) = &self.opts.limiter {
-            limiter.acquire().await;
+            match self.opts.deadline {
+                Some(d) => tokio::time::timeout_at(d.into(), limiter.acquire())
+                    .await
+                    .ok()?,
+                None => limiter.acquire().await,
+            }
         }
         let mut req = self.client.request(method.clone(), url.clone());
+        // The attempt, its answer and its body end by the command's deadline.
+        let limit = match self.opts.deadline {
+            Some(d) => self
+                .opts
+                .timeout
+                .min(d.saturating_duration_since(Instant::now())),
+            None => self.opts.timeout,
+        };
+        req = req.timeout(limit.max(Duration::from_millis(1)));
         if let Some(value) = &self.auth {
             req = req.header(AUTHORIZATION, value.clone());
         }
@@ -272,14 +325,14 @@ impl Http {
         if self.opts.verbose {
             self.trace_request(method, url, body);
         }
-        req.send().await.map_err(|e| {
+        Some(req.send().await.map_err(|e| {
             let sent = if e.is_connect() {
                 Sent::No
             } else {
                 Sent::Maybe
             };
             (sent, e)
-        })
+        }))
     }
 
     /// How long to wait before retrying an answer with this status, if it may be retried.
@@ -398,6 +451,11 @@ impl Http {
     ) -> Error {
         let cause = root_cause(err);
         let target = format!("{}{}", origin(url), url.path());
+        if is_bad_answer(err) {
+            return Error::BadResponse(format!(
+                "{method} {target}: the server's answer is not valid HTTP ({cause})"
+            ));
+        }
         match sent {
             Sent::No => Error::Unreachable(format!(
                 "could not connect to {target}: {cause}\n{}",
@@ -485,6 +543,20 @@ fn too_large(method: &Method, url: &Url, max: usize) -> Error {
     ))
 }
 
+/// Did the server answer with something that is not HTTP (a head too large, a malformed
+/// status line or header)? The server was reached: that is a bad answer, not a network fault,
+/// and it is not retried.
+fn is_bad_answer(err: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(s) = source {
+        if let Some(h) = s.downcast_ref::<hyper::Error>() {
+            return h.is_parse() || h.is_parse_status();
+        }
+        source = s.source();
+    }
+    false
+}
+
 fn is_idempotent(method: &Method) -> bool {
     matches!(
         *method,
@@ -495,7 +567,21 @@ fn is_idempotent(method: &Method) -> bool {
 /// Exponential backoff with full jitter: a random wait up to 200 ms × 2^(attempt-1), capped.
 fn backoff(attempt: u32) -> Duration {
     let cap_ms = (200u64 << attempt.saturating_sub(1).min(10)).min(5_000);
+    let cap_ms = test_backoff_cap().map_or(cap_ms, |test| cap_ms.min(test));
     Duration::from_millis(fastrand::u64(0..=cap_ms))
+}
+
+/// A shorter backoff for the test suite (`TUNNELCTL_TEST_BACKOFF_MS`), honoured only by debug
+/// builds, which is what the tests run: a release build ignores it.
+fn test_backoff_cap() -> Option<u64> {
+    if cfg!(debug_assertions) {
+        std::env::var("TUNNELCTL_TEST_BACKOFF_MS")
+            .ok()?
+            .parse()
+            .ok()
+    } else {
+        None
+    }
 }
 
 /// `Retry-After` as seconds or an HTTP date, capped at a minute.

@@ -63,6 +63,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Err(e) => return report(&Error::Io(format!("cannot start: {e}"))),
     };
     let limit = cli.global.timeout;
+    deadline::start(limit);
     let outcome = runtime.block_on(async {
         tokio::select! {
             r = dispatch(cli) => r,

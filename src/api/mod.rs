@@ -15,7 +15,7 @@ pub mod tls_termination;
 pub mod validate;
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 
 use reqwest::Method;
 use serde::Serialize;
@@ -25,6 +25,7 @@ use url::Url;
 
 use crate::error::{Error, Result};
 use crate::http::{encode_segment, origin, Http};
+use crate::output::escape::escape;
 
 /// The largest page the API serves; a smaller `--limit` asks for a smaller page.
 pub const MAX_PAGE: usize = 100;
@@ -118,14 +119,7 @@ impl Client {
                 .query_pairs_mut()
                 .append_pair("limit", &n.max(1).to_string());
         }
-        Ok(Pages {
-            client: self,
-            next: Some(first),
-            collection,
-            buffer: VecDeque::new(),
-            remaining: limit,
-            paged: true,
-        })
+        Ok(Pages::new(self, first, collection, limit))
     }
 
     /// Sends any request to a path of the API (`tunnelctl api`): `path` is relative to the
@@ -143,14 +137,7 @@ impl Client {
     /// Every item of any list, following `next_page_uri` (`tunnelctl api --paginate`): each
     /// page's one array field is taken as the items.
     pub fn raw_pages(&self, path: &str) -> Result<Pages<'_>> {
-        Ok(Pages {
-            client: self,
-            next: Some(self.resolve(path)?),
-            collection: "",
-            buffer: VecDeque::new(),
-            remaining: None,
-            paged: true,
-        })
+        Ok(Pages::new(self, self.resolve(path)?, "", None))
     }
 
     fn resolve(&self, path: &str) -> Result<Url> {
@@ -202,72 +189,132 @@ fn to_json(body: &impl Serialize) -> Result<Value> {
     serde_json::to_value(body).map_err(|e| Error::Io(format!("could not encode the request: {e}")))
 }
 
+/// The most empty pages in a row a listing follows: a server that links empty page after
+/// empty page (each at a new address) would otherwise be followed for ever.
+pub const MAX_EMPTY_PAGES: usize = 20;
+
 /// A list read page by page: items are handed out as pages arrive, so memory stays flat.
+///
+/// A page is kept as the server's text and its items are decoded one at a time, so a page of
+/// millions of tiny items costs about its own size in memory, not a value per item.
 pub struct Pages<'a> {
     client: &'a Client,
     next: Option<Url>,
     collection: &'static str,
-    buffer: VecDeque<Value>,
+    /// The page being handed out, and where each of its items lies in it.
+    page: Vec<u8>,
+    spans: VecDeque<(usize, usize)>,
     remaining: Option<usize>,
     paged: bool,
+    /// Every page address read in this listing, to stop at a cycle.
+    visited: HashSet<String>,
+    empty_run: usize,
+    pages_read: usize,
+    items_given: usize,
 }
 
-impl Pages<'_> {
-    /// The next item, fetching the next page when needed; `None` at the end.
-    pub async fn next_item(&mut self) -> Result<Option<Value>> {
-        if self.remaining == Some(0) {
-            return Ok(None);
+impl<'a> Pages<'a> {
+    fn new(client: &'a Client, first: Url, collection: &'static str, limit: Option<usize>) -> Self {
+        Pages {
+            client,
+            next: Some(first),
+            collection,
+            page: Vec::new(),
+            spans: VecDeque::new(),
+            remaining: limit,
+            paged: true,
+            visited: HashSet::new(),
+            empty_run: 0,
+            pages_read: 0,
+            items_given: 0,
         }
-        while self.buffer.is_empty() {
+    }
+
+    /// How many pages were read and how many items handed out so far: what was done when a
+    /// listing is cut short.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.pages_read, self.items_given)
+    }
+
+    /// Fetches pages until one has items; false at the end of the list.
+    async fn fill(&mut self) -> Result<bool> {
+        while self.spans.is_empty() {
             let Some(url) = self.next.take() else {
-                return Ok(None);
+                return Ok(false);
             };
             let body = self.client.http.send(Method::GET, &url, None).await?.body;
-            for raw in self.read_page(&url, &body)? {
-                let item = serde_json::from_str(raw.get()).map_err(|e| not_json(&url, &e))?;
-                self.buffer.push_back(item);
+            self.pages_read += 1;
+            let spans = self.read_page(&url, &body)?;
+            self.page = body;
+            self.spans = spans.into();
+            if self.spans.is_empty() {
+                self.empty_run += 1;
+                if self.empty_run >= MAX_EMPTY_PAGES && self.next.is_some() {
+                    return Err(Error::BadResponse(format!(
+                        "GET {}: the server sent {} empty pages in a row, each pointing at another; stopping",
+                        url.path(),
+                        self.empty_run
+                    )));
+                }
+            } else {
+                self.empty_run = 0;
             }
         }
+        Ok(true)
+    }
+
+    /// The next item as the server's JSON text, fetching the next page when needed; `None`
+    /// at the end (or once `limit` items were handed out).
+    async fn next_raw(&mut self) -> Result<Option<&str>> {
+        if self.remaining == Some(0) || !self.fill().await? {
+            return Ok(None);
+        }
+        let Some((start, end)) = self.spans.pop_front() else {
+            return Ok(None);
+        };
         if let Some(r) = self.remaining.as_mut() {
             *r -= 1;
         }
-        Ok(self.buffer.pop_front())
+        self.items_given += 1;
+        // The spans were cut from this very page on UTF-8 boundaries by the JSON parser.
+        std::str::from_utf8(self.page.get(start..end).unwrap_or_default())
+            .map(Some)
+            .map_err(|e| Error::BadResponse(format!("a list item is not UTF-8: {e}")))
+    }
+
+    /// The next item, fetching the next page when needed; `None` at the end.
+    pub async fn next_item(&mut self) -> Result<Option<Value>> {
+        match self.next_raw().await? {
+            Some(text) => serde_json::from_str(text)
+                .map(Some)
+                .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})"))),
+            None => Ok(None),
+        }
     }
 
     /// Hands each item to `f` as the server's own JSON text, page after page, without building
     /// values: the fast path for `--json` and `-o ndjson`. Returns how many items there were.
-    pub async fn for_each_raw(mut self, mut f: impl FnMut(&str) -> Result<()>) -> Result<usize> {
+    pub async fn for_each_raw(&mut self, mut f: impl FnMut(&str) -> Result<()>) -> Result<usize> {
         let mut count = 0;
-        while let Some(url) = self.next.take() {
-            if self.remaining == Some(0) {
-                break;
-            }
-            let body = self.client.http.send(Method::GET, &url, None).await?.body;
-            for item in self.read_page(&url, &body)? {
-                if self.remaining == Some(0) {
-                    break;
-                }
-                f(item.get())?;
-                count += 1;
-                if let Some(r) = self.remaining.as_mut() {
-                    *r -= 1;
-                }
-            }
+        while let Some(item) = self.next_raw().await? {
+            f(item)?;
+            count += 1;
         }
         Ok(count)
     }
 
-    /// Splits one page into its items (as the server wrote them) and takes note of the next
-    /// page. A list of an unknown resource (`tunnelctl api --paginate`) has its items in its one
-    /// array field.
-    fn read_page<'b>(&mut self, url: &Url, body: &'b [u8]) -> Result<Vec<&'b RawValue>> {
+    /// Splits one page into its items (where each lies in the page, as the server wrote it) and
+    /// takes note of the next page. A list of an unknown resource (`tunnelctl api --paginate`)
+    /// has its items in its one array field.
+    fn read_page(&mut self, url: &Url, body: &[u8]) -> Result<Vec<(usize, usize)>> {
         if body.iter().all(u8::is_ascii_whitespace) {
             return Err(Error::BadResponse(format!(
                 "GET {}: the answer has no body, a JSON object was expected",
                 url.path()
             )));
         }
-        let page: BTreeMap<Cow<'b, str>, &'b RawValue> =
+        self.visited.insert(url.as_str().to_string());
+        let page: BTreeMap<Cow<'_, str>, &RawValue> =
             serde_json::from_slice(body).map_err(|e| not_json(url, &e))?;
         let field = if self.collection.is_empty() {
             page.iter()
@@ -277,7 +324,7 @@ impl Pages<'_> {
         } else {
             self.collection.to_string()
         };
-        let items: Vec<&'b RawValue> = match page.get(field.as_str()) {
+        let items: Vec<&RawValue> = match page.get(field.as_str()) {
             Some(raw) if raw.get().starts_with('[') => {
                 serde_json::from_str(raw.get()).map_err(|e| not_json(url, &e))?
             }
@@ -287,10 +334,18 @@ impl Pages<'_> {
                 return Err(Error::BadResponse(format!(
                     "GET {}: the answer has no '{}' list",
                     url.path(),
-                    field
+                    escape(&field)
                 )))
             }
         };
+        let base = body.as_ptr() as usize;
+        let spans = items
+            .iter()
+            .map(|raw| {
+                let start = raw.get().as_ptr() as usize - base;
+                (start, start + raw.get().len())
+            })
+            .collect();
         if self.paged {
             if let Some(raw) = page.get("next_page_uri") {
                 if let Ok(Some(next)) = serde_json::from_str::<Option<String>>(raw.get()) {
@@ -300,32 +355,52 @@ impl Pages<'_> {
                 }
             }
         }
-        Ok(items)
+        Ok(spans)
     }
 
-    /// Follows `next_page_uri` only to the configured API's scheme, host and port: anywhere
-    /// else the API key would leave with the request.
+    /// Follows `next_page_uri` only to the configured API's scheme, host and port (anywhere
+    /// else the API key would leave with the request), never with credentials in it, and
+    /// never back to a page this listing already read. A relative address is resolved against
+    /// the page that gave it (RFC 3986).
     fn check_next(&self, current: &Url, next: &str) -> Result<Url> {
         let base = self.client.http.base();
-        let url = base.join(next).map_err(|e| {
+        let shown = || escape(&shorten(next, 200));
+        let url = current.join(next).map_err(|e| {
             Error::BadResponse(format!(
-                "the server's next_page_uri '{next}' is not a URL: {e}"
+                "the server's next_page_uri '{}' is not a URL: {e}",
+                shown()
             ))
         })?;
         if origin(&url) != origin(base) {
             return Err(Error::BadResponse(format!(
                 "refusing to follow next_page_uri to {} (the API is {}): the API key would be sent to another server",
-                origin(&url),
+                escape(&origin(&url)),
                 origin(base)
             )));
         }
-        if &url == current {
+        if !url.username().is_empty() || url.password().is_some() {
             return Err(Error::BadResponse(format!(
-                "the server's next_page_uri points at the page just read ({}); stopping",
-                url
+                "refusing to follow the server's next_page_uri '{}': it carries a user name or password",
+                shown()
+            )));
+        }
+        if self.visited.contains(url.as_str()) {
+            return Err(Error::BadResponse(format!(
+                "the server's next_page_uri leads back to a page already read ({}); stopping after {} page(s)",
+                escape(&shorten(url.as_str(), 200)),
+                self.pages_read
             )));
         }
         Ok(url)
+    }
+}
+
+/// At most `max` characters of `s`, with `…` when cut.
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        s.chars().take(max).chain(std::iter::once('…')).collect()
     }
 }
 

@@ -113,13 +113,8 @@ pub async fn run(args: ApiArgs, ctx: &Context) -> Result<()> {
         out.format = Format::Json;
     }
     if args.paginate {
-        let mut pages = client.raw_pages(&path)?;
-        let mut sink = out.list(&RAW)?;
-        while let Some(item) = pages.next_item().await? {
-            sink.push(item)?;
-        }
-        sink.finish()?;
-        return Ok(());
+        let pages = client.raw_pages(&path)?;
+        return super::stream_list(&out, &RAW, pages).await.map(|_| ());
     }
     match client.raw(args.method, &path, body.as_ref()).await? {
         Some(v) => out.object(&RAW, &v),

@@ -24,7 +24,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::columns::Kind;
 use crate::output::escape::escape;
-use crate::output::Format;
+use crate::output::{Format, OutputOptions};
 
 /// `--limit N` of every list.
 #[derive(Debug, Args)]
@@ -57,60 +57,37 @@ pub fn check(result: std::result::Result<(), Invalid>) -> Result<()> {
     result.map_err(|inv| Error::usage(format!("--{}: {}", inv.field.replace('_', "-"), inv.reason)))
 }
 
-/// Streams a list to stdout in the chosen format.
-pub async fn print_list(ctx: &Context, kind: &'static Kind, mut pages: Pages<'_>) -> Result<()> {
-    if ctx.out.jq.is_none()
-        && !ctx.out.tty
-        && matches!(ctx.out.format, Format::Json | Format::Ndjson)
-    {
-        return print_raw(ctx, pages).await;
-    }
-    let mut sink = ctx.out.list(kind)?;
-    while let Some(item) = pages.next_item().await? {
-        sink.push(item)?;
-    }
-    let n = sink.finish()?;
-    if n == 0 && ctx.out.format == Format::Table {
+/// Streams a list to stdout in the chosen format. Cut short (the `--timeout` ran out, a page
+/// failed), what was printed stays and the error says how far the listing got.
+pub async fn print_list(ctx: &Context, kind: &'static Kind, pages: Pages<'_>) -> Result<()> {
+    let n = stream_list(&ctx.out, kind, pages).await?;
+    if n == 0 && ctx.out.format == Format::Table && ctx.out.jq.is_none() {
         ctx.note(&format!("No {} found.", kind.plural));
     }
     Ok(())
 }
 
-/// Machine output of a list: the server's JSON text of each item passed through as it is
-/// (compact, one array or one item per line), page after page, with no values built.
-async fn print_raw(ctx: &Context, pages: Pages<'_>) -> Result<()> {
-    use std::io::Write;
-    let ndjson = ctx.out.format == Format::Ndjson;
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if !ndjson {
-        out.write_all(b"[")?;
+/// [`print_list`] with these output options; returns how many items there were.
+pub async fn stream_list(
+    out: &OutputOptions,
+    kind: &'static Kind,
+    mut pages: Pages<'_>,
+) -> Result<usize> {
+    let mut sink = out.list(kind)?;
+    match pages.for_each_raw(|item| sink.push_raw(item)).await {
+        Ok(_) => sink.finish(),
+        Err(Error::BrokenPipe) => Err(Error::BrokenPipe),
+        Err(e) => {
+            sink.abandon()?;
+            let (pages_read, items) = pages.progress();
+            Err(match e {
+                Error::WaitTimeout(m) => Error::WaitTimeout(format!(
+                    "{m}; {items} item(s) from {pages_read} page(s) were printed before it"
+                )),
+                other => other,
+            })
+        }
     }
-    let mut first = true;
-    pages
-        .for_each_raw(|item| {
-            if !ndjson && !first {
-                out.write_all(b",")?;
-            }
-            first = false;
-            if item.contains('\n') {
-                // A server that indents its JSON: compact it, so each item stays on one line.
-                let v: serde_json::Value =
-                    serde_json::from_str(item).map_err(|e| Error::BadResponse(e.to_string()))?;
-                serde_json::to_writer(&mut out, &v).map_err(|e| Error::Io(e.to_string()))?;
-            } else {
-                out.write_all(item.as_bytes())?;
-            }
-            if ndjson {
-                out.write_all(b"\n")?;
-            }
-            Ok(())
-        })
-        .await?;
-    if !ndjson {
-        out.write_all(b"]\n")?;
-    }
-    out.flush()?;
-    Ok(())
 }
 
 /// Runs `op` on each ID in turn, reporting each outcome on stderr. One ID: its own error.
@@ -126,7 +103,15 @@ where
         return Ok(());
     }
     let mut codes = Vec::new();
-    for id in ids {
+    for (done_count, id) in ids.iter().enumerate() {
+        if crate::deadline::passed() {
+            return Err(crate::deadline::ran_out(format!(
+                "with {} of {} done; not started: {}",
+                done_count - codes.len(),
+                ids.len(),
+                escape(&ids[done_count..].join(" "))
+            )));
+        }
         match op(id.clone()).await {
             Ok(()) => ctx.note(&format!("{done} {}", escape(id))),
             Err(e) => {

@@ -415,27 +415,24 @@ async fn agent_command(
             .map(|(s, _)| s.clone())
             .collect();
         if !restarted.is_empty() {
-            let limit = ctx.global.timeout.unwrap_or(DEFAULT_WAIT);
+            // The wait ends with the command's --timeout, counted from the start.
+            let until = crate::deadline::get()
+                .map(Instant::from)
+                .unwrap_or_else(|| Instant::now() + DEFAULT_WAIT);
             ctx.note(&format!(
                 "Waiting up to {}s for {} agent(s) to reconnect…",
-                limit.as_secs(),
+                until.saturating_duration_since(Instant::now()).as_secs(),
                 restarted.len()
             ));
             let human = !ctx.out.is_json();
-            not_back = wait::until_back(
-                &client,
-                &restarted,
-                &known,
-                Instant::now() + limit,
-                |old, new| {
-                    back.push((id_of(old).to_string(), id_of(new).to_string()));
-                    if human {
-                        let mut out = std::io::stdout().lock();
-                        let _ = writeln!(out, "{} -> {}", escape(id_of(old)), escape(id_of(new)));
-                        let _ = out.flush();
-                    }
-                },
-            )
+            not_back = wait::until_back(&client, &restarted, &known, until, |old, new| {
+                back.push((id_of(old).to_string(), id_of(new).to_string()));
+                if human {
+                    let mut out = std::io::stdout().lock();
+                    let _ = writeln!(out, "{} -> {}", escape(id_of(old)), escape(id_of(new)));
+                    let _ = out.flush();
+                }
+            })
             .await?;
         }
     }
@@ -494,6 +491,37 @@ fn summarize(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Resul
         );
         return Err(Error::Interrupted);
     }
+    if crate::deadline::passed() && (!not_started.is_empty() || outcomes.iter().any(timed_out)) {
+        let ok = outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Done))
+            .count();
+        let cut = outcomes.iter().filter(|o| timed_out(o)).count();
+        let failed = outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Failed(_)))
+            .count()
+            - cut;
+        return Err(crate::deadline::ran_out(format!(
+            "with {ok} of {} done, {failed} failed, {cut} cut off under way, {} not started{}",
+            ids.len(),
+            not_started.len(),
+            if not_started.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ": {}",
+                    escape(
+                        &not_started
+                            .iter()
+                            .map(|s| s.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )
+                )
+            }
+        )));
+    }
     let codes: Vec<i32> = outcomes
         .iter()
         .filter_map(|o| match o {
@@ -509,6 +537,11 @@ fn summarize(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Resul
         )));
     }
     crate::error::several(&codes, not_back.len(), ids.len())
+}
+
+/// Was this operation cut off by the command's `--timeout`?
+fn timed_out(o: &Outcome) -> bool {
+    matches!(o, Outcome::Failed(Error::WaitTimeout(_)))
 }
 
 /// Progress of an upgrade: a spinner on a terminal, plain lines otherwise.
@@ -576,7 +609,7 @@ async fn run_upgrade(
         parallel: fleet.parallel,
         settle,
         keep_going,
-        reconnect_timeout: ctx.global.timeout.unwrap_or(DEFAULT_WAIT),
+        reconnect_timeout: crate::deadline::remaining().unwrap_or(DEFAULT_WAIT),
     };
     let bar = (std::io::stderr().is_terminal() && !ctx.global.quiet).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
@@ -613,6 +646,17 @@ async fn run_upgrade(
     let failed = results.iter().filter(|(_, s)| s.failed()).count();
     if failed == 0 {
         return Ok(());
+    }
+    if crate::deadline::passed() {
+        let upgraded = results.len() - failed;
+        let not_started = results
+            .iter()
+            .filter(|(_, s)| matches!(s, Step::NotStarted))
+            .count();
+        return Err(crate::deadline::ran_out(format!(
+            "with {upgraded} of {} upgraded, {not_started} not started",
+            results.len()
+        )));
     }
     if results
         .iter()

@@ -1,5 +1,6 @@
 //! Running one operation over many sessions with bounded concurrency, reporting each outcome
-//! as it finishes, and stopping gracefully on Ctrl-C.
+//! as it finishes, and stopping gracefully on Ctrl-C or when `--timeout` runs out: nothing new
+//! starts, what is under way ends (cut at the deadline), and the rest is reported as not started.
 
 use std::future::Future;
 
@@ -15,7 +16,7 @@ pub enum Outcome {
     Done,
     /// It failed with this error.
     Failed(Error),
-    /// It was not started (Ctrl-C, or an earlier batch failed).
+    /// It was not started (Ctrl-C, `--timeout`, or an earlier batch failed).
     NotStarted,
 }
 
@@ -46,7 +47,7 @@ where
     let mut outcomes: Vec<Option<Outcome>> = ids.iter().map(|_| None).collect();
     let op = &op;
     let mut running = stream::iter(ids.iter().cloned().enumerate())
-        .take_while(|_| std::future::ready(!interrupt::requested()))
+        .take_while(|_| std::future::ready(!interrupt::requested() && !crate::deadline::passed()))
         .map(|(i, id)| async move {
             (
                 i,

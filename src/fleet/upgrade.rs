@@ -76,7 +76,7 @@ pub async fn run(
     let mut stop = false;
     for (b, batch) in batches.iter().enumerate() {
         let n = b + 1;
-        if stop || interrupt::requested() {
+        if stop || interrupt::requested() || crate::deadline::passed() {
             for s in *batch {
                 progress.done(s, &Step::NotStarted);
                 results.push((id_of(s).to_string(), Step::NotStarted));
@@ -139,7 +139,21 @@ async fn one_batch(
             settle.as_secs_f64().round()
         ),
     );
-    tokio::time::sleep_until(updated_at + settle).await;
+    let settled = updated_at + settle;
+    match crate::deadline::get() {
+        // The command's --timeout comes first: no restart is sent after it.
+        Some(d) if Instant::from(d) < settled => {
+            tokio::time::sleep_until(d.into()).await;
+            for i in to_restart {
+                steps[i] = Some(Step::RestartFailed(crate::deadline::ran_out(
+                    "before the restart could be sent (the agent was updated)",
+                )));
+            }
+            finish(batch, &steps, &mut reported, progress);
+            return collect(steps);
+        }
+        _ => tokio::time::sleep_until(settled).await,
+    }
 
     let known: HashSet<String> = match wait::all_sessions(client).await {
         Ok(all) => all.iter().map(|s| id_of(s).to_string()).collect(),

@@ -9,24 +9,29 @@ use tokio::time::Instant;
 
 use super::{id_of, same_agent};
 use crate::api::{sessions, Client};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// How often the session list is read while waiting.
 pub const POLL: Duration = Duration::from_millis(500);
 
-/// Every session now.
+/// Every session now, each once: a list that changes while it is paged can show a session on
+/// two pages, and a command must never be sent to it twice.
 pub async fn all_sessions(client: &Client) -> Result<Vec<Value>> {
     let mut pages = sessions::RESOURCE.list(client, None)?;
     let mut all = Vec::new();
+    let mut seen = HashSet::new();
     while let Some(s) = pages.next_item().await? {
-        all.push(s);
+        if seen.insert(id_of(&s).to_string()) {
+            all.push(s);
+        }
     }
     Ok(all)
 }
 
 /// Waits until each of `olds` is back, calling `on_back(old, new)` as each returns. `known`
 /// holds the session ids that existed before the restarts (never taken for a new one).
-/// Returns the ids of the sessions not back by `deadline` (empty when all came back).
+/// Returns the ids of the sessions not back by `deadline` (empty when all came back); the
+/// command's `--timeout` running out mid-read counts as the deadline.
 pub async fn until_back(
     client: &Client,
     olds: &[Value],
@@ -37,7 +42,13 @@ pub async fn until_back(
     let mut pending: Vec<&Value> = olds.iter().collect();
     let mut claimed: HashSet<String> = HashSet::new();
     loop {
-        let now = all_sessions(client).await?;
+        let now = match all_sessions(client).await {
+            Ok(now) => now,
+            Err(Error::WaitTimeout(_)) => {
+                return Ok(pending.iter().map(|o| id_of(o).to_string()).collect())
+            }
+            Err(e) => return Err(e),
+        };
         let ids: HashSet<&str> = now.iter().map(id_of).collect();
         pending.retain(|old| {
             if ids.contains(id_of(old)) {
@@ -58,6 +69,10 @@ pub async fn until_back(
         if pending.is_empty() {
             return Ok(Vec::new());
         }
+        let deadline = match crate::deadline::get() {
+            Some(d) => deadline.min(d.into()),
+            None => deadline,
+        };
         if Instant::now() + POLL > deadline {
             return Ok(pending.iter().map(|o| id_of(o).to_string()).collect());
         }

@@ -1,6 +1,12 @@
 //! `--jq EXPR`: a jq filter run in-process with jaq, on what `--json` would print.
 //!
 //! jaq's values are not `Send`, so filters run synchronously once the data is in hand.
+//!
+//! A list meets a filter in one of two ways. A filter that starts with `.[] |` (or any filter
+//! with `-o ndjson`) runs on each item as it arrives, in constant memory. Any other filter sees
+//! the array of every item, as `--json | jq` would; the items are then held as jaq's values,
+//! within a budget tied to the size of the answers, so a list of millions of tiny items is
+//! refused with a clear error instead of taking gigabytes.
 
 use std::io::Write;
 
@@ -9,7 +15,158 @@ use jaq_core::{data, unwrap_valr, Compiler, Ctx, Vars};
 use jaq_json::Val;
 use serde_json::Value;
 
+use super::escape::{escape, escape_multiline};
 use crate::error::{Error, Result};
+
+/// Items nested deeper than this are refused before jaq reads them (its reader recurses).
+const MAX_DEPTH: usize = 128;
+
+/// jaq's values for a whole list may take at least this much memory…
+const MIN_BUDGET: usize = 48 * 1024 * 1024;
+/// …and otherwise this many times the JSON text of the items.
+const BUDGET_PER_BYTE: usize = 6;
+
+/// The part of `code` to run on each item when `code` is `.[]` or `.[] | REST` at the top
+/// level, which gives the same results as running it on the whole array.
+pub fn per_item_part(code: &str) -> Option<&str> {
+    let rest = code.trim().strip_prefix(".[]")?;
+    let rest = rest.strip_prefix('?').unwrap_or(rest).trim_start();
+    if rest.is_empty() {
+        return Some(".");
+    }
+    // `.[] |= f` is an update of the whole array, not a pipe.
+    let body = rest.strip_prefix('|').filter(|b| !b.starts_with('='))?;
+    let body = body.trim();
+    (!body.is_empty()).then_some(body)
+}
+
+/// How a list is filtered: item by item, or once on the array of them all.
+pub enum ListFilter {
+    /// The filter runs on each item as it arrives.
+    PerItem(Filter),
+    /// The filter runs once, on every item, held as jaq values within a budget.
+    Whole {
+        /// The filter.
+        filter: Filter,
+        /// The items so far.
+        items: Vec<Val>,
+        /// The estimated memory of `items`.
+        cost: usize,
+        /// The JSON text the items came from, in bytes.
+        text: usize,
+    },
+}
+
+impl ListFilter {
+    /// Compiles `code` for a list; `per_item` asks for it to run on each item (`-o ndjson`).
+    pub fn new(code: &str, per_item: bool) -> Result<Self> {
+        if per_item {
+            return Ok(ListFilter::PerItem(Filter::compile(code)?));
+        }
+        // The whole expression must be valid on its own first, so errors name what was typed.
+        let whole = Filter::compile(code)?;
+        match per_item_part(code) {
+            Some(part) => Ok(ListFilter::PerItem(Filter::compile(part)?)),
+            None => Ok(ListFilter::Whole {
+                filter: whole,
+                items: Vec::new(),
+                cost: 0,
+                text: 0,
+            }),
+        }
+    }
+
+    /// Takes one item (its JSON text): filtered and written at once, or kept for the end.
+    pub fn push(&mut self, item: &str, tty: bool, out: &mut impl Write) -> Result<()> {
+        match self {
+            ListFilter::PerItem(filter) => filter.run_text(item.as_bytes(), tty, out),
+            ListFilter::Whole {
+                items, cost, text, ..
+            } => {
+                let val = read_item(item.as_bytes())?;
+                *cost += estimate(&val);
+                *text += item.len();
+                let budget = MIN_BUDGET.max(BUDGET_PER_BYTE * *text);
+                if *cost > budget {
+                    return Err(Error::Io(format!(
+                        "--jq: the list is too large to filter as one array in memory ({} items so far, over {} MB as values); \
+                         filter each item instead (start the filter with '.[] |', or use -o ndjson), or narrow the list with --limit",
+                        items.len() + 1,
+                        budget / 1_000_000
+                    )));
+                }
+                items.push(val);
+                Ok(())
+            }
+        }
+    }
+
+    /// Runs a whole-array filter on every item taken; nothing more for a per-item filter.
+    pub fn finish(self, tty: bool, out: &mut impl Write) -> Result<()> {
+        match self {
+            ListFilter::PerItem(_) => Ok(()),
+            ListFilter::Whole { filter, items, .. } => {
+                filter.run_val(Val::Arr(jaq_json::Rc::new(items)), tty, out)
+            }
+        }
+    }
+}
+
+/// Reads one item's JSON text as a jaq value, refusing nesting deeper than [`MAX_DEPTH`].
+fn read_item(text: &[u8]) -> Result<Val> {
+    if depth(text) > MAX_DEPTH {
+        return Err(Error::BadResponse(format!(
+            "--jq: a list item is nested more than {MAX_DEPTH} levels deep"
+        )));
+    }
+    jaq_json::read::parse_single(text)
+        .map_err(|e| Error::BadResponse(format!("--jq: cannot read a list item: {e}")))
+}
+
+/// How deeply arrays and objects nest in this JSON text (strings skipped).
+fn depth(text: &[u8]) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in text {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// About how many bytes a jaq value takes: its allocations, roughly as the allocator sees them.
+fn estimate(v: &Val) -> usize {
+    const VAL: usize = std::mem::size_of::<Val>();
+    match v {
+        Val::Null | Val::Bool(_) | Val::Num(_) => 0,
+        Val::TStr(b) | Val::BStr(b) => 48 + b.len(),
+        Val::Arr(a) => 48 + a.capacity() * VAL + a.iter().map(estimate).sum::<usize>(),
+        Val::Obj(o) => {
+            let slots = o.capacity().max(1);
+            // The map's entries (hash, key, value) and its index table, in one shared box.
+            64 + slots * (2 * VAL + 8)
+                + slots.next_power_of_two().max(4) * 9
+                + o.iter()
+                    .map(|(k, v)| estimate(k) + estimate(v))
+                    .sum::<usize>()
+        }
+    }
+}
 
 /// A compiled filter.
 pub struct Filter {
@@ -93,24 +250,38 @@ impl Filter {
 
     /// Runs the filter on `input` and writes each result: strings raw (like `jq -r`), other
     /// values as JSON (indented on a terminal).
-    pub fn run(&self, input: &Value, pretty: bool, out: &mut impl Write) -> Result<()> {
-        let text = input.to_string();
-        let val = jaq_json::read::parse_single(text.as_bytes())
-            .map_err(|e| Error::Io(format!("--jq: cannot read the input: {e}")))?;
+    pub fn run(&self, input: &Value, tty: bool, out: &mut impl Write) -> Result<()> {
+        self.run_text(input.to_string().as_bytes(), tty, out)
+    }
+
+    /// Runs the filter on the JSON text `input`, read straight into jaq's values (no second
+    /// copy of the data as serde values). On a terminal, strings are printed with control
+    /// characters escaped and JSON is terminal-safe; in a pipe, output is exact.
+    pub fn run_text(&self, input: &[u8], tty: bool, out: &mut impl Write) -> Result<()> {
+        let val = read_item(input)?;
+        self.run_val(val, tty, out)
+    }
+
+    /// Runs the filter on a jaq value and writes each result (see [`Filter::run_text`]).
+    pub fn run_val(&self, val: Val, tty: bool, out: &mut impl Write) -> Result<()> {
         let ctx = Ctx::<data::JustLut<Val>>::new(&self.filter.lut, Vars::new([]));
         for result in self.filter.id.run((ctx, val)).map(unwrap_valr) {
             let v = result.map_err(|e| Error::usage(format!("--jq: {e}")))?;
             match &v {
+                Val::TStr(s) if tty => {
+                    out.write_all(escape_multiline(&String::from_utf8_lossy(s)).as_bytes())?;
+                    out.write_all(b"\n")?;
+                }
                 Val::TStr(s) => {
                     out.write_all(s)?;
                     out.write_all(b"\n")?;
                 }
                 other => {
                     let compact = other.to_string();
-                    if pretty {
+                    if tty {
                         match serde_json::from_str::<Value>(&compact) {
                             Ok(j) => super::write_json(out, &j, true)?,
-                            Err(_) => writeln!(out, "{compact}")?,
+                            Err(_) => writeln!(out, "{}", escape(&compact))?,
                         }
                     } else {
                         writeln!(out, "{compact}")?;
@@ -144,6 +315,27 @@ mod tests {
         );
         assert_eq!(run("map(.n) | add", json!([{"n": 1}, {"n": 2}])), "3\n");
         assert_eq!(run("{x: .[0]}", json!([1])), "{\"x\":1}\n");
+    }
+
+    #[test]
+    fn filters_that_start_with_each_item_run_per_item() {
+        assert_eq!(per_item_part(".[]"), Some("."));
+        assert_eq!(per_item_part(" .[] | .id "), Some(".id"));
+        assert_eq!(
+            per_item_part(".[]? | select(.a) | .b, .c"),
+            Some("select(.a) | .b, .c")
+        );
+        assert_eq!(per_item_part(".[] |= 1"), None);
+        assert_eq!(per_item_part(".[] as $x | $x"), None);
+        assert_eq!(per_item_part(".[0]"), None);
+        assert_eq!(per_item_part("length"), None);
+        assert_eq!(per_item_part(".[] // 1"), None);
+    }
+
+    #[test]
+    fn nesting_is_measured_outside_strings() {
+        assert_eq!(depth(br#"{"a":[1,{"b":"[[[{"}]}"#), 3);
+        assert_eq!(depth(br#""\"[""#), 0);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 pub mod columns;
 pub mod escape;
 pub mod jq;
+pub mod json;
 pub mod table;
 pub mod time;
 
@@ -94,7 +95,11 @@ impl OutputOptions {
             kind,
             out: std::io::BufWriter::new(std::io::stdout().lock()),
             rows: Vec::new(),
-            collected: Vec::new(),
+            streamed: None,
+            jq: match &self.jq {
+                Some(code) => Some(jq::ListFilter::new(code, self.format == Format::Ndjson)?),
+                None => None,
+            },
             count: 0,
         };
         if self.format == Format::Json && self.jq.is_none() {
@@ -106,15 +111,21 @@ impl OutputOptions {
     /// Writes one resource (the answer of get, create, update, set).
     pub fn object(&self, kind: &'static Kind, value: &Value) -> Result<()> {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let masked;
+        let value = if self.show_secrets && (self.is_json() || self.jq.is_some()) {
+            value
+        } else {
+            masked = mask(value.clone());
+            &masked
+        };
         if let Some(expr) = &self.jq {
             let filter = jq::Filter::compile(expr)?;
-            filter.run(value, self.tty, &mut out)?;
+            filter.run_text(value.to_string().as_bytes(), self.tty, &mut out)?;
         } else {
             match self.format {
                 Format::Json => write_json(&mut out, value, self.tty)?,
                 Format::Ndjson => {
-                    serde_json::to_writer(&mut out, value).map_err(json_write_error)?;
-                    out.write_all(b"\n")?;
+                    write_line(&mut out, value, self.tty)?;
                 }
                 Format::Tsv => {
                     writeln!(out, "{}", kind.tsv_row(value))?;
@@ -130,90 +141,184 @@ impl OutputOptions {
     }
 }
 
-fn json_write_error(e: serde_json::Error) -> Error {
-    match e.io_error_kind() {
-        Some(kind) => Error::from(std::io::Error::from(kind)),
-        None => Error::Io(format!("could not write JSON: {e}")),
-    }
+/// The value with the secrets the service echoes (AWS secret access keys) masked.
+fn mask(mut value: Value) -> Value {
+    crate::http::mask_secret_fields(&mut value);
+    value
 }
 
-/// JSON indented on a terminal, compact otherwise, then a newline.
-pub fn write_json(out: &mut impl Write, value: &Value, pretty: bool) -> Result<()> {
-    if pretty {
-        serde_json::to_writer_pretty(&mut *out, value).map_err(json_write_error)?;
+/// Might this JSON text hold a secret field? (A key written with `\u` escapes counts too.)
+fn may_hold_secret(text: &str) -> bool {
+    text.contains("aws_secret_access_key") || text.contains("\\u")
+}
+
+/// JSON indented and terminal-safe on a terminal, compact and exact otherwise, then a newline.
+pub fn write_json(out: &mut impl Write, value: &Value, tty: bool) -> Result<()> {
+    json::write(out, value, tty)?;
+    out.write_all(b"\n")?;
+    Ok(())
+}
+
+/// One value on one line: exact in a pipe, terminal-safe on a terminal.
+fn write_line(out: &mut impl Write, value: &Value, tty: bool) -> Result<()> {
+    if tty {
+        json::write_compact_safe(out, value)?;
     } else {
-        serde_json::to_writer(&mut *out, value).map_err(json_write_error)?;
+        json::write(out, value, false)?;
     }
     out.write_all(b"\n")?;
     Ok(())
 }
 
 /// Receives the items of a list as they arrive and writes them in the chosen format.
+///
+/// Memory stays bounded whatever the list's length: machine output passes each item's text
+/// through as it comes, a table is streamed once it has more rows than fit on any screen,
+/// and `--jq` filters each item as it comes or holds the items within a budget (see [`jq`]).
 pub struct ListSink {
     opts: OutputOptions,
     kind: &'static Kind,
     out: std::io::BufWriter<std::io::StdoutLock<'static>>,
     rows: Vec<Vec<String>>,
-    collected: Vec<Value>,
+    streamed: Option<table::Streamed>,
+    jq: Option<jq::ListFilter>,
     count: usize,
 }
 
 impl ListSink {
-    /// Writes (or keeps, for a table or jq) one item.
-    pub fn push(&mut self, item: Value) -> Result<()> {
-        self.count += 1;
-        if self.opts.jq.is_some() {
-            // jq sees the whole array, as with `--json | jq`.
-            self.collected.push(item);
-            return Ok(());
+    /// Does this sink take items as text (machine output in a pipe, or `--jq`)?
+    fn takes_text(&self) -> bool {
+        self.opts.jq.is_some()
+            || (!self.opts.tty && matches!(self.opts.format, Format::Json | Format::Ndjson))
+    }
+
+    /// Writes (or keeps, for a table's first rows or jq) one item given as the server's JSON
+    /// text; machine output passes it through without building a value.
+    pub fn push_raw(&mut self, text: &str) -> Result<()> {
+        if !self.takes_text() {
+            let item: Value = serde_json::from_str(text)
+                .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))?;
+            return self.push(item);
         }
+        self.count += 1;
+        let rewritten;
+        let text = if (!self.opts.show_secrets && may_hold_secret(text)) || text.contains('\n') {
+            // Masked, or compacted so each item stays on one line.
+            let mut item: Value = serde_json::from_str(text)
+                .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))?;
+            if !self.opts.show_secrets {
+                crate::http::mask_secret_fields(&mut item);
+            }
+            rewritten = item.to_string();
+            rewritten.as_str()
+        } else {
+            text
+        };
+        if let Some(filter) = self.jq.as_mut() {
+            return filter.push(text, self.opts.tty, &mut self.out);
+        }
+        if self.opts.format == Format::Json && self.count > 1 {
+            self.out.write_all(b",")?;
+        }
+        self.out.write_all(text.as_bytes())?;
+        if self.opts.format == Format::Ndjson {
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    /// Writes (or keeps, for a table's first rows or jq) one item.
+    pub fn push(&mut self, item: Value) -> Result<()> {
+        if self.takes_text() {
+            return self.push_raw(&item.to_string());
+        }
+        self.count += 1;
+        let item = if self.opts.show_secrets && self.opts.is_json() {
+            item
+        } else {
+            mask(item)
+        };
         match self.opts.format {
             Format::Json => {
                 if self.count > 1 {
                     self.out.write_all(b",")?;
                 }
-                if self.opts.tty {
-                    let text = serde_json::to_string_pretty(&item).map_err(json_write_error)?;
-                    self.out.write_all(b"\n")?;
-                    for (i, line) in text.lines().enumerate() {
-                        if i > 0 {
-                            self.out.write_all(b"\n")?;
-                        }
-                        self.out.write_all(b"  ")?;
-                        self.out.write_all(line.as_bytes())?;
+                let mut text = Vec::new();
+                json::write(&mut text, &item, true)?;
+                self.out.write_all(b"\n")?;
+                for (i, line) in text.split(|b| *b == b'\n').enumerate() {
+                    if i > 0 {
+                        self.out.write_all(b"\n")?;
                     }
-                } else {
-                    serde_json::to_writer(&mut self.out, &item).map_err(json_write_error)?;
+                    self.out.write_all(b"  ")?;
+                    self.out.write_all(line)?;
                 }
             }
-            Format::Ndjson => {
-                serde_json::to_writer(&mut self.out, &item).map_err(json_write_error)?;
-                self.out.write_all(b"\n")?;
-            }
+            Format::Ndjson => write_line(&mut self.out, &item, self.opts.tty)?,
             Format::Tsv => {
                 writeln!(self.out, "{}", self.kind.tsv_row(&item))?;
             }
-            Format::Table => self.rows.push(self.kind.table_row(&item)),
+            Format::Table => {
+                let row = self.kind.table_row(&item);
+                match &self.streamed {
+                    Some(st) => writeln!(self.out, "{}", st.row(&row))?,
+                    None => {
+                        self.rows.push(row);
+                        if self.rows.len() >= table::STREAM_AFTER {
+                            self.start_streaming()?;
+                        }
+                    }
+                }
+            }
         }
+        Ok(())
+    }
+
+    /// A table longer than any screen: columns sized from the rows so far, which are printed,
+    /// and every later row printed as it comes.
+    fn start_streaming(&mut self) -> Result<()> {
+        let st = table::Streamed::new(self.kind, &self.rows);
+        writeln!(self.out, "{}", st.header(self.kind, self.opts.color))?;
+        for row in std::mem::take(&mut self.rows) {
+            writeln!(self.out, "{}", st.row(&row))?;
+        }
+        self.streamed = Some(st);
         Ok(())
     }
 
     /// Ends the list; returns how many items there were.
     pub fn finish(mut self) -> Result<usize> {
-        if let Some(expr) = &self.opts.jq {
-            let filter = jq::Filter::compile(expr)?;
-            let all = Value::Array(std::mem::take(&mut self.collected));
-            filter.run(&all, self.opts.tty, &mut self.out)?;
+        if let Some(filter) = self.jq.take() {
+            filter.finish(self.opts.tty, &mut self.out)?;
         } else {
             match self.opts.format {
                 Format::Json if self.count > 0 && self.opts.tty => self.out.write_all(b"\n]\n")?,
                 Format::Json => self.out.write_all(b"]\n")?,
-                Format::Table if !self.rows.is_empty() => {
+                Format::Table if self.streamed.is_none() && !self.rows.is_empty() => {
                     let text = table::list(self.kind, &self.rows, self.opts.color);
                     writeln!(self.out, "{text}")?;
                 }
                 _ => {}
             }
+        }
+        self.out.flush()?;
+        Ok(self.count)
+    }
+
+    /// Ends a list cut short by an error: what was printed stays, rows held for a table are
+    /// printed, and machine output is left open (no closing `]`, no jq run), so no script
+    /// takes a partial list for a whole one.
+    pub fn abandon(mut self) -> Result<usize> {
+        if self.opts.jq.is_none()
+            && self.opts.format == Format::Table
+            && self.streamed.is_none()
+            && !self.rows.is_empty()
+        {
+            let text = table::list(self.kind, &self.rows, self.opts.color);
+            writeln!(self.out, "{text}")?;
+        }
+        if self.opts.jq.is_none() && matches!(self.opts.format, Format::Json) {
+            self.out.write_all(b"\n")?;
         }
         self.out.flush()?;
         Ok(self.count)

@@ -81,3 +81,102 @@ fn trim_lines(s: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// Rows a table holds before it starts streaming: more than any screen shows, few enough that
+/// holding them costs little.
+pub const STREAM_AFTER: usize = 1000;
+
+/// The narrowest a free-text column is squeezed to when a streamed table is too wide.
+const MIN_FREE_TEXT: usize = 12;
+
+/// A table printed row by row, its column widths taken from its first rows. Free text longer
+/// than its column is cut with `…`; IDs and times are never cut.
+pub struct Streamed {
+    widths: Vec<usize>,
+    cut: Vec<bool>,
+}
+
+fn width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+impl Streamed {
+    /// Sizes the columns of `kind` from `sample` and the terminal's width.
+    pub fn new(kind: &Kind, sample: &[Vec<String>]) -> Self {
+        let columns: Vec<_> = kind.table_columns().collect();
+        let mut widths: Vec<usize> = columns.iter().map(|c| width(c.header)).collect();
+        for row in sample {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.lines().map(width).max().unwrap_or(0));
+            }
+        }
+        let cut: Vec<bool> = columns.iter().map(|c| c.may_wrap()).collect();
+        let total = new_table().width().map_or(120, usize::from);
+        let gaps = 2 * widths.len().saturating_sub(1);
+        let fixed: usize = widths
+            .iter()
+            .zip(&cut)
+            .filter(|(_, c)| !**c)
+            .map(|(w, _)| *w)
+            .sum();
+        let free: Vec<usize> = (0..widths.len()).filter(|i| cut[*i]).collect();
+        if !free.is_empty() {
+            let room = total.saturating_sub(fixed + gaps);
+            let share = (room / free.len()).max(MIN_FREE_TEXT);
+            for i in free {
+                widths[i] = widths[i].min(share);
+            }
+        }
+        Streamed { widths, cut }
+    }
+
+    /// The header line.
+    pub fn header(&self, kind: &Kind, color: bool) -> String {
+        let cells: Vec<String> = kind.table_columns().map(|c| c.header.to_string()).collect();
+        let line = self.line(&cells);
+        if color {
+            format!("\x1b[1m{line}\x1b[0m")
+        } else {
+            line
+        }
+    }
+
+    /// One row on one line.
+    pub fn row(&self, cells: &[String]) -> String {
+        self.line(cells)
+    }
+
+    fn line(&self, cells: &[String]) -> String {
+        let mut out = String::new();
+        let last = self.widths.len().saturating_sub(1);
+        for (i, (w, cell)) in self.widths.iter().zip(cells).enumerate() {
+            let one_line = cell.replace('\n', " ");
+            let text = if self.cut[i] && width(&one_line) > *w {
+                cut(&one_line, *w)
+            } else {
+                one_line
+            };
+            out.push_str(&text);
+            if i < last {
+                out.push_str(&" ".repeat(w.saturating_sub(width(&text)) + 2));
+            }
+        }
+        out.trim_end().to_string()
+    }
+}
+
+/// `s` cut to `w` columns, ending in `…`.
+fn cut(s: &str, w: usize) -> String {
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + cw + 1 > w {
+            break;
+        }
+        out.push(c);
+        used += cw;
+    }
+    out.push('…');
+    out
+}

@@ -92,7 +92,10 @@ impl Env {
                 cmd.env_remove(k);
             }
         }
-        cmd.env("TUNNELCTL_CONFIG", self.config_path())
+        // Backoff between retries shortened (debug builds only): the suite tests what is
+        // retried, not how long the jitter sleeps.
+        cmd.env("TUNNELCTL_TEST_BACKOFF_MS", "20")
+            .env("TUNNELCTL_CONFIG", self.config_path())
             .env("NO_COLOR", "1")
             .env("HOME", self.dir.path())
             .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"));
@@ -117,6 +120,16 @@ impl Env {
     /// test key, and at the same server as its agent.
     pub fn cmd_at(&self, url: &str) -> Command {
         let mut cmd = self.bare();
+        cmd.env("TUNNELCTL_API_URL", url)
+            .env("TUNNELCTL_API_KEY", API_KEY)
+            .env("TUNNELCTL_AGENT_URL", format!("{url}/api"));
+        cmd
+    }
+
+    /// [`Env::cmd_at`] as a plain `std::process::Command` (to hold the child process).
+    pub fn std_cmd_at(&self, url: &str) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("tunnelctl"));
+        self.isolate(&mut cmd);
         cmd.env("TUNNELCTL_API_URL", url)
             .env("TUNNELCTL_API_KEY", API_KEY)
             .env("TUNNELCTL_AGENT_URL", format!("{url}/api"));

@@ -8,6 +8,7 @@ mod common;
 
 mod config;
 mod curl;
+mod echoed_secrets;
 mod input;
 mod memory;
 mod never_twice;

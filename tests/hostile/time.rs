@@ -1,4 +1,291 @@
-//! Hostile-server tests: time.
+//! `--timeout D` bounds the whole command: slow pages, hung commands, waits, `api --paginate`
+//! and `local` commands all end within about D plus a second, with exit 7 and a line saying
+//! what was done.
 
-#[allow(unused_imports)]
-use crate::common;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::common::hostile::{page, Hostile, Reply};
+use crate::common::{run, Env, Out};
+
+/// Generous: the bound is D + 1 s; a loaded machine gets another second and a half.
+const SLACK: Duration = Duration::from_millis(2500);
+
+fn timed(f: impl FnOnce() -> Out) -> (Out, Duration) {
+    let started = Instant::now();
+    let out = f();
+    (out, started.elapsed())
+}
+
+#[track_caller]
+fn within(took: Duration, limit_secs: u64, out: &Out) {
+    assert!(
+        took < Duration::from_secs(limit_secs) + SLACK,
+        "took {took:?} with --timeout {limit_secs}; stderr: {}",
+        out.stderr
+    );
+}
+
+fn policy(n: usize) -> String {
+    format!("{{\"id\":\"ipp_{n}\",\"uri\":\"/ip_policies/ipp_{n}\",\"description\":\"p{n}\",\"created_at\":\"2026-01-01T00:00:00Z\"}}")
+}
+
+/// Endless pages, each taking two seconds.
+fn slow_pages() -> Hostile {
+    Hostile::start(|req| {
+        let n: usize = req
+            .query()
+            .and_then(|q| q.strip_prefix("page="))
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        let next = format!("/ip_policies?page={}", n + 1);
+        Reply::ok(page("ip_policies", &policy(n), "/ip_policies", Some(&next)))
+            .after(Duration::from_secs(2))
+    })
+}
+
+#[test]
+fn slow_pages_stop_at_the_timeout_with_what_was_printed() {
+    let server = slow_pages();
+    let env = Env::new();
+    let (out, took) =
+        timed(|| env.run_at(&server.url(), &["ip-policies", "list", "--timeout", "3"]));
+    out.code(7);
+    within(took, 3, &out);
+    assert!(
+        out.stdout.contains("ipp_0"),
+        "the first page is printed: {}",
+        out.stdout
+    );
+    assert!(out.stderr.contains("--timeout 3s"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("1 item(s) from 1 page(s) were printed"),
+        "says what was done: {}",
+        out.stderr
+    );
+}
+
+#[test]
+fn api_paginate_stops_at_the_timeout() {
+    let server = slow_pages();
+    let env = Env::new();
+    let (out, took) = timed(|| {
+        env.run_at(
+            &server.url(),
+            &["api", "GET", "/ip_policies", "--paginate", "--timeout", "3"],
+        )
+    });
+    out.code(7);
+    within(took, 3, &out);
+    assert!(out.stderr.contains("time limit"), "{}", out.stderr);
+}
+
+fn sessions_page(count: usize) -> String {
+    let items: Vec<String> = (0..count)
+        .map(|i| {
+            format!(
+                "{{\"id\":\"ts_{i}\",\"uri\":\"/tunnel_sessions/ts_{i}\",\"os\":\"linux\",\"region\":\"eu\",\"agent_version\":\"3.19.0\",\"ip\":\"10.0.0.{i}\",\"credential\":{{\"id\":\"cr_{i}\",\"uri\":\"/credentials/cr_{i}\"}},\"started_at\":\"2026-01-01T00:00:00Z\"}}"
+            )
+        })
+        .collect();
+    page(
+        "tunnel_sessions",
+        &items.join(","),
+        "/tunnel_sessions",
+        None,
+    )
+}
+
+#[test]
+fn forty_hung_restarts_stop_at_the_timeout_and_report() {
+    let server = Hostile::start(|req| match req.method.as_str() {
+        "GET" => Reply::ok(sessions_page(40)),
+        _ => Reply::Hang,
+    });
+    let env = Env::new();
+    let (out, took) = timed(|| {
+        env.run_at(
+            &server.url(),
+            &[
+                "sessions",
+                "restart",
+                "--all",
+                "--timeout",
+                "2",
+                "--rate",
+                "off",
+            ],
+        )
+    });
+    out.code(7);
+    within(took, 2, &out);
+    let posts = server
+        .seen()
+        .into_iter()
+        .filter(|r| r.method == "POST")
+        .count();
+    assert!(
+        posts <= 4,
+        "nothing new starts once time is up ({posts} sent)"
+    );
+    assert!(out.stderr.contains("0 of 40 done"), "{}", out.stderr);
+    assert!(out.stderr.contains("36 not started"), "{}", out.stderr);
+}
+
+#[test]
+fn several_deletes_stop_at_the_timeout() {
+    let server = Hostile::start(|_| Reply::Hang);
+    let env = Env::new();
+    let (out, took) = timed(|| {
+        env.run_at(
+            &server.url(),
+            &[
+                "ip-policies",
+                "delete",
+                "ipp_1",
+                "ipp_2",
+                "ipp_3",
+                "--yes",
+                "--timeout",
+                "2",
+            ],
+        )
+    });
+    out.code(7);
+    within(took, 2, &out);
+    assert_eq!(server.count(), 1, "no delete after the time ran out");
+    assert!(
+        out.stderr.contains("not started: ipp_2 ipp_3"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn restart_wait_ends_at_the_timeout_counted_from_the_start() {
+    // The session never goes away, so the agent is never "back"; each read is slow.
+    let server = Hostile::start(|req| match req.method.as_str() {
+        "GET" => Reply::ok(sessions_page(1)).after(Duration::from_millis(400)),
+        _ => Reply::Json(204, String::new()),
+    });
+    let env = Env::new();
+    let (out, took) = timed(|| {
+        env.run_at(
+            &server.url(),
+            &[
+                "sessions",
+                "restart",
+                "ts_0",
+                "--wait",
+                "--timeout",
+                "3",
+                "--rate",
+                "off",
+            ],
+        )
+    });
+    out.code(7);
+    within(took, 3, &out);
+    assert!(out.stderr.contains("did not reconnect"), "{}", out.stderr);
+}
+
+#[test]
+fn upgrade_with_a_timeout_shorter_than_the_settle_time_ends_in_time() {
+    let restarts = Arc::new(AtomicUsize::new(0));
+    let counter = restarts.clone();
+    let server = Hostile::start(move |req| match req.method.as_str() {
+        "GET" => Reply::ok(sessions_page(2)),
+        _ => {
+            if req.path().ends_with("/restart") {
+                counter.fetch_add(1, Ordering::SeqCst);
+            }
+            Reply::Json(204, String::new())
+        }
+    });
+    let env = Env::new();
+    let (out, took) = timed(|| {
+        env.run_at(
+            &server.url(),
+            &[
+                "sessions",
+                "upgrade",
+                "--all",
+                "--timeout",
+                "2",
+                "--rate",
+                "off",
+            ],
+        )
+    });
+    out.code(7);
+    within(took, 2, &out);
+    assert_eq!(
+        restarts.load(Ordering::SeqCst),
+        0,
+        "no restart after the deadline"
+    );
+    assert!(
+        out.stderr.contains("restart could be sent"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn local_commands_against_a_hung_agent_end_at_the_timeout() {
+    let server = Hostile::start(|_| Reply::Hang);
+    let env = Env::new();
+    for args in [
+        &["local", "tunnels", "list", "--timeout", "2"][..],
+        &["local", "requests", "list", "--timeout", "2"][..],
+        &["local", "requests", "tail", "--timeout", "2"][..],
+    ] {
+        let (out, took) = timed(|| env.run_at(&server.url(), args));
+        out.code(7);
+        within(took, 2, &out);
+        assert!(
+            out.stderr.contains("time limit"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
+fn tail_follows_for_the_timeout_then_exits_7() {
+    let env = Env::new();
+    let (out, took) = timed(|| {
+        run(env
+            .cmd()
+            .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+            .args(["local", "requests", "tail", "--timeout", "2"]))
+    });
+    out.code(7);
+    within(took, 2, &out);
+}
+
+#[test]
+fn a_request_that_hangs_without_timeout_flag_keeps_its_own_limit() {
+    // A list whose pages each take 1.5 s: with --timeout 5 it completes (3 pages), so the
+    // limit is the command's, not a per-page one that would cut it at the first slow page.
+    let server = Hostile::start(|req| {
+        let n: usize = req
+            .query()
+            .and_then(|q| q.strip_prefix("page="))
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        let next = (n < 2).then(|| format!("/ip_policies?page={}", n + 1));
+        Reply::ok(page(
+            "ip_policies",
+            &policy(n),
+            "/ip_policies",
+            next.as_deref(),
+        ))
+        .after(Duration::from_millis(1500))
+    });
+    let env = Env::new();
+    let out = env.run_at(&server.url(), &["ip-policies", "list", "--timeout", "8"]);
+    out.ok();
+    assert_eq!(out.stdout.lines().count(), 3, "{}", out.stdout);
+}
