@@ -120,6 +120,13 @@ where
             }
         }
     }
+    if crate::deadline::passed() && codes.contains(&crate::error::exit::WAIT_TIMEOUT) {
+        return Err(crate::deadline::ran_out(format!(
+            "with {} of {} done",
+            ids.len() - codes.len(),
+            ids.len()
+        )));
+    }
     crate::error::several(&codes, 0, ids.len())
 }
 
