@@ -43,6 +43,10 @@ impl Context {
     pub fn new(global: GlobalArgs) -> Result<Self> {
         let out = OutputOptions::from_globals(&global)?;
         let deadline = global.timeout.map(|t| Instant::now() + t);
+        if let Some(at) = deadline {
+            // Reading @FILE and stdin counts against --timeout too.
+            crate::commands::set_input_deadline(at);
+        }
         Ok(Context {
             global,
             out,

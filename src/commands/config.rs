@@ -1,6 +1,6 @@
 //! `tunnelctl config …`: the config file and its profiles.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 use clap::{Args, Subcommand};
 use serde_json::{json, Map, Value};
@@ -112,12 +112,7 @@ fn check_value(key: &str, value: &str) -> Result<()> {
 }
 
 fn read_line(what: &str) -> Result<String> {
-    let mut line = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut line)
-        .map_err(|e| Error::usage(format!("cannot read {what} from stdin: {e}")))?;
-    Ok(line.trim_end_matches(['\r', '\n']).to_string())
+    super::stdin_line(what)
 }
 
 /// Runs a `config` command.

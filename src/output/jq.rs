@@ -11,6 +11,8 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 
+mod guard;
+
 /// A compiled filter.
 pub struct Filter {
     filter: jaq_core::Filter<data::JustLut<Val>>,
@@ -98,6 +100,16 @@ impl Filter {
         let val = jaq_json::read::parse_single(text.as_bytes())
             .map_err(|e| Error::Io(format!("--jq: cannot read the input: {e}")))?;
         let ctx = Ctx::<data::JustLut<Val>>::new(&self.filter.lut, Vars::new([]));
+        guard::guarded(|| self.write_all(ctx, val, pretty, out))
+    }
+
+    fn write_all(
+        &self,
+        ctx: Ctx<'_, data::JustLut<Val>>,
+        val: Val,
+        pretty: bool,
+        out: &mut impl Write,
+    ) -> Result<()> {
         for result in self.filter.id.run((ctx, val)).map(unwrap_valr) {
             let v = result.map_err(|e| Error::usage(format!("--jq: {e}")))?;
             match &v {
