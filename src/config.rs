@@ -4,10 +4,16 @@
 //! comment as the user wrote them. Saving writes a temporary file beside the config with mode
 //! 0600 and renames it over the old one, so a crash never leaves half a file and the API key
 //! is never readable by others, not even for an instant.
+//!
+//! Writers take an advisory lock on a sibling lock file (`config.toml.lock`, mode 0600) and
+//! re-read the file under it, so concurrent `config set` runs on different profiles all land:
+//! without it each writer would rename its own copy over the others' and keep only its change.
+//! Readers need no lock: the rename makes every version they can see whole.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use toml_edit::{DocumentMut, Item, Table};
 
@@ -21,7 +27,19 @@ pub const KEYS: &[(&str, &str)] = &[
         "agent_url",
         "URL of the local agent API (default http://127.0.0.1:4040/api)",
     ),
+    (
+        "max_attempts",
+        "how many times a request may be tried in all, 1 to 20 (default 3)",
+    ),
+    (
+        "rate",
+        "pace of management requests, N/SECONDS or off (default 120/60)",
+    ),
 ];
+
+/// How long a writer waits for another one to finish before giving up. A write takes
+/// milliseconds; only a stuck process holds the lock this long.
+pub const LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// Is `key` a key of a profile?
 pub fn is_known_key(key: &str) -> bool {
@@ -128,15 +146,27 @@ impl ConfigFile {
             .is_some()
     }
 
-    /// Writes the file atomically with mode 0600.
+    /// Reads the file at `path` under the writers' lock, lets `edit` change it, and saves it
+    /// (only if it changed) before the lock is released, so no concurrent writer's change is
+    /// lost. Returns what `edit` returned.
+    pub fn update<T>(path: &Path, edit: impl FnOnce(&mut ConfigFile) -> Result<T>) -> Result<T> {
+        let _lock = WriteLock::acquire(path)?;
+        let mut cfg = ConfigFile::load(path)?;
+        let before = cfg.doc.to_string();
+        let out = edit(&mut cfg)?;
+        if cfg.doc.to_string() != before {
+            cfg.save()?;
+        }
+        Ok(out)
+    }
+
+    /// Writes the file atomically with mode 0600. Use [`ConfigFile::update`] to change a file
+    /// that others may be writing at the same time.
     pub fn save(&self) -> Result<()> {
         let fail = |what: &str, e: std::io::Error| {
             Error::Config(format!("cannot {what} {}: {e}", self.path.display()))
         };
-        let dir = match self.path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let dir = folder_of(&self.path);
         create_private_dir(&dir).map_err(|e| fail("create the folder of", e))?;
         let mut tmp = tempfile::Builder::new()
             .prefix(".config.toml.")
@@ -176,6 +206,80 @@ impl ConfigFile {
                 }
             }
         }
+    }
+}
+
+/// The folder a config file lives in (`.` for a bare file name).
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The lock file of a config file: `config.toml.lock` beside `config.toml`.
+pub fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| "config.toml".into());
+    name.push(".lock");
+    path.with_file_name(name)
+}
+
+/// An exclusive advisory lock (`flock` on Unix, `LockFileEx` on Windows, through `fs4`) on the
+/// lock file of a config file, held until dropped. The lock file itself is never removed:
+/// removing it would let two writers lock two different files.
+struct WriteLock {
+    file: fs::File,
+}
+
+impl WriteLock {
+    fn acquire(path: &Path) -> Result<WriteLock> {
+        let lock = lock_path(path);
+        let fail = |what: &str, e: std::io::Error| {
+            Error::Config(format!(
+                "cannot {what} the lock file {}: {e}",
+                lock.display()
+            ))
+        };
+        create_private_dir(&folder_of(path)).map_err(|e| fail("create the folder of", e))?;
+        let mut open = fs::OpenOptions::new();
+        open.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            open.mode(0o600);
+        }
+        let file = open.open(&lock).map_err(|e| fail("open", e))?;
+        let start = Instant::now();
+        let mut pause = Duration::from_millis(2);
+        loop {
+            // Called through the trait: std's own `File::try_lock` is newer than our MSRV.
+            match fs4::FileExt::try_lock(&file) {
+                Ok(()) => return Ok(WriteLock { file }),
+                Err(fs4::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                Err(fs4::TryLockError::WouldBlock) => {
+                    return Err(Error::Config(format!(
+                        "the config file {} is being written by another process, which has held its lock ({}) for more than {} s; try again when it is done",
+                        path.display(),
+                        lock.display(),
+                        LOCK_WAIT.as_secs()
+                    )))
+                }
+                Err(fs4::TryLockError::Error(e)) => return Err(fail("lock", e)),
+            }
+        }
+    }
+}
+
+impl Drop for WriteLock {
+    fn drop(&mut self) {
+        // Closing the file releases the lock too; unlocking first says so explicitly.
+        let _ = fs4::FileExt::unlock(&self.file);
     }
 }
 
@@ -244,6 +348,23 @@ mod tests {
                 0o600
             );
         }
+    }
+
+    #[test]
+    fn concurrent_updates_all_land() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::thread::scope(|s| {
+            for i in 0..8 {
+                let path = &path;
+                s.spawn(move || {
+                    ConfigFile::update(path, |c| c.set(&format!("p{i}"), "rate", "1/1")).unwrap();
+                });
+            }
+        });
+        let cfg = ConfigFile::load(&path).unwrap();
+        assert_eq!(cfg.profiles().len(), 8);
+        assert!(lock_path(&path).ends_with("config.toml.lock"));
     }
 
     #[test]

@@ -44,6 +44,10 @@ impl Context {
         let out = OutputOptions::from_globals(&global)?;
         let deadline =
             crate::deadline::get().or_else(|| global.timeout.map(|t| Instant::now() + t));
+        if let Some(at) = deadline {
+            // Reading @FILE and stdin counts against --timeout too.
+            crate::commands::set_input_deadline(at);
+        }
         Ok(Context {
             global,
             out,

@@ -23,8 +23,10 @@ pub mod exit {
     pub const UNREACHABLE: i32 = 6;
     /// A wait ran out of time.
     pub const WAIT_TIMEOUT: i32 = 7;
-    /// Interrupted by Ctrl-C.
+    /// Interrupted by Ctrl-C (SIGINT): 128 + 2, as a shell reports it.
     pub const INTERRUPTED: i32 = 130;
+    /// Terminated by SIGTERM (how CI systems and supervisors cancel a job): 128 + 15.
+    pub const TERMINATED: i32 = 143;
 }
 
 /// The text of `tunnelctl help exit-codes`.
@@ -39,7 +41,11 @@ Exit codes:
   5    partial failure: a command over several IDs where some succeeded and some failed
   6    the server could not be reached (connection refused, DNS, timeout, after retries)
   7    a wait ran out of time (e.g. an agent did not reconnect within --timeout)
-  130  interrupted (Ctrl-C)
+  130  interrupted (Ctrl-C, SIGINT)
+  143  terminated (SIGTERM, as CI systems and supervisors cancel a job)
+
+A bulk operation stopped by either signal finishes the requests under way, reports what was
+done and what was not, then exits 130 or 143; a second signal stops it at once.
 ";
 
 /// What the server said when it answered with an error status.
@@ -146,9 +152,12 @@ pub enum Error {
     /// A wait ran out of time.
     #[error("{0}")]
     WaitTimeout(String),
-    /// Interrupted by Ctrl-C.
+    /// Interrupted by Ctrl-C (SIGINT).
     #[error("interrupted")]
     Interrupted,
+    /// Terminated by SIGTERM.
+    #[error("terminated (SIGTERM)")]
+    Terminated,
     /// A local I/O failure (reading a file, writing output).
     #[error("{0}")]
     Io(String),
@@ -180,6 +189,7 @@ impl Error {
             Error::AllFailed { code, .. } => *code,
             Error::WaitTimeout(_) => exit::WAIT_TIMEOUT,
             Error::Interrupted => exit::INTERRUPTED,
+            Error::Terminated => exit::TERMINATED,
             Error::BrokenPipe => exit::OK,
         }
     }

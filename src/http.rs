@@ -26,11 +26,26 @@ const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
 /// The largest answer read into memory; a larger one is refused, not read.
 pub const DEFAULT_MAX_BODY: usize = 64 * 1024 * 1024;
 
+/// The longest ID, tunnel name or event type accepted as a path segment, in bytes. Real IDs
+/// are under 40 bytes, event types under 60, tunnel names short labels: anything longer is a
+/// mistake (a pasted file, a runaway variable) and would only earn an unclear answer from a
+/// proxy (414, a reset) after the request was sent.
+pub const MAX_SEGMENT: usize = 256;
+
 /// Percent-encodes one path segment taken from the user, so that it can never reach another
-/// endpoint (`../tunnel_sessions` becomes `..%2Ftunnel_sessions`).
+/// endpoint (`../tunnel_sessions` becomes `..%2Ftunnel_sessions`). An empty, `.`, `..` or
+/// over-long ([`MAX_SEGMENT`]) segment is a usage error, before anything is sent.
 pub fn encode_segment(what: &str, segment: &str) -> Result<String> {
     if segment.is_empty() {
         return Err(Error::usage(format!("the {what} must not be empty")));
+    }
+    if segment.len() > MAX_SEGMENT {
+        let start: String = segment.chars().take(20).collect();
+        return Err(Error::usage(format!(
+            "the {what} '{}…' is {} bytes long; at most {MAX_SEGMENT} are accepted (no real one is that long)",
+            crate::output::escape::escape(&start),
+            segment.len()
+        )));
     }
     if segment == "." || segment == ".." {
         return Err(Error::usage(format!(
@@ -752,6 +767,10 @@ mod tests {
         );
         assert!(encode_segment("ID", "..").is_err());
         assert!(encode_segment("ID", "").is_err());
+        assert!(encode_segment("ID", &"a".repeat(MAX_SEGMENT)).is_ok());
+        let e = encode_segment("ID", &"a".repeat(MAX_SEGMENT + 1)).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("257 bytes"), "{e}");
     }
 
     #[test]

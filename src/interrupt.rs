@@ -1,13 +1,25 @@
-//! Ctrl-C. A plain command stops at once (exit 130). A bulk operation asks for a graceful
-//! stop instead: the first Ctrl-C stops it from starting new requests, the ones in flight
-//! finish, and it reports what was done and what was not; a second Ctrl-C stops at once.
+//! Stop signals: Ctrl-C (SIGINT) and SIGTERM, the signal GitLab CI, systemd, Kubernetes and
+//! most supervisors send to cancel a job (GitHub Actions sends SIGINT, then SIGTERM).
+//!
+//! Both are handled alike. A plain command stops at once. A bulk operation asks for a graceful
+//! stop instead: the first signal stops it from starting new requests, the ones in flight
+//! finish, and it reports what was done and what was not; a second signal (either kind) stops
+//! at once. The exit code says which signal ended the run, as a shell would: 130 for SIGINT,
+//! 143 for SIGTERM.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+
+use crate::error::Error;
 
 static GRACEFUL: AtomicBool = AtomicBool::new(false);
 static REQUESTED: AtomicBool = AtomicBool::new(false);
+/// The last stop signal received: 0 (none), [`SIGINT`] or [`SIGTERM`].
+static LAST: AtomicU8 = AtomicU8::new(0);
 
-/// While the guard lives, the first Ctrl-C only sets [`requested`].
+const SIGINT: u8 = 2;
+const SIGTERM: u8 = 15;
+
+/// While the guard lives, the first stop signal only sets [`requested`].
 pub struct GracefulGuard(());
 
 impl Drop for GracefulGuard {
@@ -27,18 +39,103 @@ pub fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
 }
 
-/// Resolves, with the error to end on, when the program should stop at once: a Ctrl-C outside
-/// graceful mode, or a second one inside it. A first Ctrl-C in graceful mode is only recorded.
-pub async fn hard_stop() -> crate::error::Error {
+/// The error to end on after a graceful stop: it carries the exit code of the last signal
+/// received (143 for SIGTERM, else 130).
+pub fn stop_error() -> Error {
+    error_for(LAST.load(Ordering::SeqCst))
+}
+
+fn error_for(signal: u8) -> Error {
+    if signal == SIGTERM {
+        Error::Terminated
+    } else {
+        Error::Interrupted
+    }
+}
+
+fn name(signal: u8) -> &'static str {
+    if signal == SIGTERM {
+        "SIGTERM"
+    } else {
+        "Ctrl-C"
+    }
+}
+
+/// Resolves, with the error to end on, when the program should stop at once: a stop signal
+/// outside graceful mode, or a second one inside it. A first signal in graceful mode is only
+/// recorded.
+pub async fn hard_stop() -> Error {
+    let Some(mut signals) = Signals::new() else {
+        // No signal handling on this platform: never resolve.
+        return std::future::pending().await;
+    };
     loop {
-        if tokio::signal::ctrl_c().await.is_err() {
-            // No signal handling on this platform: never resolve.
-            std::future::pending::<()>().await;
-        }
+        let signal = signals.next().await;
+        LAST.store(signal, Ordering::SeqCst);
         if GRACEFUL.load(Ordering::SeqCst) && !REQUESTED.swap(true, Ordering::SeqCst) {
-            eprintln!("\nStopping: no new requests are started; the ones under way finish. Ctrl-C again to stop at once.");
+            eprintln!(
+                "\nStopping ({}): no new requests are started; the ones under way finish. Ctrl-C or SIGTERM again to stop at once.",
+                name(signal)
+            );
             continue;
         }
-        return crate::error::Error::Interrupted;
+        return error_for(signal);
+    }
+}
+
+/// The stop signals this platform delivers, listened to from the start of the run so none is
+/// lost between two waits.
+struct Signals {
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> Option<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            Some(Signals {
+                int: signal(SignalKind::interrupt()).ok()?,
+                term: signal(SignalKind::terminate()).ok()?,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            Some(Signals {})
+        }
+    }
+
+    /// The next stop signal.
+    async fn next(&mut self) -> u8 {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                Some(()) = self.int.recv() => SIGINT,
+                Some(()) = self.term.recv() => SIGTERM,
+                else => std::future::pending().await,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            match tokio::signal::ctrl_c().await {
+                Ok(()) => SIGINT,
+                Err(_) => std::future::pending().await,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_signal_has_its_exit_code() {
+        assert_eq!(error_for(SIGTERM).exit_code(), 143);
+        assert_eq!(error_for(SIGINT).exit_code(), 130);
+        assert_eq!(error_for(0).exit_code(), 130);
     }
 }

@@ -1,6 +1,6 @@
 //! `tunnelctl config …`: the config file and its profiles.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 use clap::{Args, Subcommand};
 use serde_json::{json, Map, Value};
@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::http::redact;
 use crate::output::escape::escape;
 use crate::output::Format;
+use crate::ratelimit::{RateSetting, DEFAULT_RATE};
 
 /// `config` and its verbs.
 #[derive(Debug, Args)]
@@ -19,6 +20,8 @@ use crate::output::Format;
   printf '%s\\n' \"$KEY\" | tunnelctl config init --api-url https://api.example.com --api-key-stdin
   tunnelctl config show
   tunnelctl --profile staging config set api_url https://api.staging.example.com
+  tunnelctl config set rate 60/60
+  tunnelctl config set max_attempts 5
   tunnelctl config path
 
 Keys: api_key (secret), api_url, agent_url, max_attempts (1 to 20), rate (N/SECONDS or off).")]
@@ -45,17 +48,21 @@ enum ConfigCommand {
     )]
     Show,
     /// Print the value of a key in the profile (the API key only redacted)
-    #[command(after_help = "Example:\n  tunnelctl config get api_url")]
+    #[command(
+        after_help = "Examples:\n  tunnelctl config get api_url\n  tunnelctl config get rate"
+    )]
     Get {
-        /// api_key, api_url or agent_url
+        /// api_key, api_url, agent_url, max_attempts or rate
         key: String,
     },
     /// Set a key in the profile ('-' as VALUE reads it from stdin)
     #[command(after_help = "Examples:
   tunnelctl config set api_url https://api.example.com
+  tunnelctl config set rate 60/60            # N/SECONDS, or off
+  tunnelctl config set max_attempts 5        # 1 to 20
   printf '%s\\n' \"$KEY\" | tunnelctl config set api_key -")]
     Set {
-        /// api_key, api_url or agent_url
+        /// api_key, api_url, agent_url, max_attempts or rate
         key: String,
         /// The value, or '-' to read it from stdin
         value: String,
@@ -63,7 +70,7 @@ enum ConfigCommand {
     /// Remove a key from the profile
     #[command(after_help = "Example:\n  tunnelctl config unset agent_url")]
     Unset {
-        /// api_key, api_url or agent_url
+        /// api_key, api_url, agent_url, max_attempts or rate
         key: String,
     },
     /// Print the path of the config file
@@ -95,22 +102,17 @@ fn check_value(key: &str, value: &str) -> Result<()> {
         "api_key" if value.trim().is_empty() => Err(Error::usage("the API key must not be empty")),
         "max_attempts" => crate::cli::parse_attempts(value)
             .map(|_| ())
-            .map_err(Error::usage),
+            .map_err(|e| Error::usage(format!("max_attempts: {}", escape(&e)))),
         "rate" => value
-            .parse::<crate::ratelimit::RateSetting>()
+            .parse::<RateSetting>()
             .map(|_| ())
-            .map_err(Error::usage),
+            .map_err(|e| Error::usage(format!("rate: {}", escape(&e)))),
         _ => Ok(()),
     }
 }
 
 fn read_line(what: &str) -> Result<String> {
-    let mut line = String::new();
-    std::io::stdin()
-        .lock()
-        .read_line(&mut line)
-        .map_err(|e| Error::usage(format!("cannot read {what} from stdin: {e}")))?;
-    Ok(line.trim_end_matches(['\r', '\n']).to_string())
+    super::stdin_line(what)
 }
 
 /// Runs a `config` command.
@@ -151,21 +153,19 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
                 value
             };
             check_value(&key, &value)?;
-            let mut cfg = ctx.load_config()?;
-            cfg.set(&profile, &key, &value)?;
-            cfg.save()?;
+            let path = ctx.config_path()?;
+            ConfigFile::update(&path, |cfg| cfg.set(&profile, &key, &value))?;
             ctx.note(&format!(
                 "Set {key} in profile '{}' of {}",
                 escape(&profile),
-                cfg.path().display()
+                path.display()
             ));
             Ok(())
         }
         ConfigCommand::Unset { key } => {
             known_key(&key)?;
-            let mut cfg = ctx.load_config()?;
-            if cfg.unset(&profile, &key) {
-                cfg.save()?;
+            let path = ctx.config_path()?;
+            if ConfigFile::update(&path, |cfg| Ok(cfg.unset(&profile, &key)))? {
                 ctx.note(&format!(
                     "Removed {key} from profile '{}'",
                     escape(&profile)
@@ -182,7 +182,7 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
 }
 
 fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
-    let mut cfg = ctx.load_config()?;
+    let cfg = ctx.load_config()?;
     let interactive =
         std::io::stdin().is_terminal() && std::io::stderr().is_terminal() && !api_key_stdin;
     let existing_url = cfg.get(profile, "api_url").map(str::to_string);
@@ -234,13 +234,18 @@ fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
         ));
     };
     check_value("api_key", &key)?;
-    cfg.set(profile, "api_url", &url)?;
-    cfg.set(profile, "api_key", &key)?;
     if let Some(agent) = &ctx.global.agent_url {
         check_value("agent_url", agent)?;
-        cfg.set(profile, "agent_url", agent)?;
     }
-    cfg.save()?;
+    // The answers above may have taken a while: write under the lock, on a fresh read.
+    ConfigFile::update(cfg.path(), |fresh| {
+        fresh.set(profile, "api_url", &url)?;
+        fresh.set(profile, "api_key", &key)?;
+        if let Some(agent) = &ctx.global.agent_url {
+            fresh.set(profile, "agent_url", agent)?;
+        }
+        Ok(())
+    })?;
     ctx.note(&format!(
         "Saved profile '{}' to {} (mode 0600)",
         escape(profile),
@@ -271,6 +276,31 @@ fn resolve(
         return (Some(v.to_string()), format!("profile {profile}"));
     }
     (default.map(str::to_string), "default".to_string())
+}
+
+/// Where a setting that has a flag but no environment variable comes from, and its value.
+fn resolve_flag(
+    flag: Option<String>,
+    cfg: &ConfigFile,
+    profile: &str,
+    key: &str,
+    default: &str,
+) -> (Option<String>, String) {
+    if let Some(v) = flag {
+        return (Some(v), "flag".to_string());
+    }
+    if let Some(v) = cfg.get(profile, key).filter(|v| !v.is_empty()) {
+        return (Some(v.to_string()), format!("profile {profile}"));
+    }
+    (Some(default.to_string()), "default".to_string())
+}
+
+/// A rate as `--rate` and the `rate` key take it: `120/60` or `off`.
+fn rate_text(rate: RateSetting) -> String {
+    match rate {
+        RateSetting::Limit(r) => format!("{}/{}", r.max, r.per.as_secs_f64()),
+        RateSetting::Off => "off".to_string(),
+    }
 }
 
 fn show(ctx: &Context, profile: &str) -> Result<()> {
@@ -308,6 +338,26 @@ fn show(ctx: &Context, profile: &str) -> Result<()> {
                 profile,
                 "agent_url",
                 Some(crate::context::DEFAULT_AGENT_URL),
+            ),
+        ),
+        (
+            "max_attempts",
+            resolve_flag(
+                g.max_attempts.map(|n| n.to_string()),
+                &cfg,
+                profile,
+                "max_attempts",
+                &crate::context::DEFAULT_MAX_ATTEMPTS.to_string(),
+            ),
+        ),
+        (
+            "rate",
+            resolve_flag(
+                g.rate.map(rate_text),
+                &cfg,
+                profile,
+                "rate",
+                &rate_text(RateSetting::Limit(DEFAULT_RATE)),
             ),
         ),
     ];
@@ -350,7 +400,7 @@ fn show(ctx: &Context, profile: &str) -> Result<()> {
             } else {
                 value
             };
-            writeln!(out, "{key:<10}  {value}  ({source})")?;
+            writeln!(out, "{key:<12}  {value}  ({source})")?;
         } else {
             writeln!(out, "{key}\t{value}\t{source}")?;
         }

@@ -15,6 +15,11 @@ pub mod local;
 pub mod sessions;
 
 use std::future::Future;
+use std::io::{BufRead, Read};
+use std::path::PathBuf;
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 
@@ -130,19 +135,118 @@ where
     crate::error::several(&codes, 0, ids.len())
 }
 
-/// Reads `VALUE`, or the contents of `FILE` for `@FILE` (`@-` is stdin).
+/// The most a `@FILE` value, `--input` body or stdin value may hold. Targets, configs and
+/// bodies are a few kilobytes; a larger input is a mistake (`@/dev/zero`), refused after
+/// reading this much + 1 byte, never read whole.
+pub const MAX_INPUT: usize = 1024 * 1024;
+
+/// How long a `@FILE` may take to yield its contents when `--timeout` is not given: a regular
+/// file takes microseconds; a FIFO with no writer or a silent device would block forever.
+pub const INPUT_WAIT: Duration = Duration::from_secs(10);
+
+/// When the command's `--timeout` runs out (set once by the context), so that reading input
+/// counts against it.
+static INPUT_DEADLINE: OnceLock<Instant> = OnceLock::new();
+
+/// Makes input readers give up at the command's deadline (`--timeout`).
+pub fn set_input_deadline(deadline: Instant) {
+    let _ = INPUT_DEADLINE.set(deadline);
+}
+
+/// Reads `VALUE`, or the contents of `FILE` for `@FILE` (`@-` is stdin), at most
+/// [`MAX_INPUT`] bytes. A file must yield its contents within `--timeout` (default
+/// [`INPUT_WAIT`]); stdin, which may be a person typing, is bounded only by `--timeout`.
 pub fn value_or_file(flag: &str, raw: &str) -> Result<String> {
     let Some(path) = raw.strip_prefix('@') else {
         return Ok(raw.to_string());
     };
     if path == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| Error::usage(format!("{flag}: cannot read stdin: {e}")))?;
-        return Ok(s);
+        return read_bounded(flag, "stdin", None, INPUT_DEADLINE.get().copied());
     }
-    std::fs::read_to_string(path)
-        .map_err(|e| Error::usage(format!("{flag}: cannot read {path}: {e}")))
+    let deadline = INPUT_DEADLINE
+        .get()
+        .copied()
+        .unwrap_or_else(|| Instant::now() + INPUT_WAIT);
+    read_bounded(flag, path, Some(PathBuf::from(path)), Some(deadline))
+}
+
+/// Reads `path` (stdin when `None`) on a thread of its own, so that a reader that blocks (a
+/// FIFO with no writer blocks even in `open`) is abandoned at `deadline` instead of holding
+/// the command forever; the abandoned thread ends with the process.
+fn read_bounded(
+    flag: &str,
+    shown: &str,
+    path: Option<PathBuf>,
+    deadline: Option<Instant>,
+) -> Result<String> {
+    let shown = escape(shown);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = move || {
+        let read = |source: &mut dyn Read| -> std::io::Result<Vec<u8>> {
+            let mut buf = Vec::new();
+            source.take(MAX_INPUT as u64 + 1).read_to_end(&mut buf)?;
+            Ok(buf)
+        };
+        let result = match path {
+            Some(p) => std::fs::File::open(p).and_then(|mut f| read(&mut f)),
+            None => read(&mut std::io::stdin().lock()),
+        };
+        let _ = tx.send(result);
+    };
+    std::thread::Builder::new()
+        .name("input".into())
+        .spawn(reader)
+        .map_err(|e| Error::Io(format!("{flag}: cannot start reading {shown}: {e}")))?;
+    let received = match deadline {
+        Some(at) => rx
+            .recv_timeout(at.saturating_duration_since(Instant::now()))
+            .map_err(|e| matches!(e, RecvTimeoutError::Timeout)),
+        None => rx.recv().map_err(|_| false),
+    };
+    let bytes = match received {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(e)) => return Err(Error::usage(format!("{flag}: cannot read {shown}: {e}"))),
+        Err(true) => {
+            let limit = match INPUT_DEADLINE.get() {
+                Some(_) => "the time limit (--timeout)".to_string(),
+                None => format!(
+                    "{} (a FIFO with no writer, or a device?)",
+                    crate::deadline::human(INPUT_WAIT)
+                ),
+            };
+            return Err(Error::usage(format!(
+                "{flag}: gave up reading {shown}: it did not yield its contents within {limit}"
+            )));
+        }
+        Err(false) => return Err(Error::Io(format!("{flag}: reading {shown} failed"))),
+    };
+    if bytes.len() > MAX_INPUT {
+        return Err(Error::usage(format!(
+            "{flag}: {shown} holds more than {} MiB; refusing it (a value is a few kilobytes)",
+            MAX_INPUT / (1024 * 1024)
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| Error::usage(format!("{flag}: {shown} is not UTF-8 text")))
+}
+
+/// Reads one line from stdin (a key or secret piped in, or typed), without its line ending,
+/// refusing a line longer than [`MAX_INPUT`] bytes instead of growing without end.
+pub fn stdin_line(what: &str) -> Result<String> {
+    let mut line = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_INPUT as u64 + 1)
+        .read_until(b'\n', &mut line)
+        .map_err(|e| Error::usage(format!("cannot read {what} from stdin: {e}")))?;
+    if line.len() > MAX_INPUT {
+        return Err(Error::usage(format!(
+            "{what}: the line on stdin is longer than {} MiB; refusing it",
+            MAX_INPUT / (1024 * 1024)
+        )));
+    }
+    let line = String::from_utf8(line)
+        .map_err(|_| Error::usage(format!("{what}: stdin is not UTF-8 text")))?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_string())
 }
 
 /// Makes a usage error for an update given nothing to change.

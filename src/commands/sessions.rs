@@ -489,7 +489,7 @@ fn summarize(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Resul
                 )
             }
         );
-        return Err(Error::Interrupted);
+        return Err(interrupt::stop_error());
     }
     if crate::deadline::passed() && (!not_started.is_empty() || outcomes.iter().any(timed_out)) {
         let ok = outcomes
@@ -641,7 +641,7 @@ async fn run_upgrade(
         crate::output::write_json(&mut out, &Value::Array(rows), ctx.out.tty)?;
     }
     if interrupt::requested() {
-        return Err(Error::Interrupted);
+        return Err(interrupt::stop_error());
     }
     let failed = results.iter().filter(|(_, s)| s.failed()).count();
     if failed == 0 {

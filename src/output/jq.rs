@@ -18,6 +18,8 @@ use serde_json::Value;
 use super::escape::{escape, escape_multiline};
 use crate::error::{Error, Result};
 
+mod guard;
+
 /// Items nested deeper than this are refused before jaq reads them (its reader recurses).
 const MAX_DEPTH: usize = 128;
 
@@ -265,6 +267,16 @@ impl Filter {
     /// Runs the filter on a jaq value and writes each result (see [`Filter::run_text`]).
     pub fn run_val(&self, val: Val, tty: bool, out: &mut impl Write) -> Result<()> {
         let ctx = Ctx::<data::JustLut<Val>>::new(&self.filter.lut, Vars::new([]));
+        guard::guarded(|| self.write_all(ctx, val, tty, out))
+    }
+
+    fn write_all(
+        &self,
+        ctx: Ctx<'_, data::JustLut<Val>>,
+        val: Val,
+        tty: bool,
+        out: &mut impl Write,
+    ) -> Result<()> {
         for result in self.filter.id.run((ctx, val)).map(unwrap_valr) {
             let v = result.map_err(|e| Error::usage(format!("--jq: {e}")))?;
             match &v {
