@@ -43,6 +43,11 @@ mod imp {
     static PREVIOUS_SEGV: OnceLock<libc::sigaction> = OnceLock::new();
     static PREVIOUS_BUS: OnceLock<libc::sigaction> = OnceLock::new();
 
+    thread_local! {
+        /// This thread's stack low end, once it has an alternate signal stack.
+        static THREAD_LOW: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+    }
+
     /// Disarms the guard when the evaluation ends.
     pub struct Armed {
         was: bool,
@@ -58,10 +63,17 @@ mod imp {
     /// not be installed, the evaluation runs unguarded.
     pub fn arm() -> Option<Armed> {
         INSTALL.call_once(install);
-        if !INSTALLED.load(Ordering::SeqCst) || !ensure_altstack() {
+        if !INSTALLED.load(Ordering::SeqCst) {
             return None;
         }
-        let low = stack_low()?;
+        // Found once per thread: glibc reads /proc/self/maps for the main thread's stack, far
+        // too slow to repeat for each of a million list items filtered one by one.
+        let low = THREAD_LOW.with(|cell| {
+            if cell.get().is_none() && ensure_altstack() {
+                cell.set(stack_low());
+            }
+            cell.get()
+        })?;
         LOW.store(low, Ordering::SeqCst);
         let was = ARMED.swap(true, Ordering::SeqCst);
         Some(Armed { was })
