@@ -440,7 +440,7 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
                     })?;
                 out.write_all(&bytes)?;
             } else if curl {
-                writeln!(out, "{}", curl::command(&captured))?;
+                writeln!(out, "{}", curl::command(&captured)?)?;
             } else if ctx.out.is_json() || ctx.out.jq.is_some() {
                 drop(out);
                 ctx.out.object(&CAPTURED_REQUEST, &captured)?;
