@@ -487,10 +487,8 @@ pub fn mask_secret_fields(v: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(mask_secret_fields),
-        Value::String(text) => {
-            if crate::harden::holds_known(text) {
-                *text = crate::harden::redact_known(text).into_owned();
-            }
+        Value::String(text) if crate::harden::holds_known(text) => {
+            *text = crate::harden::redact_known(text).into_owned();
         }
         _ => {}
     }
