@@ -263,11 +263,12 @@ pub fn command(captured: &Value) -> Result<String> {
         }
         _ => {
             // NUL cannot be in a program argument, and invalid UTF-8 or a long body is best
-            // spelled as escapes: printf writes the exact bytes to curl's stdin.
+            // spelled as escapes: printf writes the exact bytes to curl's stdin (after `--`, so
+            // that a body starting with `-` is not read as an option).
             parts.push("--data-binary".into());
             parts.push("@-".into());
             Ok(format!(
-                "printf '{}' | {}",
+                "printf -- '{}' | {}",
                 printf_bytes(&msg.body),
                 parts.join(" ")
             ))
@@ -361,7 +362,7 @@ mod tests {
         );
         assert!(line.contains("'Content-Type:'"), "{line}");
         let bin = command(&captured(b"POST /h HTTP/1.1\r\nHost: x\r\n\r\n\x00\xff")).unwrap();
-        assert!(bin.starts_with("printf '\\000\\377' | curl"), "{bin}");
+        assert!(bin.starts_with("printf -- '\\000\\377' | curl"), "{bin}");
         assert!(bin.ends_with("--data-binary @-"), "{bin}");
     }
 }

@@ -294,7 +294,8 @@ enum RequestsCommand {
         /// binary data (by default they are written only to a file or a pipe)
         #[arg(long, requires = "raw")]
         force: bool,
-        /// Print the request as an equivalent curl command line
+        /// Print the request as an equivalent curl command line (for bash or zsh: control
+        /// characters are written as $'…' escapes)
         #[arg(long)]
         curl: bool,
     },

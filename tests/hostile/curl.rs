@@ -101,7 +101,7 @@ fn binary_bodies_and_c1_or_bidi_headers_arrive_byte_for_byte_and_print_escaped()
     let env = Env::new();
     let server = Hostile::start(|_| Reply::ok("{}"));
     let host = format!("127.0.0.1:{}", server.port());
-    let body: Vec<u8> = b"\x00\xff\xfe'%s%%\\n\\\x1b[2J\r\n@/etc/passwd\x00"
+    let body: Vec<u8> = b"-v\x00\xff\xfe'%s%%\\n\\\x1b[2J\r\n@/etc/passwd\x00"
         .iter()
         .copied()
         .chain(0u8..=255)
