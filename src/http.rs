@@ -157,6 +157,7 @@ impl Http {
             .map_err(|e| Error::Config(format!("could not set up the HTTP client: {e}")))?;
         let auth = match &opts.bearer {
             Some(key) => {
+                crate::harden::register_secret(key);
                 let mut value = HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| {
                     Error::Config(
                         "the API key contains characters that cannot be sent in a header".into(),
@@ -426,7 +427,7 @@ impl Http {
             }
         }
         if self.opts.verbose && !body.is_empty() {
-            let text = String::from_utf8_lossy(&body);
+            let text = trace_body(&body);
             let shown: String = text.chars().take(4000).collect();
             eprintln!("< {}", escape(&shown));
             if shown.len() < text.len() {
@@ -506,7 +507,7 @@ impl Http {
         eprintln!("> user-agent: tunnelctl/{}", env!("CARGO_PKG_VERSION"));
         if let Some(b) = body {
             eprintln!("> content-type: application/json");
-            eprintln!("> {}", escape(&redact_secrets_in_json(b)));
+            eprintln!("> {}", escape(&trace_body(b)));
         }
     }
 }
@@ -522,23 +523,36 @@ pub fn redact(secret: &str) -> String {
     }
 }
 
-/// A request body for the trace, with secret fields (AWS secret keys) replaced.
-fn redact_secrets_in_json(body: &[u8]) -> String {
-    match serde_json::from_slice::<Value>(body) {
-        Ok(mut v) => {
-            mask_secret_fields(&mut v);
-            v.to_string()
+/// A request or response body for the `--verbose` trace, secrets hidden: in JSON, secret
+/// fields masked and known secrets redacted inside strings (after decoding, so a secret
+/// spelled with `\u` escapes is found too); in any other text, known secrets redacted. The
+/// text is redacted whole, before the trace cuts it, so no cut can leave part of a secret.
+/// A JSON body with nothing to hide is shown as the server wrote it.
+fn trace_body(body: &[u8]) -> String {
+    if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
+        let original = v.clone();
+        mask_secret_fields(&mut v);
+        if v != original {
+            return v.to_string();
         }
-        Err(_) => String::from_utf8_lossy(body).into_owned(),
     }
+    crate::harden::redact_known(&String::from_utf8_lossy(body)).into_owned()
 }
 
-/// Replaces the values of fields that hold secrets, wherever they are in a JSON value.
+/// Is this the name of a field that holds a secret? (AWS secret access keys, whatever the
+/// case the server writes the name in.)
+fn is_secret_field(name: &str) -> bool {
+    name.eq_ignore_ascii_case("aws_secret_access_key")
+}
+
+/// Hides secrets wherever they are in a JSON value: the values of secret fields (AWS secret
+/// access keys) become `…(redacted)`, and any secret this process knows (the API key, an AWS
+/// secret it read) is redacted inside every string, as in the rest of the output.
 pub fn mask_secret_fields(v: &mut Value) {
     match v {
         Value::Object(map) => {
             for (k, val) in map.iter_mut() {
-                if k == "aws_secret_access_key" && !val.is_null() {
+                if is_secret_field(k) && !val.is_null() {
                     *val = Value::String("…(redacted)".into());
                 } else {
                     mask_secret_fields(val);
@@ -546,6 +560,9 @@ pub fn mask_secret_fields(v: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(mask_secret_fields),
+        Value::String(text) if crate::harden::holds_known(text) => {
+            *text = crate::harden::redact_known(text).into_owned();
+        }
         _ => {}
     }
 }
@@ -659,12 +676,14 @@ pub fn decode_error(
         operation_id: None,
         hint: None,
     };
-    let text = String::from_utf8_lossy(body);
+    // Known secrets go before anything is cut to length, so that no cut leaves part of one.
+    let lossy = String::from_utf8_lossy(body);
+    let text = crate::harden::redact_known(&lossy);
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return failure;
     }
-    if let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(trimmed) {
+    if let Ok(Value::Object(mut obj)) = serde_json::from_str::<Value>(trimmed) {
         failure.code = obj.get("error_code").and_then(scalar_text);
         failure.message = ["msg", "message", "error", "error_description"]
             .iter()
@@ -674,14 +693,17 @@ pub fn decode_error(
             let rest: Vec<String> = details
                 .iter()
                 .filter(|(k, _)| k.as_str() != "operation_id")
-                .filter_map(|(k, v)| scalar_text(v).map(|t| format!("{k}: {t}")))
+                .filter(|(k, _)| !is_secret_field(k))
+                .filter_map(|(k, v)| scalar_text(v).map(|t| format!("{}: {t}", escape(k))))
                 .collect();
             if !rest.is_empty() {
                 failure.detail = Some(rest.join(", "));
             }
         }
         if failure.message.is_none() {
-            failure.message = Some(escape(&shorten(trimmed, 300)));
+            obj.values_mut().for_each(mask_secret_fields);
+            let masked = Value::Object(obj).to_string();
+            failure.message = Some(escape(&shorten(&masked, 300)));
         }
         return failure;
     }
@@ -819,6 +841,33 @@ mod tests {
             Some(Duration::ZERO)
         );
         assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn secrets_are_hidden_in_traces_and_error_bodies() {
+        crate::harden::register_secret("sk_http_unit_0123456789abcdef");
+        let traced = trace_body(
+            br#"{"a":{"AWS_Secret_Access_Key":"zzz"},"b":"Bearer sk_http_unit_0123456789abcdef"}"#,
+        );
+        assert!(
+            !traced.contains("zzz") && !traced.contains("unit_0123"),
+            "{traced}"
+        );
+        assert_eq!(trace_body(br#"{"plain": 1}"#), r#"{"plain": 1}"#);
+        let long = format!(
+            r#"{{"msg":"{}sk_http_unit_0123456789abcdef"}}"#,
+            "x".repeat(290)
+        );
+        let f = decode_error("GET", "/x", 401, None, long.as_bytes());
+        assert!(!f.to_string().contains("unit_0"), "{f}");
+        let d = decode_error(
+            "GET",
+            "/x",
+            400,
+            None,
+            br#"{"msg":"m","details":{"aws_secret_access_key":"zzz","\u001b[2J":"v"}}"#,
+        );
+        assert_eq!(d.detail.as_deref(), Some("\\x1b[2J: v"));
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod deadline;
 pub mod docs;
 pub mod error;
 pub mod fleet;
+pub mod harden;
 pub mod http;
 pub mod interrupt;
 pub mod output;
@@ -31,6 +32,7 @@ use error::{exit, Error, Result};
 
 /// Runs the program on these arguments and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
+    harden::disable_core_dumps();
     let args: Vec<OsString> = args.into_iter().collect();
     // A shell asking for completions (COMPLETE=<shell>) is answered here, before anything else.
     match commands::completions::env()

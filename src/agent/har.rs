@@ -2,7 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::curl::request_url;
+use super::curl::{path_of, request_url};
 use super::exchange::{message_of, Message};
 
 fn headers(msg: &Message) -> Vec<Value> {
@@ -50,7 +50,13 @@ fn http_version(start_line: &str, is_request: bool) -> String {
 /// One HAR entry for a captured request.
 pub fn entry(captured: &Value) -> Value {
     let req = message_of(captured.get("request").unwrap_or(&Value::Null), true);
-    let url = request_url(&req);
+    // A Host that is not a plain host[:port] must not become a URL that a viewer's "replay"
+    // or "copy as curl" sends elsewhere: the reserved `.invalid` name resolves nowhere.
+    let url = request_url(&req).unwrap_or_else(|_| {
+        let target = req.start_line.split(' ').nth(1).unwrap_or("/");
+        let path = path_of(target).unwrap_or_else(|| "/".to_string());
+        format!("http://host.invalid{path}")
+    });
     let method = req
         .start_line
         .split(' ')

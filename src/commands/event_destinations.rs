@@ -2,7 +2,9 @@
 //!
 //! The AWS secret access key never comes from the command line, where `ps` and shell history
 //! would keep it: it is read from `TUNNELCTL_AWS_SECRET_ACCESS_KEY`, from stdin with
-//! `--aws-secret-access-key-stdin`, or from a hidden prompt.
+//! `--aws-secret-access-key-stdin`, or from a hidden prompt. A whole target given as JSON may
+//! hold the secret only when it comes from a file (`--target-json @FILE`) or stdin
+//! (`--target-json -`); on the command line it is refused before anything is sent.
 
 use std::io::{BufRead, IsTerminal};
 
@@ -26,7 +28,8 @@ pub const SECRET_ENV: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
       --role-arn arn:aws:iam::123456789012:role/deliver --description 'audit stream'
   TUNNELCTL_AWS_SECRET_ACCESS_KEY=… tunnelctl event-destinations create \\
       --cloudwatch-log-group-arn arn:aws:logs:us-east-1:123456789012:log-group:tunnels --aws-access-key-id AKIA…
-  tunnelctl event-destinations create --target-json @target.json")]
+  tunnelctl event-destinations create --target-json @target.json
+  tunnelctl event-destinations create --target-json - < target.json")]
 pub struct EventDestinationsArgs {
     #[command(subcommand)]
     command: DestinationsCommand,
@@ -102,8 +105,9 @@ struct Fields {
     /// Read the AWS secret access key from the first line of stdin
     #[arg(long, requires = "aws_access_key_id")]
     aws_secret_access_key_stdin: bool,
-    /// The whole target as JSON (an EventTarget object), or @FILE to read it from a file
-    #[arg(long, value_name = "JSON|@FILE")]
+    /// The whole target as JSON (an EventTarget object), @FILE to read it from a file, or - to
+    /// read it from stdin; one holding an AWS secret access key must come from a file or stdin
+    #[arg(long, value_name = "JSON|@FILE|-")]
     target_json: Option<String>,
 }
 
@@ -129,10 +133,7 @@ impl Fields {
             ));
         }
         let target = if let Some(raw) = &self.target_json {
-            let text = value_or_file("--target-json", raw)?;
-            let v: Value = serde_json::from_str(&text)
-                .map_err(|e| Error::usage(format!("--target-json: not valid JSON: {e}")))?;
-            Some(v)
+            Some(target_json(raw)?)
         } else if let Some(t) = self.aws_target() {
             let auth = if let Some(role) = &self.role_arn {
                 AwsAuth::Role(role.clone())
@@ -174,8 +175,64 @@ impl Fields {
     }
 }
 
-/// The AWS secret: the environment, stdin, or a hidden prompt; never a flag.
+/// The value of `--target-json`: inline JSON, `@FILE`, or `-` (stdin). Inline JSON holding an
+/// AWS secret access key is refused: the command line is visible to every user in `ps` and
+/// is kept in shell history, which is why the flags never take the secret either.
+fn target_json(raw: &str) -> Result<Value> {
+    let inline = !raw.starts_with('@') && raw != "-";
+    let source = if raw == "-" { "@-" } else { raw };
+    let text = value_or_file("--target-json", source)?;
+    let refuse = || {
+        Error::usage(
+            "--target-json: an AWS secret access key on the command line is visible to other \
+             users (ps) and stays in shell history; put the JSON in a file and pass \
+             --target-json @FILE, or pipe it with --target-json -",
+        )
+    };
+    // Checked on the text too, so that JSON too broken to parse is refused the same way.
+    if inline && text.contains("aws_secret_access_key") {
+        return Err(refuse());
+    }
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| Error::usage(format!("--target-json: not valid JSON: {e}")))?;
+    let mut secrets = Vec::new();
+    collect_secrets(&v, &mut secrets);
+    if inline && !secrets.is_empty() {
+        return Err(refuse());
+    }
+    for s in secrets {
+        crate::harden::register_secret(s);
+    }
+    Ok(v)
+}
+
+/// The values of `aws_secret_access_key` fields, wherever they are (any case of the name).
+fn collect_secrets<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::Object(map) => {
+            for (k, val) in map {
+                match val {
+                    Value::String(s) if k.eq_ignore_ascii_case("aws_secret_access_key") => {
+                        out.push(s)
+                    }
+                    other => collect_secrets(other, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| collect_secrets(i, out)),
+        _ => {}
+    }
+}
+
+/// The AWS secret: the environment, stdin, or a hidden prompt; never a flag. It is
+/// registered as a known secret, so no output shows it even if a server echoes it.
 fn read_secret(from_stdin: bool) -> Result<String> {
+    let secret = read_secret_text(from_stdin)?;
+    crate::harden::register_secret(&secret);
+    Ok(secret)
+}
+
+fn read_secret_text(from_stdin: bool) -> Result<String> {
     if from_stdin {
         let mut line = String::new();
         std::io::stdin().lock().read_line(&mut line).map_err(|e| {

@@ -13,7 +13,7 @@ use crate::agent::{curl, exchange, har};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::columns::{render, CAPTURED_REQUEST, TUNNEL};
-use crate::output::escape::escape;
+use crate::output::escape::{self, escape};
 use crate::output::Format;
 
 /// `local` and its groups.
@@ -290,7 +290,12 @@ enum RequestsCommand {
         /// With --raw: the raw response bytes instead
         #[arg(long, requires = "raw")]
         response: bool,
-        /// Print the request as an equivalent curl command line
+        /// With --raw: write the bytes to a terminal even when they hold control characters or
+        /// binary data (by default they are written only to a file or a pipe)
+        #[arg(long, requires = "raw")]
+        force: bool,
+        /// Print the request as an equivalent curl command line (for bash or zsh: control
+        /// characters are written as $'…' escapes)
         #[arg(long)]
         curl: bool,
     },
@@ -422,6 +427,7 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             id,
             raw,
             response,
+            force,
             curl,
         } => {
             let client = ctx.agent()?;
@@ -438,9 +444,19 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
                             escape(&id)
                         ))
                     })?;
+                // As curl does with binary output: bytes a visitor chose could drive the
+                // terminal (escape sequences, OSC 52 to the clipboard), so they go only to a
+                // file or a pipe unless asked; plain text is shown as it is.
+                if ctx.out.tty && !force && !escape::is_terminal_safe(&bytes) {
+                    return Err(Error::usage(format!(
+                        "the raw {part} holds control characters or binary data that would act on \
+                         your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
+                         or add --force to write it here anyway"
+                    )));
+                }
                 out.write_all(&bytes)?;
             } else if curl {
-                writeln!(out, "{}", curl::command(&captured))?;
+                writeln!(out, "{}", curl::command(&captured)?)?;
             } else if ctx.out.is_json() || ctx.out.jq.is_some() {
                 drop(out);
                 ctx.out.object(&CAPTURED_REQUEST, &captured)?;
@@ -556,12 +572,12 @@ async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
 fn tail_line(item: &Value) -> String {
     let col = |name: &str| CAPTURED_REQUEST.columns.iter().find(|c| c.header == name);
     let cell = |name: &str| col(name).map(|c| render(c, item, true)).unwrap_or_default();
-    let time = item
-        .get("start")
-        .and_then(Value::as_str)
-        .and_then(|s| s.get(11..19))
-        .unwrap_or("")
-        .to_string();
+    let time = escape(
+        item.get("start")
+            .and_then(Value::as_str)
+            .and_then(|s| s.get(11..19))
+            .unwrap_or(""),
+    );
     format!(
         "{time}  {:<6} {}  {}  {}  {}",
         cell("METHOD"),

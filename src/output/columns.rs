@@ -252,8 +252,28 @@ fn scalar(v: &Value) -> String {
         Value::String(s) => escape(s),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
-        other => escape(&other.to_string()),
+        other => json_text(other),
     }
+}
+
+/// A top-level field as a detail view may show it: the value of a secret field masked, and
+/// every secret field nested in it too (a field the columns do not know may still hold a
+/// secret the service echoes).
+pub fn masked_field(name: &str, value: &Value) -> Value {
+    let mut one = serde_json::Map::new();
+    one.insert(name.to_string(), value.clone());
+    let mut v = Value::Object(one);
+    crate::http::mask_secret_fields(&mut v);
+    v.get(name).cloned().unwrap_or(Value::Null)
+}
+
+/// An object or array shown in one cell, as compact JSON with its secret fields masked
+/// (`aws_secret_access_key` wherever it is nested) and escaped: a field the columns do not
+/// know may still hold a secret the service echoes.
+pub fn json_text(v: &Value) -> String {
+    let mut masked = v.clone();
+    crate::http::mask_secret_fields(&mut masked);
+    escape(&masked.to_string())
 }
 
 fn join(parts: Vec<String>, human: bool) -> String {

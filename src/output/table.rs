@@ -62,7 +62,7 @@ pub fn detail(kind: &Kind, item: &Value, color: bool) -> String {
             if kind.columns.iter().any(|c| c.field == k) {
                 continue;
             }
-            let text = match v {
+            let text = match &super::columns::masked_field(k, v) {
                 Value::String(s) => escape(s),
                 Value::Null => String::new(),
                 other => escape(&other.to_string()),
