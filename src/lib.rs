@@ -85,7 +85,8 @@ fn report(e: &Error) -> i32 {
         // Already reported line by line; one failure needs no summary.
         Error::BrokenPipe | Error::AllFailed { count: 1, .. } => {}
         Error::Interrupted => eprintln!("interrupted"),
-        other => eprintln!("error: {other}"),
+        // Whatever path an error's text took, a secret this run knows never reaches stderr.
+        other => eprintln!("error: {}", harden::redact_known(&other.to_string())),
     }
     e.exit_code()
 }

@@ -6,7 +6,7 @@
 //! hold the secret only when it comes from a file (`--target-json @FILE`) or stdin
 //! (`--target-json -`); on the command line it is refused before anything is sent.
 
-use std::io::{BufRead, IsTerminal};
+use std::io::IsTerminal;
 
 use clap::{ArgGroup, Args, Subcommand};
 use serde_json::Value;
@@ -234,13 +234,8 @@ fn read_secret(from_stdin: bool) -> Result<String> {
 
 fn read_secret_text(from_stdin: bool) -> Result<String> {
     if from_stdin {
-        let mut line = String::new();
-        std::io::stdin().lock().read_line(&mut line).map_err(|e| {
-            Error::usage(format!(
-                "--aws-secret-access-key-stdin: cannot read stdin: {e}"
-            ))
-        })?;
-        let secret = line.trim_end_matches(['\r', '\n']).to_string();
+        // Bounded like every other input read (1 MiB).
+        let secret = super::stdin_line("--aws-secret-access-key-stdin")?;
         if secret.is_empty() {
             return Err(Error::usage(
                 "--aws-secret-access-key-stdin: stdin held no secret",
