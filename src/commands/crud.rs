@@ -54,6 +54,10 @@ impl Crud {
 
     /// Deletes items after confirmation, one after another, reporting each.
     pub async fn delete(&self, ctx: &Context, ids: &[String]) -> Result<()> {
+        // Every ID is checked before anything is asked or sent: one bad ID sends nothing.
+        for id in ids {
+            crate::http::encode_segment(self.resource.id_name, id)?;
+        }
         let client = ctx.management()?;
         let noun = if ids.len() == 1 {
             self.kind.noun

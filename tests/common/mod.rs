@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod rusage;
 pub mod upstream;
 
 use std::path::PathBuf;

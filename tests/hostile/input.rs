@@ -2,7 +2,6 @@
 //! never start (a FIFO with no writer) or are too large, and `--jq` filters that recurse
 //! without end. Each is refused with a clear error before anything is sent.
 
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::hostile::{Hostile, Reply};
@@ -19,6 +18,8 @@ fn an_id_longer_than_any_real_one_is_refused_and_nothing_is_sent() {
     for args in [
         vec!["ip-policies", "get", long.as_str()],
         vec!["ip-policies", "delete", long.as_str(), "--yes"],
+        // With a good ID before it: still nothing is sent.
+        vec!["ip-policies", "delete", "ipp_1", long.as_str(), "--yes"],
         vec!["sessions", "restart", long.as_str()],
         vec![
             "event-subscriptions",
@@ -65,38 +66,12 @@ fn an_endless_file_is_refused_quickly_with_bounded_memory() {
         "create",
         "--target-json",
         "@/dev/zero",
-    ])
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped());
-    let start = Instant::now();
-    let mut child = cmd.spawn().unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut stderr = child.stderr.take().unwrap();
-    // wait4 gives the child's peak memory; no std API does.
-    let mut status = 0;
-    // SAFETY: plain syscall on our own child, with pointers to locals.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid);
-    // Already reaped by wait4; this only keeps std's bookkeeping (and clippy) content.
-    let _ = child.wait();
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
-    assert!(libc::WIFEXITED(status), "ended by a signal: {text}");
-    assert_eq!(libc::WEXITSTATUS(status), 2, "{text}");
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        start.elapsed()
-    );
-    assert!(text.contains(LIMIT_TEXT), "{text}");
-    // ru_maxrss is in KiB on Linux.
-    #[cfg(target_os = "linux")]
-    assert!(
-        usage.ru_maxrss < 64 * 1024,
-        "peak RSS {} KiB",
-        usage.ru_maxrss
-    );
+    ]);
+    let run = crate::common::rusage::measure(cmd);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.took < Duration::from_secs(5), "{:?}", run.took);
+    assert!(run.stderr.contains(LIMIT_TEXT), "{}", run.stderr);
+    assert!(run.peak < 64 * 1024 * 1024, "peak RSS {} bytes", run.peak);
     assert!(env.requests().is_empty());
 }
 

@@ -2,10 +2,10 @@
 //! 15 MiB made of over a million tiny items, in every output mode, peaks at no more than
 //! 32 MB plus ten times the page (measured from the child's own rusage), and ends in seconds.
 
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::hostile::{Hostile, Reply};
+use crate::common::rusage::measure;
 use crate::common::Env;
 
 /// Just under the 16 MiB bound of a management answer.
@@ -25,60 +25,6 @@ fn huge_page() -> String {
     }
     body.push_str("],\"uri\":\"/ip_policies\",\"next_page_uri\":null}");
     body
-}
-
-/// Starts the command in a fresh small process and reports the command's own rusage. Peak RSS
-/// is measured from a grandchild forked by a small Python process: a child spawned straight
-/// from this test process would be charged this process's high-water mark (the kernel carries
-/// the old address space's peak across `exec`).
-const REPORTER: &str = r#"
-import os, sys
-pid = os.fork()
-if pid == 0:
-    os.execv(sys.argv[1], sys.argv[1:])
-_, status, usage = os.wait4(pid, 0)
-code = os.waitstatus_to_exitcode(status)
-sys.stderr.write("rusage %d %d\n" % (code, usage.ru_maxrss))
-"#;
-
-/// Runs the binary to the end and returns its exit code, its peak RSS in bytes, how long it
-/// took, and what it printed.
-fn measure(cmd: std::process::Command) -> (i32, u64, Duration, Vec<u8>) {
-    let out = tempfile::NamedTempFile::new().expect("a temp file");
-    let mut reporter = std::process::Command::new("python3");
-    reporter
-        .arg("-c")
-        .arg(REPORTER)
-        .arg(cmd.get_program())
-        .args(cmd.get_args());
-    for (k, v) in cmd.get_envs() {
-        match v {
-            Some(v) => reporter.env(k, v),
-            None => reporter.env_remove(k),
-        };
-    }
-    let started = Instant::now();
-    let done = reporter
-        .stdin(Stdio::null())
-        .stdout(out.reopen().expect("reopen"))
-        .stderr(Stdio::piped())
-        .output()
-        .expect("python3 runs");
-    let took = started.elapsed();
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    let line = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("rusage "))
-        .unwrap_or_else(|| panic!("no rusage reported: {stderr}"));
-    let mut parts = line.split(' ');
-    let code: i32 = parts
-        .next()
-        .and_then(|c| c.parse().ok())
-        .expect("exit code");
-    let kib: u64 = parts.next().and_then(|c| c.parse().ok()).expect("maxrss");
-    let printed = std::fs::read(out.path()).expect("read the output");
-    // ru_maxrss is in kilobytes on Linux.
-    (code, kib * 1024, took, printed)
 }
 
 #[test]
@@ -108,7 +54,8 @@ fn a_page_of_a_million_tiny_items_costs_memory_by_its_size_in_every_mode() {
         if tty {
             cmd.env("TUNNELCTL_FORCE_TTY", "1").env("COLUMNS", "100");
         }
-        let (code, peak, took, printed) = measure(cmd);
+        let run = measure(cmd);
+        let (code, peak, took, printed) = (run.code, run.peak, run.took, run.stdout);
         // A whole-array filter over a million values is refused, in bounded memory.
         let expected = if name == "jq on the whole array" {
             1
