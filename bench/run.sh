@@ -41,7 +41,9 @@ if ((${#need[@]})); then
         { $SUDO apt-get update && $SUDO apt-get install -y --no-install-recommends "${need[@]}"; } ||
         die "could not install ${need[*]} with apt-get"
 fi
-/usr/bin/time -v true 2>&1 | grep -q 'Maximum resident set size' || die "/usr/bin/time is not GNU time"
+# (Read whole first: `grep -q` leaving early would make time's write fail under pipefail.)
+time_check=$(/usr/bin/time -v true 2>&1 || true)
+grep -q 'Maximum resident set size' <<<"$time_check" || die "/usr/bin/time is not GNU time"
 
 # ---------------------------------------------------------------------------------------------
 # 2. Release binaries.

@@ -70,18 +70,22 @@ fn mark(env: &Env) -> u64 {
     at.unwrap()
 }
 
+/// `sessions restart --all` of the whole fleet, running, its output captured.
+fn bulk_restart(env: &Env) -> std::process::Child {
+    env.std_cmd()
+        .args(["sessions", "restart", "--all", "--parallel", "4"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// SIGTERM used to kill a bulk restart on the spot: no report of what was done, exit by
 /// signal. Now it stops starting restarts, lets those under way finish, reports, exits 143.
 #[test]
 fn sigterm_during_a_bulk_restart_finishes_what_started_reports_and_exits_143() {
     let env = slow_fleet(150);
-    let child = env
-        .std_cmd()
-        .args(["sessions", "restart", "--all", "--parallel", "4"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = bulk_restart(&env);
     wait_for(Duration::from_secs(20), || posts(&env).len() >= 6);
     signal(&child, "TERM");
     let signalled = mark(&env);
@@ -122,13 +126,7 @@ fn sigterm_during_a_bulk_restart_finishes_what_started_reports_and_exits_143() {
 #[test]
 fn a_second_signal_during_a_graceful_stop_stops_at_once() {
     let env = slow_fleet(2500);
-    let child = env
-        .std_cmd()
-        .args(["sessions", "restart", "--all", "--parallel", "4"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = bulk_restart(&env);
     wait_for(Duration::from_secs(20), || !posts(&env).is_empty());
     signal(&child, "INT");
     std::thread::sleep(Duration::from_millis(200));

@@ -18,6 +18,12 @@ fn timed(f: impl FnOnce() -> Out) -> (Out, Duration) {
     (out, started.elapsed())
 }
 
+/// Runs `args` (split at spaces) against `server` and times it.
+fn timed_at(env: &Env, server: &Hostile, args: &str) -> (Out, Duration) {
+    let args: Vec<&str> = args.split(' ').collect();
+    timed(|| env.run_at(&server.url(), &args))
+}
+
 #[track_caller]
 fn within(took: Duration, limit_secs: u64, out: &Out) {
     assert!(
@@ -49,8 +55,7 @@ fn slow_pages() -> Hostile {
 fn slow_pages_stop_at_the_timeout_with_what_was_printed() {
     let server = slow_pages();
     let env = Env::new();
-    let (out, took) =
-        timed(|| env.run_at(&server.url(), &["ip-policies", "list", "--timeout", "3"]));
+    let (out, took) = timed_at(&env, &server, "ip-policies list --timeout 3");
     out.code(7);
     within(took, 3, &out);
     assert!(
@@ -70,12 +75,7 @@ fn slow_pages_stop_at_the_timeout_with_what_was_printed() {
 fn api_paginate_stops_at_the_timeout() {
     let server = slow_pages();
     let env = Env::new();
-    let (out, took) = timed(|| {
-        env.run_at(
-            &server.url(),
-            &["api", "GET", "/ip_policies", "--paginate", "--timeout", "3"],
-        )
-    });
+    let (out, took) = timed_at(&env, &server, "api GET /ip_policies --paginate --timeout 3");
     out.code(7);
     within(took, 3, &out);
     assert!(out.stderr.contains("time limit"), "{}", out.stderr);
@@ -104,20 +104,11 @@ fn forty_hung_restarts_stop_at_the_timeout_and_report() {
         _ => Reply::Hang,
     });
     let env = Env::new();
-    let (out, took) = timed(|| {
-        env.run_at(
-            &server.url(),
-            &[
-                "sessions",
-                "restart",
-                "--all",
-                "--timeout",
-                "2",
-                "--rate",
-                "off",
-            ],
-        )
-    });
+    let (out, took) = timed_at(
+        &env,
+        &server,
+        "sessions restart --all --timeout 2 --rate off",
+    );
     out.code(7);
     within(took, 2, &out);
     let posts = server
@@ -137,21 +128,11 @@ fn forty_hung_restarts_stop_at_the_timeout_and_report() {
 fn several_deletes_stop_at_the_timeout() {
     let server = Hostile::start(|_| Reply::Hang);
     let env = Env::new();
-    let (out, took) = timed(|| {
-        env.run_at(
-            &server.url(),
-            &[
-                "ip-policies",
-                "delete",
-                "ipp_1",
-                "ipp_2",
-                "ipp_3",
-                "--yes",
-                "--timeout",
-                "2",
-            ],
-        )
-    });
+    let (out, took) = timed_at(
+        &env,
+        &server,
+        "ip-policies delete ipp_1 ipp_2 ipp_3 --yes --timeout 2",
+    );
     out.code(7);
     within(took, 2, &out);
     assert_eq!(server.count(), 1, "no delete after the time ran out");
@@ -170,21 +151,11 @@ fn restart_wait_ends_at_the_timeout_counted_from_the_start() {
         _ => Reply::Json(204, String::new()),
     });
     let env = Env::new();
-    let (out, took) = timed(|| {
-        env.run_at(
-            &server.url(),
-            &[
-                "sessions",
-                "restart",
-                "ts_0",
-                "--wait",
-                "--timeout",
-                "3",
-                "--rate",
-                "off",
-            ],
-        )
-    });
+    let (out, took) = timed_at(
+        &env,
+        &server,
+        "sessions restart ts_0 --wait --timeout 3 --rate off",
+    );
     out.code(7);
     within(took, 3, &out);
     assert!(out.stderr.contains("did not reconnect"), "{}", out.stderr);
@@ -204,20 +175,11 @@ fn upgrade_with_a_timeout_shorter_than_the_settle_time_ends_in_time() {
         }
     });
     let env = Env::new();
-    let (out, took) = timed(|| {
-        env.run_at(
-            &server.url(),
-            &[
-                "sessions",
-                "upgrade",
-                "--all",
-                "--timeout",
-                "2",
-                "--rate",
-                "off",
-            ],
-        )
-    });
+    let (out, took) = timed_at(
+        &env,
+        &server,
+        "sessions upgrade --all --timeout 2 --rate off",
+    );
     out.code(7);
     within(took, 2, &out);
     assert_eq!(
