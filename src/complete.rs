@@ -58,7 +58,7 @@ where
 }
 
 fn text(v: &Value, k: &str) -> String {
-    crate::output::escape::escape(v.get(k).and_then(Value::as_str).unwrap_or(""))
+    crate::escape::escape(v.get(k).and_then(Value::as_str).unwrap_or(""))
 }
 
 /// IDs of a management collection, each with a short help from `help`.

@@ -142,6 +142,7 @@ impl Context {
             max_body: DEFAULT_MAX_BODY,
             limiter: None,
             deadline: self.deadline,
+            secret_fields: api::SECRET_FIELDS,
         }
     }
 

@@ -14,7 +14,8 @@ use serde_json::Value;
 use url::Url;
 
 use crate::error::{status_text, ApiFailure, Error, Result};
-use crate::output::escape::escape;
+use crate::escape::escape;
+use crate::secrets::{is_secret, mask_secret_fields, redact};
 
 /// Characters left as they are in a path segment: RFC 3986 unreserved ones.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -43,7 +44,7 @@ pub fn encode_segment(what: &str, segment: &str) -> Result<String> {
         let start: String = segment.chars().take(20).collect();
         return Err(Error::usage(format!(
             "the {what} '{}…' is {} bytes long; at most {MAX_SEGMENT} are accepted (no real one is that long)",
-            crate::output::escape::escape(&start),
+            crate::escape::escape(&start),
             segment.len()
         )));
     }
@@ -88,6 +89,9 @@ pub struct HttpOptions {
     pub limiter: Option<std::sync::Arc<crate::ratelimit::Limiter>>,
     /// No retry starts after this instant (`--timeout` of the whole command).
     pub deadline: Option<Instant>,
+    /// Names of the fields that hold secrets, masked in traces and errors (given by the layer
+    /// that knows the resources).
+    pub secret_fields: &'static [&'static str],
 }
 
 /// An answer with a success status.
@@ -157,7 +161,7 @@ impl Http {
             .map_err(|e| Error::Config(format!("could not set up the HTTP client: {e}")))?;
         let auth = match &opts.bearer {
             Some(key) => {
-                crate::harden::register_secret(key);
+                crate::secrets::register_secret(key);
                 let mut value = HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| {
                     Error::Config(
                         "the API key contains characters that cannot be sent in a header".into(),
@@ -427,7 +431,7 @@ impl Http {
             }
         }
         if self.opts.verbose && !body.is_empty() {
-            let text = trace_body(&body);
+            let text = trace_body(&body, self.opts.secret_fields);
             let shown: String = text.chars().take(4000).collect();
             eprintln!("< {}", escape(&shown));
             if shown.len() < text.len() {
@@ -446,6 +450,7 @@ impl Http {
             status.as_u16(),
             content_type.as_deref(),
             &body,
+            self.opts.secret_fields,
         );
         // A server error to a POST may come after the server acted (stored the resource, sent
         // the command): the outcome is unknown, and it is never sent again. 503 and 429 say
@@ -507,19 +512,8 @@ impl Http {
         eprintln!("> user-agent: tunnelctl/{}", env!("CARGO_PKG_VERSION"));
         if let Some(b) = body {
             eprintln!("> content-type: application/json");
-            eprintln!("> {}", escape(&trace_body(b)));
+            eprintln!("> {}", escape(&trace_body(b, self.opts.secret_fields)));
         }
-    }
-}
-
-/// Shows that a secret is set without showing it: the first four characters of a long key,
-/// nothing of a short one.
-pub fn redact(secret: &str) -> String {
-    if secret.chars().count() >= 20 {
-        let head: String = secret.chars().take(4).collect();
-        format!("{head}…(redacted)")
-    } else {
-        "…(redacted)".to_string()
     }
 }
 
@@ -528,43 +522,15 @@ pub fn redact(secret: &str) -> String {
 /// spelled with `\u` escapes is found too); in any other text, known secrets redacted. The
 /// text is redacted whole, before the trace cuts it, so no cut can leave part of a secret.
 /// A JSON body with nothing to hide is shown as the server wrote it.
-fn trace_body(body: &[u8]) -> String {
+fn trace_body(body: &[u8], secret_fields: &[&str]) -> String {
     if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
         let original = v.clone();
-        mask_secret_fields(&mut v);
+        mask_secret_fields(&mut v, secret_fields);
         if v != original {
             return v.to_string();
         }
     }
-    crate::harden::redact_known(&String::from_utf8_lossy(body)).into_owned()
-}
-
-/// Is this the name of a field that holds a secret? (AWS secret access keys, whatever the
-/// case the server writes the name in.)
-fn is_secret_field(name: &str) -> bool {
-    name.eq_ignore_ascii_case("aws_secret_access_key")
-}
-
-/// Hides secrets wherever they are in a JSON value: the values of secret fields (AWS secret
-/// access keys) become `…(redacted)`, and any secret this process knows (the API key, an AWS
-/// secret it read) is redacted inside every string, as in the rest of the output.
-pub fn mask_secret_fields(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            for (k, val) in map.iter_mut() {
-                if is_secret_field(k) && !val.is_null() {
-                    *val = Value::String("…(redacted)".into());
-                } else {
-                    mask_secret_fields(val);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(mask_secret_fields),
-        Value::String(text) if crate::harden::holds_known(text) => {
-            *text = crate::harden::redact_known(text).into_owned();
-        }
-        _ => {}
-    }
+    crate::secrets::redact_known(&String::from_utf8_lossy(body)).into_owned()
 }
 
 fn too_large(method: &Method, url: &Url, max: usize) -> Error {
@@ -665,6 +631,7 @@ pub fn decode_error(
     status: u16,
     content_type: Option<&str>,
     body: &[u8],
+    secret_fields: &[&str],
 ) -> ApiFailure {
     let mut failure = ApiFailure {
         method: method.to_string(),
@@ -678,7 +645,7 @@ pub fn decode_error(
     };
     // Known secrets go before anything is cut to length, so that no cut leaves part of one.
     let lossy = String::from_utf8_lossy(body);
-    let text = crate::harden::redact_known(&lossy);
+    let text = crate::secrets::redact_known(&lossy);
     let trimmed = text.trim();
     if trimmed.is_empty() {
         return failure;
@@ -693,7 +660,7 @@ pub fn decode_error(
             let rest: Vec<String> = details
                 .iter()
                 .filter(|(k, _)| k.as_str() != "operation_id")
-                .filter(|(k, _)| !is_secret_field(k))
+                .filter(|(k, _)| !is_secret(k, secret_fields))
                 .filter_map(|(k, v)| scalar_text(v).map(|t| format!("{}: {t}", escape(k))))
                 .collect();
             if !rest.is_empty() {
@@ -701,7 +668,8 @@ pub fn decode_error(
             }
         }
         if failure.message.is_none() {
-            obj.values_mut().for_each(mask_secret_fields);
+            obj.values_mut()
+                .for_each(|v| mask_secret_fields(v, secret_fields));
             let masked = Value::Object(obj).to_string();
             failure.message = Some(escape(&shorten(&masked, 300)));
         }
@@ -777,6 +745,8 @@ fn shorten(s: &str, max: usize) -> String {
 mod tests {
     use super::*;
 
+    const TEST_SECRETS: &[&str] = &["aws_secret_access_key"];
+
     #[test]
     fn segments_are_one_segment() {
         assert_eq!(
@@ -803,7 +773,7 @@ mod tests {
             400,
             Some("application/json"),
             br#"{"error_code":"ERR_1","status_code":400,"msg":"bad","details":{"operation_id":"op_9"}}"#,
-        );
+            TEST_SECRETS,        );
         assert_eq!(j.code.as_deref(), Some("ERR_1"));
         assert_eq!(j.message.as_deref(), Some("bad"));
         assert_eq!(j.operation_id.as_deref(), Some("op_9"));
@@ -813,6 +783,7 @@ mod tests {
             404,
             None,
             br#"{"error_code":100,"msg":"tunnel not found","details":{"name":"t1"}}"#,
+            TEST_SECRETS,
         );
         assert_eq!(n.code.as_deref(), Some("100"));
         assert_eq!(n.detail.as_deref(), Some("name: t1"));
@@ -822,13 +793,21 @@ mod tests {
             502,
             Some("text/html"),
             b"<html><head><title>502 Bad Gateway</title></head></html>",
+            TEST_SECRETS,
         );
         assert_eq!(h.message.as_deref(), Some("502 Bad Gateway"));
-        let t = decode_error("GET", "/x", 500, Some("text/plain"), b"\n oops\nmore");
+        let t = decode_error(
+            "GET",
+            "/x",
+            500,
+            Some("text/plain"),
+            b"\n oops\nmore",
+            TEST_SECRETS,
+        );
         assert_eq!(t.message.as_deref(), Some("oops"));
-        let e = decode_error("GET", "/x", 500, None, b"");
+        let e = decode_error("GET", "/x", 500, None, b"", TEST_SECRETS);
         assert_eq!(e.message, None);
-        let esc = decode_error("GET", "/x", 500, None, b"\x1b[2Jboom");
+        let esc = decode_error("GET", "/x", 500, None, b"\x1b[2Jboom", TEST_SECRETS);
         assert_eq!(esc.message.as_deref(), Some("\\x1b[2Jboom"));
     }
 
@@ -845,20 +824,24 @@ mod tests {
 
     #[test]
     fn secrets_are_hidden_in_traces_and_error_bodies() {
-        crate::harden::register_secret("sk_http_unit_0123456789abcdef");
+        crate::secrets::register_secret("sk_http_unit_0123456789abcdef");
         let traced = trace_body(
             br#"{"a":{"AWS_Secret_Access_Key":"zzz"},"b":"Bearer sk_http_unit_0123456789abcdef"}"#,
+            TEST_SECRETS,
         );
         assert!(
             !traced.contains("zzz") && !traced.contains("unit_0123"),
             "{traced}"
         );
-        assert_eq!(trace_body(br#"{"plain": 1}"#), r#"{"plain": 1}"#);
+        assert_eq!(
+            trace_body(br#"{"plain": 1}"#, TEST_SECRETS),
+            r#"{"plain": 1}"#
+        );
         let long = format!(
             r#"{{"msg":"{}sk_http_unit_0123456789abcdef"}}"#,
             "x".repeat(290)
         );
-        let f = decode_error("GET", "/x", 401, None, long.as_bytes());
+        let f = decode_error("GET", "/x", 401, None, long.as_bytes(), TEST_SECRETS);
         assert!(!f.to_string().contains("unit_0"), "{f}");
         let d = decode_error(
             "GET",
@@ -866,13 +849,8 @@ mod tests {
             400,
             None,
             br#"{"msg":"m","details":{"aws_secret_access_key":"zzz","\u001b[2J":"v"}}"#,
+            TEST_SECRETS,
         );
         assert_eq!(d.detail.as_deref(), Some("\\x1b[2J: v"));
-    }
-
-    #[test]
-    fn short_keys_show_nothing() {
-        assert_eq!(redact("abc"), "…(redacted)");
-        assert_eq!(redact("abcdefghijklmnopqrstuvwxyz"), "abcd…(redacted)");
     }
 }

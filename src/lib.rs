@@ -15,12 +15,14 @@ pub mod context;
 pub mod deadline;
 pub mod docs;
 pub mod error;
+pub mod escape;
 pub mod fleet;
 pub mod harden;
 pub mod http;
 pub mod interrupt;
 pub mod output;
 pub mod ratelimit;
+pub mod secrets;
 
 use std::ffi::OsString;
 
@@ -86,7 +88,7 @@ fn report(e: &Error) -> i32 {
         Error::BrokenPipe | Error::AllFailed { count: 1, .. } => {}
         Error::Interrupted => eprintln!("interrupted"),
         // Whatever path an error's text took, a secret this run knows never reaches stderr.
-        other => eprintln!("error: {}", harden::redact_known(&other.to_string())),
+        other => eprintln!("error: {}", secrets::redact_known(&other.to_string())),
     }
     e.exit_code()
 }

@@ -9,9 +9,9 @@ use serde_json::{json, Map, Value};
 
 use tunnelctl::agent::{curl, exchange, har};
 use tunnelctl::cli::Cli;
+use tunnelctl::escape::escape;
 use tunnelctl::http::decode_error;
 use tunnelctl::output::columns::{self, Kind};
-use tunnelctl::output::escape::escape;
 
 /// Any JSON value, with strings that may hold control characters and odd Unicode.
 fn any_json() -> impl Strategy<Value = Value> {
@@ -119,14 +119,14 @@ proptest! {
 
     #[test]
     fn error_bodies_of_any_shape_decode(status in 100u16..1000, ctype in prop::option::of("[a-z/+;= -]{0,30}"), body in prop::collection::vec(any::<u8>(), 0..600)) {
-        let f = decode_error("GET", "/x", status, ctype.as_deref(), &body);
+        let f = decode_error("GET", "/x", status, ctype.as_deref(), &body, tunnelctl::api::SECRET_FIELDS);
         prop_assert!(no_control(&f.to_string()));
     }
 
     #[test]
     fn json_error_bodies_decode(body in any_json()) {
         let text = body.to_string();
-        let f = decode_error("POST", "/x", 400, Some("application/json"), text.as_bytes());
+        let f = decode_error("POST", "/x", 400, Some("application/json"), text.as_bytes(), tunnelctl::api::SECRET_FIELDS);
         prop_assert!(no_control(&f.to_string()));
     }
 

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use super::exchange::{message_of, Message};
 use crate::error::{Error, Result};
-use crate::output::escape::{escape, is_dangerous};
+use crate::escape::{escape, is_dangerous};
 
 /// Headers curl sets itself from the command line, or that no longer hold for a re-sent body.
 const SKIPPED: &[&str] = &["host", "content-length", "transfer-encoding", "connection"];

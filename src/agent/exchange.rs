@@ -7,7 +7,7 @@
 use base64::Engine;
 use serde_json::Value;
 
-use crate::output::escape::{escape, escape_multiline};
+use crate::escape::{escape, escape_multiline};
 use crate::output::time::human_time;
 
 /// Longest body shown in full in the human view.

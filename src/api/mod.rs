@@ -24,8 +24,12 @@ use serde_json::Value;
 use url::Url;
 
 use crate::error::{Error, Result};
+use crate::escape::escape;
 use crate::http::{encode_segment, origin, Http};
-use crate::output::escape::escape;
+
+/// The names of the fields of any resource that hold secrets (an event destination's AWS
+/// secret access key): masked wherever a resource is shown or traced.
+pub const SECRET_FIELDS: &[&str] = &["aws_secret_access_key"];
 
 /// The largest page the API serves; a smaller `--limit` asks for a smaller page.
 pub const MAX_PAGE: usize = 100;

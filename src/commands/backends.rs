@@ -9,8 +9,8 @@ use super::{nothing_to_update, LimitArg};
 use crate::api::backends::{TunnelGroupFields, RESOURCE};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::escape::escape;
 use crate::output::columns::BACKEND;
-use crate::output::escape::escape;
 
 /// `backends` and its kinds.
 #[derive(Debug, Args)]

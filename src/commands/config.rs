@@ -8,10 +8,10 @@ use serde_json::{json, Map, Value};
 use crate::config::{is_known_key, is_secret_key, ConfigFile, KEYS};
 use crate::context::{validate_api_url, Context};
 use crate::error::{Error, Result};
-use crate::http::redact;
-use crate::output::escape::escape;
+use crate::escape::escape;
 use crate::output::Format;
 use crate::ratelimit::{RateSetting, DEFAULT_RATE};
+use crate::secrets::redact;
 
 /// `config` and its verbs.
 #[derive(Debug, Args)]

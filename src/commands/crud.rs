@@ -8,8 +8,8 @@ use super::{for_each_id, print_list};
 use crate::api::Resource;
 use crate::context::Context;
 use crate::error::Result;
+use crate::escape::escape;
 use crate::output::columns::Kind;
-use crate::output::escape::escape;
 
 /// A collection and how its items are shown.
 pub struct Crud {

@@ -6,8 +6,8 @@ use super::check;
 use crate::api::tls_termination::{self, TlsTermination};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::escape::escape;
 use crate::output::columns::TLS_TERMINATION;
-use crate::output::escape::escape;
 
 /// `edges` and its modules.
 #[derive(Debug, Args)]

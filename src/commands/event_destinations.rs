@@ -201,7 +201,7 @@ fn target_json(raw: &str) -> Result<Value> {
         return Err(refuse());
     }
     for s in secrets {
-        crate::harden::register_secret(s);
+        crate::secrets::register_secret(s);
     }
     Ok(v)
 }
@@ -228,7 +228,7 @@ fn collect_secrets<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
 /// registered as a known secret, so no output shows it even if a server echoes it.
 fn read_secret(from_stdin: bool) -> Result<String> {
     let secret = read_secret_text(from_stdin)?;
-    crate::harden::register_secret(&secret);
+    crate::secrets::register_secret(&secret);
     Ok(secret)
 }
 

@@ -8,8 +8,8 @@ use crate::api::event_sources;
 use crate::api::event_subscriptions::{SourceType, SubscriptionFields, RESOURCE};
 use crate::context::Context;
 use crate::error::Result;
+use crate::escape::escape;
 use crate::output::columns::{EVENT_SOURCE, EVENT_SUBSCRIPTION};
-use crate::output::escape::escape;
 
 /// `event-subscriptions` and its verbs.
 #[derive(Debug, Args)]

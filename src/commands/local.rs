@@ -12,8 +12,8 @@ use super::{non_empty, parse_limit, value_or_file};
 use crate::agent::{curl, exchange, har};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::escape::{self, escape};
 use crate::output::columns::{render, CAPTURED_REQUEST, TUNNEL};
-use crate::output::escape::{self, escape};
 use crate::output::Format;
 
 /// `local` and its groups.

@@ -27,8 +27,8 @@ use crate::api::validate::Invalid;
 use crate::api::Pages;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::escape::escape;
 use crate::output::columns::Kind;
-use crate::output::escape::escape;
 use crate::output::{Format, OutputOptions};
 
 /// `--limit N` of every list.

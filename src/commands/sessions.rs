@@ -14,13 +14,13 @@ use crate::api::sessions::{self, AgentCommand, RESOURCE};
 use crate::api::Client;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::escape::escape;
 use crate::fleet::bulk::{self, Outcome};
 use crate::fleet::select::{IpMatch, Selector, VersionMatch};
 use crate::fleet::upgrade::{self, Plan, Progress, Step};
 use crate::fleet::{field, id_of, wait};
 use crate::interrupt;
 use crate::output::columns::SESSION;
-use crate::output::escape::escape;
 
 /// How long `--wait` and `upgrade` wait for agents when `--timeout` does not say.
 const DEFAULT_WAIT: Duration = Duration::from_secs(300);

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::escape::escape;
 use super::time::human_time;
+use crate::escape::escape;
 
 /// How a field becomes text.
 #[derive(Debug, Clone, Copy)]
@@ -263,7 +263,7 @@ pub fn masked_field(name: &str, value: &Value) -> Value {
     let mut one = serde_json::Map::new();
     one.insert(name.to_string(), value.clone());
     let mut v = Value::Object(one);
-    crate::http::mask_secret_fields(&mut v);
+    crate::secrets::mask_secret_fields(&mut v, crate::api::SECRET_FIELDS);
     v.get(name).cloned().unwrap_or(Value::Null)
 }
 
@@ -272,7 +272,7 @@ pub fn masked_field(name: &str, value: &Value) -> Value {
 /// know may still hold a secret the service echoes.
 pub fn json_text(v: &Value) -> String {
     let mut masked = v.clone();
-    crate::http::mask_secret_fields(&mut masked);
+    crate::secrets::mask_secret_fields(&mut masked, crate::api::SECRET_FIELDS);
     escape(&masked.to_string())
 }
 

@@ -15,8 +15,8 @@ use jaq_core::{data, unwrap_valr, Compiler, Ctx, Vars};
 use jaq_json::Val;
 use serde_json::Value;
 
-use super::escape::{escape, escape_multiline};
 use crate::error::{Error, Result};
+use crate::escape::{escape, escape_multiline};
 
 mod guard;
 

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 
-use super::escape::escape;
+use crate::escape::escape;
 
 /// Must `c` be written as a `\u` escape on a terminal? serde_json already escapes C0 controls.
 fn needs_escape(c: char) -> bool {

@@ -5,7 +5,6 @@
 //! [`OutputOptions::object`] (one resource); nothing here makes requests.
 
 pub mod columns;
-pub mod escape;
 pub mod jq;
 pub mod json;
 pub mod table;
@@ -45,6 +44,8 @@ pub struct OutputOptions {
     pub color: bool,
     /// Print secrets the service echoes instead of masking them (`--show-secrets`).
     pub show_secrets: bool,
+    /// The names of the fields that hold secrets.
+    pub secret_fields: &'static [&'static str],
 }
 
 impl OutputOptions {
@@ -80,6 +81,7 @@ impl OutputOptions {
             tty,
             color,
             show_secrets: g.show_secrets,
+            secret_fields: crate::api::SECRET_FIELDS,
         })
     }
 
@@ -115,7 +117,7 @@ impl OutputOptions {
         let value = if self.show_secrets && (self.is_json() || self.jq.is_some()) {
             value
         } else {
-            masked = mask(value.clone());
+            masked = mask(value.clone(), self.secret_fields);
             &masked
         };
         if let Some(expr) = &self.jq {
@@ -142,14 +144,22 @@ impl OutputOptions {
 }
 
 /// The value with the secrets the service echoes (AWS secret access keys) masked.
-fn mask(mut value: Value) -> Value {
-    crate::http::mask_secret_fields(&mut value);
+fn mask(mut value: Value, fields: &[&str]) -> Value {
+    crate::secrets::mask_secret_fields(&mut value, fields);
     value
 }
 
-/// Might this JSON text hold a secret field? (A key written with `\u` escapes counts too.)
-fn may_hold_secret(text: &str) -> bool {
-    text.contains("aws_secret_access_key") || text.contains("\\u")
+/// Might this JSON text hold a secret field, or a known secret? A field name in any case, or
+/// written with `\u` escapes, counts too; so does any text the known-secret check matches.
+fn may_hold_secret(text: &str, fields: &[&str]) -> bool {
+    let bytes = text.as_bytes();
+    text.contains("\\u")
+        || crate::secrets::holds_known(text)
+        || fields.iter().any(|f| {
+            bytes
+                .windows(f.len())
+                .any(|w| w.eq_ignore_ascii_case(f.as_bytes()))
+        })
 }
 
 /// JSON indented and terminal-safe on a terminal, compact and exact otherwise, then a newline.
@@ -202,12 +212,14 @@ impl ListSink {
         }
         self.count += 1;
         let rewritten;
-        let text = if (!self.opts.show_secrets && may_hold_secret(text)) || text.contains('\n') {
+        let text = if (!self.opts.show_secrets && may_hold_secret(text, self.opts.secret_fields))
+            || text.contains('\n')
+        {
             // Masked, or compacted so each item stays on one line.
             let mut item: Value = serde_json::from_str(text)
                 .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))?;
             if !self.opts.show_secrets {
-                crate::http::mask_secret_fields(&mut item);
+                crate::secrets::mask_secret_fields(&mut item, self.opts.secret_fields);
             }
             rewritten = item.to_string();
             rewritten.as_str()
@@ -236,7 +248,7 @@ impl ListSink {
         let item = if self.opts.show_secrets && self.opts.is_json() {
             item
         } else {
-            mask(item)
+            mask(item, self.opts.secret_fields)
         };
         match self.opts.format {
             Format::Json => {

@@ -5,7 +5,7 @@ use comfy_table::{Attribute, Cell, ColumnConstraint, ContentArrangement, Table};
 use serde_json::Value;
 
 use super::columns::{render, Kind};
-use super::escape::escape;
+use crate::escape::escape;
 
 fn new_table() -> Table {
     let mut t = Table::new();

@@ -6,7 +6,7 @@
 //! another. Every such string goes through [`escape`] on its way to a table, TSV line or error
 //! message; JSON output needs no help, JSON escapes control characters itself.
 //!
-//! [`escape`] also hides every secret the program knows ([`crate::harden::redact_known`]), so a
+//! [`escape`] also hides every secret the program knows ([`crate::secrets::redact_known`]), so a
 //! server that echoes the API key back cannot make us print it.
 
 use std::fmt::Write;
@@ -47,7 +47,7 @@ pub fn is_dangerous(c: char) -> bool {
 /// Returns `s` with dangerous characters written as visible escapes (`\x1b`, `\r`, `\u{9b}`,
 /// `\u{200b}`) and any known secret redacted.
 pub fn escape(s: &str) -> String {
-    let s = crate::harden::redact_known(s);
+    let s = crate::secrets::redact_known(s);
     if !s.chars().any(is_dangerous) {
         return s.into_owned();
     }
