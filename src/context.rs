@@ -104,7 +104,7 @@ impl Context {
             return Ok(n);
         }
         match self.setting(None, "max_attempts", cfg)? {
-            Some(text) => crate::cli::parse_attempts(&text).map_err(|e| {
+            Some(text) => crate::parse::parse_attempts(&text).map_err(|e| {
                 Error::Config(format!(
                     "the config key 'max_attempts' of profile '{}': {e}",
                     self.profile()

@@ -21,6 +21,7 @@ pub mod harden;
 pub mod http;
 pub mod interrupt;
 pub mod output;
+pub mod parse;
 pub mod ratelimit;
 pub mod secrets;
 

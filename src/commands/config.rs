@@ -100,7 +100,7 @@ fn check_value(key: &str, value: &str) -> Result<()> {
             .map(|_| ())
             .map_err(|e| Error::usage(format!("'{}' is not a URL: {e}", escape(value)))),
         "api_key" if value.trim().is_empty() => Err(Error::usage("the API key must not be empty")),
-        "max_attempts" => crate::cli::parse_attempts(value)
+        "max_attempts" => crate::parse::parse_attempts(value)
             .map(|_| ())
             .map_err(|e| Error::usage(format!("max_attempts: {}", escape(&e)))),
         "rate" => value

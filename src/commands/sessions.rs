@@ -176,7 +176,7 @@ rollout stops after the first batch with a failure unless --keep-going.")]
 }
 
 fn parse_settle(s: &str) -> std::result::Result<Duration, String> {
-    let d = crate::cli::parse_seconds(s)?;
+    let d = crate::parse::parse_seconds(s)?;
     if d < upgrade::MIN_SETTLE {
         return Err(format!("'{s}' is less than 10s: the service needs at least 10 seconds between update and restart"));
     }
