@@ -8,6 +8,8 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands;
+use crate::output::{Asked, Format, OutputOptions};
+use crate::settings::Given;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -127,6 +129,39 @@ pub struct GlobalArgs {
     /// Pace management requests to at most N per SECONDS (the service allows 120/60), or off
     #[arg(long, global = true, value_name = "N/SECONDS|off")]
     pub rate: Option<crate::ratelimit::RateSetting>,
+}
+
+impl GlobalArgs {
+    /// The flags as plain settings and output options: the one place clap's types are turned
+    /// into the program's own, so nothing below the command handlers sees them.
+    pub fn into_parts(self) -> crate::error::Result<(Given, OutputOptions)> {
+        let format = self.output.map(|o| match o {
+            OutputFormat::Table => Format::Table,
+            OutputFormat::Json => Format::Json,
+            OutputFormat::Ndjson => Format::Ndjson,
+        });
+        let out = OutputOptions::resolve(&Asked {
+            json: self.json,
+            format,
+            jq: self.jq,
+            no_color: self.no_color,
+            show_secrets: self.show_secrets,
+        })?;
+        let given = Given {
+            api_key: self.api_key,
+            api_url: self.api_url,
+            agent_url: self.agent_url,
+            config: self.config,
+            profile: self.profile,
+            max_attempts: self.max_attempts,
+            rate: self.rate,
+            timeout: self.timeout,
+            verbose: self.verbose,
+            quiet: self.quiet,
+            yes: self.yes,
+        };
+        Ok((given, out))
+    }
 }
 
 /// The command groups.

@@ -25,12 +25,13 @@ const MOST: usize = 200;
 fn context() -> Option<Context> {
     let cmd = GlobalArgs::augment_args(Command::new("tunnelctl"));
     let matches = cmd.try_get_matches_from(["tunnelctl"]).ok()?;
-    let mut global = GlobalArgs::from_arg_matches(&matches).ok()?;
-    global.timeout = Some(BUDGET);
-    global.rate = Some(RateSetting::Off);
-    global.quiet = true;
-    global.verbose = false;
-    Context::new(global).ok()
+    let global = GlobalArgs::from_arg_matches(&matches).ok()?;
+    let (mut given, out) = global.into_parts().ok()?;
+    given.timeout = Some(BUDGET);
+    given.rate = Some(RateSetting::Off);
+    given.quiet = true;
+    given.verbose = false;
+    Some(Context::new(given, out))
 }
 
 /// Runs `fetch` on a small runtime within the budget; nothing on any failure.

@@ -1,8 +1,7 @@
-//! Settings resolved once (flag > environment > profile > default) and the things built from
-//! them: the output options, the API clients, confirmations.
+//! What a command handler is given: the settings of the run ([`crate::settings`]), the output
+//! options, and what is built from them (the API clients, confirmations, notes).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -10,28 +9,23 @@ use url::Url;
 
 use crate::agent;
 use crate::api;
-use crate::cli::GlobalArgs;
-use crate::config::{self, ConfigFile};
 use crate::error::{Error, Result};
 use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
 use crate::output::OutputOptions;
 use crate::ratelimit::{Limiter, RateSetting, DEFAULT_RATE};
+use crate::settings::{Given, Settings, DEFAULT_AGENT_URL, DEFAULT_MAX_ATTEMPTS};
 
-/// The default URL of the local agent API.
-pub const DEFAULT_AGENT_URL: &str = "http://127.0.0.1:4040/api";
 /// The default time limit of one request.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest management API answer read.
 pub const MANAGEMENT_MAX_BODY: usize = 16 * 1024 * 1024;
 /// The largest agent API answer read.
 pub const AGENT_MAX_BODY: usize = 1024 * 1024 * 1024;
-/// How many times a request may be tried in all, by default.
-pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
 
 /// Everything a command handler needs besides its own arguments.
 pub struct Context {
-    /// The global flags as given (flag or environment).
-    pub global: GlobalArgs,
+    /// The settings of this run, with their sources.
+    pub settings: Settings,
     /// How to print.
     pub out: OutputOptions,
     /// When the command's `--timeout` runs out.
@@ -39,94 +33,17 @@ pub struct Context {
 }
 
 impl Context {
-    /// Builds the context from the global flags.
-    pub fn new(global: GlobalArgs) -> Result<Self> {
-        let out = OutputOptions::from_globals(&global)?;
-        let deadline =
-            crate::deadline::get().or_else(|| global.timeout.map(|t| Instant::now() + t));
+    /// Builds the context from the settings the command line gave and the output asked for.
+    pub fn new(given: Given, out: OutputOptions) -> Self {
+        let deadline = crate::deadline::get().or_else(|| given.timeout.map(|t| Instant::now() + t));
         if let Some(at) = deadline {
             // Reading @FILE and stdin counts against --timeout too.
             crate::commands::set_input_deadline(at);
         }
-        Ok(Context {
-            global,
+        Context {
+            settings: Settings::new(given),
             out,
             deadline,
-        })
-    }
-
-    /// The config file to use.
-    pub fn config_path(&self) -> Result<PathBuf> {
-        match &self.global.config {
-            Some(p) => Ok(p.clone()),
-            None => config::default_path().ok_or_else(|| {
-                Error::Config(
-                    "cannot find the config folder of this platform; pass --config FILE or set TUNNELCTL_CONFIG"
-                        .into(),
-                )
-            }),
-        }
-    }
-
-    /// The profile to use.
-    pub fn profile(&self) -> &str {
-        self.global.profile.as_deref().unwrap_or("default")
-    }
-
-    /// Loads the config file (an absent file is an empty one).
-    pub fn load_config(&self) -> Result<ConfigFile> {
-        ConfigFile::load(&self.config_path()?)
-    }
-
-    /// A setting from the flag/environment, else the profile.
-    fn setting(
-        &self,
-        given: Option<&String>,
-        key: &str,
-        cfg: &mut Option<ConfigFile>,
-    ) -> Result<Option<String>> {
-        if let Some(v) = given.filter(|v| !v.is_empty()) {
-            return Ok(Some(v.clone()));
-        }
-        if cfg.is_none() {
-            *cfg = Some(self.load_config()?);
-        }
-        Ok(cfg
-            .as_ref()
-            .and_then(|c| c.get(self.profile(), key))
-            .filter(|v| !v.is_empty())
-            .map(str::to_string))
-    }
-
-    /// Attempts per request: flag, then the profile's `max_attempts`, then 3.
-    fn max_attempts(&self, cfg: &mut Option<ConfigFile>) -> Result<u32> {
-        if let Some(n) = self.global.max_attempts {
-            return Ok(n);
-        }
-        match self.setting(None, "max_attempts", cfg)? {
-            Some(text) => crate::parse::parse_attempts(&text).map_err(|e| {
-                Error::Config(format!(
-                    "the config key 'max_attempts' of profile '{}': {e}",
-                    self.profile()
-                ))
-            }),
-            None => Ok(DEFAULT_MAX_ATTEMPTS),
-        }
-    }
-
-    /// The rate limit: flag, then the profile's `rate`, then the service's 120/60.
-    fn rate(&self, cfg: &mut Option<ConfigFile>) -> Result<RateSetting> {
-        if let Some(r) = self.global.rate {
-            return Ok(r);
-        }
-        match self.setting(None, "rate", cfg)? {
-            Some(text) => text.parse().map_err(|e| {
-                Error::Config(format!(
-                    "the config key 'rate' of profile '{}': {e}",
-                    self.profile()
-                ))
-            }),
-            None => Ok(RateSetting::Limit(DEFAULT_RATE)),
         }
     }
 
@@ -135,8 +52,8 @@ impl Context {
             base,
             bearer: None,
             fixed_headers: Vec::new(),
-            timeout: self.global.timeout.unwrap_or(DEFAULT_TIMEOUT),
-            verbose: self.global.verbose,
+            timeout: self.settings.given.timeout.unwrap_or(DEFAULT_TIMEOUT),
+            verbose: self.settings.given.verbose,
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             unreachable_hint: hint,
             max_body: DEFAULT_MAX_BODY,
@@ -148,10 +65,9 @@ impl Context {
 
     /// The management API client, or exit 3 when the URL or key is missing or unusable.
     pub fn management(&self) -> Result<api::Client> {
-        let mut cfg = None;
-        let url = self.setting(self.global.api_url.as_ref(), "api_url", &mut cfg)?;
-        let key = self.setting(self.global.api_key.as_ref(), "api_key", &mut cfg)?;
-        let profile = self.profile();
+        let url = self.settings.api_url()?.value;
+        let key = self.settings.api_key()?.value;
+        let profile = self.settings.profile();
         let (url, key) = match (url, key) {
             (Some(u), Some(k)) => (u, k),
             (u, k) => {
@@ -178,12 +94,17 @@ impl Context {
             "Check the API URL (--api-url, TUNNELCTL_API_URL or 'tunnelctl config set api_url URL') and your network.".into(),
         );
         opts.bearer = Some(key);
-        opts.max_attempts = self.max_attempts(&mut cfg)?;
+        opts.max_attempts = self
+            .settings
+            .max_attempts()?
+            .value
+            .unwrap_or(DEFAULT_MAX_ATTEMPTS);
         // A page of 100 items is well under a megabyte; a far larger answer is refused.
         opts.max_body = MANAGEMENT_MAX_BODY;
-        opts.limiter = match self.rate(&mut cfg)? {
-            RateSetting::Limit(rate) => Some(Arc::new(Limiter::new(rate))),
-            RateSetting::Off => None,
+        opts.limiter = match self.settings.rate()?.value {
+            Some(RateSetting::Limit(rate)) => Some(Arc::new(Limiter::new(rate))),
+            Some(RateSetting::Off) => None,
+            None => Some(Arc::new(Limiter::new(DEFAULT_RATE))),
         };
         opts.fixed_headers.push(("Service-Version", "2"));
         Ok(api::Client::new(Http::new(opts)?))
@@ -191,9 +112,10 @@ impl Context {
 
     /// The local agent API client (no credentials).
     pub fn agent(&self) -> Result<agent::Client> {
-        let mut cfg = None;
         let url = self
-            .setting(self.global.agent_url.as_ref(), "agent_url", &mut cfg)?
+            .settings
+            .agent_url()?
+            .value
             .unwrap_or_else(|| DEFAULT_AGENT_URL.to_string());
         let base = parse_base(&url, "agent URL")?;
         if !matches!(base.scheme(), "http" | "https") {
@@ -214,7 +136,7 @@ impl Context {
 
     /// Asks the user to confirm a destructive action; off a terminal, refuses unless `--yes`.
     pub fn confirm(&self, question: &str) -> Result<()> {
-        if self.global.yes {
+        if self.settings.given.yes {
             return Ok(());
         }
         if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
@@ -236,7 +158,7 @@ impl Context {
 
     /// A confirmation of what was done, on stderr, unless `--quiet`.
     pub fn note(&self, msg: &str) {
-        if !self.global.quiet {
+        if !self.settings.given.quiet {
             eprintln!("{msg}");
         }
     }

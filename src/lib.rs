@@ -24,6 +24,7 @@ pub mod output;
 pub mod parse;
 pub mod ratelimit;
 pub mod secrets;
+pub mod settings;
 
 use std::ffi::OsString;
 
@@ -102,7 +103,8 @@ async fn dispatch(cli: Cli) -> Result<()> {
     if let Command::Completions(c) = command {
         return commands::completions::run(c);
     }
-    let ctx = Context::new(global)?;
+    let (given, out) = global.into_parts()?;
+    let ctx = Context::new(given, out);
     match command {
         Command::Sessions(a) => commands::sessions::run(a, &ctx).await,
         Command::IpPolicies(a) => commands::ip_policies::run(a, &ctx).await,

@@ -33,6 +33,16 @@ pub enum RateSetting {
     Off,
 }
 
+impl std::fmt::Display for RateSetting {
+    /// As `--rate` and the `rate` key take it: `120/60` or `off`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RateSetting::Limit(r) => write!(f, "{}/{}", r.max, r.per.as_secs_f64()),
+            RateSetting::Off => write!(f, "off"),
+        }
+    }
+}
+
 impl FromStr for RateSetting {
     type Err = String;
 

@@ -10,7 +10,7 @@ use crate::context::{validate_api_url, Context};
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::output::Format;
-use crate::ratelimit::{RateSetting, DEFAULT_RATE};
+use crate::ratelimit::RateSetting;
 use crate::secrets::redact;
 
 /// `config` and its verbs.
@@ -117,17 +117,21 @@ fn read_line(what: &str) -> Result<String> {
 
 /// Runs a `config` command.
 pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
-    let profile = ctx.profile().to_string();
+    let profile = ctx.settings.profile().to_string();
     match args.command {
         ConfigCommand::Path => {
-            writeln!(std::io::stdout().lock(), "{}", ctx.config_path()?.display())?;
+            writeln!(
+                std::io::stdout().lock(),
+                "{}",
+                ctx.settings.config_path()?.display()
+            )?;
             Ok(())
         }
         ConfigCommand::Init { api_key_stdin } => init(ctx, &profile, api_key_stdin),
         ConfigCommand::Show => show(ctx, &profile),
         ConfigCommand::Get { key } => {
             known_key(&key)?;
-            let cfg = ctx.load_config()?;
+            let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
             match cfg.get(&profile, &key) {
                 Some(v) if is_secret_key(&key) => {
                     writeln!(std::io::stdout().lock(), "{}", redact(v))?;
@@ -153,7 +157,7 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
                 value
             };
             check_value(&key, &value)?;
-            let path = ctx.config_path()?;
+            let path = ctx.settings.config_path()?;
             ConfigFile::update(&path, |cfg| cfg.set(&profile, &key, &value))?;
             ctx.note(&format!(
                 "Set {key} in profile '{}' of {}",
@@ -164,7 +168,7 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
         }
         ConfigCommand::Unset { key } => {
             known_key(&key)?;
-            let path = ctx.config_path()?;
+            let path = ctx.settings.config_path()?;
             if ConfigFile::update(&path, |cfg| Ok(cfg.unset(&profile, &key)))? {
                 ctx.note(&format!(
                     "Removed {key} from profile '{}'",
@@ -182,11 +186,11 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
 }
 
 fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
-    let cfg = ctx.load_config()?;
+    let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
     let interactive =
         std::io::stdin().is_terminal() && std::io::stderr().is_terminal() && !api_key_stdin;
     let existing_url = cfg.get(profile, "api_url").map(str::to_string);
-    let url = match (&ctx.global.api_url, interactive) {
+    let url = match (&ctx.settings.given.api_url, interactive) {
         (Some(u), _) => u.clone(),
         (None, true) => {
             let mut input = dialoguer::Input::<String>::new().with_prompt("Management API URL");
@@ -209,7 +213,7 @@ fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
     check_value("api_url", &url)?;
     let key = if api_key_stdin {
         read_line("the API key")?
-    } else if let Some(k) = &ctx.global.api_key {
+    } else if let Some(k) = &ctx.settings.given.api_key {
         k.clone()
     } else if interactive {
         let has_key = cfg.get(profile, "api_key").is_some();
@@ -234,14 +238,14 @@ fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
         ));
     };
     check_value("api_key", &key)?;
-    if let Some(agent) = &ctx.global.agent_url {
+    if let Some(agent) = &ctx.settings.given.agent_url {
         check_value("agent_url", agent)?;
     }
     // The answers above may have taken a while: write under the lock, on a fresh read.
     ConfigFile::update(cfg.path(), |fresh| {
         fresh.set(profile, "api_url", &url)?;
         fresh.set(profile, "api_key", &key)?;
-        if let Some(agent) = &ctx.global.agent_url {
+        if let Some(agent) = &ctx.settings.given.agent_url {
             fresh.set(profile, "agent_url", agent)?;
         }
         Ok(())
@@ -254,113 +258,14 @@ fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
     Ok(())
 }
 
-/// Where a setting comes from, and its value.
-fn resolve(
-    flag: Option<&String>,
-    env: &str,
-    cfg: &ConfigFile,
-    profile: &str,
-    key: &str,
-    default: Option<&str>,
-) -> (Option<String>, String) {
-    if let Some(v) = flag.filter(|v| !v.is_empty()) {
-        // clap fills the field from the flag or the environment; tell them apart.
-        let source = if std::env::var(env).ok().as_deref() == Some(v.as_str()) {
-            format!("env {env}")
-        } else {
-            "flag".to_string()
-        };
-        return (Some(v.clone()), source);
-    }
-    if let Some(v) = cfg.get(profile, key) {
-        return (Some(v.to_string()), format!("profile {profile}"));
-    }
-    (default.map(str::to_string), "default".to_string())
-}
-
-/// Where a setting that has a flag but no environment variable comes from, and its value.
-fn resolve_flag(
-    flag: Option<String>,
-    cfg: &ConfigFile,
-    profile: &str,
-    key: &str,
-    default: &str,
-) -> (Option<String>, String) {
-    if let Some(v) = flag {
-        return (Some(v), "flag".to_string());
-    }
-    if let Some(v) = cfg.get(profile, key).filter(|v| !v.is_empty()) {
-        return (Some(v.to_string()), format!("profile {profile}"));
-    }
-    (Some(default.to_string()), "default".to_string())
-}
-
-/// A rate as `--rate` and the `rate` key take it: `120/60` or `off`.
-fn rate_text(rate: RateSetting) -> String {
-    match rate {
-        RateSetting::Limit(r) => format!("{}/{}", r.max, r.per.as_secs_f64()),
-        RateSetting::Off => "off".to_string(),
-    }
-}
-
 fn show(ctx: &Context, profile: &str) -> Result<()> {
-    let cfg = ctx.load_config()?;
-    let g = &ctx.global;
-    let rows = [
-        (
-            "api_url",
-            resolve(
-                g.api_url.as_ref(),
-                "TUNNELCTL_API_URL",
-                &cfg,
-                profile,
-                "api_url",
-                None,
-            ),
-        ),
-        (
-            "api_key",
-            resolve(
-                g.api_key.as_ref(),
-                "TUNNELCTL_API_KEY",
-                &cfg,
-                profile,
-                "api_key",
-                None,
-            ),
-        ),
-        (
-            "agent_url",
-            resolve(
-                g.agent_url.as_ref(),
-                "TUNNELCTL_AGENT_URL",
-                &cfg,
-                profile,
-                "agent_url",
-                Some(crate::context::DEFAULT_AGENT_URL),
-            ),
-        ),
-        (
-            "max_attempts",
-            resolve_flag(
-                g.max_attempts.map(|n| n.to_string()),
-                &cfg,
-                profile,
-                "max_attempts",
-                &crate::context::DEFAULT_MAX_ATTEMPTS.to_string(),
-            ),
-        ),
-        (
-            "rate",
-            resolve_flag(
-                g.rate.map(rate_text),
-                &cfg,
-                profile,
-                "rate",
-                &rate_text(RateSetting::Limit(DEFAULT_RATE)),
-            ),
-        ),
-    ];
+    let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
+    let rows: Vec<(&str, (Option<String>, String))> = ctx
+        .settings
+        .shown()?
+        .into_iter()
+        .map(|(key, r)| (key, (r.value, r.source.to_string())))
+        .collect();
     let shown = |key: &str, v: &Option<String>| match v {
         Some(v) if is_secret_key(key) => redact(v),
         Some(v) => escape(v),

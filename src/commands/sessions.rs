@@ -611,14 +611,14 @@ async fn run_upgrade(
         keep_going,
         reconnect_timeout: crate::deadline::remaining().unwrap_or(DEFAULT_WAIT),
     };
-    let bar = (std::io::stderr().is_terminal() && !ctx.global.quiet).then(|| {
+    let bar = (std::io::stderr().is_terminal() && !ctx.settings.given.quiet).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(Duration::from_millis(120));
         bar
     });
     let mut progress = UpgradeProgress {
         bar,
-        quiet: ctx.global.quiet,
+        quiet: ctx.settings.given.quiet,
         json: ctx.out.is_json(),
     };
     let _graceful = interrupt::graceful();

@@ -14,7 +14,6 @@ use std::io::{IsTerminal, Write};
 
 use serde_json::Value;
 
-use crate::cli::{GlobalArgs, OutputFormat};
 use crate::error::{Error, Result};
 use columns::Kind;
 
@@ -48,20 +47,35 @@ pub struct OutputOptions {
     pub secret_fields: &'static [&'static str],
 }
 
+/// The output the command line asked for.
+#[derive(Debug, Clone, Default)]
+pub struct Asked {
+    /// `--json`.
+    pub json: bool,
+    /// `-o FORMAT` (table, json or ndjson).
+    pub format: Option<Format>,
+    /// `--jq EXPR`.
+    pub jq: Option<String>,
+    /// `--no-color`.
+    pub no_color: bool,
+    /// `--show-secrets`.
+    pub show_secrets: bool,
+}
+
 impl OutputOptions {
-    /// Picks the format from the flags and whether stdout is a terminal.
-    pub fn from_globals(g: &GlobalArgs) -> Result<Self> {
+    /// Picks the format from what was asked for and whether stdout is a terminal.
+    pub fn resolve(g: &Asked) -> Result<Self> {
         let tty = std::io::stdout().is_terminal()
             || std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1");
-        let format = match (g.json, g.output) {
-            (true, Some(OutputFormat::Table | OutputFormat::Ndjson)) => {
+        let format = match (g.json, g.format) {
+            (true, Some(Format::Table | Format::Ndjson | Format::Tsv)) => {
                 return Err(Error::usage(
                     "--json cannot be combined with -o table or -o ndjson",
                 ))
             }
-            (true, _) | (false, Some(OutputFormat::Json)) => Format::Json,
-            (false, Some(OutputFormat::Ndjson)) => Format::Ndjson,
-            (false, Some(OutputFormat::Table)) => Format::Table,
+            (true, _) | (false, Some(Format::Json)) => Format::Json,
+            (false, Some(Format::Ndjson)) => Format::Ndjson,
+            (false, Some(Format::Table | Format::Tsv)) => Format::Table,
             (false, None) if g.jq.is_some() => Format::Json,
             (false, None) if tty => Format::Table,
             (false, None) => Format::Tsv,

@@ -1,0 +1,339 @@
+//! The settings of one run, resolved once with their sources: a flag, then its environment
+//! variable, then the active profile of the config file, then the built-in default.
+//!
+//! This is the one place that precedence is written. The command line is turned into a plain
+//! [`Given`] at the top (`cli.rs`), so nothing below the command handlers sees a clap type;
+//! `config show` prints each value with the [`Source`] it came from. The config file is read
+//! only when a value is not given by a flag or the environment, and then only once.
+
+use std::cell::OnceCell;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::config::{self, ConfigFile};
+use crate::error::{Error, Result};
+use crate::ratelimit::{RateSetting, DEFAULT_RATE};
+
+/// The default URL of the local agent API.
+pub const DEFAULT_AGENT_URL: &str = "http://127.0.0.1:4040/api";
+/// How many times a request may be tried in all, by default.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
+/// The default profile.
+pub const DEFAULT_PROFILE: &str = "default";
+
+/// The environment variables of the settings that have one.
+pub mod env {
+    /// The API key.
+    pub const API_KEY: &str = "TUNNELCTL_API_KEY";
+    /// The management API URL.
+    pub const API_URL: &str = "TUNNELCTL_API_URL";
+    /// The agent API URL.
+    pub const AGENT_URL: &str = "TUNNELCTL_AGENT_URL";
+}
+
+/// What the command line gave: a flag, or (clap reads them alike) its environment variable.
+#[derive(Debug, Clone, Default)]
+pub struct Given {
+    /// `--api-key` / `TUNNELCTL_API_KEY`.
+    pub api_key: Option<String>,
+    /// `--api-url` / `TUNNELCTL_API_URL`.
+    pub api_url: Option<String>,
+    /// `--agent-url` / `TUNNELCTL_AGENT_URL`.
+    pub agent_url: Option<String>,
+    /// `--config` / `TUNNELCTL_CONFIG`.
+    pub config: Option<PathBuf>,
+    /// `--profile` / `TUNNELCTL_PROFILE`.
+    pub profile: Option<String>,
+    /// `--max-attempts`.
+    pub max_attempts: Option<u32>,
+    /// `--rate`.
+    pub rate: Option<RateSetting>,
+    /// `--timeout`: the limit of the whole command.
+    pub timeout: Option<Duration>,
+    /// `--verbose`.
+    pub verbose: bool,
+    /// `--quiet`.
+    pub quiet: bool,
+    /// `--yes`.
+    pub yes: bool,
+}
+
+/// Where a setting's value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A command-line flag.
+    Flag,
+    /// An environment variable.
+    Env(&'static str),
+    /// A profile of the config file.
+    Profile(String),
+    /// The built-in default (or nothing at all).
+    Default,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Flag => write!(f, "flag"),
+            Source::Env(var) => write!(f, "env {var}"),
+            Source::Profile(p) => write!(f, "profile {p}"),
+            Source::Default => write!(f, "default"),
+        }
+    }
+}
+
+/// A setting's value (if any) and where it came from.
+#[derive(Debug, Clone)]
+pub struct Resolved<T> {
+    /// The value; `None` when nothing sets it and it has no default.
+    pub value: Option<T>,
+    /// Where it came from.
+    pub source: Source,
+}
+
+/// The settings of this run.
+pub struct Settings {
+    /// What the command line gave.
+    pub given: Given,
+    config: OnceCell<ConfigFile>,
+}
+
+impl Settings {
+    /// Settings from what the command line gave; the config file is read when first needed.
+    pub fn new(given: Given) -> Self {
+        Settings {
+            given,
+            config: OnceCell::new(),
+        }
+    }
+
+    /// The profile in use.
+    pub fn profile(&self) -> &str {
+        self.given.profile.as_deref().unwrap_or(DEFAULT_PROFILE)
+    }
+
+    /// The config file's path.
+    pub fn config_path(&self) -> Result<PathBuf> {
+        match &self.given.config {
+            Some(p) => Ok(p.clone()),
+            None => config::default_path().ok_or_else(|| {
+                Error::Config(
+                    "cannot find the config folder of this platform; pass --config FILE or set TUNNELCTL_CONFIG"
+                        .into(),
+                )
+            }),
+        }
+    }
+
+    /// The config file (an absent file is an empty one), read once.
+    pub fn config(&self) -> Result<&ConfigFile> {
+        if let Some(c) = self.config.get() {
+            return Ok(c);
+        }
+        let loaded = ConfigFile::load(&self.config_path()?)?;
+        Ok(self.config.get_or_init(|| loaded))
+    }
+
+    /// A text setting: flag, environment variable, profile.
+    fn text(
+        &self,
+        given: Option<&String>,
+        var: &'static str,
+        key: &str,
+    ) -> Result<Resolved<String>> {
+        if let Some(v) = given.filter(|v| !v.is_empty()) {
+            // clap fills the field from the flag or the environment; tell them apart.
+            let source = if std::env::var(var).ok().as_deref() == Some(v.as_str()) {
+                Source::Env(var)
+            } else {
+                Source::Flag
+            };
+            return Ok(Resolved {
+                value: Some(v.clone()),
+                source,
+            });
+        }
+        self.profile_value(key)
+    }
+
+    /// A value from the profile, or none.
+    fn profile_value(&self, key: &str) -> Result<Resolved<String>> {
+        let profile = self.profile();
+        Ok(
+            match self.config()?.get(profile, key).filter(|v| !v.is_empty()) {
+                Some(v) => Resolved {
+                    value: Some(v.to_string()),
+                    source: Source::Profile(profile.to_string()),
+                },
+                None => Resolved {
+                    value: None,
+                    source: Source::Default,
+                },
+            },
+        )
+    }
+
+    /// A typed setting that has a flag but no environment variable.
+    fn typed<T>(
+        &self,
+        given: Option<T>,
+        key: &str,
+        parse: impl Fn(&str) -> std::result::Result<T, String>,
+        default: T,
+    ) -> Result<Resolved<T>> {
+        if let Some(v) = given {
+            return Ok(Resolved {
+                value: Some(v),
+                source: Source::Flag,
+            });
+        }
+        let found = self.profile_value(key)?;
+        match found.value {
+            Some(text) => parse(&text)
+                .map(|v| Resolved {
+                    value: Some(v),
+                    source: found.source,
+                })
+                .map_err(|e| {
+                    Error::Config(format!(
+                        "the config key '{key}' of profile '{}': {e}",
+                        self.profile()
+                    ))
+                }),
+            None => Ok(Resolved {
+                value: Some(default),
+                source: Source::Default,
+            }),
+        }
+    }
+
+    /// The management API key.
+    pub fn api_key(&self) -> Result<Resolved<String>> {
+        self.text(self.given.api_key.as_ref(), env::API_KEY, "api_key")
+    }
+
+    /// The management API URL.
+    pub fn api_url(&self) -> Result<Resolved<String>> {
+        self.text(self.given.api_url.as_ref(), env::API_URL, "api_url")
+    }
+
+    /// The local agent API URL, with its default.
+    pub fn agent_url(&self) -> Result<Resolved<String>> {
+        let mut r = self.text(self.given.agent_url.as_ref(), env::AGENT_URL, "agent_url")?;
+        if r.value.is_none() {
+            r.value = Some(DEFAULT_AGENT_URL.to_string());
+        }
+        Ok(r)
+    }
+
+    /// Attempts per request.
+    pub fn max_attempts(&self) -> Result<Resolved<u32>> {
+        self.typed(
+            self.given.max_attempts,
+            "max_attempts",
+            crate::parse::parse_attempts,
+            DEFAULT_MAX_ATTEMPTS,
+        )
+    }
+
+    /// The pacing of management requests.
+    pub fn rate(&self) -> Result<Resolved<RateSetting>> {
+        self.typed(
+            self.given.rate,
+            "rate",
+            |t| t.parse(),
+            RateSetting::Limit(DEFAULT_RATE),
+        )
+    }
+}
+
+impl Settings {
+    /// Every key of a profile as `config show` prints it: the value as text (a value stored in
+    /// the profile as it was written, even one that does not parse) and its source.
+    pub fn shown(&self) -> Result<Vec<(&'static str, Resolved<String>)>> {
+        let typed_text =
+            |given: Option<String>, key: &str, default: String| -> Result<Resolved<String>> {
+                if let Some(v) = given {
+                    return Ok(Resolved {
+                        value: Some(v),
+                        source: Source::Flag,
+                    });
+                }
+                let found = self.profile_value(key)?;
+                Ok(match found.value {
+                    Some(_) => found,
+                    None => Resolved {
+                        value: Some(default),
+                        source: Source::Default,
+                    },
+                })
+            };
+        Ok(vec![
+            ("api_url", self.api_url()?),
+            ("api_key", self.api_key()?),
+            ("agent_url", self.agent_url()?),
+            (
+                "max_attempts",
+                typed_text(
+                    self.given.max_attempts.map(|n| n.to_string()),
+                    "max_attempts",
+                    DEFAULT_MAX_ATTEMPTS.to_string(),
+                )?,
+            ),
+            (
+                "rate",
+                typed_text(
+                    self.given.rate.map(|r| r.to_string()),
+                    "rate",
+                    RateSetting::Limit(DEFAULT_RATE).to_string(),
+                )?,
+            ),
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_profile(text: &str) -> (tempfile::TempDir, Settings) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, text).unwrap();
+        let given = Given {
+            config: Some(path),
+            ..Given::default()
+        };
+        (dir, Settings::new(given))
+    }
+
+    #[test]
+    fn flag_then_profile_then_default() {
+        let (_d, mut s) =
+            with_profile("[default]\napi_url = \"https://p.example\"\nrate = \"off\"\n");
+        let url = s.api_url().unwrap();
+        assert_eq!(url.value.as_deref(), Some("https://p.example"));
+        assert_eq!(url.source, Source::Profile("default".into()));
+        assert_eq!(s.rate().unwrap().value, Some(RateSetting::Off));
+        let attempts = s.max_attempts().unwrap();
+        assert_eq!(
+            (attempts.value, attempts.source),
+            (Some(3), Source::Default)
+        );
+        s.given.max_attempts = Some(5);
+        assert_eq!(s.max_attempts().unwrap().source, Source::Flag);
+        assert_eq!(
+            s.agent_url().unwrap().value.as_deref(),
+            Some(DEFAULT_AGENT_URL)
+        );
+    }
+
+    #[test]
+    fn a_bad_profile_value_names_the_key() {
+        let (_d, s) = with_profile("[default]\nmax_attempts = \"99\"\n");
+        let e = s.max_attempts().unwrap_err();
+        assert_eq!(e.exit_code(), 3);
+        assert!(e.to_string().contains("max_attempts"), "{e}");
+    }
+}
