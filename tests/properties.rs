@@ -7,10 +7,10 @@ use clap::Parser;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
-use tunnelctl::agent::{curl, exchange, har};
 use tunnelctl::cli::Cli;
 use tunnelctl::escape::escape;
 use tunnelctl::http::decode_error;
+use tunnelctl::output::capture::{curl, exchange, har};
 use tunnelctl::output::columns::{self, Kind};
 
 /// Any JSON value, with strings that may hold control characters and odd Unicode.

@@ -4,10 +4,6 @@
 //! `Accept: application/xml`). Names and IDs are encoded path segments: tunnel names contain
 //! spaces (`t1 (http)`).
 
-pub mod curl;
-pub mod exchange;
-pub mod har;
-
 use reqwest::Method;
 use serde_json::{json, Value};
 

@@ -9,10 +9,10 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Map, Value};
 
 use super::{non_empty, parse_limit, value_or_file};
-use crate::agent::{curl, exchange, har};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::{self, escape};
+use crate::output::capture::{curl, exchange, har};
 use crate::output::columns::{render, CAPTURED_REQUEST, TUNNEL};
 use crate::output::Format;
 

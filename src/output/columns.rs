@@ -333,10 +333,10 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
             })
             .unwrap_or_default(),
         Cell::Nanos => match v.as_i64() {
-            Some(n) if human => crate::agent::exchange::human_duration(n),
+            Some(n) if human => super::capture::exchange::human_duration(n),
             _ => scalar(v),
         },
-        Cell::Status if !crate::agent::exchange::is_answered(item) => "pending".to_string(),
+        Cell::Status if !super::capture::exchange::is_answered(item) => "pending".to_string(),
         Cell::Status => scalar(v),
         Cell::Auth => target_member(v)
             .and_then(|(_, m)| m.get("auth"))

@@ -4,6 +4,7 @@
 //! Handlers hand values to a [`ListSink`] (items as they arrive) or to
 //! [`OutputOptions::object`] (one resource); nothing here makes requests.
 
+pub mod capture;
 pub mod columns;
 pub mod jq;
 pub mod json;
