@@ -1,15 +1,13 @@
 //! `tunnelctl config …`: the config file and its profiles.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
 use clap::{Args, Subcommand};
-use serde_json::{json, Map, Value};
 
 use crate::config::{is_known_key, is_secret_key, ConfigFile, KEYS};
 use crate::context::{validate_api_url, Context};
 use crate::error::{Error, Result};
 use crate::escape::escape;
-use crate::output::Format;
 use crate::ratelimit::RateSetting;
 use crate::secrets::redact;
 
@@ -119,14 +117,9 @@ fn read_line(what: &str) -> Result<String> {
 pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
     let profile = ctx.settings.profile().to_string();
     match args.command {
-        ConfigCommand::Path => {
-            writeln!(
-                std::io::stdout().lock(),
-                "{}",
-                ctx.settings.config_path()?.display()
-            )?;
-            Ok(())
-        }
+        ConfigCommand::Path => ctx
+            .out
+            .line(&ctx.settings.config_path()?.display().to_string()),
         ConfigCommand::Init { api_key_stdin } => init(ctx, &profile, api_key_stdin),
         ConfigCommand::Show => show(ctx, &profile),
         ConfigCommand::Get { key } => {
@@ -134,14 +127,11 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
             let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
             match cfg.get(&profile, &key) {
                 Some(v) if is_secret_key(&key) => {
-                    writeln!(std::io::stdout().lock(), "{}", redact(v))?;
+                    ctx.out.line(&redact(v))?;
                     ctx.note("(the API key is never printed in full)");
                     Ok(())
                 }
-                Some(v) => {
-                    writeln!(std::io::stdout().lock(), "{v}")?;
-                    Ok(())
-                }
+                Some(v) => ctx.out.line(v),
                 None => Err(Error::Config(format!(
                     "'{key}' is not set in profile '{}' of {}",
                     escape(&profile),
@@ -260,55 +250,25 @@ fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
 
 fn show(ctx: &Context, profile: &str) -> Result<()> {
     let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
-    let rows: Vec<(&str, (Option<String>, String))> = ctx
+    let rows: Vec<(&str, Option<String>, String)> = ctx
         .settings
         .shown()?
         .into_iter()
-        .map(|(key, r)| (key, (r.value, r.source.to_string())))
+        .map(|(key, r)| {
+            let value = r.value.map(|v| {
+                if is_secret_key(key) {
+                    redact(&v)
+                } else {
+                    escape(&v)
+                }
+            });
+            (key, value, r.source.to_string())
+        })
         .collect();
-    let shown = |key: &str, v: &Option<String>| match v {
-        Some(v) if is_secret_key(key) => redact(v),
-        Some(v) => escape(v),
-        None => String::new(),
-    };
-    let mut out = std::io::stdout().lock();
-    if ctx.out.is_json() || ctx.out.jq.is_some() {
-        let mut settings = Map::new();
-        for (key, (v, source)) in &rows {
-            settings.insert(
-                (*key).to_string(),
-                json!({"value": v.as_ref().map(|_| shown(key, v)), "source": source}),
-            );
-        }
-        let doc = json!({
-            "config_file": cfg.path().display().to_string(),
-            "profile": profile,
-            "profiles": cfg.profiles(),
-            "settings": Value::Object(settings),
-        });
-        if let Some(expr) = &ctx.out.jq {
-            crate::output::jq::Filter::compile(expr)?.run(&doc, ctx.out.tty, &mut out)?;
-        } else {
-            crate::output::write_json(&mut out, &doc, ctx.out.tty)?;
-        }
-        return Ok(());
-    }
-    if ctx.out.format == Format::Table {
-        writeln!(out, "config file: {}", cfg.path().display())?;
-        writeln!(out, "profile:     {}", escape(profile))?;
-    }
-    for (key, (v, source)) in &rows {
-        let value = shown(key, v);
-        if ctx.out.format == Format::Table {
-            let value = if value.is_empty() {
-                "(not set)".to_string()
-            } else {
-                value
-            };
-            writeln!(out, "{key:<12}  {value}  ({source})")?;
-        } else {
-            writeln!(out, "{key}\t{value}\t{source}")?;
-        }
-    }
-    Ok(())
+    ctx.out.config_show(
+        &cfg.path().display().to_string(),
+        profile,
+        cfg.profiles(),
+        &rows,
+    )
 }

@@ -2,7 +2,7 @@
 //! operations over many of them (selectors, bounded concurrency, waits, rolling upgrades).
 
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -17,10 +17,11 @@ use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::fleet::bulk::{self, Outcome};
 use crate::fleet::select::{IpMatch, Selector, VersionMatch};
-use crate::fleet::upgrade::{self, Plan, Progress, Step};
+use crate::fleet::upgrade::{self, Plan, Step};
 use crate::fleet::{field, id_of, wait};
 use crate::interrupt;
 use crate::output::columns::SESSION;
+use crate::output::report::UpgradeProgress;
 
 /// How long `--wait` and `upgrade` wait for agents when `--timeout` does not say.
 const DEFAULT_WAIT: Duration = Duration::from_secs(300);
@@ -205,7 +206,7 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
                     }
                 }
             }
-            if sink.finish()? == 0 && ctx.out.format == crate::output::Format::Table {
+            if sink.finish()? == 0 && ctx.out.notes_empty_lists() {
                 ctx.note("No tunnel sessions match.");
             }
             Ok(())
@@ -326,23 +327,13 @@ fn describe(s: &Value) -> String {
         .map(|k| field(s, k))
         .filter(|v| !v.is_empty())
         .collect();
-    escape(&parts.join(" "))
+    parts.join(" ")
 }
 
-/// Prints what a dry run would do: one line per session on stdout.
+/// Prints what a dry run would do.
 fn dry_run(ctx: &Context, verb: &str, targets: &[Value]) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    if ctx.out.is_json() {
-        let plan: Vec<Value> = targets
-            .iter()
-            .map(|s| json!({"id": id_of(s), "action": verb}))
-            .collect();
-        crate::output::write_json(&mut out, &Value::Array(plan), ctx.out.tty)?;
-    } else {
-        for s in targets {
-            writeln!(out, "would {verb}\t{}\t{}", escape(id_of(s)), describe(s))?;
-        }
-    }
+    let plan: Vec<(&str, String)> = targets.iter().map(|s| (id_of(s), describe(s))).collect();
+    ctx.out.dry_run(verb, &plan)?;
     ctx.note(&format!(
         "Dry run: nothing was sent ({} session(s)).",
         targets.len()
@@ -424,19 +415,15 @@ async fn agent_command(
                 until.saturating_duration_since(Instant::now()).as_secs(),
                 restarted.len()
             ));
-            let human = !ctx.out.is_json();
             not_back = wait::until_back(&client, &restarted, &known, until, |old, new| {
                 back.push((id_of(old).to_string(), id_of(new).to_string()));
-                if human {
-                    let mut out = std::io::stdout().lock();
-                    let _ = writeln!(out, "{} -> {}", escape(id_of(old)), escape(id_of(new)));
-                    let _ = out.flush();
-                }
+                // A closed stdout shows at the end; the wait goes on for the report.
+                let _ = ctx.out.came_back(id_of(old), id_of(new));
             })
             .await?;
         }
     }
-    if ctx.out.is_json() {
+    {
         let results: Vec<Value> = ids
             .iter()
             .zip(&outcomes)
@@ -454,8 +441,7 @@ async fn agent_command(
                 r
             })
             .collect();
-        let mut out = std::io::stdout().lock();
-        crate::output::write_json(&mut out, &Value::Array(results), ctx.out.tty)?;
+        ctx.out.results(results)?;
     }
     summarize(&ids, &outcomes, &not_back)
 }
@@ -544,50 +530,6 @@ fn timed_out(o: &Outcome) -> bool {
     matches!(o, Outcome::Failed(Error::WaitTimeout(_)))
 }
 
-/// Progress of an upgrade: a spinner on a terminal, plain lines otherwise.
-struct UpgradeProgress {
-    bar: Option<indicatif::ProgressBar>,
-    quiet: bool,
-    json: bool,
-}
-
-impl Progress for UpgradeProgress {
-    fn phase(&mut self, batch: usize, batches: usize, what: &str) {
-        let msg = format!("batch {batch}/{batches}: {what}");
-        match &self.bar {
-            Some(bar) => bar.set_message(msg),
-            None if !self.quiet => eprintln!("{msg}"),
-            None => {}
-        }
-    }
-
-    fn done(&mut self, old: &Value, step: &Step) {
-        let id = escape(id_of(old));
-        let line = match step {
-            Step::Upgraded { new_id, version } => {
-                format!("{id} -> {} ({})", escape(new_id), escape(version))
-            }
-            Step::UpdateFailed(e) => format!("{id}: not upgraded: update refused: {e}"),
-            Step::RestartFailed(e) => format!("{id}: updated but the restart failed: {e}"),
-            Step::NotBack => format!("{id}: restarted but not back in time"),
-            Step::NotStarted => format!("{id}: not started"),
-        };
-        if self.json {
-            return;
-        }
-        match (&self.bar, matches!(step, Step::Upgraded { .. })) {
-            (Some(bar), true) => bar.println(line),
-            (Some(bar), false) => bar.suspend(|| eprintln!("{line}")),
-            (None, true) => {
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{line}");
-                let _ = out.flush();
-            }
-            (None, false) => eprintln!("{line}"),
-        }
-    }
-}
-
 async fn run_upgrade(
     ctx: &Context,
     fleet: FleetArgs,
@@ -619,14 +561,14 @@ async fn run_upgrade(
     let mut progress = UpgradeProgress {
         bar,
         quiet: ctx.settings.given.quiet,
-        json: ctx.out.is_json(),
+        out: &ctx.out,
     };
     let _graceful = interrupt::graceful();
     let results = upgrade::run(&client, &targets, &plan, &mut progress).await;
     if let Some(bar) = &progress.bar {
         bar.finish_and_clear();
     }
-    if ctx.out.is_json() {
+    {
         let rows: Vec<Value> = results
             .iter()
             .map(|(id, step)| match step {
@@ -637,8 +579,7 @@ async fn run_upgrade(
                 Step::NotStarted => json!({"id": id, "outcome": "not-started"}),
             })
             .collect();
-        let mut out = std::io::stdout().lock();
-        crate::output::write_json(&mut out, &Value::Array(rows), ctx.out.tty)?;
+        ctx.out.results(rows)?;
     }
     if interrupt::requested() {
         return Err(interrupt::stop_error());

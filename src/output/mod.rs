@@ -8,6 +8,7 @@ pub mod capture;
 pub mod columns;
 pub mod jq;
 pub mod json;
+pub mod report;
 pub mod table;
 pub mod time;
 

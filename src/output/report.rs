@@ -1,0 +1,172 @@
+//! Reports of operations over many items: what a dry run would do, agents coming back, the
+//! results of a bulk command or rolling upgrade, and `config show`. Commands compute the
+//! data; these decide, by the output format, what reaches stdout.
+
+use std::io::Write;
+
+use serde_json::{json, Map, Value};
+
+use crate::fleet::id_of;
+use crate::fleet::upgrade::{Progress, Step};
+
+use super::OutputOptions;
+use crate::error::Result;
+use crate::escape::escape;
+
+impl OutputOptions {
+    /// Writes a line of plain data (a path, a value) to stdout.
+    pub fn line(&self, text: &str) -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{text}")?;
+        out.flush()?;
+        Ok(())
+    }
+
+    /// Writes bytes to stdout exactly as they are.
+    pub fn bytes(&self, bytes: &[u8]) -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes)?;
+        out.flush()?;
+        Ok(())
+    }
+
+    /// Does an empty list deserve a note on stderr (a table for a person, no jq)?
+    pub fn notes_empty_lists(&self) -> bool {
+        self.format == super::Format::Table && self.jq.is_none()
+    }
+
+    /// What a dry run would do, one target (`id`, a short description) a line, or as JSON.
+    pub fn dry_run(&self, verb: &str, targets: &[(&str, String)]) -> Result<()> {
+        if self.is_json() {
+            let plan: Vec<Value> = targets
+                .iter()
+                .map(|(id, _)| json!({"id": id, "action": verb}))
+                .collect();
+            return self.results(plan);
+        }
+        let mut out = std::io::stdout().lock();
+        for (id, describe) in targets {
+            writeln!(out, "would {verb}\t{}\t{}", escape(id), escape(describe))?;
+        }
+        out.flush()?;
+        Ok(())
+    }
+
+    /// An agent back under a new session, as it happens (not in JSON: the results say it).
+    pub fn came_back(&self, old: &str, new: &str) -> Result<()> {
+        if self.is_json() {
+            return Ok(());
+        }
+        self.line(&format!("{} -> {}", escape(old), escape(new)))
+    }
+
+    /// The results of a bulk command, one object per item: printed with `--json` (or
+    /// `-o ndjson`) only, since people read the per-item lines on stderr instead.
+    pub fn results(&self, rows: Vec<Value>) -> Result<()> {
+        if !self.is_json() {
+            return Ok(());
+        }
+        let mut out = std::io::stdout().lock();
+        super::write_json(&mut out, &Value::Array(rows), self.tty)?;
+        out.flush()?;
+        Ok(())
+    }
+
+    /// `config show`: the file, the profile, and each setting with its value (already made
+    /// safe to show) and source.
+    pub fn config_show(
+        &self,
+        file: &str,
+        profile: &str,
+        profiles: Vec<String>,
+        rows: &[(&str, Option<String>, String)],
+    ) -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        if self.is_json() || self.jq.is_some() {
+            let mut settings = Map::new();
+            for (key, value, source) in rows {
+                settings.insert(
+                    (*key).to_string(),
+                    json!({"value": value, "source": source}),
+                );
+            }
+            let doc = json!({
+                "config_file": file,
+                "profile": profile,
+                "profiles": profiles,
+                "settings": Value::Object(settings),
+            });
+            if let Some(expr) = &self.jq {
+                super::jq::Filter::compile(expr)?.run(&doc, self.tty, &mut out)?;
+            } else {
+                super::write_json(&mut out, &doc, self.tty)?;
+            }
+            return Ok(());
+        }
+        let table = self.format == super::Format::Table;
+        if table {
+            writeln!(out, "config file: {}", escape(file))?;
+            writeln!(out, "profile:     {}", escape(profile))?;
+        }
+        for (key, value, source) in rows {
+            let value = value.clone().unwrap_or_default();
+            if table {
+                let value = if value.is_empty() {
+                    "(not set)".to_string()
+                } else {
+                    value
+                };
+                writeln!(out, "{key:<12}  {value}  ({source})")?;
+            } else {
+                writeln!(out, "{key}\t{value}\t{source}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Progress of an upgrade: a spinner on a terminal, plain lines otherwise.
+pub struct UpgradeProgress<'a> {
+    /// The spinner, on a terminal.
+    pub bar: Option<indicatif::ProgressBar>,
+    /// `--quiet`.
+    pub quiet: bool,
+    /// Where results go.
+    pub out: &'a OutputOptions,
+}
+
+impl Progress for UpgradeProgress<'_> {
+    fn phase(&mut self, batch: usize, batches: usize, what: &str) {
+        let msg = format!("batch {batch}/{batches}: {what}");
+        match &self.bar {
+            Some(bar) => bar.set_message(msg),
+            None if !self.quiet => eprintln!("{msg}"),
+            None => {}
+        }
+    }
+
+    fn done(&mut self, old: &Value, step: &Step) {
+        let id = escape(id_of(old));
+        let line = match step {
+            Step::Upgraded { new_id, version } => {
+                format!("{id} -> {} ({})", escape(new_id), escape(version))
+            }
+            Step::UpdateFailed(e) => format!("{id}: not upgraded: update refused: {e}"),
+            Step::RestartFailed(e) => format!("{id}: updated but the restart failed: {e}"),
+            Step::NotBack => format!("{id}: restarted but not back in time"),
+            Step::NotStarted => format!("{id}: not started"),
+        };
+        if self.out.is_json() {
+            return;
+        }
+        match (&self.bar, matches!(step, Step::Upgraded { .. })) {
+            (Some(bar), true) => bar.println(line),
+            (Some(bar), false) => bar.suspend(|| eprintln!("{line}")),
+            (None, true) => {
+                // A closed stdout shows at the end; the upgrade goes on for its report.
+                let _ = self.out.line(&line);
+            }
+            (None, false) => eprintln!("{line}"),
+        }
+    }
+}
