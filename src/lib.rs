@@ -7,6 +7,7 @@
 
 pub mod agent;
 pub mod api;
+pub mod bulk;
 pub mod cli;
 pub mod commands;
 pub mod complete;

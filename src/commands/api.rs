@@ -1,8 +1,6 @@
 //! `tunnelctl api METHOD PATH`: any request to the management API, with the key and version
 //! headers added — for endpoints and fields the commands do not cover yet.
 
-use std::io::Write;
-
 use clap::Args;
 use reqwest::Method;
 use serde_json::{Map, Value};
@@ -11,7 +9,6 @@ use super::value_or_file;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::columns::RAW;
-use crate::output::Format;
 
 /// Arguments of `api`.
 #[derive(Debug, Args)]
@@ -107,20 +104,14 @@ pub async fn run(args: ApiArgs, ctx: &Context) -> Result<()> {
         return Err(Error::usage("--paginate goes with GET"));
     }
     let client = ctx.management()?;
-    // The answer is printed as JSON whatever the terminal, as `gh api` does.
-    let mut out = ctx.out.clone();
-    if !out.is_json() {
-        out.format = Format::Json;
-    }
+    let out = ctx.out.json_always();
     if args.paginate {
         let pages = client.raw_pages(&path)?;
         return super::stream_list(&out, &RAW, pages).await.map(|_| ());
     }
     match client.raw(args.method, &path, body.as_ref()).await? {
         Some(v) => out.object(&RAW, &v),
-        None => {
-            std::io::stdout().lock().flush()?;
-            Ok(())
-        }
+        // 204: nothing to print.
+        None => Ok(()),
     }
 }

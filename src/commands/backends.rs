@@ -139,7 +139,7 @@ pub async fn run(args: BackendsArgs, ctx: &Context) -> Result<()> {
             let labels_unknown = updated
                 .get("labels")
                 .is_some_and(serde_json::Value::is_null);
-            if labels_unknown && !ctx.out.is_json() && ctx.out.jq.is_none() {
+            if labels_unknown && ctx.out.for_people() {
                 if let Ok(fresh) = RESOURCE.get(&ctx.management()?, &id).await {
                     updated = fresh;
                 }

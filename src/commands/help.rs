@@ -1,6 +1,6 @@
 //! `tunnelctl help [TOPIC | COMMAND…]`: help on a command, or on a topic (exit-codes).
 
-use std::io::Write;
+use crate::output::report::print_bytes;
 
 use clap::{Args, CommandFactory};
 
@@ -18,10 +18,8 @@ pub struct HelpArgs {
 
 /// Prints the help asked for.
 pub fn run(args: HelpArgs) -> Result<()> {
-    let mut out = std::io::stdout().lock();
     if args.words.len() == 1 && args.words[0] == "exit-codes" {
-        out.write_all(EXIT_CODES_HELP.as_bytes())?;
-        return Ok(());
+        return print_bytes(EXIT_CODES_HELP.as_bytes());
     }
     let mut cmd = Cli::command();
     cmd.build();
@@ -33,6 +31,5 @@ pub fn run(args: HelpArgs) -> Result<()> {
             ))
         })?;
     }
-    write!(out, "{}", current.clone().render_long_help())?;
-    Ok(())
+    print_bytes(current.clone().render_long_help().to_string().as_bytes())
 }

@@ -11,10 +11,9 @@ use serde_json::{Map, Value};
 use super::{non_empty, parse_limit, value_or_file};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::escape::{self, escape};
-use crate::output::capture::{curl, exchange, har};
-use crate::output::columns::{render, CAPTURED_REQUEST, TUNNEL};
-use crate::output::Format;
+use crate::escape::escape;
+use crate::output::capture::{exchange, har, View};
+use crate::output::columns::{CAPTURED_REQUEST, TUNNEL};
 
 /// `local` and its groups.
 #[derive(Debug, Args)]
@@ -382,7 +381,7 @@ fn print_all(
     for item in items {
         sink.push(item)?;
     }
-    if sink.finish()? == 0 && ctx.out.format == Format::Table {
+    if sink.finish()? == 0 && ctx.out.notes_empty_lists() {
         ctx.note(&format!("No {} found.", kind.plural));
     }
     Ok(())
@@ -392,36 +391,18 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
     match args.command {
         RequestsCommand::List { limit, filter } => {
             let client = ctx.agent()?;
-            // Machine output passes the agent's JSON through untouched: no values are built,
-            // so a list of large captured bodies costs little more memory than its text.
-            if ctx.out.jq.is_none()
-                && !ctx.out.tty
-                && matches!(ctx.out.format, Format::Json | Format::Ndjson)
-            {
-                let raw = client.requests_raw(limit, filter.tunnel.as_deref()).await?;
-                let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-                if ctx.out.format == Format::Json {
-                    out.write_all(raw.array()?.as_bytes())?;
-                    out.write_all(b"\n")?;
-                } else {
-                    for item in raw.items()? {
-                        if item.contains('\n') {
-                            // An agent that indents its JSON: one line per item all the same.
-                            let v: Value = serde_json::from_str(item)
-                                .map_err(|e| Error::BadResponse(e.to_string()))?;
-                            serde_json::to_writer(&mut out, &v)
-                                .map_err(|e| Error::Io(e.to_string()))?;
-                        } else {
-                            out.write_all(item.as_bytes())?;
-                        }
-                        out.write_all(b"\n")?;
-                    }
-                }
-                out.flush()?;
-                return Ok(());
+            // Each captured request is handed on as the agent's JSON text: machine output
+            // passes it through without building values, so a list of large captured bodies
+            // costs little more memory than its text.
+            let raw = client.requests_raw(limit, filter.tunnel.as_deref()).await?;
+            let mut sink = ctx.out.list(&CAPTURED_REQUEST)?;
+            for item in raw.items()? {
+                sink.push_raw(item)?;
             }
-            let all = client.requests(limit, filter.tunnel.as_deref()).await?;
-            print_all(ctx, &CAPTURED_REQUEST, all)
+            if sink.finish()? == 0 && ctx.out.notes_empty_lists() {
+                ctx.note(&format!("No {} found.", CAPTURED_REQUEST.plural));
+            }
+            Ok(())
         }
         RequestsCommand::Get {
             id,
@@ -432,38 +413,14 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
         } => {
             let client = ctx.agent()?;
             let captured = client.request(&id).await?;
-            let mut out = std::io::stdout().lock();
-            if raw {
-                let part = if response { "response" } else { "request" };
-                let bytes = captured
-                    .get(part)
-                    .and_then(exchange::raw_bytes)
-                    .ok_or_else(|| {
-                        Error::BadResponse(format!(
-                            "the captured {part} of {} has no raw bytes (pending?)",
-                            escape(&id)
-                        ))
-                    })?;
-                // As curl does with binary output: bytes a visitor chose could drive the
-                // terminal (escape sequences, OSC 52 to the clipboard), so they go only to a
-                // file or a pipe unless asked; plain text is shown as it is.
-                if ctx.out.tty && !force && !escape::is_terminal_safe(&bytes) {
-                    return Err(Error::usage(format!(
-                        "the raw {part} holds control characters or binary data that would act on \
-                         your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
-                         or add --force to write it here anyway"
-                    )));
-                }
-                out.write_all(&bytes)?;
+            let view = if raw {
+                View::Raw { response, force }
             } else if curl {
-                writeln!(out, "{}", curl::command(&captured)?)?;
-            } else if ctx.out.is_json() || ctx.out.jq.is_some() {
-                drop(out);
-                ctx.out.object(&CAPTURED_REQUEST, &captured)?;
+                View::Curl
             } else {
-                out.write_all(exchange::render(&captured).as_bytes())?;
-            }
-            Ok(())
+                View::Decoded
+            };
+            ctx.out.capture(&id, &captured, view)
         }
         RequestsCommand::Replay { id, tunnel } => {
             let client = ctx.agent()?;
@@ -486,9 +443,7 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             let text = serde_json::to_string_pretty(&doc)
                 .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
             if har.as_os_str() == "-" {
-                let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes())?;
-                out.write_all(b"\n")?;
+                ctx.out.line(&text)?;
             } else {
                 std::fs::write(&har, text + "\n")
                     .map_err(|e| Error::Io(format!("cannot write {}: {e}", har.display())))?;
@@ -519,7 +474,6 @@ async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
         .filter_map(|r| r.get("id").and_then(Value::as_str).map(str::to_string))
         .collect();
     let mut first_seen: HashMap<String, Instant> = HashMap::new();
-    let json = ctx.out.is_json();
     ctx.note("Following captured requests; Ctrl-C to stop.");
     let mut window = 50;
     loop {
@@ -539,7 +493,7 @@ async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
         } else {
             50
         };
-        let mut out = std::io::stdout().lock();
+        let mut out = ctx.out.writer();
         for item in batch.iter().rev() {
             let Some(id) = item.get("id").and_then(Value::as_str) else {
                 continue;
@@ -557,33 +511,8 @@ async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
             }
             seen.insert(id.to_string());
             first_seen.remove(id);
-            if json {
-                serde_json::to_writer(&mut out, item).map_err(|e| Error::Io(e.to_string()))?;
-                out.write_all(b"\n")?;
-            } else {
-                writeln!(out, "{}", tail_line(item))?;
-            }
+            ctx.out.tail_item(&mut out, item)?;
         }
         out.flush()?;
     }
-}
-
-/// time, method, path, status, duration, tunnel.
-fn tail_line(item: &Value) -> String {
-    let col = |name: &str| CAPTURED_REQUEST.columns.iter().find(|c| c.header == name);
-    let cell = |name: &str| col(name).map(|c| render(c, item, true)).unwrap_or_default();
-    let time = escape(
-        item.get("start")
-            .and_then(Value::as_str)
-            .and_then(|s| s.get(11..19))
-            .unwrap_or(""),
-    );
-    format!(
-        "{time}  {:<6} {}  {}  {}  {}",
-        cell("METHOD"),
-        cell("PATH"),
-        cell("STATUS"),
-        cell("DURATION"),
-        cell("TUNNEL")
-    )
 }

@@ -29,7 +29,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::output::columns::Kind;
-use crate::output::{Format, OutputOptions};
+use crate::output::OutputOptions;
 
 /// `--limit N` of every list.
 #[derive(Debug, Args)]
@@ -66,7 +66,7 @@ pub fn check(result: std::result::Result<(), Invalid>) -> Result<()> {
 /// failed), what was printed stays and the error says how far the listing got.
 pub async fn print_list(ctx: &Context, kind: &'static Kind, pages: Pages<'_>) -> Result<()> {
     let n = stream_list(&ctx.out, kind, pages).await?;
-    if n == 0 && ctx.out.format == Format::Table && ctx.out.jq.is_none() {
+    if n == 0 && ctx.out.notes_empty_lists() {
         ctx.note(&format!("No {} found.", kind.plural));
     }
     Ok(())
@@ -95,11 +95,12 @@ pub async fn stream_list(
     }
 }
 
-/// Runs `op` on each ID in turn, reporting each outcome on stderr. One ID: its own error.
-/// Several: exit 5 when some fail (the failure's own code when all fail alike).
-pub async fn for_each_id<F, Fut>(ctx: &Context, ids: &[String], done: &str, mut op: F) -> Result<()>
+/// Runs `op` on each ID in turn (one bulk engine: [`crate::bulk`]), reporting each outcome on
+/// stderr. One ID: its own error. Several: exit 5 when some fail (the failure's own code when
+/// all fail alike); Ctrl-C, SIGTERM and `--timeout` stop it between IDs, with what was done.
+pub async fn for_each_id<F, Fut>(ctx: &Context, ids: &[String], done: &str, op: F) -> Result<()>
 where
-    F: FnMut(String) -> Fut,
+    F: Fn(String) -> Fut,
     Fut: Future<Output = Result<()>>,
 {
     if let [only] = ids {
@@ -107,32 +108,13 @@ where
         ctx.note(&format!("{done} {}", escape(only)));
         return Ok(());
     }
-    let mut codes = Vec::new();
-    for (done_count, id) in ids.iter().enumerate() {
-        if crate::deadline::passed() {
-            return Err(crate::deadline::ran_out(format!(
-                "with {} of {} done; not started: {}",
-                done_count - codes.len(),
-                ids.len(),
-                escape(&ids[done_count..].join(" "))
-            )));
-        }
-        match op(id.clone()).await {
-            Ok(()) => ctx.note(&format!("{done} {}", escape(id))),
-            Err(e) => {
-                eprintln!("error: {}: {e:#}", escape(id));
-                codes.push(e.exit_code());
-            }
-        }
-    }
-    if crate::deadline::passed() && codes.contains(&crate::error::exit::WAIT_TIMEOUT) {
-        return Err(crate::deadline::ran_out(format!(
-            "with {} of {} done",
-            ids.len() - codes.len(),
-            ids.len()
-        )));
-    }
-    crate::error::several(&codes, 0, ids.len())
+    let outcomes = crate::bulk::run(ids, 1, op, |id, outcome| match outcome {
+        crate::bulk::Outcome::Done => ctx.note(&format!("{done} {}", escape(id))),
+        crate::bulk::Outcome::Failed(e) => eprintln!("error: {}: {e:#}", escape(id)),
+        crate::bulk::Outcome::NotStarted => {}
+    })
+    .await;
+    crate::bulk::conclude(ids, &outcomes, &[])
 }
 
 /// The most a `@FILE` value, `--input` body or stdin value may hold. Targets, configs and

@@ -15,7 +15,7 @@ use crate::api::Client;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
-use crate::fleet::bulk::{self, Outcome};
+use crate::bulk::{self, Outcome};
 use crate::fleet::select::{IpMatch, Selector, VersionMatch};
 use crate::fleet::upgrade::{self, Plan, Step};
 use crate::fleet::{field, id_of, wait};
@@ -443,92 +443,9 @@ async fn agent_command(
             .collect();
         ctx.out.results(results)?;
     }
-    summarize(&ids, &outcomes, &not_back)
+    bulk::conclude(&ids, &outcomes, &not_back)
 }
 
-/// The exit of a bulk command: Ctrl-C 130, agents not back 7, some failed 5, all failed alike
-/// their code.
-fn summarize(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Result<()> {
-    let not_started: Vec<&String> = ids
-        .iter()
-        .zip(outcomes)
-        .filter(|(_, o)| matches!(o, Outcome::NotStarted))
-        .map(|(id, _)| id)
-        .collect();
-    if interrupt::requested() {
-        let done = outcomes
-            .iter()
-            .filter(|o| !matches!(o, Outcome::NotStarted))
-            .count();
-        eprintln!(
-            "Interrupted: {done} of {} done; not started: {}",
-            ids.len(),
-            if not_started.is_empty() {
-                "none".to_string()
-            } else {
-                escape(
-                    &not_started
-                        .iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                )
-            }
-        );
-        return Err(interrupt::stop_error());
-    }
-    if crate::deadline::passed() && (!not_started.is_empty() || outcomes.iter().any(timed_out)) {
-        let ok = outcomes
-            .iter()
-            .filter(|o| matches!(o, Outcome::Done))
-            .count();
-        let cut = outcomes.iter().filter(|o| timed_out(o)).count();
-        let failed = outcomes
-            .iter()
-            .filter(|o| matches!(o, Outcome::Failed(_)))
-            .count()
-            - cut;
-        return Err(crate::deadline::ran_out(format!(
-            "with {ok} of {} done, {failed} failed, {cut} cut off under way, {} not started{}",
-            ids.len(),
-            not_started.len(),
-            if not_started.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ": {}",
-                    escape(
-                        &not_started
-                            .iter()
-                            .map(|s| s.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    )
-                )
-            }
-        )));
-    }
-    let codes: Vec<i32> = outcomes
-        .iter()
-        .filter_map(|o| match o {
-            Outcome::Failed(e) => Some(e.exit_code()),
-            _ => None,
-        })
-        .collect();
-    if !not_back.is_empty() && codes.is_empty() {
-        return Err(Error::WaitTimeout(format!(
-            "{} agent(s) did not reconnect in time: {}",
-            not_back.len(),
-            escape(&not_back.join(" "))
-        )));
-    }
-    crate::error::several(&codes, not_back.len(), ids.len())
-}
-
-/// Was this operation cut off by the command's `--timeout`?
-fn timed_out(o: &Outcome) -> bool {
-    matches!(o, Outcome::Failed(Error::WaitTimeout(_)))
-}
 
 async fn run_upgrade(
     ctx: &Context,

@@ -4,7 +4,6 @@
 //!
 //! Nothing here parses flags or prints tables: it takes settled choices and reports outcomes.
 
-pub mod bulk;
 pub mod select;
 pub mod upgrade;
 pub mod wait;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::bulk::{self, Outcome};
+use crate::bulk::{self, Outcome};
 use super::{field, id_of, wait};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;

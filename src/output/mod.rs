@@ -168,14 +168,14 @@ fn mask(mut value: Value, fields: &[&str]) -> Value {
 /// Might this JSON text hold a secret field, or a known secret? A field name in any case, or
 /// written with `\u` escapes, counts too; so does any text the known-secret check matches.
 fn may_hold_secret(text: &str, fields: &[&str]) -> bool {
-    let bytes = text.as_bytes();
-    text.contains("\\u")
-        || crate::secrets::holds_known(text)
-        || fields.iter().any(|f| {
-            bytes
-                .windows(f.len())
-                .any(|w| w.eq_ignore_ascii_case(f.as_bytes()))
-        })
+    if text.contains("\\u") || crate::secrets::holds_known(text) {
+        return true;
+    }
+    // One lower-case copy: a search for each name, in any case, at memory speed.
+    let lower = text.to_ascii_lowercase();
+    fields
+        .iter()
+        .any(|f| lower.contains(&f.to_ascii_lowercase()))
 }
 
 /// JSON indented and terminal-safe on a terminal, compact and exact otherwise, then a newline.
@@ -186,7 +186,7 @@ pub fn write_json(out: &mut impl Write, value: &Value, tty: bool) -> Result<()> 
 }
 
 /// One value on one line: exact in a pipe, terminal-safe on a terminal.
-fn write_line(out: &mut impl Write, value: &Value, tty: bool) -> Result<()> {
+pub(crate) fn write_line(out: &mut impl Write, value: &Value, tty: bool) -> Result<()> {
     if tty {
         json::write_compact_safe(out, value)?;
     } else {

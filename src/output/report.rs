@@ -13,6 +13,15 @@ use super::OutputOptions;
 use crate::error::Result;
 use crate::escape::escape;
 
+/// Writes bytes to stdout exactly as they are, for what needs no options (help text,
+/// completion scripts).
+pub fn print_bytes(bytes: &[u8]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
+    out.flush()?;
+    Ok(())
+}
+
 impl OutputOptions {
     /// Writes a line of plain data (a path, a value) to stdout.
     pub fn line(&self, text: &str) -> Result<()> {
@@ -28,6 +37,26 @@ impl OutputOptions {
         out.write_all(bytes)?;
         out.flush()?;
         Ok(())
+    }
+
+    /// A locked, buffered stdout for a command that writes as it goes (`tail`).
+    pub fn writer(&self) -> std::io::BufWriter<std::io::StdoutLock<'static>> {
+        std::io::BufWriter::new(std::io::stdout().lock())
+    }
+
+    /// These options with JSON output, unless JSON of some kind was asked for already
+    /// (`tunnelctl api` prints JSON whatever the terminal, as `gh api` does).
+    pub fn json_always(&self) -> OutputOptions {
+        let mut out = self.clone();
+        if !out.is_json() {
+            out.format = super::Format::Json;
+        }
+        out
+    }
+
+    /// Is the output for a person (a table or TSV, no jq)?
+    pub fn for_people(&self) -> bool {
+        !self.is_json() && self.jq.is_none()
     }
 
     /// Does an empty list deserve a note on stderr (a table for a person, no jq)?

@@ -5,3 +5,93 @@
 pub mod curl;
 pub mod exchange;
 pub mod har;
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use super::columns::{render, CAPTURED_REQUEST};
+use super::OutputOptions;
+use crate::error::{Error, Result};
+use crate::escape::{self, escape};
+
+/// How `local requests get` shows a captured exchange.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Decoded for a person (or the JSON, with `--json`/`--jq`).
+    Decoded,
+    /// The raw bytes of the request, or of the response.
+    Raw {
+        /// The response instead of the request.
+        response: bool,
+        /// Write bytes that could act on a terminal to one anyway.
+        force: bool,
+    },
+    /// An equivalent curl command line.
+    Curl,
+}
+
+impl OutputOptions {
+    /// Shows one captured exchange (`id` names it in messages).
+    pub fn capture(&self, id: &str, captured: &Value, view: View) -> Result<()> {
+        match view {
+            View::Raw { response, force } => {
+                let part = if response { "response" } else { "request" };
+                let bytes = captured
+                    .get(part)
+                    .and_then(exchange::raw_bytes)
+                    .ok_or_else(|| {
+                        Error::BadResponse(format!(
+                            "the captured {part} of {} has no raw bytes (pending?)",
+                            escape(id)
+                        ))
+                    })?;
+                // As curl does with binary output: bytes a visitor chose could drive the
+                // terminal (escape sequences, OSC 52 to the clipboard), so they go only to a
+                // file or a pipe unless asked; plain text is shown as it is.
+                if self.tty && !force && !escape::is_terminal_safe(&bytes) {
+                    return Err(Error::usage(format!(
+                        "the raw {part} holds control characters or binary data that would act on \
+                         your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
+                         or add --force to write it here anyway"
+                    )));
+                }
+                self.bytes(&bytes)
+            }
+            View::Curl => self.line(&curl::command(captured)?),
+            View::Decoded if self.is_json() || self.jq.is_some() => {
+                self.object(&CAPTURED_REQUEST, captured)
+            }
+            View::Decoded => self.bytes(exchange::render(captured).as_bytes()),
+        }
+    }
+
+    /// One request `tail` follows: a line for a person, or its JSON on one line.
+    pub fn tail_item(&self, out: &mut impl Write, item: &Value) -> Result<()> {
+        if self.is_json() {
+            return super::write_line(out, item, self.tty);
+        }
+        writeln!(out, "{}", tail_line(item))?;
+        Ok(())
+    }
+}
+
+/// time, method, path, status, duration, tunnel.
+fn tail_line(item: &Value) -> String {
+    let col = |name: &str| CAPTURED_REQUEST.columns.iter().find(|c| c.header == name);
+    let cell = |name: &str| col(name).map(|c| render(c, item, true)).unwrap_or_default();
+    let time = escape(
+        item.get("start")
+            .and_then(Value::as_str)
+            .and_then(|s| s.get(11..19))
+            .unwrap_or(""),
+    );
+    format!(
+        "{time}  {:<6} {}  {}  {}  {}",
+        cell("METHOD"),
+        cell("PATH"),
+        cell("STATUS"),
+        cell("DURATION"),
+        cell("TUNNEL")
+    )
+}

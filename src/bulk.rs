@@ -1,0 +1,155 @@
+//! The one engine for an operation over many items (agent commands over sessions, deletes of
+//! several IDs): bounded concurrency, each outcome reported as it finishes, a graceful stop on
+//! Ctrl-C or SIGTERM or when `--timeout` runs out (nothing new starts, what is under way ends,
+//! cut at the deadline, the rest is reported as not started), and one rule for the exit.
+
+use std::future::Future;
+
+use futures_util::stream::{self, StreamExt};
+
+use crate::error::{Error, Result};
+use crate::escape::escape;
+use crate::interrupt;
+
+/// What happened to one session.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The operation succeeded.
+    Done,
+    /// It failed with this error.
+    Failed(Error),
+    /// It was not started (Ctrl-C, `--timeout`, or an earlier batch failed).
+    NotStarted,
+}
+
+impl Outcome {
+    /// One word for reports: ok, failed, not-started.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Done => "ok",
+            Outcome::Failed(_) => "failed",
+            Outcome::NotStarted => "not-started",
+        }
+    }
+}
+
+/// Runs `op` on every id, at most `parallel` at once, calling `report` as each ends.
+/// Returns the outcomes in the order of `ids`.
+pub async fn run<F, Fut>(
+    ids: &[String],
+    parallel: usize,
+    op: F,
+    mut report: impl FnMut(&str, &Outcome),
+) -> Vec<Outcome>
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = Result<(), Error>>,
+{
+    let _graceful = interrupt::graceful();
+    let mut outcomes: Vec<Option<Outcome>> = ids.iter().map(|_| None).collect();
+    let op = &op;
+    let mut running = stream::iter(ids.iter().cloned().enumerate())
+        .take_while(|_| std::future::ready(!interrupt::requested() && !crate::deadline::passed()))
+        .map(|(i, id)| async move {
+            (
+                i,
+                op(id)
+                    .await
+                    .map_or_else(Outcome::Failed, |()| Outcome::Done),
+            )
+        })
+        .buffer_unordered(parallel.max(1));
+    while let Some((i, outcome)) = running.next().await {
+        report(&ids[i], &outcome);
+        outcomes[i] = Some(outcome);
+    }
+    outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or(Outcome::NotStarted))
+        .collect()
+}
+
+/// The exit of a bulk operation: stopped by a signal 130/143 (with what was and was not done),
+/// out of time 7 (likewise), items that did not come back (`not_back`, agents after a restart)
+/// 7, some failed 5, all failed alike their code.
+pub fn conclude(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Result<()> {
+    let not_started: Vec<&String> = ids
+        .iter()
+        .zip(outcomes)
+        .filter(|(_, o)| matches!(o, Outcome::NotStarted))
+        .map(|(id, _)| id)
+        .collect();
+    if interrupt::requested() {
+        let done = outcomes
+            .iter()
+            .filter(|o| !matches!(o, Outcome::NotStarted))
+            .count();
+        eprintln!(
+            "Interrupted: {done} of {} done; not started: {}",
+            ids.len(),
+            if not_started.is_empty() {
+                "none".to_string()
+            } else {
+                escape(
+                    &not_started
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+            }
+        );
+        return Err(interrupt::stop_error());
+    }
+    if crate::deadline::passed() && (!not_started.is_empty() || outcomes.iter().any(timed_out)) {
+        let ok = outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Done))
+            .count();
+        let cut = outcomes.iter().filter(|o| timed_out(o)).count();
+        let failed = outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Failed(_)))
+            .count()
+            - cut;
+        return Err(crate::deadline::ran_out(format!(
+            "with {ok} of {} done, {failed} failed, {cut} cut off under way, {} not started{}",
+            ids.len(),
+            not_started.len(),
+            if not_started.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ": {}",
+                    escape(
+                        &not_started
+                            .iter()
+                            .map(|s| s.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    )
+                )
+            }
+        )));
+    }
+    let codes: Vec<i32> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Failed(e) => Some(e.exit_code()),
+            _ => None,
+        })
+        .collect();
+    if !not_back.is_empty() && codes.is_empty() {
+        return Err(Error::WaitTimeout(format!(
+            "{} agent(s) did not reconnect in time: {}",
+            not_back.len(),
+            escape(&not_back.join(" "))
+        )));
+    }
+    crate::error::several(&codes, not_back.len(), ids.len())
+}
+
+/// Was this operation cut off by the command's `--timeout`?
+fn timed_out(o: &Outcome) -> bool {
+    matches!(o, Outcome::Failed(Error::WaitTimeout(_)))
+}
