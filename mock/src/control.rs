@@ -15,7 +15,8 @@ use crate::mgmt::{self, Ctx};
 use crate::ratelimit::RateLimit;
 use crate::seed;
 use crate::server::json_response;
-use crate::store::{lock, Shared};
+use crate::shared::Shared;
+use crate::sync::lock;
 
 /// Handles a request whose path starts with `/_mock`.
 pub fn handle(shared: &Shared, method: &str, raw_path: &str, body: &[u8]) -> Response {

@@ -32,8 +32,10 @@ mod ratelimit;
 mod recorder;
 mod seed;
 mod server;
+mod shared;
 mod stats;
 mod store;
+mod sync;
 
 use std::io;
 use std::net::SocketAddr;
@@ -45,7 +47,7 @@ use tokio::sync::oneshot;
 
 pub use recorder::RecordedRequest;
 
-use store::Shared;
+use shared::Shared;
 
 /// Settings of an emulator instance; every field has a default (see [`MockOptions::default`]).
 /// Build it as `MockOptions { page_size: 5, ..MockOptions::default() }`: fields will be added

@@ -12,7 +12,7 @@ use std::time::Instant;
 use axum::http::HeaderMap;
 use serde_json::{json, Map, Value};
 
-use crate::store::lock;
+use crate::sync::lock;
 
 /// One API request as it arrived, recorded before authentication or routing.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -20,7 +20,8 @@ use crate::faults::{answered_status, split_decoded};
 use crate::mgmt::{self, ApiRequest, Reply};
 use crate::ratelimit::RateLimit;
 use crate::recorder::Ticket;
-use crate::store::{lock, Shared};
+use crate::shared::Shared;
+use crate::sync::lock;
 
 /// Bodies larger than this are refused; far above anything the API takes.
 const MAX_BODY: usize = 16 * 1024 * 1024;

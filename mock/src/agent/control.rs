@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::captures::{Capture, CapturedRequest, CapturedResponse};
 use super::http1::{RequestHead, ResponseHead};
-use super::Agent;
+use super::state::Agent;
 use crate::errors::ApiError;
 use crate::input::Fields;
 

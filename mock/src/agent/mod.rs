@@ -2,10 +2,10 @@
 //! `/api`, answering like the real tunnel agent (status codes, bodies, error shapes, media
 //! types), with tunnels that really forward traffic and capture it.
 //!
-//! This module holds the agent's state and its request pipeline: record the request, apply
-//! an injected fault (paths under `/api/`; an `after` fault once the agent has answered),
-//! decode the path as Go's server does, negotiate
-//! the answer's format, route, then hand over to the endpoint's module. The order is the
+//! This module holds the agent's request pipeline (its state is in `state`): record the
+//! request, apply an injected fault (paths under `/api/`; an `after` fault once the agent has
+//! answered), decode the path as Go's server does, negotiate the answer's format, route, then
+//! hand over to the endpoint's module. The order is the
 //! agent's: a bad `Accept` is refused before the path is even looked at.
 
 pub mod captures;
@@ -20,14 +20,14 @@ pub mod metrics;
 pub mod negotiate;
 pub mod proxy;
 pub mod replay;
+pub mod state;
 pub mod tunnels;
 
 use std::convert::Infallible;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::body::{to_bytes, Body};
 use axum::extract::{Request, State};
@@ -39,92 +39,16 @@ use serde_json::{json, Value};
 use tokio::net::TcpListener;
 
 use crate::faults::{answered_status, split_decoded};
-use crate::recorder::Recorder;
-use crate::store::{lock, Shared};
-use crate::MockOptions;
+use crate::shared::Shared;
+use crate::sync::lock;
 
-use captures::Captures;
 use encode::json_line;
 use errors::AgentError;
 use negotiate::{BodyKind, Format};
-use tunnels::Tunnels;
+use state::Agent;
 
 /// Bodies larger than this are not read (the agent API takes small JSON bodies).
 const MAX_BODY: usize = 16 * 1024 * 1024;
-
-/// The agent's state: running tunnels, captured requests, the log of API requests, and the
-/// settings that change how it answers.
-#[derive(Debug)]
-pub struct Agent {
-    /// Captured exchanges.
-    pub captures: Arc<Captures>,
-    tunnels: Mutex<Tunnels>,
-    /// Every agent API request received, in order.
-    pub recorder: Recorder,
-    ready: AtomicBool,
-    start_error: Mutex<Option<String>>,
-}
-
-impl Agent {
-    /// An agent with no tunnels, configured from the options; its request log counts `at_ms`
-    /// from `started`.
-    pub fn new(opts: &MockOptions, started: Instant) -> Self {
-        Agent {
-            captures: Arc::new(Captures::new(opts.inspect_db_size)),
-            tunnels: Mutex::new(Tunnels::default()),
-            recorder: Recorder::new(started),
-            ready: AtomicBool::new(opts.agent_ready),
-            start_error: Mutex::new(None),
-        }
-    }
-
-    /// The running tunnels (hold the guard briefly, never across an `.await`).
-    pub fn tunnels(&self) -> MutexGuard<'_, Tunnels> {
-        lock(&self.tunnels)
-    }
-
-    /// Whether tunnels can be started (else 104).
-    pub fn ready(&self) -> bool {
-        self.ready.load(Ordering::Relaxed)
-    }
-
-    /// See [`Agent::ready`].
-    pub fn set_ready(&self, ready: bool) {
-        self.ready.store(ready, Ordering::Relaxed);
-    }
-
-    /// When set, starting a tunnel fails with 103 and this `details.err`.
-    pub fn start_error(&self) -> Option<String> {
-        lock(&self.start_error).clone()
-    }
-
-    /// See [`Agent::start_error`].
-    pub fn set_start_error(&self, err: Option<String>) {
-        *lock(&self.start_error) = err;
-    }
-
-    /// Stops every tunnel.
-    pub fn stop_all(&self) {
-        self.tunnels().clear();
-    }
-
-    /// Stops every tunnel and forgets the captures and the request log (settings stay).
-    pub fn reset(&self) {
-        self.stop_all();
-        self.captures.clear();
-        self.recorder.clear();
-    }
-
-    /// The agent's settings as `/_mock/config` shows them.
-    pub fn settings_json(&self) -> Value {
-        json!({
-            "agent_ready": self.ready(),
-            "inspect_db_size": self.captures.limit(),
-            "pending_response": if self.captures.pending_null() { "null" } else { "object" },
-            "tunnel_start_error": self.start_error(),
-        })
-    }
-}
 
 /// Serves the agent API on `listener` until the task is dropped.
 pub async fn serve(listener: TcpListener, shared: Arc<Shared>) {

@@ -19,7 +19,9 @@ use serde_json::{json, Map, Value};
 
 use crate::errors::ApiError;
 use crate::input::parse_object;
-use crate::store::{lock, Config, Shared, Store};
+use crate::shared::{Config, Shared};
+use crate::store::Store;
+use crate::sync::lock;
 
 /// What rendering needs to know: where the API lives and which quirks are switched on.
 #[derive(Debug, Clone, Copy)]

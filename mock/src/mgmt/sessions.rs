@@ -11,7 +11,8 @@ use super::{list_page, ApiRequest, Ctx, Reply};
 use crate::clock;
 use crate::errors::{code, ApiError};
 use crate::input::Fields;
-use crate::store::{Config, PendingRestart, Session, Store, UpdatePhase};
+use crate::shared::Config;
+use crate::store::{PendingRestart, Session, Store, UpdatePhase};
 
 const WHAT: &str = "tunnel session";
 
