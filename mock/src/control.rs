@@ -8,13 +8,13 @@
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Map, Value};
 
+use crate::errors::json_response;
 use crate::errors::{code, ApiError};
 use crate::faults::split_decoded;
 use crate::input::Fields;
-use crate::mgmt::{self, Ctx};
+use crate::mgmt::{self, request::Ctx};
 use crate::ratelimit::RateLimit;
 use crate::seed;
-use crate::server::json_response;
 use crate::shared::Shared;
 use crate::sync::lock;
 

@@ -245,3 +245,10 @@ pub fn description_metadata(
         metadata.map(str::to_string),
     ))
 }
+
+/// Sets `slot` to `value` when a body gave one: an update changes only the fields it names.
+pub fn set_given<T>(slot: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *slot = v;
+    }
+}

@@ -6,18 +6,18 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::{to_bytes, Body};
+use axum::body::to_bytes;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 use crate::control;
-use crate::errors::{code, json_bytes, ApiError};
+use crate::errors::{code, ApiError};
 use crate::faults::{answered_status, split_decoded};
-use crate::mgmt::{self, ApiRequest, Reply};
+use crate::mgmt::{self, request::ApiRequest};
 use crate::ratelimit::RateLimit;
 use crate::recorder::Ticket;
 use crate::shared::Shared;
@@ -165,7 +165,7 @@ fn answer(shared: &Shared, req: &Incoming<'_>, segments: &[String]) -> Response 
         body: req.body,
     };
     match mgmt::dispatch(shared, &api_req, req.raw_path) {
-        Ok(reply) => reply_response(reply),
+        Ok(reply) => reply.into_response(),
         Err(e) => e.into_response(),
     }
 }
@@ -189,23 +189,4 @@ fn authenticate(shared: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
         )))),
         None => Err(ApiError::service_version(None)),
     }
-}
-
-/// The HTTP response for a successful handler result.
-pub fn reply_response(reply: Reply) -> Response {
-    match reply {
-        Reply::NoContent => StatusCode::NO_CONTENT.into_response(),
-        Reply::Json(status, value) => json_response(status, &value),
-    }
-}
-
-/// A JSON response with the given status.
-pub fn json_response(status: u16, value: &serde_json::Value) -> Response {
-    let mut resp = Response::new(Body::from(json_bytes(value)));
-    *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    resp
 }
