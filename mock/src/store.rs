@@ -243,3 +243,36 @@ impl Store {
         self.subscriptions.clear();
     }
 }
+
+/// An item type the store keeps, and in which of its maps: code that works on any collection
+/// (the CRUD engine) reaches the items through this, not through a list of fields of its own.
+pub trait Stored: Sized {
+    /// Every item of this type, by id.
+    fn all(store: &Store) -> &BTreeMap<String, Self>;
+    /// Every item of this type, by id, to change.
+    fn all_mut(store: &mut Store) -> &mut BTreeMap<String, Self>;
+}
+
+/// Implements [`Stored`] from a table of item type and map.
+macro_rules! stored {
+    ($($item:ty => $field:ident),* $(,)?) => {$(
+        impl Stored for $item {
+            fn all(store: &Store) -> &BTreeMap<String, Self> {
+                &store.$field
+            }
+            fn all_mut(store: &mut Store) -> &mut BTreeMap<String, Self> {
+                &mut store.$field
+            }
+        }
+    )*};
+}
+
+stored! {
+    Session => sessions,
+    IpPolicy => ip_policies,
+    Backend => backends,
+    Tunnel => tunnels,
+    TlsEdge => tls_edges,
+    Destination => destinations,
+    Subscription => subscriptions,
+}

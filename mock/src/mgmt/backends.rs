@@ -57,14 +57,6 @@ impl Collection for Backends {
     const KEY: &'static str = "backends";
     const PATH: &'static str = "/backends/tunnel_group";
 
-    fn items(store: &Store) -> &BTreeMap<String, Backend> {
-        &store.backends
-    }
-
-    fn items_mut(store: &mut Store) -> &mut BTreeMap<String, Backend> {
-        &mut store.backends
-    }
-
     fn render(store: &Store, b: &Backend, ctx: &Ctx<'_>) -> Value {
         render(store, b, false, ctx)
     }
@@ -112,14 +104,6 @@ impl Collection for Tunnels {
     const NOUN: &'static str = "tunnel";
     const KEY: &'static str = "tunnels";
     const PATH: &'static str = "/tunnels";
-
-    fn items(store: &Store) -> &BTreeMap<String, Tunnel> {
-        &store.tunnels
-    }
-
-    fn items_mut(store: &mut Store) -> &mut BTreeMap<String, Tunnel> {
-        &mut store.tunnels
-    }
 
     fn render(_: &Store, t: &Tunnel, _: &Ctx<'_>) -> Value {
         json!({"id": t.id, "labels": t.labels})

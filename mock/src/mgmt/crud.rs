@@ -2,13 +2,11 @@
 //! once: the server twin of the client's `commands/crud.rs`.
 //!
 //! Each resource module says what is particular to its collection by implementing
-//! [`Collection`] (where its items live and how one looks) and, when the API can create and
+//! [`Collection`] (its names and how an item looks) and, when the API can create and
 //! change them, [`Editable`] (which fields a body may carry and what they do). Everything the
 //! collections have in common — the order of the checks (unknown id, then body, then fields),
 //! paging, the status codes, the not-found error — is here, so that no collection can drift
 //! from the others.
-
-use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
@@ -17,24 +15,18 @@ use crate::clock;
 use crate::errors::ApiError;
 use crate::input::Fields;
 use crate::paging;
-use crate::store::Store;
+use crate::store::{Store, Stored};
 
 /// A collection of the store, keyed by id, and how its items render.
 pub trait Collection {
     /// What the store keeps for one item.
-    type Item;
+    type Item: Stored;
     /// What a not-found error calls an item (`ip policy`).
     const NOUN: &'static str;
     /// The key of the collection in its list envelope and in `/_mock/state` (`ip_policies`).
     const KEY: &'static str;
     /// The path of the collection, also the base of its items' `uri` (`/ip_policies`).
     const PATH: &'static str;
-
-    /// The items, by id.
-    fn items(store: &Store) -> &BTreeMap<String, Self::Item>;
-
-    /// The items, by id, to change.
-    fn items_mut(store: &mut Store) -> &mut BTreeMap<String, Self::Item>;
 
     /// An item as the API shows it.
     fn render(store: &Store, item: &Self::Item, ctx: &Ctx<'_>) -> Value;
@@ -78,7 +70,7 @@ pub trait Editable: Collection {
 
 /// The item with this id, or the collection's not-found error.
 pub fn find<'s, C: Collection>(store: &'s Store, id: &str) -> Result<&'s C::Item, ApiError> {
-    C::items(store)
+    C::Item::all(store)
         .get(id)
         .ok_or_else(|| ApiError::not_found(C::NOUN, id))
 }
@@ -88,7 +80,7 @@ pub fn find_mut<'s, C: Collection>(
     store: &'s mut Store,
     id: &str,
 ) -> Result<&'s mut C::Item, ApiError> {
-    C::items_mut(store)
+    C::Item::all_mut(store)
         .get_mut(id)
         .ok_or_else(|| ApiError::not_found(C::NOUN, id))
 }
@@ -100,7 +92,7 @@ pub fn list<C: Collection>(
     ctx: &Ctx<'_>,
 ) -> Result<Reply, ApiError> {
     let page = paging::parse(req.query, ctx.page_size)?;
-    let (items, more) = paging::select(C::items(store), &page);
+    let (items, more) = paging::select(C::Item::all(store), &page);
     let last_id = items.last().map(|(id, _)| id.as_str());
     let rendered: Vec<Value> = items
         .iter()
@@ -123,7 +115,7 @@ pub fn get<C: Collection>(store: &Store, id: &str, ctx: &Ctx<'_>) -> Result<Repl
 /// Every item, newest first, as `/_mock/state` shows the collection.
 pub fn state<C: Collection>(store: &Store, ctx: &Ctx<'_>) -> Value {
     Value::Array(
-        C::items(store)
+        C::Item::all(store)
             .values()
             .rev()
             .map(|item| C::render(store, item, ctx))
@@ -162,7 +154,7 @@ pub fn insert<C: Editable>(
     }
     let id = store.ids.next(C::PREFIX);
     let item = C::build(id.clone(), clock::now(), changes);
-    C::items_mut(store).insert(id.clone(), item);
+    C::Item::all_mut(store).insert(id.clone(), item);
     Ok(id)
 }
 
@@ -187,7 +179,7 @@ pub fn update<C: Editable>(
 pub fn delete<C: Editable>(store: &mut Store, id: &str) -> Result<Reply, ApiError> {
     find::<C>(store, id)?;
     C::check_delete(store, id)?;
-    C::items_mut(store).remove(id);
+    C::Item::all_mut(store).remove(id);
     Ok(Reply::NoContent)
 }
 

@@ -2,8 +2,6 @@
 //! one AWS auth, the ARN required), `json` as the only format, secrets never echoed, and no
 //! deleting a destination a subscription still uses.
 
-use std::collections::BTreeMap;
-
 use serde_json::{json, Map, Value};
 
 use super::crud::{head, Collection, Editable};
@@ -30,14 +28,6 @@ impl Collection for Destinations {
     const NOUN: &'static str = "event destination";
     const KEY: &'static str = "event_destinations";
     const PATH: &'static str = "/event_destinations";
-
-    fn items(store: &Store) -> &BTreeMap<String, Destination> {
-        &store.destinations
-    }
-
-    fn items_mut(store: &mut Store) -> &mut BTreeMap<String, Destination> {
-        &mut store.destinations
-    }
 
     fn render(_: &Store, d: &Destination, ctx: &Ctx<'_>) -> Value {
         let mut out = head(ctx, Self::PATH, &d.id, &d.created_at);

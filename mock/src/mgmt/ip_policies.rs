@@ -1,8 +1,6 @@
 //! IP policies: plain CRUD with the seeds' byte limits on description (255) and metadata
 //! (4096), and a PATCH that changes only the fields it is given.
 
-use std::collections::BTreeMap;
-
 use serde_json::{json, Value};
 
 use super::crud::{head, Collection, Editable};
@@ -19,14 +17,6 @@ impl Collection for IpPolicies {
     const NOUN: &'static str = "ip policy";
     const KEY: &'static str = "ip_policies";
     const PATH: &'static str = "/ip_policies";
-
-    fn items(store: &Store) -> &BTreeMap<String, IpPolicy> {
-        &store.ip_policies
-    }
-
-    fn items_mut(store: &mut Store) -> &mut BTreeMap<String, IpPolicy> {
-        &mut store.ip_policies
-    }
 
     fn render(_: &Store, p: &IpPolicy, ctx: &Ctx<'_>) -> Value {
         let mut out = head(ctx, Self::PATH, &p.id, &p.created_at);

@@ -3,7 +3,6 @@
 //! against: a restarted agent comes back under a new id after a delay, and an update is
 //! refused under each condition of rule 3.
 
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
@@ -24,14 +23,6 @@ impl Collection for Sessions {
     const NOUN: &'static str = "tunnel session";
     const KEY: &'static str = "tunnel_sessions";
     const PATH: &'static str = "/tunnel_sessions";
-
-    fn items(store: &Store) -> &BTreeMap<String, Session> {
-        &store.sessions
-    }
-
-    fn items_mut(store: &mut Store) -> &mut BTreeMap<String, Session> {
-        &mut store.sessions
-    }
 
     /// `metadata` only when not empty.
     fn render(_: &Store, s: &Session, ctx: &Ctx<'_>) -> Value {

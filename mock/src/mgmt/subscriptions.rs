@@ -2,8 +2,6 @@
 //! 4096 characters, unlike the byte limits elsewhere), destination ids that must exist, and the
 //! sources sub-collection addressed by the percent-decoded type.
 
-use std::collections::BTreeMap;
-
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{json, Map, Value};
 
@@ -52,14 +50,6 @@ impl Collection for Subscriptions {
     const NOUN: &'static str = "event subscription";
     const KEY: &'static str = "event_subscriptions";
     const PATH: &'static str = "/event_subscriptions";
-
-    fn items(store: &Store) -> &BTreeMap<String, Subscription> {
-        &store.subscriptions
-    }
-
-    fn items_mut(store: &mut Store) -> &mut BTreeMap<String, Subscription> {
-        &mut store.subscriptions
-    }
 
     fn render(_: &Store, s: &Subscription, ctx: &Ctx<'_>) -> Value {
         let mut out = head(ctx, PATH, &s.id, &s.created_at);

@@ -3,8 +3,6 @@
 //!
 //! Edges themselves are not managed by this API; they exist only when seeded.
 
-use std::collections::BTreeMap;
-
 use serde_json::{json, Map, Value};
 
 use super::crud::{find, find_mut, Collection};
@@ -23,14 +21,6 @@ impl Collection for TlsEdges {
     const NOUN: &'static str = "TLS edge";
     const KEY: &'static str = "tls_edges";
     const PATH: &'static str = "/edges/tls";
-
-    fn items(store: &Store) -> &BTreeMap<String, TlsEdge> {
-        &store.tls_edges
-    }
-
-    fn items_mut(store: &mut Store) -> &mut BTreeMap<String, TlsEdge> {
-        &mut store.tls_edges
-    }
 
     fn render(_: &Store, e: &TlsEdge, ctx: &Ctx<'_>) -> Value {
         json!({"id": e.id, "tls_termination": e.module.as_ref().map(|m| render(m, ctx))})
