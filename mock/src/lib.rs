@@ -26,6 +26,7 @@ mod errors;
 mod faults;
 mod handle;
 mod ids;
+mod incoming;
 mod input;
 mod mgmt;
 mod paging;

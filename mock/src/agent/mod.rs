@@ -27,20 +27,19 @@ use std::convert::Infallible;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
-use axum::body::{to_bytes, Body};
+use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use bytes::Bytes;
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
 
-use crate::faults::{answered_status, split_decoded};
+use crate::faults::{answer_or_fault, answered_status, split_decoded};
+use crate::incoming::Incoming;
 use crate::shared::Shared;
-use crate::sync::lock;
 
 use encode::json_line;
 use errors::AgentError;
@@ -103,61 +102,28 @@ fn route(path: &str) -> Option<Route> {
     }
 }
 
-fn header_str<'h>(headers: &'h HeaderMap, name: &header::HeaderName) -> Option<&'h str> {
-    headers.get(name).and_then(|v| v.to_str().ok())
-}
-
 async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
-    let (parts, body) = req.into_parts();
-    let method = parts.method.as_str().to_ascii_uppercase();
-    let raw_path = parts.uri.path().to_string();
-    let query = parts.uri.query().map(str::to_string);
-    let body = to_bytes(body, MAX_BODY).await.unwrap_or_default();
-    let agent = &shared.agent;
-
-    let ticket = agent
-        .recorder
-        .record(&method, &raw_path, query.as_deref(), &parts.headers, &body);
-    let req = Incoming {
-        method: &method,
-        raw_path: &raw_path,
-        query: query.as_deref(),
-        headers: &parts.headers,
-        body: &body,
-    };
-    let resp = with_faults(&shared, &req).await;
-    agent.recorder.answered(ticket, answered_status(&resp));
+    // A body that cannot be read is taken as empty, as the agent does.
+    let req = Incoming::read(req, |_| MAX_BODY).await;
+    let log = &shared.agent.recorder;
+    let ticket = req.record(log);
+    let segments = split_decoded(&req.raw_path);
+    let resp = answer_or_fault(&shared.faults, &req.method, &segments, || {
+        answer(&shared.agent, &req)
+    })
+    .await;
+    log.answered(ticket, answered_status(&resp));
     resp
 }
 
-/// An agent API request, read and recorded.
-struct Incoming<'a> {
-    method: &'a str,
-    raw_path: &'a str,
-    query: Option<&'a str>,
-    headers: &'a HeaderMap,
-    body: &'a [u8],
-}
-
-/// Applies an injected fault (instead of the agent's answer, or after it with `after`), else
-/// answers as the agent.
-async fn with_faults(shared: &Shared, req: &Incoming<'_>) -> Response {
-    let fault = lock(&shared.faults).take(req.method, &split_decoded(req.raw_path));
-    let Some(fault) = fault else {
-        return answer(&shared.agent, req).await;
-    };
-    if fault.after {
-        drop(answer(&shared.agent, req).await);
-    }
-    if fault.delay_ms > 0 {
-        tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
-    }
-    fault.into_response()
-}
-
 /// The agent's own answer: decode the path, negotiate, route, then the endpoint.
-async fn answer(agent: &Agent, req: &Incoming<'_>) -> Response {
-    let (method, raw_path, query, body) = (req.method, req.raw_path, req.query, req.body);
+async fn answer(agent: &Agent, req: &Incoming) -> Response {
+    let (method, raw_path, query, body) = (
+        req.method.as_str(),
+        req.raw_path.as_str(),
+        req.query.as_deref(),
+        &req.body[..],
+    );
     // Go's server decodes the path before anything else; a bad escape never gets further.
     let Ok(path) = decode::path_unescape(raw_path) else {
         return go_bad_request();
@@ -165,7 +131,7 @@ async fn answer(agent: &Agent, req: &Incoming<'_>) -> Response {
     if path == "/" {
         return redirect_to_inspector();
     }
-    let accept = header_str(req.headers, &header::ACCEPT);
+    let accept = req.header(&header::ACCEPT);
     let Some(format) = negotiate::accept(accept) else {
         return AgentError::not_acceptable(accept.unwrap_or("")).into_response(Format::Json);
     };
@@ -175,7 +141,7 @@ async fn answer(agent: &Agent, req: &Incoming<'_>) -> Response {
             let as_get = if method == "HEAD" { "GET" } else { method };
             let allowed = route.allow().split(", ").any(|m| m == as_get);
             if allowed {
-                let content_type = header_str(req.headers, &header::CONTENT_TYPE);
+                let content_type = req.header(&header::CONTENT_TYPE);
                 let call = Call {
                     agent,
                     method: as_get,
