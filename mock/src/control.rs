@@ -32,14 +32,7 @@ pub fn handle(shared: &Shared, method: &str, raw_path: &str, body: &[u8]) -> Res
         ("POST", ["config"]) => parse(body)
             .and_then(|cfg| configure(shared, &cfg))
             .map(|_| Some(config_json(shared))),
-        ("GET", ["requests"]) => Ok(Some(Value::Array(
-            shared
-                .recorder
-                .snapshot()
-                .iter()
-                .map(|r| r.to_json())
-                .collect(),
-        ))),
+        ("GET", ["requests"]) => Ok(Some(shared.recorder.to_json())),
         ("DELETE", ["requests"]) => {
             shared.recorder.clear();
             Ok(None)

@@ -180,6 +180,16 @@ impl Recorder {
         lock(&self.log).entries.iter().cloned().collect()
     }
 
+    /// The log as the control surface shows it: an array, oldest first.
+    pub fn to_json(&self) -> Value {
+        Value::Array(
+            self.snapshot()
+                .iter()
+                .map(RecordedRequest::to_json)
+                .collect(),
+        )
+    }
+
     /// Empties the log.
     pub fn clear(&self) {
         let mut log = lock(&self.log);

@@ -245,32 +245,38 @@ impl futures_core::Stream for Pieces {
     }
 }
 
+/// A text answer with its content type and one more header.
+fn text(
+    status: StatusCode,
+    body: &'static str,
+    content_type: &'static str,
+    extra: (header::HeaderName, &'static str),
+) -> Response {
+    let mut resp = (status, body).into_response();
+    let h = resp.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(extra.0, HeaderValue::from_static(extra.1));
+    resp
+}
+
 /// Go's answer to a request whose path has a bad escape.
 fn go_bad_request() -> Response {
-    let mut resp = (StatusCode::BAD_REQUEST, "400 Bad Request").into_response();
-    let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    h.insert(header::CONNECTION, HeaderValue::from_static("close"));
-    resp
+    text(
+        StatusCode::BAD_REQUEST,
+        "400 Bad Request",
+        "text/plain; charset=utf-8",
+        (header::CONNECTION, "close"),
+    )
 }
 
 /// `GET /` on the agent's port sends browsers to its web inspector.
 fn redirect_to_inspector() -> Response {
-    let mut resp = (
+    text(
         StatusCode::FOUND,
         "<a href=\"/inspect/http\">Found</a>.\n\n",
+        "text/html; charset=utf-8",
+        (header::LOCATION, "/inspect/http"),
     )
-        .into_response();
-    let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    h.insert(header::LOCATION, HeaderValue::from_static("/inspect/http"));
-    resp
 }
 
 async fn dispatch(call: &Call<'_>, route: Route) -> Result<Reply, AgentError> {
