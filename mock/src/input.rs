@@ -156,6 +156,17 @@ impl<'a> Fields<'a> {
         self.typed(key, "a list", Value::as_array)
     }
 
+    /// An optional JSON array's items, each with its path (`key[i]`) for errors.
+    pub fn items(&self, key: &str) -> Result<Option<Vec<(String, &'a Value)>>, ApiError> {
+        let path = self.path(key);
+        Ok(self.array(key)?.map(|list| {
+            list.iter()
+                .enumerate()
+                .map(|(i, v)| (format!("{path}[{i}]"), v))
+                .collect()
+        }))
+    }
+
     /// An optional map of string to string (`null` counts as absent).
     pub fn labels(&self, key: &str) -> Result<Option<BTreeMap<String, String>>, ApiError> {
         let Some(map) = self.object(key)? else {

@@ -152,16 +152,14 @@ pub fn apply(store: &mut Store, spec: &Value) -> Result<Value, ApiError> {
 }
 
 fn objects<'a>(f: &Fields<'a>, key: &str) -> Result<Vec<&'a Map<String, Value>>, ApiError> {
-    let Some(list) = f.array(key)? else {
-        return Ok(Vec::new());
-    };
-    list.iter()
-        .enumerate()
-        .map(|(i, v)| match v {
+    f.items(key)?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(path, v)| match v {
             Value::Object(m) => Ok(m),
             _ => Err(ApiError::invalid(
-                &format!("{key}[{i}]"),
-                format!("{key}[{i}] must be an object."),
+                &path,
+                format!("{path} must be an object."),
             )),
         })
         .collect()

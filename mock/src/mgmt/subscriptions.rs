@@ -102,12 +102,11 @@ impl Editable for Subscriptions {
 }
 
 fn sources(f: &Fields<'_>) -> Result<Option<Vec<String>>, ApiError> {
-    let Some(list) = f.array("sources")? else {
+    let Some(items) = f.items("sources")? else {
         return Ok(None);
     };
     let mut out: Vec<String> = Vec::new();
-    for (i, item) in list.iter().enumerate() {
-        let path = format!("sources[{i}]");
+    for (path, item) in items {
         let Value::Object(map) = item else {
             return Err(ApiError::invalid(
                 &path,
@@ -132,12 +131,11 @@ fn source_type(f: &Fields<'_>) -> Result<String, ApiError> {
 }
 
 fn destination_ids(store: &Store, f: &Fields<'_>) -> Result<Option<Vec<String>>, ApiError> {
-    let Some(list) = f.array("destination_ids")? else {
+    let Some(items) = f.items("destination_ids")? else {
         return Ok(None);
     };
     let mut out: Vec<String> = Vec::new();
-    for (i, item) in list.iter().enumerate() {
-        let path = format!("destination_ids[{i}]");
+    for (path, item) in items {
         let Value::String(id) = item else {
             return Err(ApiError::invalid(
                 &path,
