@@ -149,3 +149,14 @@ impl MockControl {
         agent::control::seed_captures(&self.shared.agent, &spec).map_err(|e| e.msg)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_handle_can_go_to_other_threads() {
+        fn send_sync<T: Send + Sync + Clone>() {}
+        send_sync::<MockControl>();
+    }
+}

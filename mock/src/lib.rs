@@ -17,6 +17,15 @@
 //! - [`spawn`] for async callers (the `tunnelctl-mock` binary): the server runs as a task on
 //!   the caller's runtime.
 //!
+//! Both dereference to one [`MockControl`], the handle that observes and arranges the running
+//! emulator exactly as the `/_mock/` control surface does.
+//!
+//! Inside, a request flows `server` (or `agent` for the agent half) -> `faults` -> `mgmt`
+//! (the route table) -> `mgmt::crud` (the usual verbs, over each resource module's
+//! `Collection`) -> `store` (the resources), with `shared` tying the state together; leaves
+//! such as `sync`, `errors`, `input` and `incoming` are what every part shares, so that no
+//! two modules import each other.
+//!
 //! The contract both follow is `mock/SPEC.md`.
 
 mod agent;
