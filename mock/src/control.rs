@@ -8,14 +8,15 @@
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Map, Value};
 
+use crate::errors::json_response;
 use crate::errors::{code, ApiError};
 use crate::faults::split_decoded;
 use crate::input::Fields;
-use crate::mgmt::{self, Ctx};
+use crate::mgmt::{self, request::Ctx};
 use crate::ratelimit::RateLimit;
 use crate::seed;
-use crate::server::json_response;
-use crate::store::{lock, Shared};
+use crate::shared::Shared;
+use crate::sync::lock;
 
 /// Handles a request whose path starts with `/_mock`.
 pub fn handle(shared: &Shared, method: &str, raw_path: &str, body: &[u8]) -> Response {
@@ -31,14 +32,7 @@ pub fn handle(shared: &Shared, method: &str, raw_path: &str, body: &[u8]) -> Res
         ("POST", ["config"]) => parse(body)
             .and_then(|cfg| configure(shared, &cfg))
             .map(|_| Some(config_json(shared))),
-        ("GET", ["requests"]) => Ok(Some(Value::Array(
-            shared
-                .recorder
-                .snapshot()
-                .iter()
-                .map(|r| r.to_json())
-                .collect(),
-        ))),
+        ("GET", ["requests"]) => Ok(Some(shared.recorder.to_json())),
         ("DELETE", ["requests"]) => {
             shared.recorder.clear();
             Ok(None)

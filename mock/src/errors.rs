@@ -1,8 +1,10 @@
-//! The one error shape every failing API request gets, and the table of error codes.
+//! The one error shape every failing API request gets, the table of error codes, and how a
+//! JSON answer goes on the wire (shared by errors, replies and the control surface).
 //!
 //! Keeping all codes here means the client side can rely on one stable list (it is repeated
 //! in `mock/SPEC.md`), and no handler can invent a differently shaped error body.
 
+use axum::body::Body;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Map, Value};
@@ -175,13 +177,13 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::BAD_REQUEST);
-        let mut resp = (status, json_bytes(&self.body())).into_response();
+        let status = if StatusCode::from_u16(self.status).is_ok() {
+            self.status
+        } else {
+            StatusCode::BAD_REQUEST.as_u16()
+        };
+        let mut resp = json_response(status, &self.body());
         let headers = resp.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
         for (name, value) in &self.headers {
             if let Ok(v) = HeaderValue::from_str(value) {
                 headers.insert(*name, v);
@@ -195,4 +197,15 @@ impl IntoResponse for ApiError {
 /// fallback rather than a panic.
 pub fn json_bytes(v: &Value) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec())
+}
+
+/// A JSON response with the given status (200 if the status is not a valid one).
+pub fn json_response(status: u16, value: &Value) -> Response {
+    let mut resp = Response::new(Body::from(json_bytes(value)));
+    *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    resp
 }

@@ -103,16 +103,26 @@ impl<'a> Fields<'a> {
         self.map.contains_key(key)
     }
 
-    /// An optional string (`null` counts as absent).
-    pub fn string(&self, key: &str) -> Result<Option<&'a str>, ApiError> {
+    /// An optional value that `pick` accepts (`null` counts as absent); any other is an error
+    /// saying the field must be `what`.
+    fn typed<T>(
+        &self,
+        key: &str,
+        what: &str,
+        pick: impl Fn(&'a Value) -> Option<T>,
+    ) -> Result<Option<T>, ApiError> {
         match self.get(key) {
             None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(_) => Err(ApiError::invalid(
-                &self.path(key),
-                format!("{} must be a string.", self.path(key)),
-            )),
+            Some(v) => pick(v).map(Some).ok_or_else(|| {
+                let path = self.path(key);
+                ApiError::invalid(&path, format!("{path} must be {what}."))
+            }),
         }
+    }
+
+    /// An optional string (`null` counts as absent).
+    pub fn string(&self, key: &str) -> Result<Option<&'a str>, ApiError> {
+        self.typed(key, "a string", Value::as_str)
     }
 
     /// A string that must be present and not empty.
@@ -128,51 +138,33 @@ impl<'a> Fields<'a> {
 
     /// An optional boolean (`null` counts as absent).
     pub fn boolean(&self, key: &str) -> Result<Option<bool>, ApiError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(_) => Err(ApiError::invalid(
-                &self.path(key),
-                format!("{} must be true or false.", self.path(key)),
-            )),
-        }
+        self.typed(key, "true or false", Value::as_bool)
     }
 
     /// An optional non-negative integer (`null` counts as absent).
     pub fn uint(&self, key: &str) -> Result<Option<u64>, ApiError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(v) => v.as_u64().map(Some).ok_or_else(|| {
-                ApiError::invalid(
-                    &self.path(key),
-                    format!("{} must be a non-negative integer.", self.path(key)),
-                )
-            }),
-        }
+        self.typed(key, "a non-negative integer", Value::as_u64)
     }
 
     /// An optional JSON object (`null` counts as absent).
     pub fn object(&self, key: &str) -> Result<Option<&'a Map<String, Value>>, ApiError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Object(m)) => Ok(Some(m)),
-            Some(_) => Err(ApiError::invalid(
-                &self.path(key),
-                format!("{} must be an object.", self.path(key)),
-            )),
-        }
+        self.typed(key, "an object", Value::as_object)
     }
 
     /// An optional JSON array (`null` counts as absent).
     pub fn array(&self, key: &str) -> Result<Option<&'a Vec<Value>>, ApiError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::Array(a)) => Ok(Some(a)),
-            Some(_) => Err(ApiError::invalid(
-                &self.path(key),
-                format!("{} must be a list.", self.path(key)),
-            )),
-        }
+        self.typed(key, "a list", Value::as_array)
+    }
+
+    /// An optional JSON array's items, each with its path (`key[i]`) for errors.
+    pub fn items(&self, key: &str) -> Result<Option<Vec<(String, &'a Value)>>, ApiError> {
+        let path = self.path(key);
+        Ok(self.array(key)?.map(|list| {
+            list.iter()
+                .enumerate()
+                .map(|(i, v)| (format!("{path}[{i}]"), v))
+                .collect()
+        }))
     }
 
     /// An optional map of string to string (`null` counts as absent).
@@ -244,4 +236,11 @@ pub fn description_metadata(
         description.map(str::to_string),
         metadata.map(str::to_string),
     ))
+}
+
+/// Sets `slot` to `value` when a body gave one: an update changes only the fields it names.
+pub fn set_given<T>(slot: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *slot = v;
+    }
 }

@@ -17,6 +17,15 @@
 //! - [`spawn`] for async callers (the `tunnelctl-mock` binary): the server runs as a task on
 //!   the caller's runtime.
 //!
+//! Both dereference to one [`MockControl`], the handle that observes and arranges the running
+//! emulator exactly as the `/_mock/` control surface does.
+//!
+//! Inside, a request flows `server` (or `agent` for the agent half) -> `faults` -> `mgmt`
+//! (the route table) -> `mgmt::crud` (the usual verbs, over each resource module's
+//! `Collection`) -> `store` (the resources), with `shared` tying the state together; leaves
+//! such as `sync`, `errors`, `input` and `incoming` are what every part shares, so that no
+//! two modules import each other.
+//!
 //! The contract both follow is `mock/SPEC.md`.
 
 mod agent;
@@ -24,7 +33,9 @@ mod clock;
 mod control;
 mod errors;
 mod faults;
+mod handle;
 mod ids;
+mod incoming;
 mod input;
 mod mgmt;
 mod paging;
@@ -32,20 +43,23 @@ mod ratelimit;
 mod recorder;
 mod seed;
 mod server;
+mod shared;
 mod stats;
 mod store;
+mod sync;
 
 use std::io;
-use std::net::SocketAddr;
+use std::ops::Deref;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use serde_json::Value;
 use tokio::sync::oneshot;
 
+pub use handle::{MockAddrs, MockControl};
 pub use recorder::RecordedRequest;
 
-use store::Shared;
+use shared::Shared;
 
 /// Settings of an emulator instance; every field has a default (see [`MockOptions::default`]).
 /// Build it as `MockOptions { page_size: 5, ..MockOptions::default() }`: fields will be added
@@ -98,33 +112,15 @@ impl Default for MockOptions {
     }
 }
 
-/// The addresses an emulator instance listens on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct MockAddrs {
-    /// The management API listener (always on 127.0.0.1).
-    pub management: SocketAddr,
-    /// The local agent API listener (always on 127.0.0.1).
-    pub agent: SocketAddr,
-}
-
-impl MockAddrs {
-    /// Base URL of the management API, without a trailing slash.
-    pub fn management_url(&self) -> String {
-        format!("http://{}", self.management)
-    }
-
-    /// URL of the agent API, `http://127.0.0.1:PORT/api` (no trailing slash).
-    pub fn agent_url(&self) -> String {
-        format!("http://{}/api", self.agent)
-    }
-}
-
 /// An emulator running on its own thread, for synchronous callers such as integration tests.
 /// Dropping it stops both servers and every tunnel, and closes their connections.
+///
+/// Everything a test does with it goes through its [`MockControl`] (it dereferences to it),
+/// except that [`Mock::seed`], [`Mock::configure`], [`Mock::inject`] and
+/// [`Mock::seed_captures`] panic on an invalid argument instead of returning an error: in a
+/// test that is a mistake of the test.
 pub struct Mock {
-    addrs: MockAddrs,
-    shared: Arc<Shared>,
+    control: MockControl,
     shutdown: Option<oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }
@@ -165,52 +161,10 @@ impl Mock {
                 });
             })?;
         Ok(Mock {
-            addrs,
-            shared,
+            control: MockControl::new(addrs, shared),
             shutdown: Some(tx),
             thread: Some(thread),
         })
-    }
-
-    /// Base URL of the management API (`http://127.0.0.1:PORT`, no trailing slash).
-    pub fn url(&self) -> String {
-        self.addrs.management_url()
-    }
-
-    /// URL of the agent API (`http://127.0.0.1:PORT/api`, no trailing slash).
-    pub fn agent_url(&self) -> String {
-        self.addrs.agent_url()
-    }
-
-    /// Every address this instance listens on.
-    pub fn addrs(&self) -> &MockAddrs {
-        &self.addrs
-    }
-
-    /// The API key clients must present.
-    pub fn api_key(&self) -> &str {
-        &self.shared.api_key
-    }
-
-    /// Every API request received so far, in order (control requests are not recorded).
-    pub fn requests(&self) -> Vec<RecordedRequest> {
-        self.shared.recorder.snapshot()
-    }
-
-    /// Forgets the recorded requests.
-    pub fn clear_requests(&self) {
-        self.shared.recorder.clear();
-    }
-
-    /// Counters of the management API traffic, as `GET /_mock/stats` shows them:
-    /// `{"requests": n, "rate_limited": n, "by_status": {"200": n, ...}}`.
-    pub fn stats(&self) -> Value {
-        self.shared.stats.to_json()
-    }
-
-    /// Zeroes the counters of [`Self::stats`] (`DELETE /_mock/stats`).
-    pub fn clear_stats(&self) {
-        self.shared.stats.clear();
     }
 
     /// Adds resources, exactly as `POST /_mock/seed`, and returns the created ids.
@@ -218,7 +172,9 @@ impl Mock {
     /// # Panics
     /// When the seed spec is invalid: that is a mistake in the calling test.
     pub fn seed(&self, spec: Value) -> Value {
-        control::seed(&self.shared, &spec).unwrap_or_else(|e| panic!("invalid seed: {}", e.msg))
+        self.control
+            .seed(spec)
+            .unwrap_or_else(|e| panic!("invalid seed: {e}"))
     }
 
     /// Changes settings at run time, exactly as `POST /_mock/config`.
@@ -226,8 +182,8 @@ impl Mock {
     /// # Panics
     /// When the config is invalid: that is a mistake in the calling test.
     pub fn configure(&self, cfg: Value) {
-        if let Err(e) = control::configure(&self.shared, &cfg) {
-            panic!("invalid config: {}", e.msg);
+        if let Err(e) = self.control.configure(cfg) {
+            panic!("invalid config: {e}");
         }
     }
 
@@ -236,35 +192,9 @@ impl Mock {
     /// # Panics
     /// When the fault is invalid: that is a mistake in the calling test.
     pub fn inject(&self, fault: Value) {
-        if let Err(e) = control::inject(&self.shared, &fault) {
-            panic!("invalid fault: {}", e.msg);
+        if let Err(e) = self.control.inject(fault) {
+            panic!("invalid fault: {e}");
         }
-    }
-
-    /// Every resource, by collection, as the API would render it (`GET /_mock/state`).
-    pub fn state(&self) -> Value {
-        control::state(&self.shared)
-    }
-
-    /// Empties all state, the request logs, the stats and the faults (`POST /_mock/reset`).
-    pub fn reset(&self) {
-        control::reset(&self.shared);
-    }
-
-    /// Every agent API request received so far, in order (`GET /_mock/agent/requests-log`).
-    pub fn agent_requests(&self) -> Vec<RecordedRequest> {
-        self.shared.agent.recorder.snapshot()
-    }
-
-    /// Forgets the recorded agent API requests.
-    pub fn clear_agent_requests(&self) {
-        self.shared.agent.recorder.clear();
-    }
-
-    /// Where to connect to visit each running tunnel leg (`GET /_mock/agent/edges`):
-    /// `[{name, proto, public_url, edge_port}]`.
-    pub fn agent_edges(&self) -> Value {
-        agent::control::edges(&self.shared.agent)
     }
 
     /// Adds captured requests directly, exactly as `POST /_mock/agent/captures`; returns their
@@ -273,8 +203,17 @@ impl Mock {
     /// # Panics
     /// When the spec is invalid: that is a mistake in the calling test.
     pub fn seed_captures(&self, spec: Value) -> Value {
-        agent::control::seed_captures(&self.shared.agent, &spec)
-            .unwrap_or_else(|e| panic!("invalid captures: {}", e.msg))
+        self.control
+            .seed_captures(spec)
+            .unwrap_or_else(|e| panic!("invalid captures: {e}"))
+    }
+}
+
+impl Deref for Mock {
+    type Target = MockControl;
+
+    fn deref(&self) -> &MockControl {
+        &self.control
     }
 }
 
@@ -286,15 +225,15 @@ impl Drop for Mock {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
-        self.shared.agent.stop_all();
+        self.control.shared().agent.stop_all();
     }
 }
 
 /// An emulator running as a task on the caller's tokio runtime. Dropping it stops accepting
-/// connections and stops every tunnel.
+/// connections and stops every tunnel. Everything else it does is its [`MockControl`]'s (it
+/// dereferences to it).
 pub struct MockHandle {
-    addrs: MockAddrs,
-    shared: Arc<Shared>,
+    control: MockControl,
     shutdown: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
     agent_task: tokio::task::JoinHandle<()>,
@@ -319,8 +258,7 @@ pub async fn spawn_on(opts: MockOptions, port: u16) -> io::Result<MockHandle> {
     let task = tokio::spawn(server::run(listener, Arc::clone(&shared), rx));
     let agent_task = tokio::spawn(agent::serve(agent_listener, Arc::clone(&shared)));
     Ok(MockHandle {
-        addrs,
-        shared,
+        control: MockControl::new(addrs, shared),
         shutdown: Some(tx),
         task,
         agent_task,
@@ -328,101 +266,20 @@ pub async fn spawn_on(opts: MockOptions, port: u16) -> io::Result<MockHandle> {
 }
 
 impl MockHandle {
-    /// Base URL of the management API (`http://127.0.0.1:PORT`, no trailing slash).
-    pub fn url(&self) -> String {
-        self.addrs.management_url()
-    }
-
-    /// URL of the agent API (`http://127.0.0.1:PORT/api`, no trailing slash).
-    pub fn agent_url(&self) -> String {
-        self.addrs.agent_url()
-    }
-
-    /// Every address this instance listens on.
-    pub fn addrs(&self) -> &MockAddrs {
-        &self.addrs
-    }
-
-    /// The API key clients must present.
-    pub fn api_key(&self) -> &str {
-        &self.shared.api_key
-    }
-
-    /// Every API request received so far, in order (control requests are not recorded).
-    pub fn requests(&self) -> Vec<RecordedRequest> {
-        self.shared.recorder.snapshot()
-    }
-
-    /// Forgets the recorded requests.
-    pub fn clear_requests(&self) {
-        self.shared.recorder.clear();
-    }
-
-    /// Counters of the management API traffic, as `GET /_mock/stats` shows them:
-    /// `{"requests": n, "rate_limited": n, "by_status": {"200": n, ...}}`.
-    pub fn stats(&self) -> Value {
-        self.shared.stats.to_json()
-    }
-
-    /// Zeroes the counters of [`Self::stats`] (`DELETE /_mock/stats`).
-    pub fn clear_stats(&self) {
-        self.shared.stats.clear();
-    }
-
-    /// Adds resources, exactly as `POST /_mock/seed`; an invalid spec is an error whose text
-    /// says what is wrong.
-    pub fn seed(&self, spec: Value) -> Result<Value, String> {
-        control::seed(&self.shared, &spec).map_err(|e| e.msg)
-    }
-
-    /// Changes settings at run time, exactly as `POST /_mock/config`.
-    pub fn configure(&self, cfg: Value) -> Result<(), String> {
-        control::configure(&self.shared, &cfg).map_err(|e| e.msg)
-    }
-
-    /// Adds a fault, exactly as `POST /_mock/faults`.
-    pub fn inject(&self, fault: Value) -> Result<(), String> {
-        control::inject(&self.shared, &fault)
-            .map(|_| ())
-            .map_err(|e| e.msg)
-    }
-
-    /// Every agent API request received so far, in order.
-    pub fn agent_requests(&self) -> Vec<RecordedRequest> {
-        self.shared.agent.recorder.snapshot()
-    }
-
-    /// Forgets the recorded agent API requests.
-    pub fn clear_agent_requests(&self) {
-        self.shared.agent.recorder.clear();
-    }
-
-    /// Where to connect to visit each running tunnel leg (`GET /_mock/agent/edges`).
-    pub fn agent_edges(&self) -> Value {
-        agent::control::edges(&self.shared.agent)
-    }
-
-    /// Adds captured requests directly, exactly as `POST /_mock/agent/captures`.
-    pub fn seed_captures(&self, spec: Value) -> Result<Value, String> {
-        agent::control::seed_captures(&self.shared.agent, &spec).map_err(|e| e.msg)
-    }
-
-    /// Every resource, by collection, as the API would render it (`GET /_mock/state`).
-    pub fn state(&self) -> Value {
-        control::state(&self.shared)
-    }
-
-    /// Empties all state, the request logs, the stats and the faults (`POST /_mock/reset`).
-    pub fn reset(&self) {
-        control::reset(&self.shared);
-    }
-
     /// Stops accepting connections, stops every tunnel and waits for the server loop to end.
     pub async fn shutdown(mut self) {
         self.shutdown.take();
         self.agent_task.abort();
-        self.shared.agent.stop_all();
+        self.control.shared().agent.stop_all();
         let _ = (&mut self.task).await;
+    }
+}
+
+impl Deref for MockHandle {
+    type Target = MockControl;
+
+    fn deref(&self) -> &MockControl {
+        &self.control
     }
 }
 
@@ -430,6 +287,6 @@ impl Drop for MockHandle {
     fn drop(&mut self) {
         self.shutdown.take();
         self.agent_task.abort();
-        self.shared.agent.stop_all();
+        self.control.shared().agent.stop_all();
     }
 }

@@ -11,7 +11,7 @@ use percent_encoding::percent_decode_str;
 use serde_json::{json, Value};
 
 use crate::errors::{code, ApiError};
-use crate::mgmt::Ctx;
+use crate::mgmt::request::Ctx;
 
 /// The largest `limit` a request may ask for.
 pub const MAX_LIMIT: usize = 100;

@@ -12,7 +12,7 @@ use std::time::Instant;
 use axum::http::HeaderMap;
 use serde_json::{json, Map, Value};
 
-use crate::store::lock;
+use crate::sync::lock;
 
 /// One API request as it arrived, recorded before authentication or routing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,6 +178,16 @@ impl Recorder {
     /// A copy of the log, oldest first.
     pub fn snapshot(&self) -> Vec<RecordedRequest> {
         lock(&self.log).entries.iter().cloned().collect()
+    }
+
+    /// The log as the control surface shows it: an array, oldest first.
+    pub fn to_json(&self) -> Value {
+        Value::Array(
+            self.snapshot()
+                .iter()
+                .map(RecordedRequest::to_json)
+                .collect(),
+        )
     }
 
     /// Empties the log.

@@ -12,9 +12,14 @@ use serde_json::{json, Map, Value};
 use crate::clock;
 use crate::errors::ApiError;
 use crate::input::Fields;
+use crate::mgmt::backends::Backends;
+use crate::mgmt::crud::{insert, Editable};
+use crate::mgmt::destinations::Destinations;
+use crate::mgmt::ip_policies::IpPolicies;
 use crate::mgmt::sessions::next_minor;
-use crate::mgmt::{backends, destinations, ip_policies, subscriptions, tls};
-use crate::store::{IpPolicy, Session, Store, TlsEdge, Tunnel, UpdatePhase};
+use crate::mgmt::subscriptions::Subscriptions;
+use crate::mgmt::tls;
+use crate::store::{Session, Store, TlsEdge, Tunnel, UpdatePhase};
 
 const KEYS: &[&str] = &[
     "demo",
@@ -97,20 +102,14 @@ pub fn apply(store: &mut Store, spec: &Value) -> Result<Value, ApiError> {
         created.sessions.push(id);
     }
     for item in objects(&f, "ip_policies")? {
-        created.ip_policies.push(ip_policies::insert(store, item)?);
+        created.ip_policies.push(insert::<IpPolicies>(store, item)?);
     }
     let now = clock::now();
     for n in 1..=count(&f, "ip_policy_count")? {
-        let id = store.ids.next("ipp_");
-        store.ip_policies.insert(
-            id.clone(),
-            IpPolicy {
-                id: id.clone(),
-                created_at: now.clone(),
-                description: format!("policy {n}"),
-                metadata: String::new(),
-            },
-        );
+        let id = store.ids.next(IpPolicies::PREFIX);
+        let policy =
+            IpPolicies::build(id.clone(), now.clone(), (Some(format!("policy {n}")), None));
+        store.ip_policies.insert(id.clone(), policy);
         created.ip_policies.push(id);
     }
     for (i, item) in objects(&f, "tls_edges")?.into_iter().enumerate() {
@@ -137,32 +136,30 @@ pub fn apply(store: &mut Store, spec: &Value) -> Result<Value, ApiError> {
         created.tunnels.push(tunnel(store, labels));
     }
     for item in objects(&f, "backends")? {
-        created.backends.push(backends::insert(store, item)?);
+        created.backends.push(insert::<Backends>(store, item)?);
     }
     for item in objects(&f, "event_destinations")? {
         created
             .event_destinations
-            .push(destinations::insert(store, item)?);
+            .push(insert::<Destinations>(store, item)?);
     }
     for item in objects(&f, "event_subscriptions")? {
         created
             .event_subscriptions
-            .push(subscriptions::insert(store, item)?);
+            .push(insert::<Subscriptions>(store, item)?);
     }
     Ok(created.to_json())
 }
 
 fn objects<'a>(f: &Fields<'a>, key: &str) -> Result<Vec<&'a Map<String, Value>>, ApiError> {
-    let Some(list) = f.array(key)? else {
-        return Ok(Vec::new());
-    };
-    list.iter()
-        .enumerate()
-        .map(|(i, v)| match v {
+    f.items(key)?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(path, v)| match v {
             Value::Object(m) => Ok(m),
             _ => Err(ApiError::invalid(
-                &format!("{key}[{i}]"),
-                format!("{key}[{i}] must be an object."),
+                &path,
+                format!("{path} must be an object."),
             )),
         })
         .collect()
@@ -317,7 +314,7 @@ fn demo(store: &mut Store, created: &mut Created) -> Result<(), ApiError> {
     for p in policies {
         created
             .ip_policies
-            .push(ip_policies::insert(store, &as_map(p))?);
+            .push(insert::<IpPolicies>(store, &as_map(p))?);
     }
     let labels: BTreeMap<String, String> = [("app", "web"), ("env", "prod")]
         .into_iter()
@@ -328,7 +325,7 @@ fn demo(store: &mut Store, created: &mut Created) -> Result<(), ApiError> {
                          "labels": {"app": "web", "env": "prod"}});
     created
         .backends
-        .push(backends::insert(store, &as_map(backend))?);
+        .push(insert::<Backends>(store, &as_map(backend))?);
     created.tls_edges.push(tls_edge(
         store,
         Some(crate::store::TlsModule {
@@ -346,7 +343,7 @@ fn demo(store: &mut Store, created: &mut Created) -> Result<(), ApiError> {
             "stream_arn": "arn:aws:kinesis:us-east-1:123456789012:stream/tunnel-events",
         }},
     });
-    let ed = destinations::insert(store, &as_map(destination))?;
+    let ed = insert::<Destinations>(store, &as_map(destination))?;
     created.event_destinations.push(ed.clone());
     let subscription = json!({
         "description": "policy changes",
@@ -356,6 +353,6 @@ fn demo(store: &mut Store, created: &mut Created) -> Result<(), ApiError> {
     });
     created
         .event_subscriptions
-        .push(subscriptions::insert(store, &as_map(subscription))?);
+        .push(insert::<Subscriptions>(store, &as_map(subscription))?);
     Ok(())
 }

@@ -6,21 +6,22 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::{to_bytes, Body};
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 use crate::control;
-use crate::errors::{code, json_bytes, ApiError};
-use crate::faults::{answered_status, split_decoded};
-use crate::mgmt::{self, ApiRequest, Reply};
+use crate::errors::{code, ApiError};
+use crate::faults::{answer_or_fault, answered_status, split_decoded};
+use crate::incoming::Incoming;
+use crate::mgmt::{self, request::ApiRequest};
 use crate::ratelimit::RateLimit;
 use crate::recorder::Ticket;
-use crate::store::{lock, Shared};
+use crate::shared::Shared;
+use crate::sync::lock;
 
 /// Bodies larger than this are refused; far above anything the API takes.
 const MAX_BODY: usize = 16 * 1024 * 1024;
@@ -41,49 +42,37 @@ pub async fn run(listener: TcpListener, shared: Arc<Shared>, shutdown: oneshot::
     }
 }
 
+fn is_control(raw_path: &str) -> bool {
+    raw_path == "/_mock" || raw_path.starts_with("/_mock/")
+}
+
 async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
-    let (parts, body) = req.into_parts();
-    let method = parts.method.as_str().to_ascii_uppercase();
-    let raw_path = parts.uri.path().to_string();
-    let query = parts.uri.query().map(str::to_string);
-    let is_control = raw_path == "/_mock" || raw_path.starts_with("/_mock/");
-    let limit = if is_control {
-        MAX_CONTROL_BODY
-    } else {
-        MAX_BODY
-    };
-    let body = match to_bytes(body, limit).await {
-        Ok(b) => b,
-        Err(_) => {
-            return ApiError::new(
-                413,
-                code::BODY_TOO_LARGE,
-                format!("The request body is larger than {MAX_BODY} bytes or could not be read."),
-            )
-            .into_response()
+    let req = Incoming::read(req, |raw_path| {
+        if is_control(raw_path) {
+            MAX_CONTROL_BODY
+        } else {
+            MAX_BODY
         }
-    };
-    if is_control {
-        return control::handle(&shared, &method, &raw_path, &body);
+    })
+    .await;
+    if req.body_unread {
+        return ApiError::new(
+            413,
+            code::BODY_TOO_LARGE,
+            format!("The request body is larger than {MAX_BODY} bytes or could not be read."),
+        )
+        .into_response();
+    }
+    if is_control(&req.raw_path) {
+        return control::handle(&shared, &req.method, &req.raw_path, &req.body);
     }
 
-    let ticket =
-        shared
-            .recorder
-            .record(&method, &raw_path, query.as_deref(), &parts.headers, &body);
     let mut outcome = Outcome {
         shared: &shared,
-        ticket,
+        ticket: req.record(&shared.recorder),
         status: 0,
     };
     shared.stats.arrived();
-    let req = Incoming {
-        method: &method,
-        raw_path: &raw_path,
-        query: query.as_deref(),
-        headers: &parts.headers,
-        body: &body,
-    };
     let resp = pipeline(&shared, &req).await;
     outcome.status = answered_status(&resp);
     resp
@@ -105,18 +94,9 @@ impl Drop for Outcome<'_> {
     }
 }
 
-/// A management API request, read and recorded.
-struct Incoming<'a> {
-    method: &'a str,
-    raw_path: &'a str,
-    query: Option<&'a str>,
-    headers: &'a HeaderMap,
-    body: &'a [u8],
-}
-
 /// What follows recording: the rate limit (decided on arrival), latency, faults, then the
 /// API itself.
-async fn pipeline(shared: &Shared, req: &Incoming<'_>) -> Response {
+async fn pipeline(shared: &Shared, req: &Incoming) -> Response {
     let cfg = shared.config();
     let refused = cfg.rate_limit.and_then(|limit| admit(shared, limit).err());
 
@@ -127,19 +107,11 @@ async fn pipeline(shared: &Shared, req: &Incoming<'_>) -> Response {
         return e.into_response();
     }
 
-    let segments = split_decoded(req.raw_path);
-    let fault = lock(&shared.faults).take(req.method, &segments);
-    let Some(fault) = fault else {
-        return answer(shared, req, &segments);
-    };
-    if fault.after {
-        // The server acts; the answer is then lost or garbled on the way back.
-        drop(answer(shared, req, &segments));
-    }
-    if fault.delay_ms > 0 {
-        tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
-    }
-    fault.into_response()
+    let segments = split_decoded(&req.raw_path);
+    answer_or_fault(&shared.faults, &req.method, &segments, || async {
+        answer(shared, req, &segments)
+    })
+    .await
 }
 
 /// Counts the request against the account's rate limit, or refuses it (429).
@@ -152,59 +124,37 @@ fn admit(shared: &Shared, limit: RateLimit) -> Result<(), ApiError> {
 }
 
 /// Authentication, routing and the endpoint: the API's own answer.
-fn answer(shared: &Shared, req: &Incoming<'_>, segments: &[String]) -> Response {
-    if let Err(e) = authenticate(shared, req.headers) {
+fn answer(shared: &Shared, req: &Incoming, segments: &[String]) -> Response {
+    if let Err(e) = authenticate(shared, req) {
         return e.into_response();
     }
     let api_req = ApiRequest {
-        method: req.method,
+        method: &req.method,
         segments,
-        query: req.query,
-        content_type: header_str(req.headers, header::CONTENT_TYPE.as_str()),
-        body: req.body,
+        query: req.query.as_deref(),
+        content_type: req.header(&header::CONTENT_TYPE),
+        body: &req.body,
     };
-    match mgmt::dispatch(shared, &api_req, req.raw_path) {
-        Ok(reply) => reply_response(reply),
+    match mgmt::dispatch(shared, &api_req, &req.raw_path) {
+        Ok(reply) => reply.into_response(),
         Err(e) => e.into_response(),
     }
 }
 
-fn header_str<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
-    headers.get(name).and_then(|v| v.to_str().ok())
-}
-
-fn authenticate(shared: &Shared, headers: &HeaderMap) -> Result<(), ApiError> {
-    let presented = header_str(headers, header::AUTHORIZATION.as_str())
+fn authenticate(shared: &Shared, req: &Incoming) -> Result<(), ApiError> {
+    let presented = req
+        .header(&header::AUTHORIZATION)
         .and_then(|v| v.split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, key)| key.trim());
     if presented != Some(shared.api_key.as_str()) {
         return Err(ApiError::unauthorized());
     }
-    match headers.get("service-version") {
+    match req.headers.get("service-version") {
         Some(v) if v.as_bytes().trim_ascii() == b"2" => Ok(()),
         Some(v) => Err(ApiError::service_version(Some(&String::from_utf8_lossy(
             v.as_bytes(),
         )))),
         None => Err(ApiError::service_version(None)),
     }
-}
-
-/// The HTTP response for a successful handler result.
-pub fn reply_response(reply: Reply) -> Response {
-    match reply {
-        Reply::NoContent => StatusCode::NO_CONTENT.into_response(),
-        Reply::Json(status, value) => json_response(status, &value),
-    }
-}
-
-/// A JSON response with the given status.
-pub fn json_response(status: u16, value: &serde_json::Value) -> Response {
-    let mut resp = Response::new(Body::from(json_bytes(value)));
-    *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
-    resp.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    resp
 }

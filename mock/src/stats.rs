@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use serde_json::{json, Map, Value};
 
-use crate::store::lock;
+use crate::sync::lock;
 
 /// The counters, behind one lock.
 #[derive(Debug, Default)]

@@ -1,99 +1,14 @@
-//! The emulator's state: the resources of every collection, the run-time settings, and the
-//! shared handle that ties them to the request log and the faults.
+//! The emulator's resources: every management API collection, each a `BTreeMap` keyed by id,
+//! and the seeded things the API can only refer to (tunnels, TLS edges).
 //!
-//! Collections are `BTreeMap`s keyed by id, because ids sort by creation: a newest-first page
-//! after `before_id` is one range query, which keeps 10,000-item lists fast. All state sits
-//! behind plain `std::sync::Mutex`es that are only ever held for synchronous work, never across
-//! an `.await`.
+//! Collections are `BTreeMap`s because ids sort by creation: a newest-first page after
+//! `before_id` is one range query, which keeps 10,000-item lists fast. The store knows nothing
+//! of HTTP or of the rest of the emulator; [`crate::shared::Shared`] holds it behind a mutex.
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::agent::Agent;
-use crate::faults::Faults;
 use crate::ids::IdGen;
-use crate::ratelimit::{RateLimit, Window};
-use crate::recorder::Recorder;
-use crate::stats::Stats;
-use crate::MockOptions;
-
-/// Locks a mutex even if a previous holder panicked: the data is plain values that stay
-/// consistent, and one bad request must not take the whole emulator down.
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Settings that `POST /_mock/config` can change while the emulator runs.
-#[derive(Debug, Clone)]
-pub struct Config {
-    /// Items per page when a list request gives no `limit`.
-    pub page_size: usize,
-    /// Delay before a restarted session's successor appears.
-    pub restart_delay_ms: u64,
-    /// Delay added before answering each API request.
-    pub latency_ms: u64,
-    /// Whether resources carry the unknown `x_future_field`.
-    pub extra_fields: bool,
-    /// Base of `next_page_uri` links instead of the emulator's own URL.
-    pub next_page_base: Option<String>,
-    /// The account's rate limit on management API requests (`None`: unlimited).
-    pub rate_limit: Option<RateLimit>,
-}
-
-/// Everything the request handlers share.
-#[derive(Debug)]
-pub struct Shared {
-    /// The management API base URL, used to build absolute `uri` fields.
-    pub base_url: String,
-    /// The key clients must send.
-    pub api_key: String,
-    /// Run-time settings.
-    pub config: Mutex<Config>,
-    /// Resources.
-    pub store: Mutex<Store>,
-    /// The request log.
-    pub recorder: Recorder,
-    /// Counters of the management API traffic.
-    pub stats: Stats,
-    /// Management API requests counted against the rate limit.
-    pub rate_window: Mutex<Window>,
-    /// Injected faults (they apply to agent API paths under `/api/` too).
-    pub faults: Mutex<Faults>,
-    /// The local agent API's state: tunnels, captures, its own request log.
-    pub agent: Agent,
-}
-
-impl Shared {
-    /// Empty state with the given options; `base_url` is the bound management URL.
-    pub fn new(opts: &MockOptions, base_url: String) -> Self {
-        // The origin of every `at_ms`, in both request logs.
-        let started = Instant::now();
-        Shared {
-            base_url,
-            api_key: opts.api_key.clone(),
-            config: Mutex::new(Config {
-                page_size: opts.page_size.max(1),
-                restart_delay_ms: opts.restart_delay_ms,
-                latency_ms: opts.latency_ms,
-                extra_fields: opts.extra_fields,
-                next_page_base: opts.next_page_base.clone(),
-                rate_limit: opts.rate_limit.map(RateLimit::from_pair),
-            }),
-            store: Mutex::new(Store::default()),
-            recorder: Recorder::new(started),
-            stats: Stats::default(),
-            rate_window: Mutex::new(Window::default()),
-            faults: Mutex::new(Faults::default()),
-            agent: Agent::new(opts, started),
-        }
-    }
-
-    /// A copy of the current settings, so no lock is held while they are used.
-    pub fn config(&self) -> Config {
-        lock(&self.config).clone()
-    }
-}
 
 /// Where an agent stands in the update process of rule 3.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -327,4 +242,37 @@ impl Store {
         self.destinations.clear();
         self.subscriptions.clear();
     }
+}
+
+/// An item type the store keeps, and in which of its maps: code that works on any collection
+/// (the CRUD engine) reaches the items through this, not through a list of fields of its own.
+pub trait Stored: Sized {
+    /// Every item of this type, by id.
+    fn all(store: &Store) -> &BTreeMap<String, Self>;
+    /// Every item of this type, by id, to change.
+    fn all_mut(store: &mut Store) -> &mut BTreeMap<String, Self>;
+}
+
+/// Implements [`Stored`] from a table of item type and map.
+macro_rules! stored {
+    ($($item:ty => $field:ident),* $(,)?) => {$(
+        impl Stored for $item {
+            fn all(store: &Store) -> &BTreeMap<String, Self> {
+                &store.$field
+            }
+            fn all_mut(store: &mut Store) -> &mut BTreeMap<String, Self> {
+                &mut store.$field
+            }
+        }
+    )*};
+}
+
+stored! {
+    Session => sessions,
+    IpPolicy => ip_policies,
+    Backend => backends,
+    Tunnel => tunnels,
+    TlsEdge => tls_edges,
+    Destination => destinations,
+    Subscription => subscriptions,
 }

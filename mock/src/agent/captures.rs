@@ -15,7 +15,7 @@ use bytes::Bytes;
 
 use super::encode::push_str;
 use super::ksuid::KsuidGen;
-use crate::store::lock;
+use crate::sync::lock;
 
 /// The request half of a capture.
 #[derive(Debug, Clone)]

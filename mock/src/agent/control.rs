@@ -8,8 +8,8 @@ use bytes::Bytes;
 use serde_json::{Map, Value};
 
 use super::captures::{Capture, CapturedRequest, CapturedResponse};
-use super::http1::{RequestHead, ResponseHead};
-use super::Agent;
+use super::http1::{BadMessage, RequestHead, ResponseHead};
+use super::state::Agent;
 use crate::errors::ApiError;
 use crate::input::Fields;
 
@@ -22,14 +22,7 @@ pub type Outcome = Result<Option<Value>, ApiError>;
 /// Routes `/_mock/agent/<rest>`; `None` when there is no such control path.
 pub fn handle(agent: &Agent, method: &str, rest: &[&str], body: &Value) -> Option<Outcome> {
     Some(match (method, rest) {
-        ("GET", ["requests-log"]) => Ok(Some(Value::Array(
-            agent
-                .recorder
-                .snapshot()
-                .iter()
-                .map(|r| r.to_json())
-                .collect(),
-        ))),
+        ("GET", ["requests-log"]) => Ok(Some(agent.recorder.to_json())),
         ("DELETE", ["requests-log"]) => {
             agent.recorder.clear();
             Ok(None)
@@ -175,6 +168,27 @@ fn message(first_line: &str, headers: &[(String, String)], body: &[u8]) -> Vec<u
     raw
 }
 
+/// The raw message made of these parts, and its head as `parse` reads it; `what` (request or
+/// response) names it in the error.
+fn parsed<H>(
+    prefix: &str,
+    what: &str,
+    first_line: &str,
+    headers: &[(String, String)],
+    body: &[u8],
+    parse: fn(&[u8]) -> Result<H, BadMessage>,
+) -> Result<(H, Vec<u8>), ApiError> {
+    let raw = message(first_line, headers, body);
+    let head_len = raw.len() - body.len();
+    let head = parse(&raw[..head_len]).map_err(|e| {
+        ApiError::invalid(
+            prefix,
+            format!("The {what} does not parse as HTTP: {}", e.0),
+        )
+    })?;
+    Ok((head, raw))
+}
+
 /// The reason phrase Go would write for a status code.
 fn reason(code: u16) -> &'static str {
     axum::http::StatusCode::from_u16(code)
@@ -211,14 +225,15 @@ fn build(map: &Map<String, Value>, index: usize) -> Result<(Capture, u64), ApiEr
     let proto = f.string("proto")?.unwrap_or("HTTP/1.1");
     let headers = header_lines(&f, "headers")?;
     let body = body_of(&f, "")?;
-    let raw = message(&format!("{method} {uri} {proto}"), &headers, &body);
-    let head_len = raw.len() - body.len();
-    let head = RequestHead::parse(&raw[..head_len]).map_err(|e| {
-        ApiError::invalid(
-            &prefix,
-            format!("The request does not parse as HTTP: {}", e.0),
-        )
-    })?;
+    let line = format!("{method} {uri} {proto}");
+    let (head, raw) = parsed(
+        &prefix,
+        "request",
+        &line,
+        &headers,
+        &body,
+        RequestHead::parse,
+    )?;
     let status_code = f.uint("status_code")?.unwrap_or(200);
     let status_code = u16::try_from(status_code)
         .ok()
@@ -233,14 +248,14 @@ fn build(map: &Map<String, Value>, index: usize) -> Result<(Capture, u64), ApiEr
         let headers = header_lines(&f, "response_headers")?;
         let body = body_of(&f, "response_")?;
         let line = format!("HTTP/1.1 {status_code} {}", reason(status_code));
-        let raw = message(line.trim_end(), &headers, &body);
-        let head_len = raw.len() - body.len();
-        let head = ResponseHead::parse(&raw[..head_len]).map_err(|e| {
-            ApiError::invalid(
-                &prefix,
-                format!("The response does not parse as HTTP: {}", e.0),
-            )
-        })?;
+        let (head, raw) = parsed(
+            &prefix,
+            "response",
+            line.trim_end(),
+            &headers,
+            &body,
+            ResponseHead::parse,
+        )?;
         Some(CapturedResponse {
             status: head.status.clone(),
             status_code,

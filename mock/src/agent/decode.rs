@@ -140,6 +140,23 @@ fn scan(data: &[u8]) -> Result<usize, String> {
         return Err("EOF".to_string());
     }
     let unexpected_eof = || "unexpected EOF".to_string();
+    // An object key and its colon, from where the key's opening quote should be.
+    let key = |i: &mut usize| -> Result<(), String> {
+        match chars.get(*i).map(|p| p.1) {
+            None => return Err(unexpected_eof()),
+            Some('"') => *i = scan_string(&chars, *i)?,
+            Some(c) => return Err(err(c, "looking for beginning of object key string")),
+        }
+        skip_ws(i);
+        match chars.get(*i).map(|p| p.1) {
+            None => Err(unexpected_eof()),
+            Some(':') => {
+                *i += 1;
+                Ok(())
+            }
+            Some(c) => Err(err(c, "after object key")),
+        }
+    };
     let mut stack: Vec<Ctx> = Vec::new();
     loop {
         // Expect a value.
@@ -151,25 +168,12 @@ fn scan(data: &[u8]) -> Result<usize, String> {
             '{' => {
                 i += 1;
                 skip_ws(&mut i);
-                match chars.get(i).map(|p| p.1) {
-                    None => return Err(unexpected_eof()),
-                    Some('}') => {
-                        i += 1;
-                    }
-                    Some('"') => {
-                        stack.push(Ctx::Object);
-                        i = scan_string(&chars, i)?;
-                        skip_ws(&mut i);
-                        match chars.get(i).map(|p| p.1) {
-                            None => return Err(unexpected_eof()),
-                            Some(':') => {
-                                i += 1;
-                                continue;
-                            }
-                            Some(c) => return Err(err(c, "after object key")),
-                        }
-                    }
-                    Some(c) => return Err(err(c, "looking for beginning of object key string")),
+                if chars.get(i).map(|p| p.1) == Some('}') {
+                    i += 1;
+                } else {
+                    key(&mut i)?;
+                    stack.push(Ctx::Object);
+                    continue;
                 }
             }
             '[' => {
@@ -223,24 +227,8 @@ fn scan(data: &[u8]) -> Result<usize, String> {
                 (Ctx::Object, ',') => {
                     i += 1;
                     skip_ws(&mut i);
-                    match chars.get(i).map(|p| p.1) {
-                        None => return Err(unexpected_eof()),
-                        Some('"') => {
-                            i = scan_string(&chars, i)?;
-                            skip_ws(&mut i);
-                            match chars.get(i).map(|p| p.1) {
-                                None => return Err(unexpected_eof()),
-                                Some(':') => {
-                                    i += 1;
-                                    break;
-                                }
-                                Some(c) => return Err(err(c, "after object key")),
-                            }
-                        }
-                        Some(c) => {
-                            return Err(err(c, "looking for beginning of object key string"))
-                        }
-                    }
+                    key(&mut i)?;
+                    break;
                 }
                 (Ctx::Object, '}') | (Ctx::Array, ']') => {
                     i += 1;

@@ -118,26 +118,37 @@ fn content_length(headers: &[Header]) -> Result<Option<u64>, BadMessage> {
     Ok(found)
 }
 
+/// Whether httparse read a whole head.
+fn complete(parsed: httparse::Result<usize>) -> Result<(), BadMessage> {
+    match parsed {
+        Ok(httparse::Status::Complete(_)) => Ok(()),
+        Ok(httparse::Status::Partial) => Err(BadMessage("incomplete head".to_string())),
+        Err(e) => Err(BadMessage(e.to_string())),
+    }
+}
+
+/// The protocol name of HTTP/1 minor version `minor`.
+fn proto(minor: u8) -> String {
+    format!("HTTP/1.{minor}")
+}
+
 impl RequestHead {
     /// Parses a complete head.
     pub fn parse(bytes: &[u8]) -> Result<Self, BadMessage> {
         let mut raw = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut req = httparse::Request::new(&mut raw);
-        match req.parse(bytes) {
-            Ok(httparse::Status::Complete(_)) => Ok(RequestHead {
-                method: req.method.unwrap_or("GET").to_string(),
-                target: req.path.unwrap_or("/").to_string(),
-                minor: req.version.unwrap_or(1),
-                headers: headers_of(req.headers),
-            }),
-            Ok(httparse::Status::Partial) => Err(BadMessage("incomplete head".to_string())),
-            Err(e) => Err(BadMessage(e.to_string())),
-        }
+        complete(req.parse(bytes))?;
+        Ok(RequestHead {
+            method: req.method.unwrap_or("GET").to_string(),
+            target: req.path.unwrap_or("/").to_string(),
+            minor: req.version.unwrap_or(1),
+            headers: headers_of(req.headers),
+        })
     }
 
     /// `HTTP/1.x`.
     pub fn proto(&self) -> String {
-        format!("HTTP/1.{}", self.minor)
+        proto(self.minor)
     }
 
     /// How the body is delimited (requests without a length have none).
@@ -185,30 +196,25 @@ impl ResponseHead {
     pub fn parse(bytes: &[u8]) -> Result<Self, BadMessage> {
         let mut raw = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut resp = httparse::Response::new(&mut raw);
-        match resp.parse(bytes) {
-            Ok(httparse::Status::Complete(_)) => {
-                let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-                let line = String::from_utf8_lossy(first_line);
-                let line = line.trim_end_matches('\r');
-                let status = line
-                    .split_once(' ')
-                    .map(|(_, rest)| rest.trim_start_matches(' ').to_string())
-                    .unwrap_or_default();
-                Ok(ResponseHead {
-                    code: resp.code.unwrap_or(0),
-                    status,
-                    minor: resp.version.unwrap_or(1),
-                    headers: headers_of(resp.headers),
-                })
-            }
-            Ok(httparse::Status::Partial) => Err(BadMessage("incomplete head".to_string())),
-            Err(e) => Err(BadMessage(e.to_string())),
-        }
+        complete(resp.parse(bytes))?;
+        let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+        let line = String::from_utf8_lossy(first_line);
+        let line = line.trim_end_matches('\r');
+        let status = line
+            .split_once(' ')
+            .map(|(_, rest)| rest.trim_start_matches(' ').to_string())
+            .unwrap_or_default();
+        Ok(ResponseHead {
+            code: resp.code.unwrap_or(0),
+            status,
+            minor: resp.version.unwrap_or(1),
+            headers: headers_of(resp.headers),
+        })
     }
 
     /// `HTTP/1.x`.
     pub fn proto(&self) -> String {
-        format!("HTTP/1.{}", self.minor)
+        proto(self.minor)
     }
 
     /// How the body is delimited, given the request's method.

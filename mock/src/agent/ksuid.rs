@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use rand::Rng;
 
-use crate::store::lock;
+use crate::sync::lock;
 
 const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 /// The KSUID epoch (2014-05-13T16:53:20Z) in Unix seconds.

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::encode::{go_float_g, number, xml_elem};
-use crate::store::lock;
+use crate::sync::lock;
 
 const TICK: Duration = Duration::from_secs(5);
 const SAMPLE_SIZE: usize = 1028;

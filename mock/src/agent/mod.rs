@@ -2,10 +2,10 @@
 //! `/api`, answering like the real tunnel agent (status codes, bodies, error shapes, media
 //! types), with tunnels that really forward traffic and capture it.
 //!
-//! This module holds the agent's state and its request pipeline: record the request, apply
-//! an injected fault (paths under `/api/`; an `after` fault once the agent has answered),
-//! decode the path as Go's server does, negotiate
-//! the answer's format, route, then hand over to the endpoint's module. The order is the
+//! This module holds the agent's request pipeline (its state is in `state`): record the
+//! request, apply an injected fault (paths under `/api/`; an `after` fault once the agent has
+//! answered), decode the path as Go's server does, negotiate the answer's format, route, then
+//! hand over to the endpoint's module. The order is the
 //! agent's: a bad `Accept` is refused before the path is even looked at.
 
 pub mod captures;
@@ -20,111 +20,34 @@ pub mod metrics;
 pub mod negotiate;
 pub mod proxy;
 pub mod replay;
+pub mod state;
 pub mod tunnels;
 
 use std::convert::Infallible;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
 
-use axum::body::{to_bytes, Body};
+use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use bytes::Bytes;
 use serde_json::{json, Value};
 use tokio::net::TcpListener;
 
-use crate::faults::{answered_status, split_decoded};
-use crate::recorder::Recorder;
-use crate::store::{lock, Shared};
-use crate::MockOptions;
+use crate::faults::{answer_or_fault, answered_status, split_decoded};
+use crate::incoming::Incoming;
+use crate::shared::Shared;
 
-use captures::Captures;
 use encode::json_line;
 use errors::AgentError;
 use negotiate::{BodyKind, Format};
-use tunnels::Tunnels;
+use state::Agent;
 
 /// Bodies larger than this are not read (the agent API takes small JSON bodies).
 const MAX_BODY: usize = 16 * 1024 * 1024;
-
-/// The agent's state: running tunnels, captured requests, the log of API requests, and the
-/// settings that change how it answers.
-#[derive(Debug)]
-pub struct Agent {
-    /// Captured exchanges.
-    pub captures: Arc<Captures>,
-    tunnels: Mutex<Tunnels>,
-    /// Every agent API request received, in order.
-    pub recorder: Recorder,
-    ready: AtomicBool,
-    start_error: Mutex<Option<String>>,
-}
-
-impl Agent {
-    /// An agent with no tunnels, configured from the options; its request log counts `at_ms`
-    /// from `started`.
-    pub fn new(opts: &MockOptions, started: Instant) -> Self {
-        Agent {
-            captures: Arc::new(Captures::new(opts.inspect_db_size)),
-            tunnels: Mutex::new(Tunnels::default()),
-            recorder: Recorder::new(started),
-            ready: AtomicBool::new(opts.agent_ready),
-            start_error: Mutex::new(None),
-        }
-    }
-
-    /// The running tunnels (hold the guard briefly, never across an `.await`).
-    pub fn tunnels(&self) -> MutexGuard<'_, Tunnels> {
-        lock(&self.tunnels)
-    }
-
-    /// Whether tunnels can be started (else 104).
-    pub fn ready(&self) -> bool {
-        self.ready.load(Ordering::Relaxed)
-    }
-
-    /// See [`Agent::ready`].
-    pub fn set_ready(&self, ready: bool) {
-        self.ready.store(ready, Ordering::Relaxed);
-    }
-
-    /// When set, starting a tunnel fails with 103 and this `details.err`.
-    pub fn start_error(&self) -> Option<String> {
-        lock(&self.start_error).clone()
-    }
-
-    /// See [`Agent::start_error`].
-    pub fn set_start_error(&self, err: Option<String>) {
-        *lock(&self.start_error) = err;
-    }
-
-    /// Stops every tunnel.
-    pub fn stop_all(&self) {
-        self.tunnels().clear();
-    }
-
-    /// Stops every tunnel and forgets the captures and the request log (settings stay).
-    pub fn reset(&self) {
-        self.stop_all();
-        self.captures.clear();
-        self.recorder.clear();
-    }
-
-    /// The agent's settings as `/_mock/config` shows them.
-    pub fn settings_json(&self) -> Value {
-        json!({
-            "agent_ready": self.ready(),
-            "inspect_db_size": self.captures.limit(),
-            "pending_response": if self.captures.pending_null() { "null" } else { "object" },
-            "tunnel_start_error": self.start_error(),
-        })
-    }
-}
 
 /// Serves the agent API on `listener` until the task is dropped.
 pub async fn serve(listener: TcpListener, shared: Arc<Shared>) {
@@ -179,61 +102,28 @@ fn route(path: &str) -> Option<Route> {
     }
 }
 
-fn header_str<'h>(headers: &'h HeaderMap, name: &header::HeaderName) -> Option<&'h str> {
-    headers.get(name).and_then(|v| v.to_str().ok())
-}
-
 async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
-    let (parts, body) = req.into_parts();
-    let method = parts.method.as_str().to_ascii_uppercase();
-    let raw_path = parts.uri.path().to_string();
-    let query = parts.uri.query().map(str::to_string);
-    let body = to_bytes(body, MAX_BODY).await.unwrap_or_default();
-    let agent = &shared.agent;
-
-    let ticket = agent
-        .recorder
-        .record(&method, &raw_path, query.as_deref(), &parts.headers, &body);
-    let req = Incoming {
-        method: &method,
-        raw_path: &raw_path,
-        query: query.as_deref(),
-        headers: &parts.headers,
-        body: &body,
-    };
-    let resp = with_faults(&shared, &req).await;
-    agent.recorder.answered(ticket, answered_status(&resp));
+    // A body that cannot be read is taken as empty, as the agent does.
+    let req = Incoming::read(req, |_| MAX_BODY).await;
+    let log = &shared.agent.recorder;
+    let ticket = req.record(log);
+    let segments = split_decoded(&req.raw_path);
+    let resp = answer_or_fault(&shared.faults, &req.method, &segments, || {
+        answer(&shared.agent, &req)
+    })
+    .await;
+    log.answered(ticket, answered_status(&resp));
     resp
 }
 
-/// An agent API request, read and recorded.
-struct Incoming<'a> {
-    method: &'a str,
-    raw_path: &'a str,
-    query: Option<&'a str>,
-    headers: &'a HeaderMap,
-    body: &'a [u8],
-}
-
-/// Applies an injected fault (instead of the agent's answer, or after it with `after`), else
-/// answers as the agent.
-async fn with_faults(shared: &Shared, req: &Incoming<'_>) -> Response {
-    let fault = lock(&shared.faults).take(req.method, &split_decoded(req.raw_path));
-    let Some(fault) = fault else {
-        return answer(&shared.agent, req).await;
-    };
-    if fault.after {
-        drop(answer(&shared.agent, req).await);
-    }
-    if fault.delay_ms > 0 {
-        tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
-    }
-    fault.into_response()
-}
-
 /// The agent's own answer: decode the path, negotiate, route, then the endpoint.
-async fn answer(agent: &Agent, req: &Incoming<'_>) -> Response {
-    let (method, raw_path, query, body) = (req.method, req.raw_path, req.query, req.body);
+async fn answer(agent: &Agent, req: &Incoming) -> Response {
+    let (method, raw_path, query, body) = (
+        req.method.as_str(),
+        req.raw_path.as_str(),
+        req.query.as_deref(),
+        &req.body[..],
+    );
     // Go's server decodes the path before anything else; a bad escape never gets further.
     let Ok(path) = decode::path_unescape(raw_path) else {
         return go_bad_request();
@@ -241,7 +131,7 @@ async fn answer(agent: &Agent, req: &Incoming<'_>) -> Response {
     if path == "/" {
         return redirect_to_inspector();
     }
-    let accept = header_str(req.headers, &header::ACCEPT);
+    let accept = req.header(&header::ACCEPT);
     let Some(format) = negotiate::accept(accept) else {
         return AgentError::not_acceptable(accept.unwrap_or("")).into_response(Format::Json);
     };
@@ -251,7 +141,7 @@ async fn answer(agent: &Agent, req: &Incoming<'_>) -> Response {
             let as_get = if method == "HEAD" { "GET" } else { method };
             let allowed = route.allow().split(", ").any(|m| m == as_get);
             if allowed {
-                let content_type = header_str(req.headers, &header::CONTENT_TYPE);
+                let content_type = req.header(&header::CONTENT_TYPE);
                 let call = Call {
                     agent,
                     method: as_get,
@@ -355,32 +245,38 @@ impl futures_core::Stream for Pieces {
     }
 }
 
+/// A text answer with its content type and one more header.
+fn text(
+    status: StatusCode,
+    body: &'static str,
+    content_type: &'static str,
+    extra: (header::HeaderName, &'static str),
+) -> Response {
+    let mut resp = (status, body).into_response();
+    let h = resp.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(extra.0, HeaderValue::from_static(extra.1));
+    resp
+}
+
 /// Go's answer to a request whose path has a bad escape.
 fn go_bad_request() -> Response {
-    let mut resp = (StatusCode::BAD_REQUEST, "400 Bad Request").into_response();
-    let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    h.insert(header::CONNECTION, HeaderValue::from_static("close"));
-    resp
+    text(
+        StatusCode::BAD_REQUEST,
+        "400 Bad Request",
+        "text/plain; charset=utf-8",
+        (header::CONNECTION, "close"),
+    )
 }
 
 /// `GET /` on the agent's port sends browsers to its web inspector.
 fn redirect_to_inspector() -> Response {
-    let mut resp = (
+    text(
         StatusCode::FOUND,
         "<a href=\"/inspect/http\">Found</a>.\n\n",
+        "text/html; charset=utf-8",
+        (header::LOCATION, "/inspect/http"),
     )
-        .into_response();
-    let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    h.insert(header::LOCATION, HeaderValue::from_static("/inspect/http"));
-    resp
 }
 
 async fn dispatch(call: &Call<'_>, route: Route) -> Result<Reply, AgentError> {

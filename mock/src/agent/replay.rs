@@ -15,8 +15,8 @@ use super::decode::go_kind;
 use super::errors::AgentError;
 use super::http1::ResponseHead;
 use super::proxy::{captured_response, nanos, replay_exchange, ReplayResult};
+use super::state::Agent;
 use super::tunnels::Target;
-use super::Agent;
 use crate::clock;
 
 /// The longest a replay waits for the upstream.

@@ -10,13 +10,19 @@
 
 mod reply;
 
+use std::future::Future;
+use std::sync::Mutex;
+use std::time::Duration;
+
 use axum::http::{HeaderName, HeaderValue};
+use axum::response::Response;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
 
 use crate::errors::ApiError;
 use crate::input::Fields;
+use crate::sync::lock;
 
 pub use reply::{answered_status, BodyKind, FaultReply};
 
@@ -271,6 +277,33 @@ pub fn split_decoded(raw_path: &str) -> Vec<String> {
                 .into_owned()
         })
         .collect()
+}
+
+/// Answers a request with `answer`, unless an injected fault applies to it: then the fault's
+/// reply instead (after waiting its delay), or — for an `after` fault — once `answer` has
+/// acted and its reply has been thrown away. Both listeners answer through here.
+pub async fn answer_or_fault<F, Fut>(
+    faults: &Mutex<Faults>,
+    method: &str,
+    segments: &[String],
+    answer: F,
+) -> Response
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Response>,
+{
+    let fault = lock(faults).take(method, segments);
+    let Some(fault) = fault else {
+        return answer().await;
+    };
+    if fault.after {
+        // The server acts; the answer is then lost or garbled on the way back.
+        drop(answer().await);
+    }
+    if fault.delay_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
+    }
+    fault.into_response()
 }
 
 /// The active faults, first match wins.

@@ -4,142 +4,96 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{list_page, ApiRequest, Ctx, Reply};
-use crate::clock;
+use super::crud::{head, Collection, Editable};
+use super::request::Ctx;
 use crate::errors::{code, ApiError};
-use crate::input::{description_metadata, Fields, Unit};
+use crate::input::{description_metadata, set_given, Fields, Unit};
 use crate::store::{Destination, Store};
 
-const WHAT: &str = "event destination";
-const FIELDS: &[&str] = &["description", "metadata", "format", "target"];
-const PATH: &str = "/event_destinations";
 const MEMBERS: &[&str] = &["firehose", "kinesis", "cloudwatch_logs", "s3", "datadog"];
 
-/// The destination as the API shows it.
-pub fn render(d: &Destination, ctx: &Ctx<'_>) -> Value {
-    let mut out = Map::new();
-    out.insert("id".into(), json!(d.id));
-    out.insert("uri".into(), json!(ctx.url(&format!("{PATH}/{}", d.id))));
-    out.insert("created_at".into(), json!(d.created_at));
-    out.insert("description".into(), json!(d.description));
-    out.insert("metadata".into(), json!(d.metadata));
-    out.insert("format".into(), json!(d.format));
-    out.insert("target".into(), d.target.clone());
-    ctx.finish(out)
+/// The event destinations collection.
+pub struct Destinations;
+
+/// What a create or update body of a destination sets (`target` as responses show it).
+pub struct Changes {
+    description: Option<String>,
+    metadata: Option<String>,
+    format: Option<String>,
+    target: Option<Value>,
 }
 
-/// `GET /event_destinations`.
-pub fn list(store: &Store, req: &ApiRequest<'_>, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    list_page(
-        &store.destinations,
-        req,
-        ctx,
-        "event_destinations",
-        PATH,
-        |d| render(d, ctx),
-    )
+impl Collection for Destinations {
+    type Item = Destination;
+    const NOUN: &'static str = "event destination";
+    const KEY: &'static str = "event_destinations";
+    const PATH: &'static str = "/event_destinations";
+
+    fn render(_: &Store, d: &Destination, ctx: &Ctx<'_>) -> Value {
+        let mut out = head(ctx, Self::PATH, &d.id, &d.created_at);
+        out.insert("description".into(), json!(d.description));
+        out.insert("metadata".into(), json!(d.metadata));
+        out.insert("format".into(), json!(d.format));
+        out.insert("target".into(), d.target.clone());
+        ctx.finish(out)
+    }
 }
 
-/// `GET /event_destinations/{id}`.
-pub fn get(store: &Store, id: &str, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    let d = store
-        .destinations
-        .get(id)
-        .ok_or_else(|| ApiError::not_found(WHAT, id))?;
-    Ok(Reply::Json(200, render(d, ctx)))
-}
+impl Editable for Destinations {
+    const PREFIX: &'static str = "ed_";
+    const FIELDS: &'static [&'static str] = &["description", "metadata", "format", "target"];
+    const REQUIRED: &'static [&'static str] = &["target"];
+    type Changes = Changes;
 
-/// `POST /event_destinations`.
-pub fn create(store: &mut Store, req: &ApiRequest<'_>, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    let body = req.json()?;
-    let id = insert(store, &body)?;
-    let d = store
-        .destinations
-        .get(&id)
-        .ok_or_else(|| ApiError::not_found(WHAT, &id))?;
-    Ok(Reply::Json(201, render(d, ctx)))
-}
+    fn read(_: &Store, f: &Fields<'_>) -> Result<Changes, ApiError> {
+        let (description, metadata) = description_metadata(f, 255, 4096, Unit::Bytes)?;
+        Ok(Changes {
+            description,
+            metadata,
+            format: format(f)?.map(str::to_string),
+            target: f.object("target")?.map(target).transpose()?,
+        })
+    }
 
-/// Validates a create body and stores the new destination; also used by seeding.
-pub fn insert(store: &mut Store, body: &Map<String, Value>) -> Result<String, ApiError> {
-    let f = Fields::root(body);
-    f.only(FIELDS)?;
-    let (description, metadata) = description_metadata(&f, 255, 4096, Unit::Bytes)?;
-    let format = format(&f)?.unwrap_or("json");
-    let target = match f.object("target")? {
-        Some(t) => target(t)?,
-        None => return Err(ApiError::invalid("target", "target is required.")),
-    };
-    let id = store.ids.next("ed_");
-    store.destinations.insert(
-        id.clone(),
+    fn build(id: String, created_at: String, c: Changes) -> Destination {
         Destination {
-            id: id.clone(),
-            created_at: clock::now(),
-            description: description.unwrap_or_default(),
-            metadata: metadata.unwrap_or_default(),
-            format: format.to_string(),
-            target,
-        },
-    );
-    Ok(id)
-}
+            id,
+            created_at,
+            description: c.description.unwrap_or_default(),
+            metadata: c.metadata.unwrap_or_default(),
+            format: c.format.unwrap_or_else(|| "json".to_string()),
+            // Never null: `target` is required on create.
+            target: c.target.unwrap_or_default(),
+        }
+    }
 
-/// `PATCH /event_destinations/{id}`.
-pub fn update(
-    store: &mut Store,
-    req: &ApiRequest<'_>,
-    id: &str,
-    ctx: &Ctx<'_>,
-) -> Result<Reply, ApiError> {
-    let dest = store
-        .destinations
-        .get_mut(id)
-        .ok_or_else(|| ApiError::not_found(WHAT, id))?;
-    let body = req.json()?;
-    let f = Fields::root(&body);
-    f.only(FIELDS)?;
-    let (description, metadata) = description_metadata(&f, 255, 4096, Unit::Bytes)?;
-    let format = format(&f)?;
-    let target = f.object("target")?.map(target).transpose()?;
-    if let Some(d) = description {
-        dest.description = d;
+    fn apply(d: &mut Destination, c: Changes) {
+        set_given(&mut d.description, c.description);
+        set_given(&mut d.metadata, c.metadata);
+        set_given(&mut d.format, c.format);
+        set_given(&mut d.target, c.target);
     }
-    if let Some(m) = metadata {
-        dest.metadata = m;
-    }
-    if let Some(fm) = format {
-        dest.format = fm.to_string();
-    }
-    if let Some(t) = target {
-        dest.target = t;
-    }
-    Ok(Reply::Json(200, render(dest, ctx)))
-}
 
-/// `DELETE /event_destinations/{id}`; refused while a subscription references it.
-pub fn delete(store: &mut Store, id: &str) -> Result<Reply, ApiError> {
-    if !store.destinations.contains_key(id) {
-        return Err(ApiError::not_found(WHAT, id));
+    /// Refused while a subscription references the destination.
+    fn check_delete(store: &Store, id: &str) -> Result<(), ApiError> {
+        match store
+            .subscriptions
+            .values()
+            .find(|s| s.destination_ids.iter().any(|d| d == id))
+        {
+            None => Ok(()),
+            Some(sub) => Err(ApiError::new(
+                400,
+                code::DESTINATION_IN_USE,
+                format!(
+                    "The event destination '{id}' is still referenced by the event subscription '{}'.",
+                    sub.id
+                ),
+            )
+            .detail("id", id)
+            .detail("subscription_id", sub.id.as_str())),
+        }
     }
-    if let Some(sub) = store
-        .subscriptions
-        .values()
-        .find(|s| s.destination_ids.iter().any(|d| d == id))
-    {
-        return Err(ApiError::new(
-            400,
-            code::DESTINATION_IN_USE,
-            format!(
-                "The event destination '{id}' is still referenced by the event subscription '{}'.",
-                sub.id
-            ),
-        )
-        .detail("id", id)
-        .detail("subscription_id", sub.id.as_str()));
-    }
-    store.destinations.remove(id);
-    Ok(Reply::NoContent)
 }
 
 fn format<'a>(f: &Fields<'a>) -> Result<Option<&'a str>, ApiError> {

@@ -7,57 +7,46 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
-use super::{list_page, ApiRequest, Ctx, Reply};
+use super::crud::{find, find_mut, Collection};
+use super::request::{ApiRequest, Ctx, Reply};
 use crate::clock;
 use crate::errors::{code, ApiError};
 use crate::input::Fields;
-use crate::store::{Config, PendingRestart, Session, Store, UpdatePhase};
+use crate::shared::Config;
+use crate::store::{PendingRestart, Session, Store, UpdatePhase};
 
-const WHAT: &str = "tunnel session";
+/// The tunnel sessions collection: online agents, which only seeding adds.
+pub struct Sessions;
 
-/// The session as the API shows it (`metadata` only when not empty).
-pub fn render(s: &Session, ctx: &Ctx<'_>) -> Value {
-    let mut out = Map::new();
-    out.insert("id".into(), json!(s.id));
-    out.insert(
-        "uri".into(),
-        json!(ctx.url(&format!("/tunnel_sessions/{}", s.id))),
-    );
-    out.insert("agent_version".into(), json!(s.agent_version));
-    out.insert(
-        "credential".into(),
-        ctx.reference("/credentials", &s.credential_id),
-    );
-    out.insert("ip".into(), json!(s.ip));
-    if !s.metadata.is_empty() {
-        out.insert("metadata".into(), json!(s.metadata));
+impl Collection for Sessions {
+    type Item = Session;
+    const NOUN: &'static str = "tunnel session";
+    const KEY: &'static str = "tunnel_sessions";
+    const PATH: &'static str = "/tunnel_sessions";
+
+    /// `metadata` only when not empty.
+    fn render(_: &Store, s: &Session, ctx: &Ctx<'_>) -> Value {
+        let mut out = Map::new();
+        out.insert("id".into(), json!(s.id));
+        out.insert(
+            "uri".into(),
+            json!(ctx.url(&format!("{}/{}", Self::PATH, s.id))),
+        );
+        out.insert("agent_version".into(), json!(s.agent_version));
+        out.insert(
+            "credential".into(),
+            ctx.reference("/credentials", &s.credential_id),
+        );
+        out.insert("ip".into(), json!(s.ip));
+        if !s.metadata.is_empty() {
+            out.insert("metadata".into(), json!(s.metadata));
+        }
+        out.insert("os".into(), json!(s.os));
+        out.insert("region".into(), json!(s.region));
+        out.insert("started_at".into(), json!(s.started_at));
+        out.insert("transport".into(), json!("service/v2"));
+        ctx.finish(out)
     }
-    out.insert("os".into(), json!(s.os));
-    out.insert("region".into(), json!(s.region));
-    out.insert("started_at".into(), json!(s.started_at));
-    out.insert("transport".into(), json!("service/v2"));
-    ctx.finish(out)
-}
-
-/// `GET /tunnel_sessions`.
-pub fn list(store: &Store, req: &ApiRequest<'_>, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    list_page(
-        &store.sessions,
-        req,
-        ctx,
-        "tunnel_sessions",
-        "/tunnel_sessions",
-        |s| render(s, ctx),
-    )
-}
-
-/// `GET /tunnel_sessions/{id}`.
-pub fn get(store: &Store, id: &str, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    let s = store
-        .sessions
-        .get(id)
-        .ok_or_else(|| ApiError::not_found(WHAT, id))?;
-    Ok(Reply::Json(200, render(s, ctx)))
 }
 
 /// `POST /tunnel_sessions/{id}/{restart|stop|update}`.
@@ -69,15 +58,10 @@ pub fn command(
     cfg: &Config,
     now: Instant,
 ) -> Result<Reply, ApiError> {
-    if !store.sessions.contains_key(id) {
-        return Err(ApiError::not_found(WHAT, id));
-    }
+    find::<Sessions>(store, id)?;
     let body = req.json()?;
     Fields::root(&body).only(&[])?;
-    let session = store
-        .sessions
-        .get_mut(id)
-        .ok_or_else(|| ApiError::not_found(WHAT, id))?;
+    let session = find_mut::<Sessions>(store, id)?;
     match command {
         "stop" => {
             store.sessions.remove(id);

@@ -5,15 +5,14 @@
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{json, Map, Value};
 
-use super::{list_page, ApiRequest, Ctx, Reply};
-use crate::clock;
+use super::crud::{find, find_mut, head, Collection, Editable};
+use super::destinations::Destinations;
+use super::request::{ApiRequest, Ctx, Reply};
 use crate::errors::{code, ApiError};
-use crate::input::{description_metadata, Fields, Unit};
+use crate::input::{description_metadata, set_given, Fields, Unit};
 use crate::store::{Store, Subscription};
 
-const WHAT: &str = "event subscription";
-const FIELDS: &[&str] = &["description", "metadata", "sources", "destination_ids"];
-const PATH: &str = "/event_subscriptions";
+const PATH: &str = Subscriptions::PATH;
 
 /// Characters kept as they are in a path segment (RFC 3986 unreserved).
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -35,141 +34,79 @@ fn source_json(sub_id: &str, kind: &str, ctx: &Ctx<'_>) -> Value {
     ctx.finish(out)
 }
 
-/// The subscription as the API shows it.
-pub fn render(s: &Subscription, ctx: &Ctx<'_>) -> Value {
-    let mut out = Map::new();
-    out.insert("id".into(), json!(s.id));
-    out.insert("uri".into(), json!(ctx.url(&format!("{PATH}/{}", s.id))));
-    out.insert("created_at".into(), json!(s.created_at));
-    out.insert("metadata".into(), json!(s.metadata));
-    out.insert("description".into(), json!(s.description));
-    out.insert(
-        "sources".into(),
-        Value::Array(
-            s.sources
-                .iter()
-                .map(|t| source_json(&s.id, t, ctx))
-                .collect(),
-        ),
-    );
-    out.insert(
-        "destinations".into(),
-        Value::Array(
-            s.destination_ids
-                .iter()
-                .map(|d| ctx.reference("/event_destinations", d))
-                .collect(),
-        ),
-    );
-    ctx.finish(out)
+/// The event subscriptions collection.
+pub struct Subscriptions;
+
+/// What a create or update body of a subscription sets.
+pub struct Changes {
+    description: Option<String>,
+    metadata: Option<String>,
+    sources: Option<Vec<String>>,
+    destination_ids: Option<Vec<String>>,
 }
 
-/// `GET /event_subscriptions`.
-pub fn list(store: &Store, req: &ApiRequest<'_>, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    list_page(
-        &store.subscriptions,
-        req,
-        ctx,
-        "event_subscriptions",
-        PATH,
-        |s| render(s, ctx),
-    )
+impl Collection for Subscriptions {
+    type Item = Subscription;
+    const NOUN: &'static str = "event subscription";
+    const KEY: &'static str = "event_subscriptions";
+    const PATH: &'static str = "/event_subscriptions";
+
+    fn render(_: &Store, s: &Subscription, ctx: &Ctx<'_>) -> Value {
+        let mut out = head(ctx, PATH, &s.id, &s.created_at);
+        out.insert("metadata".into(), json!(s.metadata));
+        out.insert("description".into(), json!(s.description));
+        let sources = s.sources.iter().map(|t| source_json(&s.id, t, ctx));
+        out.insert("sources".into(), Value::Array(sources.collect()));
+        let destinations = s
+            .destination_ids
+            .iter()
+            .map(|d| ctx.reference(Destinations::PATH, d));
+        out.insert("destinations".into(), Value::Array(destinations.collect()));
+        ctx.finish(out)
+    }
 }
 
-fn find<'s>(store: &'s Store, id: &str) -> Result<&'s Subscription, ApiError> {
-    store
-        .subscriptions
-        .get(id)
-        .ok_or_else(|| ApiError::not_found(WHAT, id))
-}
+impl Editable for Subscriptions {
+    const PREFIX: &'static str = "esb_";
+    const FIELDS: &'static [&'static str] =
+        &["description", "metadata", "sources", "destination_ids"];
+    type Changes = Changes;
 
-fn find_mut<'s>(store: &'s mut Store, id: &str) -> Result<&'s mut Subscription, ApiError> {
-    store
-        .subscriptions
-        .get_mut(id)
-        .ok_or_else(|| ApiError::not_found(WHAT, id))
-}
+    fn read(store: &Store, f: &Fields<'_>) -> Result<Changes, ApiError> {
+        let (description, metadata) = description_metadata(f, 255, 4096, Unit::Chars)?;
+        Ok(Changes {
+            description,
+            metadata,
+            sources: sources(f)?,
+            destination_ids: destination_ids(store, f)?,
+        })
+    }
 
-/// `GET /event_subscriptions/{id}`.
-pub fn get(store: &Store, id: &str, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    Ok(Reply::Json(200, render(find(store, id)?, ctx)))
-}
-
-/// `POST /event_subscriptions`.
-pub fn create(store: &mut Store, req: &ApiRequest<'_>, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    let body = req.json()?;
-    let id = insert(store, &body)?;
-    Ok(Reply::Json(201, render(find(store, &id)?, ctx)))
-}
-
-/// Validates a create body and stores the new subscription; also used by seeding.
-pub fn insert(store: &mut Store, body: &Map<String, Value>) -> Result<String, ApiError> {
-    let f = Fields::root(body);
-    f.only(FIELDS)?;
-    let (description, metadata) = description_metadata(&f, 255, 4096, Unit::Chars)?;
-    let sources = sources(&f)?.unwrap_or_default();
-    let destination_ids = destination_ids(store, &f)?.unwrap_or_default();
-    let id = store.ids.next("esb_");
-    store.subscriptions.insert(
-        id.clone(),
+    fn build(id: String, created_at: String, c: Changes) -> Subscription {
         Subscription {
-            id: id.clone(),
-            created_at: clock::now(),
-            description: description.unwrap_or_default(),
-            metadata: metadata.unwrap_or_default(),
-            sources,
-            destination_ids,
-        },
-    );
-    Ok(id)
-}
+            id,
+            created_at,
+            description: c.description.unwrap_or_default(),
+            metadata: c.metadata.unwrap_or_default(),
+            sources: c.sources.unwrap_or_default(),
+            destination_ids: c.destination_ids.unwrap_or_default(),
+        }
+    }
 
-/// `PATCH /event_subscriptions/{id}`.
-pub fn update(
-    store: &mut Store,
-    req: &ApiRequest<'_>,
-    id: &str,
-    ctx: &Ctx<'_>,
-) -> Result<Reply, ApiError> {
-    find(store, id)?;
-    let body = req.json()?;
-    let f = Fields::root(&body);
-    f.only(FIELDS)?;
-    let (description, metadata) = description_metadata(&f, 255, 4096, Unit::Chars)?;
-    let sources = sources(&f)?;
-    let destination_ids = destination_ids(store, &f)?;
-    let sub = find_mut(store, id)?;
-    if let Some(d) = description {
-        sub.description = d;
+    fn apply(s: &mut Subscription, c: Changes) {
+        set_given(&mut s.description, c.description);
+        set_given(&mut s.metadata, c.metadata);
+        set_given(&mut s.sources, c.sources);
+        set_given(&mut s.destination_ids, c.destination_ids);
     }
-    if let Some(m) = metadata {
-        sub.metadata = m;
-    }
-    if let Some(s) = sources {
-        sub.sources = s;
-    }
-    if let Some(d) = destination_ids {
-        sub.destination_ids = d;
-    }
-    Ok(Reply::Json(200, render(sub, ctx)))
-}
-
-/// `DELETE /event_subscriptions/{id}`.
-pub fn delete(store: &mut Store, id: &str) -> Result<Reply, ApiError> {
-    store
-        .subscriptions
-        .remove(id)
-        .map(|_| Reply::NoContent)
-        .ok_or_else(|| ApiError::not_found(WHAT, id))
 }
 
 fn sources(f: &Fields<'_>) -> Result<Option<Vec<String>>, ApiError> {
-    let Some(list) = f.array("sources")? else {
+    let Some(items) = f.items("sources")? else {
         return Ok(None);
     };
     let mut out: Vec<String> = Vec::new();
-    for (i, item) in list.iter().enumerate() {
-        let path = format!("sources[{i}]");
+    for (path, item) in items {
         let Value::Object(map) = item else {
             return Err(ApiError::invalid(
                 &path,
@@ -194,12 +131,11 @@ fn source_type(f: &Fields<'_>) -> Result<String, ApiError> {
 }
 
 fn destination_ids(store: &Store, f: &Fields<'_>) -> Result<Option<Vec<String>>, ApiError> {
-    let Some(list) = f.array("destination_ids")? else {
+    let Some(items) = f.items("destination_ids")? else {
         return Ok(None);
     };
     let mut out: Vec<String> = Vec::new();
-    for (i, item) in list.iter().enumerate() {
-        let path = format!("destination_ids[{i}]");
+    for (path, item) in items {
         let Value::String(id) = item else {
             return Err(ApiError::invalid(
                 &path,
@@ -224,7 +160,7 @@ fn destination_ids(store: &Store, f: &Fields<'_>) -> Result<Option<Vec<String>>,
 
 /// `GET /event_subscriptions/{id}/sources` (not paged, no `next_page_uri`).
 pub fn list_sources(store: &Store, id: &str, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    let sub = find(store, id)?;
+    let sub = find::<Subscriptions>(store, id)?;
     let items: Vec<Value> = sub
         .sources
         .iter()
@@ -243,7 +179,7 @@ pub fn add_source(
     id: &str,
     ctx: &Ctx<'_>,
 ) -> Result<Reply, ApiError> {
-    let sub = find_mut(store, id)?;
+    let sub = find_mut::<Subscriptions>(store, id)?;
     let body = req.json()?;
     let kind = source_type(&Fields::root(&body))?;
     if sub.sources.contains(&kind) {
@@ -266,7 +202,7 @@ fn source_index(sub: &Subscription, kind: &str) -> Result<usize, ApiError> {
 
 /// `GET /event_subscriptions/{id}/sources/{type}`.
 pub fn get_source(store: &Store, id: &str, kind: &str, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    let sub = find(store, id)?;
+    let sub = find::<Subscriptions>(store, id)?;
     source_index(sub, kind)?;
     Ok(Reply::Json(200, source_json(id, kind, ctx)))
 }
@@ -279,7 +215,7 @@ pub fn update_source(
     kind: &str,
     ctx: &Ctx<'_>,
 ) -> Result<Reply, ApiError> {
-    let sub = find(store, id)?;
+    let sub = find::<Subscriptions>(store, id)?;
     source_index(sub, kind)?;
     let body = req.json()?;
     Fields::root(&body).only(&[])?;
@@ -288,7 +224,7 @@ pub fn update_source(
 
 /// `DELETE /event_subscriptions/{id}/sources/{type}`.
 pub fn delete_source(store: &mut Store, id: &str, kind: &str) -> Result<Reply, ApiError> {
-    let sub = find_mut(store, id)?;
+    let sub = find_mut::<Subscriptions>(store, id)?;
     let idx = source_index(sub, kind)?;
     sub.sources.remove(idx);
     Ok(Reply::NoContent)

@@ -5,12 +5,27 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{ApiRequest, Ctx, Reply};
+use super::crud::{find, find_mut, Collection};
+use super::request::{ApiRequest, Ctx, Reply};
 use crate::errors::{code, ApiError};
 use crate::input::Fields;
 use crate::store::{Store, TlsEdge, TlsModule};
 
 const MIN_VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.3"];
+
+/// The seeded TLS edges, whose module is all the API manages of them.
+pub struct TlsEdges;
+
+impl Collection for TlsEdges {
+    type Item = TlsEdge;
+    const NOUN: &'static str = "TLS edge";
+    const KEY: &'static str = "tls_edges";
+    const PATH: &'static str = "/edges/tls";
+
+    fn render(_: &Store, e: &TlsEdge, ctx: &Ctx<'_>) -> Value {
+        json!({"id": e.id, "tls_termination": e.module.as_ref().map(|m| render(m, ctx))})
+    }
+}
 
 /// The module as the API shows it.
 pub fn render(m: &TlsModule, ctx: &Ctx<'_>) -> Value {
@@ -54,13 +69,6 @@ pub fn parse_module(f: &Fields<'_>) -> Result<TlsModule, ApiError> {
     })
 }
 
-fn edge<'s>(store: &'s mut Store, id: &str) -> Result<&'s mut TlsEdge, ApiError> {
-    store
-        .tls_edges
-        .get_mut(id)
-        .ok_or_else(|| ApiError::not_found("TLS edge", id))
-}
-
 fn no_module(id: &str) -> ApiError {
     ApiError::new(
         404,
@@ -71,8 +79,8 @@ fn no_module(id: &str) -> ApiError {
 }
 
 /// `GET /edges/tls/{id}/tls_termination`.
-pub fn get(store: &mut Store, id: &str, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
-    let e = edge(store, id)?;
+pub fn get(store: &Store, id: &str, ctx: &Ctx<'_>) -> Result<Reply, ApiError> {
+    let e = find::<TlsEdges>(store, id)?;
     let m = e.module.as_ref().ok_or_else(|| no_module(id))?;
     Ok(Reply::Json(200, render(m, ctx)))
 }
@@ -84,7 +92,7 @@ pub fn put(
     id: &str,
     ctx: &Ctx<'_>,
 ) -> Result<Reply, ApiError> {
-    let e = edge(store, id)?;
+    let e = find_mut::<TlsEdges>(store, id)?;
     let body = req.json()?;
     let module = parse_module(&Fields::root(&body))?;
     let shown = render(&module, ctx);
@@ -94,7 +102,7 @@ pub fn put(
 
 /// `DELETE /edges/tls/{id}/tls_termination`.
 pub fn delete(store: &mut Store, id: &str) -> Result<Reply, ApiError> {
-    let e = edge(store, id)?;
+    let e = find_mut::<TlsEdges>(store, id)?;
     e.module.take().ok_or_else(|| no_module(id))?;
     Ok(Reply::NoContent)
 }
