@@ -7,14 +7,14 @@
 
 use std::time::Duration;
 
-use clap::{Args, Command, FromArgMatches};
 use clap_complete::engine::CompletionCandidate;
 use serde_json::Value;
 
 use crate::api::{self, Resource};
-use crate::cli::GlobalArgs;
 use crate::context::Context;
+use crate::output::{Asked, OutputOptions};
 use crate::ratelimit::RateSetting;
+use crate::settings::Given;
 
 /// How long one completion may take.
 const BUDGET: Duration = Duration::from_millis(1500);
@@ -23,10 +23,8 @@ const MOST: usize = 200;
 
 /// The settings from the environment and config file (no flags are known at completion time).
 fn context() -> Option<Context> {
-    let cmd = GlobalArgs::augment_args(Command::new("tunnelctl"));
-    let matches = cmd.try_get_matches_from(["tunnelctl"]).ok()?;
-    let global = GlobalArgs::from_arg_matches(&matches).ok()?;
-    let (mut given, out) = global.into_parts().ok()?;
+    let mut given = Given::from_env();
+    let out = OutputOptions::resolve(&Asked::default()).ok()?;
     given.timeout = Some(BUDGET);
     given.rate = Some(RateSetting::Off);
     given.quiet = true;

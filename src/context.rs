@@ -36,10 +36,6 @@ impl Context {
     /// Builds the context from the settings the command line gave and the output asked for.
     pub fn new(given: Given, out: OutputOptions) -> Self {
         let deadline = crate::deadline::get().or_else(|| given.timeout.map(|t| Instant::now() + t));
-        if let Some(at) = deadline {
-            // Reading @FILE and stdin counts against --timeout too.
-            crate::commands::set_input_deadline(at);
-        }
         Context {
             settings: Settings::new(given),
             out,

@@ -59,6 +59,22 @@ pub struct Given {
     pub yes: bool,
 }
 
+impl Given {
+    /// What the environment alone gives (for shell completion, which runs before any flag of
+    /// the command line being typed is known).
+    pub fn from_env() -> Self {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        Given {
+            api_key: var(env::API_KEY),
+            api_url: var(env::API_URL),
+            agent_url: var(env::AGENT_URL),
+            config: var("TUNNELCTL_CONFIG").map(PathBuf::from),
+            profile: var("TUNNELCTL_PROFILE"),
+            ..Given::default()
+        }
+    }
+}
+
 /// Where a setting's value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {

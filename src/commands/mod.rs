@@ -18,7 +18,6 @@ use std::future::Future;
 use std::io::{BufRead, Read};
 use std::path::PathBuf;
 use std::sync::mpsc::RecvTimeoutError;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -126,15 +125,6 @@ pub const MAX_INPUT: usize = 1024 * 1024;
 /// file takes microseconds; a FIFO with no writer or a silent device would block forever.
 pub const INPUT_WAIT: Duration = Duration::from_secs(10);
 
-/// When the command's `--timeout` runs out (set once by the context), so that reading input
-/// counts against it.
-static INPUT_DEADLINE: OnceLock<Instant> = OnceLock::new();
-
-/// Makes input readers give up at the command's deadline (`--timeout`).
-pub fn set_input_deadline(deadline: Instant) {
-    let _ = INPUT_DEADLINE.set(deadline);
-}
-
 /// Reads `VALUE`, or the contents of `FILE` for `@FILE` (`@-` is stdin), at most
 /// [`MAX_INPUT`] bytes. A file must yield its contents within `--timeout` (default
 /// [`INPUT_WAIT`]); stdin, which may be a person typing, is bounded only by `--timeout`.
@@ -143,12 +133,10 @@ pub fn value_or_file(flag: &str, raw: &str) -> Result<String> {
         return Ok(raw.to_string());
     };
     if path == "-" {
-        return read_bounded(flag, "stdin", None, INPUT_DEADLINE.get().copied());
+        return read_bounded(flag, "stdin", None, crate::deadline::get());
     }
-    let deadline = INPUT_DEADLINE
-        .get()
-        .copied()
-        .unwrap_or_else(|| Instant::now() + INPUT_WAIT);
+    // Reading input counts against the command's --timeout.
+    let deadline = crate::deadline::get().unwrap_or_else(|| Instant::now() + INPUT_WAIT);
     read_bounded(flag, path, Some(PathBuf::from(path)), Some(deadline))
 }
 
@@ -189,7 +177,7 @@ fn read_bounded(
         Ok(Ok(bytes)) => bytes,
         Ok(Err(e)) => return Err(Error::usage(format!("{flag}: cannot read {shown}: {e}"))),
         Err(true) => {
-            let limit = match INPUT_DEADLINE.get() {
+            let limit = match crate::deadline::get() {
                 Some(_) => "the time limit (--timeout)".to_string(),
                 None => format!(
                     "{} (a FIFO with no writer, or a device?)",

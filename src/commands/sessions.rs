@@ -12,10 +12,10 @@ use tokio::time::Instant;
 use super::print_list;
 use crate::api::sessions::{self, AgentCommand, RESOURCE};
 use crate::api::Client;
+use crate::bulk::{self, Outcome};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
-use crate::bulk::{self, Outcome};
 use crate::fleet::select::{IpMatch, Selector, VersionMatch};
 use crate::fleet::upgrade::{self, Plan, Step};
 use crate::fleet::{field, id_of, wait};
@@ -445,7 +445,6 @@ async fn agent_command(
     }
     bulk::conclude(&ids, &outcomes, &not_back)
 }
-
 
 async fn run_upgrade(
     ctx: &Context,

@@ -8,10 +8,10 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use crate::bulk::{self, Outcome};
 use super::{field, id_of, wait};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;
+use crate::bulk::{self, Outcome};
 use crate::error::Error;
 use crate::interrupt;
 
