@@ -1,24 +1,16 @@
 //! `tunnelctl local …` against the emulator's agent half, with real HTTP traffic through its
 //! tunnels to a test upstream.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use crate::common::upstream::{visit, Upstream};
+use crate::common::{run, Env, Out};
 use base64::Engine;
-use common::upstream::{visit, Upstream};
-use common::{run, Env, Out};
 use serde_json::{json, Value};
-
-/// The binary pointed at the emulator's agent.
-fn local(env: &Env, args: &[&str]) -> Out {
-    run(env
-        .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .args(args))
-}
 
 /// The edge port of a tunnel leg.
 fn edge_port(env: &Env, name: &str) -> u16 {
@@ -31,25 +23,21 @@ fn edge_port(env: &Env, name: &str) -> u16 {
 }
 
 fn start_http(env: &Env, name: &str, upstream: &Upstream) {
-    local(
-        env,
-        &[
-            "local",
-            "tunnels",
-            "start",
-            "--name",
-            name,
-            "--proto",
-            "http",
-            "--addr",
-            &upstream.port.to_string(),
-        ],
-    )
+    env.local(&[
+        "tunnels",
+        "start",
+        "--name",
+        name,
+        "--proto",
+        "http",
+        "--addr",
+        &upstream.port.to_string(),
+    ])
     .ok();
 }
 
 fn captured(env: &Env) -> Vec<Value> {
-    let out = local(env, &["local", "requests", "list", "--json"]);
+    let out = env.local(&["requests", "list", "--json"]);
     out.ok();
     out.json().as_array().cloned().unwrap_or_default()
 }
@@ -82,32 +70,20 @@ fn the_webhook_loop_with_real_traffic() {
     let id = list[1]["id"].as_str().unwrap().to_string();
     assert!(id.starts_with("airt_"));
 
-    let shown = local(&env, &["local", "requests", "get", &id]);
+    let shown = env.local(&["requests", "get", &id]);
     shown.ok();
-    assert!(
-        shown.stdout.contains("> POST /hook?n=1 HTTP/1.1"),
-        "{}",
-        shown.stdout
-    );
-    assert!(
-        shown.stdout.contains("\"event\": \"paid\""),
-        "{}",
-        shown.stdout
-    );
-    assert!(
-        shown.stdout.contains("< HTTP/1.1 200 OK"),
-        "{}",
-        shown.stdout
-    );
+    shown.prints("> POST /hook?n=1 HTTP/1.1");
+    shown.prints("\"event\": \"paid\"");
+    shown.prints("< HTTP/1.1 200 OK");
 
-    let raw = local(&env, &["local", "requests", "get", &id, "--raw"]);
+    let raw = env.local(&["requests", "get", &id, "--raw"]);
     raw.ok();
     assert!(raw.stdout.starts_with("POST /hook?n=1 HTTP/1.1\r\n"));
     assert!(raw.stdout.ends_with("{\"event\":\"paid\"}"));
-    let json = local(&env, &["local", "requests", "get", &id, "--json"]);
+    let json = env.local(&["requests", "get", &id, "--json"]);
     assert_eq!(json.json()["id"], id.as_str());
 
-    local(&env, &["local", "requests", "replay", &id]).ok();
+    env.local(&["requests", "replay", &id]).ok();
     let got = up.received();
     assert_eq!(got.len(), 3, "the upstream received the replay");
     assert_eq!(got[2].method, "POST");
@@ -117,21 +93,17 @@ fn the_webhook_loop_with_real_traffic() {
     assert_eq!(again.len(), 3);
     assert_eq!(again[0]["remote_addr"], "replayed");
 
-    local(&env, &["local", "requests", "clear", "--yes"]).ok();
+    env.local(&["requests", "clear", "--yes"]).ok();
     assert!(captured(&env).is_empty());
 
-    local(&env, &["local", "tunnels", "stop", "hook"]).ok();
-    let gone = local(&env, &["local", "tunnels", "get", "hook"]);
+    env.local(&["tunnels", "stop", "hook"]).ok();
+    let gone = env.local(&["tunnels", "get", "hook"]);
     gone.code(4);
-    assert!(gone.stderr.contains("tunnel not found"), "{}", gone.stderr);
-    local(&env, &["local", "tunnels", "get", leg]).ok();
-    let missing = local(&env, &["local", "requests", "get", &id]);
+    gone.says("tunnel not found");
+    env.local(&["tunnels", "get", leg]).ok();
+    let missing = env.local(&["requests", "get", &id]);
     missing.code(4);
-    assert!(
-        missing.stderr.contains("request entry not found"),
-        "{}",
-        missing.stderr
-    );
+    missing.says("request entry not found");
 }
 
 #[test]
@@ -139,19 +111,9 @@ fn agent_requests_ask_for_json_carry_no_credentials_and_encode_names() {
     let env = Env::new();
     let up = Upstream::start();
     start_http(&env, "t1", &up);
-    local(&env, &["local", "tunnels", "get", "t1 (http)"]).ok();
-    local(
-        &env,
-        &[
-            "local",
-            "requests",
-            "replay",
-            "airt_x",
-            "--tunnel",
-            "t1 (http)",
-        ],
-    )
-    .code(4);
+    env.local(&["tunnels", "get", "t1 (http)"]).ok();
+    env.local(&["requests", "replay", "airt_x", "--tunnel", "t1 (http)"])
+        .code(4);
     let log = env.mock.agent_requests();
     assert!(!log.is_empty());
     for r in &log {
@@ -196,34 +158,30 @@ fn agent_requests_ask_for_json_carry_no_credentials_and_encode_names() {
 #[test]
 fn start_sends_the_configuration_fields() {
     let env = Env::new();
-    let out = local(
-        &env,
-        &[
-            "local",
-            "tunnels",
-            "start",
-            "--name",
-            "web",
-            "--proto",
-            "http",
-            "--addr",
-            "8080",
-            "--no-inspect",
-            "--host-header",
-            "rewrite",
-            "--basic-auth",
-            "user:secretpw",
-            "--subdomain",
-            "shop",
-            "--schemes",
-            "http,https",
-            "--metadata",
-            "m",
-            "--config-json",
-            "{\"extra\": 1, \"name\": \"overridden\"}",
-            "--json",
-        ],
-    );
+    let out = env.local(&[
+        "tunnels",
+        "start",
+        "--name",
+        "web",
+        "--proto",
+        "http",
+        "--addr",
+        "8080",
+        "--no-inspect",
+        "--host-header",
+        "rewrite",
+        "--basic-auth",
+        "user:secretpw",
+        "--subdomain",
+        "shop",
+        "--schemes",
+        "http,https",
+        "--metadata",
+        "m",
+        "--config-json",
+        "{\"extra\": 1, \"name\": \"overridden\"}",
+        "--json",
+    ]);
     out.ok();
     let sent = env
         .mock
@@ -238,22 +196,18 @@ fn start_sends_the_configuration_fields() {
                     "auth": "user:secretpw", "subdomain": "shop", "bind_tls": "both", "metadata": "m"})
         )
     );
-    let tcp = local(
-        &env,
-        &[
-            "local",
-            "tunnels",
-            "start",
-            "--name",
-            "db",
-            "--proto",
-            "tcp",
-            "--addr",
-            "5432",
-            "--remote-addr",
-            "1.tcp.test:20000",
-        ],
-    );
+    let tcp = env.local(&[
+        "tunnels",
+        "start",
+        "--name",
+        "db",
+        "--proto",
+        "tcp",
+        "--addr",
+        "5432",
+        "--remote-addr",
+        "1.tcp.test:20000",
+    ]);
     tcp.ok();
 }
 
@@ -363,9 +317,9 @@ fn bad_start_flags_send_nothing() {
         ),
     ];
     for (args, flag) in cases {
-        let mut all = vec!["local", "tunnels", "start"];
+        let mut all = vec!["tunnels", "start"];
         all.extend_from_slice(args);
-        let out = local(&env, &all);
+        let out = env.local(&all);
         out.code(2);
         assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
     }
@@ -380,7 +334,7 @@ fn tunnels_are_listed_sorted_by_name() {
         start_http(&env, name, &up);
     }
     for _ in 0..3 {
-        let out = local(&env, &["local", "tunnels", "list"]);
+        let out = env.local(&["tunnels", "list"]);
         out.ok();
         let names: Vec<&str> = out
             .stdout
@@ -411,35 +365,21 @@ fn limits_and_filters() {
         visit(edge_port(&env, "a (http)"), "GET", "/a", &[], b"");
     }
     visit(edge_port(&env, "b (http)"), "GET", "/b", &[], b"");
-    let two = local(
-        &env,
-        &["local", "requests", "list", "--limit", "2", "--json"],
-    );
+    let two = env.local(&["requests", "list", "--limit", "2", "--json"]);
     assert_eq!(two.json().as_array().unwrap().len(), 2);
-    let only_b = local(
-        &env,
-        &[
-            "local", "requests", "list", "--tunnel", "b (http)", "--json",
-        ],
-    );
+    let only_b = env.local(&["requests", "list", "--tunnel", "b (http)", "--json"]);
     let only_b = only_b.json();
     assert_eq!(only_b.as_array().unwrap().len(), 1);
     assert_eq!(only_b[0]["request"]["uri"], "/b");
-    let none = local(
-        &env,
-        &["local", "requests", "list", "--tunnel", "nope", "--json"],
-    );
+    let none = env.local(&["requests", "list", "--tunnel", "nope", "--json"]);
     assert_eq!(none.json(), json!([]));
     env.mock.clear_agent_requests();
     for bad in ["0", "-1", "x"] {
-        let out = local(&env, &["local", "requests", "list", "--limit", bad]);
+        let out = env.local(&["requests", "list", "--limit", bad]);
         out.code(2);
-        assert!(out.stderr.contains("--limit"), "{}", out.stderr);
-        local(
-            &env,
-            &["local", "requests", "export", "--har", "-", "--limit", bad],
-        )
-        .code(2);
+        out.says("--limit");
+        env.local(&["requests", "export", "--har", "-", "--limit", bad])
+            .code(2);
     }
     assert!(
         env.mock.agent_requests().is_empty(),
@@ -465,16 +405,7 @@ fn export_writes_a_valid_har_and_curl_reproduces_the_request() {
     );
     visit(port, "GET", "/plain", &[], b"");
     let file = env.dir.path().join("out.har");
-    let out = local(
-        &env,
-        &[
-            "local",
-            "requests",
-            "export",
-            "--har",
-            file.to_str().unwrap(),
-        ],
-    );
+    let out = env.local(&["requests", "export", "--har", file.to_str().unwrap()]);
     out.ok();
     let har: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let log = &har["log"];
@@ -539,7 +470,7 @@ fn export_writes_a_valid_har_and_curl_reproduces_the_request() {
 
     // The curl line, run by a shell, sends the same request through the tunnel to the upstream.
     let id = captured(&env)[1]["id"].as_str().unwrap().to_string();
-    let line = local(&env, &["local", "requests", "get", &id, "--curl"]);
+    let line = env.local(&["requests", "get", &id, "--curl"]);
     line.ok();
     let before = up.received().len();
     let status = std::process::Command::new("sh")
@@ -634,7 +565,7 @@ fn big_binary_and_hostile_captures_display_safely() {
             );
         }
     };
-    let big_out = local(&env, &["local", "requests", "get", &ids[0]]);
+    let big_out = env.local(&["requests", "get", &ids[0]]);
     big_out.ok();
     check(&big_out);
     assert!(
@@ -650,30 +581,18 @@ fn big_binary_and_hostile_captures_display_safely() {
         raw.stdout.len() > 5 * 1024 * 1024,
         "--raw writes every byte"
     );
-    let img = local(&env, &["local", "requests", "get", &ids[1]]);
+    let img = env.local(&["requests", "get", &ids[1]]);
     img.ok();
     check(&img);
-    assert!(
-        img.stdout.contains("binary body: 20 bytes, image/png"),
-        "{}",
-        img.stdout
-    );
-    let evil = local(&env, &["local", "requests", "get", &ids[2]]);
+    img.prints("binary body: 20 bytes, image/png");
+    let evil = env.local(&["requests", "get", &ids[2]]);
     evil.ok();
     check(&evil);
-    assert!(evil.stdout.contains("a\\u{9b}31m"), "{}", evil.stdout);
-    assert!(evil.stdout.contains("\\u{9b}0;title"), "{}", evil.stdout);
-    assert!(
-        evil.stdout.contains("t\\x1b]52;c;aGk=\\x07"),
-        "{}",
-        evil.stdout
-    );
-    assert!(
-        evil.stdout.contains("bell \\x07 and \\x1b[31mred"),
-        "{}",
-        evil.stdout
-    );
-    let list = local(&env, &["local", "requests", "list"]);
+    evil.prints("a\\u{9b}31m");
+    evil.prints("\\u{9b}0;title");
+    evil.prints("t\\x1b]52;c;aGk=\\x07");
+    evil.prints("bell \\x07 and \\x1b[31mred");
+    let list = env.local(&["requests", "list"]);
     check(&list);
     let table = run(env
         .cmd()
@@ -681,9 +600,9 @@ fn big_binary_and_hostile_captures_display_safely() {
         .env("TUNNELCTL_FORCE_TTY", "1")
         .args(["local", "requests", "list"]));
     check(&table);
-    let pending = local(&env, &["local", "requests", "get", &ids[3]]);
+    let pending = env.local(&["requests", "get", &ids[3]]);
     pending.ok();
-    assert!(pending.stdout.contains("pending"), "{}", pending.stdout);
+    pending.prints("pending");
     assert!(
         list.stdout
             .lines()
@@ -701,11 +620,7 @@ fn agent_down_exits_6_and_says_where_it_looked() {
         .env("TUNNELCTL_AGENT_URL", "http://127.0.0.1:9/api")
         .args(["local", "tunnels", "list"]));
     out.code(6);
-    assert!(
-        out.stderr.contains("http://127.0.0.1:9/api"),
-        "{}",
-        out.stderr
-    );
+    out.says("http://127.0.0.1:9/api");
     assert!(
         out.stderr.contains("--agent-url") && out.stderr.contains("TUNNELCTL_AGENT_URL"),
         "{}",
@@ -717,29 +632,22 @@ fn agent_down_exits_6_and_says_where_it_looked() {
 fn not_ready_is_explained() {
     let env = Env::new();
     env.mock.configure(json!({"agent_ready": false}));
-    let out = local(
-        &env,
-        &[
-            "local", "tunnels", "start", "--name", "t", "--proto", "http", "--addr", "80",
-        ],
-    );
+    let out = env.local(&[
+        "tunnels", "start", "--name", "t", "--proto", "http", "--addr", "80",
+    ]);
     out.code(1);
     assert!(
         out.stderr.contains("503") && out.stderr.contains("not yet ready"),
         "{}",
         out.stderr
     );
-    assert!(
-        out.stderr.contains("no session with the tunnel service"),
-        "{}",
-        out.stderr
-    );
+    out.says("no session with the tunnel service");
 }
 
 #[test]
 fn clear_needs_yes_off_a_terminal() {
     let env = Env::new();
-    let out = local(&env, &["local", "requests", "clear"]);
+    let out = env.local(&["requests", "clear"]);
     out.code(2);
     assert!(out.stderr.contains("--yes"));
     assert!(env.mock.agent_requests().is_empty());

@@ -1,11 +1,11 @@
 //! Faults survived, nothing done twice, nothing leaked, hostile answers defused: each test
 //! injects the fault into the emulator and checks what the binary did and what the server holds.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
-use common::{run, Env, Out};
+use crate::common::{run, Env, Out};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
 
@@ -103,7 +103,7 @@ fn a_reset_after_the_create_is_unknown_and_not_retried() {
     );
     let out = env.run(&["ip-policies", "create", "--description", "once"]);
     out.code(1);
-    assert!(out.stderr.contains("unknown"), "{}", out.stderr);
+    out.says("unknown");
     assert!(
         out.stderr
             .contains("Check with: tunnelctl ip-policies list"),
@@ -173,12 +173,12 @@ fn broken_bodies_give_clear_errors() {
     env.mock.inject(json!({"method": "GET", "path": "/ip_policies", "body_kind": "huge", "size": 20_000_000, "count": 1}));
     let out = env.run(&["ip-policies", "list"]);
     out.code(1);
-    assert!(out.stderr.contains("larger than 16 MiB"), "{}", out.stderr);
+    out.says("larger than 16 MiB");
     // An error answer whose body is HTML or broken still reads as one line with the status.
     env.mock.inject(json!({"method": "GET", "path": "/ip_policies", "status": 502, "body_kind": "html", "count": 3}));
     let out = env.run(&["ip-policies", "list"]);
     out.code(1);
-    assert!(out.stderr.contains("502"), "{}", out.stderr);
+    out.says("502");
 }
 
 fn assert_escaped(out: &Out, stream: &str) {
@@ -207,10 +207,7 @@ fn control_characters_from_the_server_are_escaped() {
         "{}",
         tsv.stdout
     );
-    let table = run(env
-        .cmd()
-        .env("TUNNELCTL_FORCE_TTY", "1")
-        .args(["ip-policies", "list"]));
+    let table = env.run_tty(&["ip-policies", "list"]);
     assert_escaped(&table, "stdout");
     let json = env.run(&["ip-policies", "list", "--json"]);
     assert_eq!(json.json()[0]["description"], evil, "JSON stays exact");
@@ -266,7 +263,6 @@ fn ctrl_c_during_a_bulk_restart_finishes_what_started_and_reports() {
         .map(|i| json!({"os": "linux", "ip": format!("198.51.100.{i}")}))
         .collect();
     env.seed(json!({ "sessions": list }));
-    env.mock.clear_requests();
     let child = env
         .std_cmd()
         .args(["sessions", "restart", "--all", "--parallel", "4"])

@@ -6,6 +6,7 @@
 
 pub mod hostile;
 pub mod rusage;
+pub mod seed;
 pub mod upstream;
 
 use std::path::PathBuf;
@@ -55,6 +56,36 @@ impl Out {
     #[track_caller]
     pub fn ok(&self) -> &Self {
         self.code(0)
+    }
+
+    /// Asserts that stderr holds `text`.
+    #[track_caller]
+    pub fn says(&self, text: &str) -> &Self {
+        assert!(
+            self.stderr.contains(text),
+            "{text:?} not in stderr:\n{}",
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts that stdout holds `text`.
+    #[track_caller]
+    pub fn prints(&self, text: &str) -> &Self {
+        assert!(
+            self.stdout.contains(text),
+            "{text:?} not in stdout:\n{}",
+            self.stdout
+        );
+        self
+    }
+
+    /// Asserts exit 4 for a 404 on `request` (`"GET /ip_policies/ipp_x"`), nothing on stdout.
+    #[track_caller]
+    pub fn not_found(&self, request: &str) -> &Self {
+        self.code(4).says("404").says(request);
+        assert_eq!(self.stdout, "", "nothing on stdout");
+        self
     }
 }
 
@@ -147,6 +178,26 @@ impl Env {
         run(self.cmd().args(args))
     }
 
+    /// Runs `tunnelctl local ARGS` against the emulator's agent half.
+    pub fn local(&self, args: &[&str]) -> Out {
+        let agent = self.mock.agent_url();
+        run(self
+            .cmd()
+            .env("TUNNELCTL_AGENT_URL", agent)
+            .arg("local")
+            .args(args))
+    }
+
+    /// Runs `PREFIX ARGS` (a module's command words, then the rest).
+    pub fn run_in(&self, prefix: &[&str], args: &[&str]) -> Out {
+        run(self.cmd().args(prefix).args(args))
+    }
+
+    /// [`Env::run`] with the output taken for a terminal (tables, notes on stderr).
+    pub fn run_tty(&self, args: &[&str]) -> Out {
+        run(self.cmd().env("TUNNELCTL_FORCE_TTY", "1").args(args))
+    }
+
     /// The requests the emulator received, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.mock.requests()
@@ -164,6 +215,23 @@ impl Env {
     pub fn seed(&self, spec: Value) -> Value {
         self.mock.seed(spec)
     }
+}
+
+/// Runs each `(args, flag)` and asserts a usage error (exit 2) that names `flag`, with nothing
+/// on stdout; then that nothing at all reached the emulator.
+#[track_caller]
+pub fn assert_refused(env: &Env, cases: &[(&[&str], &str)]) {
+    for (args, flag) in cases {
+        let out = env.run(args);
+        assert_eq!(out.code, 2, "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains(flag),
+            "{args:?} names {flag}: {}",
+            out.stderr
+        );
+        assert_eq!(out.stdout, "", "{args:?}");
+    }
+    assert!(env.requests().is_empty(), "{:?}", env.requests());
 }
 
 /// Runs a prepared command; fails the test if a secret appears in its output.
