@@ -1,5 +1,6 @@
 //! `tunnelctl edges tls-termination …` against the emulator: what was sent, what was printed.
 
+use crate::common::words;
 use crate::common::{assert_management_headers, only_write, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
@@ -127,17 +128,9 @@ fn set_sends_every_flag_given_and_prints_the_module() {
     let id = env.seed_tls_edge(Value::Null);
     let out = env.run_in(
         CMD,
-        &[
-            "set",
-            &id,
-            "--terminate-at",
-            "edge",
-            "--min-version",
-            "1.2",
-            "--enabled",
-            "false",
-            "--json",
-        ],
+        &words(&format!(
+            "set {id} --terminate-at edge --min-version 1.2 --enabled false --json"
+        )),
     );
     out.ok();
     let req = only_write(&env);
@@ -234,14 +227,9 @@ fn min_version_with_upstream_is_refused_before_sending() {
     let id = env.seed_tls_edge(Value::Null);
     let out = env.run_in(
         CMD,
-        &[
-            "set",
-            &id,
-            "--terminate-at",
-            "upstream",
-            "--min-version",
-            "1.2",
-        ],
+        &words(&format!(
+            "set {id} --terminate-at upstream --min-version 1.2"
+        )),
     );
     out.code(2);
     out.says("--min-version");
@@ -437,14 +425,9 @@ fn verbose_traces_the_put_without_the_key() {
     let id = env.seed_tls_edge(Value::Null);
     let out = env.run_in(
         CMD,
-        &[
-            "set",
-            &id,
-            "--terminate-at",
-            "upstream",
-            "--verbose",
-            "--json",
-        ],
+        &words(&format!(
+            "set {id} --terminate-at upstream --verbose --json"
+        )),
     );
     out.ok();
     out.says(&format!("PUT {}", env.mock.url()));

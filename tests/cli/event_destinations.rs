@@ -4,6 +4,7 @@
 use crate::common;
 
 use crate::common::seed::{KINESIS, ROLE};
+use crate::common::words;
 use crate::common::{assert_management_headers, only_write, run, Env, AWS_SECRET};
 use serde_json::{json, Value};
 
@@ -74,14 +75,9 @@ fn create_without_format_sends_no_format() {
     let env = Env::new();
     env.run_in(
         CMD,
-        &[
-            "create",
-            "--cloudwatch-log-group-arn",
-            LOGS,
-            "--role-arn",
-            ROLE,
-            "--json",
-        ],
+        &words(&format!(
+            "create --cloudwatch-log-group-arn {LOGS} --role-arn {ROLE} --json"
+        )),
     )
     .ok();
     assert_eq!(
@@ -97,14 +93,9 @@ fn create_with_an_access_key_takes_the_secret_from_the_environment() {
     let env = Env::new();
     let out = run_with_secret(
         &env,
-        &[
-            "create",
-            "--firehose-delivery-stream-arn",
-            FIREHOSE,
-            "--aws-access-key-id",
-            KEY_ID,
-            "--json",
-        ],
+        &words(&format!(
+            "create --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID} --json"
+        )),
     );
     out.ok();
     let req = only_write(&env);
@@ -266,14 +257,9 @@ fn no_secret_source_off_a_terminal_is_a_usage_error() {
     // Nor on update.
     let out = env.run_in(
         CMD,
-        &[
-            "update",
-            "ed_x",
-            "--firehose-delivery-stream-arn",
-            FIREHOSE,
-            "--aws-access-key-id",
-            KEY_ID,
-        ],
+        &words(&format!(
+            "update ed_x --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID}"
+        )),
     );
     out.code(2);
     out.says(&SECRET_ENV);
@@ -309,15 +295,9 @@ fn verbose_trace_redacts_the_secret() {
     let env = Env::new();
     let out = run_with_secret(
         &env,
-        &[
-            "create",
-            "--kinesis-stream-arn",
-            KINESIS,
-            "--aws-access-key-id",
-            KEY_ID,
-            "--verbose",
-            "--json",
-        ],
+        &words(&format!(
+            "create --kinesis-stream-arn {KINESIS} --aws-access-key-id {KEY_ID} --verbose --json"
+        )),
     );
     out.ok();
     assert!(
@@ -581,15 +561,9 @@ fn exactly_one_auth() {
     // Both.
     let out = run_with_secret(
         &env,
-        &[
-            "create",
-            "--kinesis-stream-arn",
-            KINESIS,
-            "--role-arn",
-            ROLE,
-            "--aws-access-key-id",
-            KEY_ID,
-        ],
+        &words(&format!(
+            "create --kinesis-stream-arn {KINESIS} --role-arn {ROLE} --aws-access-key-id {KEY_ID}"
+        )),
     );
     out.code(2);
     out.says("--role-arn");
@@ -874,14 +848,10 @@ fn update_sends_only_the_flags_given() {
     env.mock.clear_requests();
     env.run_in(
         CMD,
-        &[
-            "update",
-            &ids[0],
-            "--description",
-            "renamed",
-            "--format",
-            "json",
-        ],
+        &words(&format!(
+            "update {} --description renamed --format json",
+            ids[0]
+        )),
     )
     .ok();
     assert_eq!(
@@ -900,15 +870,10 @@ fn update_with_a_target_replaces_the_target() {
     let ids = env.seed_destinations(1);
     let out = run_with_secret(
         &env,
-        &[
-            "update",
-            &ids[0],
-            "--cloudwatch-log-group-arn",
-            LOGS,
-            "--aws-access-key-id",
-            KEY_ID,
-            "--json",
-        ],
+        &words(&format!(
+            "update {} --cloudwatch-log-group-arn {LOGS} --aws-access-key-id {KEY_ID} --json",
+            ids[0]
+        )),
     );
     out.ok();
     let req = only_write(&env);

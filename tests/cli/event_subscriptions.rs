@@ -3,6 +3,7 @@
 
 use crate::common;
 
+use crate::common::words;
 use crate::common::{assert_management_headers, only_write, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
@@ -120,19 +121,7 @@ fn create_prints_a_tsv_row_off_a_terminal() {
     let dests = env.seed_destinations(1);
     let out = env.run_in(
         CMD,
-        &[
-            "create",
-            "--description",
-            "desc",
-            "--metadata",
-            "meta",
-            "--source",
-            "a.v0",
-            "--source",
-            "b.v0",
-            "--destination-id",
-            &dests[0],
-        ],
+        &words(&format!("create --description desc --metadata meta --source a.v0 --source b.v0 --destination-id {}", dests[0])),
     );
     out.ok();
     let sub = env.mock.state()["event_subscriptions"][0].clone();
@@ -268,15 +257,10 @@ fn update_a_given_list_replaces_the_stored_one() {
     );
     let out = env.run_in(
         CMD,
-        &[
-            "update",
-            &id,
-            "--source",
-            "c.v0",
-            "--destination-id",
-            &dests[2],
-            "--json",
-        ],
+        &words(&format!(
+            "update {id} --source c.v0 --destination-id {} --json",
+            dests[2]
+        )),
     );
     out.ok();
     let req = only_write(&env);
@@ -299,9 +283,7 @@ fn update_a_given_list_replaces_the_stored_one() {
     env.mock.clear_requests();
     let out = env.run_in(
         CMD,
-        &[
-            "update", &id, "--source", "x.v0", "--source", "y.v0", "--json",
-        ],
+        &words(&format!("update {id} --source x.v0 --source y.v0 --json")),
     );
     out.ok();
     assert_eq!(
@@ -459,14 +441,9 @@ fn description_and_metadata_limits_count_characters() {
     let meta_4096 = "🦀".repeat(4096);
     let out = env.run_in(
         CMD,
-        &[
-            "create",
-            "--description",
-            &desc_255,
-            "--metadata",
-            &meta_4096,
-            "--json",
-        ],
+        &words(&format!(
+            "create --description {desc_255} --metadata {meta_4096} --json"
+        )),
     );
     out.ok();
     let req = only_write(&env);
@@ -483,15 +460,9 @@ fn description_and_metadata_limits_count_characters() {
     let meta_4096_multi = "é".repeat(4096);
     let out = env.run_in(
         CMD,
-        &[
-            "update",
-            &id,
-            "--description",
-            &desc_255_emoji,
-            "--metadata",
-            &meta_4096_multi,
-            "--json",
-        ],
+        &words(&format!(
+            "update {id} --description {desc_255_emoji} --metadata {meta_4096_multi} --json"
+        )),
     );
     out.ok();
     assert_eq!(

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::common::{run, Env};
+use crate::common::{run, words, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::{MockOptions, RecordedRequest};
 
@@ -55,15 +55,7 @@ fn upgrade_all_updates_waits_restarts_and_sees_every_agent_back() {
     });
     let old = linux_sessions(&env, 20, json!({"update_available": "3.20.0"}));
     let before = sessions_now(&env);
-    let out = env.run(&[
-        "sessions",
-        "upgrade",
-        "--all",
-        "--batch",
-        "20",
-        "--parallel",
-        "16",
-    ]);
+    let out = env.run(&words("sessions upgrade --all --batch 20 --parallel 16"));
     out.ok();
     let log = env.requests();
     let updates = commands(&log, "update");
@@ -219,16 +211,10 @@ fn restart_wait_prints_old_and_new_ids() {
         ..Default::default()
     });
     let old = linux_sessions(&env, 3, json!({}));
-    let out = env.run(&[
-        "sessions",
-        "restart",
-        &old[0],
-        &old[1],
-        &old[2],
-        "--wait",
-        "--timeout",
-        "30",
-    ]);
+    let out = env.run(&words(&format!(
+        "sessions restart {} {} {} --wait --timeout 30",
+        old[0], old[1], old[2]
+    )));
     out.ok();
     let now: Vec<String> = sessions_now(&env)
         .iter()

@@ -8,7 +8,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::upstream::{visit, Upstream};
-use crate::common::{run, Env, Out};
+use crate::common::{run, words, Env, Out};
 use base64::Engine;
 use serde_json::{json, Value};
 
@@ -23,16 +23,10 @@ fn edge_port(env: &Env, name: &str) -> u16 {
 }
 
 fn start_http(env: &Env, name: &str, upstream: &Upstream) {
-    env.local(&[
-        "tunnels",
-        "start",
-        "--name",
-        name,
-        "--proto",
-        "http",
-        "--addr",
-        &upstream.port.to_string(),
-    ])
+    env.local(&words(&format!(
+        "tunnels start --name {name} --proto http --addr {}",
+        upstream.port.to_string()
+    )))
     .ok();
 }
 
@@ -196,18 +190,9 @@ fn start_sends_the_configuration_fields() {
                     "auth": "user:secretpw", "subdomain": "shop", "bind_tls": "both", "metadata": "m"})
         )
     );
-    let tcp = env.local(&[
-        "tunnels",
-        "start",
-        "--name",
-        "db",
-        "--proto",
-        "tcp",
-        "--addr",
-        "5432",
-        "--remote-addr",
-        "1.tcp.test:20000",
-    ]);
+    let tcp = env.local(&words(
+        "tunnels start --name db --proto tcp --addr 5432 --remote-addr 1.tcp.test:20000",
+    ));
     tcp.ok();
 }
 
@@ -632,9 +617,7 @@ fn agent_down_exits_6_and_says_where_it_looked() {
 fn not_ready_is_explained() {
     let env = Env::new();
     env.mock.configure(json!({"agent_ready": false}));
-    let out = env.local(&[
-        "tunnels", "start", "--name", "t", "--proto", "http", "--addr", "80",
-    ]);
+    let out = env.local(&words("tunnels start --name t --proto http --addr 80"));
     out.code(1);
     assert!(
         out.stderr.contains("503") && out.stderr.contains("not yet ready"),

@@ -217,6 +217,11 @@ impl Env {
     }
 }
 
+/// The words of a command line (split on white space: for arguments without spaces).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// Runs each `(args, flag)` and asserts a usage error (exit 2) that names `flag`, with nothing
 /// on stdout; then that nothing at all reached the emulator.
 #[track_caller]
