@@ -259,13 +259,11 @@ fn restart_on_windows_is_refused_with_the_service_message() {
     let out = env.run_in(CMD, &["restart", id]);
     out.code(1);
     assert_eq!(out.stdout, "");
-    for part in [
+    out.says_all(&[
         "restart is not supported on Windows",
         "400",
         &format!("POST /tunnel_sessions/{id}/restart"),
-    ] {
-        assert!(out.stderr.contains(part), "{part}: {}", out.stderr);
-    }
+    ]);
     assert!(!out.stderr.contains("Restart sent to"), "{}", out.stderr);
     assert_command(&only_write(&env), id, "restart");
     assert!(
@@ -415,14 +413,12 @@ fn update_refusals_show_the_reason_and_exit_1() {
         let out = env.run_in(CMD, &["update", id]);
         out.code(1);
         assert_eq!(out.stdout, "");
-        for part in [
+        out.says_all(&[
             msg,
             reason,
             "400",
             &format!("POST /tunnel_sessions/{id}/update"),
-        ] {
-            assert!(out.stderr.contains(part), "{part}: {}", out.stderr);
-        }
+        ]);
         assert!(!out.stderr.contains("Update sent to"), "{}", out.stderr);
         assert_command(&only_write(&env), id, "update");
     }

@@ -69,6 +69,15 @@ impl Out {
         self
     }
 
+    /// Asserts that stderr holds each of `texts`.
+    #[track_caller]
+    pub fn says_all(&self, texts: &[&str]) -> &Self {
+        for text in texts {
+            self.says(text);
+        }
+        self
+    }
+
     /// Asserts that stdout holds `text`.
     #[track_caller]
     pub fn prints(&self, text: &str) -> &Self {
