@@ -249,21 +249,12 @@ fn get_prints_the_backend_and_the_tunnels_it_matches() {
         &ids[0],
     ]));
     table.ok();
-    for (label, value) in [
+    table.shows_rows(&[
         ("ID", ids[0].as_str()),
         ("DESCRIPTION", "prod"),
         ("LABELS", "env=prod"),
         ("METADATA", "m"),
-    ] {
-        assert!(
-            table
-                .stdout
-                .lines()
-                .any(|l| l.contains(label) && l.contains(value)),
-            "{label} {value}:\n{}",
-            table.stdout
-        );
-    }
+    ]);
     for t in &tunnels[..2] {
         assert!(table.stdout.contains(t.as_str()), "{t}:\n{}", table.stdout);
     }

@@ -298,11 +298,7 @@ fn list_follows_every_page_and_limit_stops(c: &Collection) {
 
     let out = c.run(&env, "list", &["-o", "ndjson"]);
     out.ok();
-    let lines: Vec<Value> = out
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = out.ndjson();
     assert_eq!(lines, c.stored(&env), "one item per line, as returned");
 
     env.mock.clear_requests();

@@ -105,9 +105,9 @@ fn get_of_an_edge_without_a_module_exits_4() {
     let env = Env::new();
     let id = env.seed_tls_edge(Value::Null);
     let out = env.run_in(CMD, &["get", &id]);
-    out.code(4);
-    out.says("404");
-    out.says(&format!("GET {}", tls_path(&id)));
+    out.code(4)
+        .says("404")
+        .says(&format!("GET {}", tls_path(&id)));
     assert_eq!(out.stdout, "");
     assert_eq!(env.requests().len(), 1);
 }
@@ -116,9 +116,7 @@ fn get_of_an_edge_without_a_module_exits_4() {
 fn get_of_an_unknown_edge_exits_4() {
     let env = Env::new();
     let out = env.run_in(CMD, &["get", "edgtls_nothere"]);
-    out.code(4);
-    out.says("404");
-    out.says("edgtls_nothere");
+    out.code(4).says("404").says("edgtls_nothere");
     assert_eq!(out.stdout, "");
 }
 
@@ -213,8 +211,8 @@ fn set_with_no_flags_is_a_usage_error() {
     let env = Env::new();
     let id = env.seed_tls_edge(Value::Null);
     let out = env.run_in(CMD, &["set", &id]);
-    out.code(2);
-    out.says_all(&["--terminate-at", "--min-version", "--enabled"]);
+    out.code(2)
+        .says_all(&["--terminate-at", "--min-version", "--enabled"]);
     assert_eq!(out.stdout, "");
     assert!(env.requests().is_empty());
 }
@@ -229,9 +227,7 @@ fn min_version_with_upstream_is_refused_before_sending() {
             "set {id} --terminate-at upstream --min-version 1.2"
         )),
     );
-    out.code(2);
-    out.says("--min-version");
-    out.says("upstream");
+    out.code(2).says("--min-version").says("upstream");
     assert_eq!(out.stdout, "");
     assert!(env.requests().is_empty());
     assert_eq!(stored_module(&env, &id), Value::Null);
@@ -261,8 +257,7 @@ fn enabled_takes_only_true_or_false() {
         assert!(out.stderr.contains("--enabled"), "{bad}: {}", out.stderr);
     }
     let out = env.run_in(CMD, &["set", "edgtls_x", "--enabled"]);
-    out.code(2);
-    out.says("--enabled");
+    out.code(2).says("--enabled");
     assert!(env.requests().is_empty());
 }
 
@@ -270,8 +265,7 @@ fn enabled_takes_only_true_or_false() {
 fn min_version_needs_a_value() {
     let env = Env::new();
     let out = env.run_in(CMD, &["set", "edgtls_x", "--min-version"]);
-    out.code(2);
-    out.says("--min-version");
+    out.code(2).says("--min-version");
     assert!(env.requests().is_empty());
 }
 
@@ -299,10 +293,10 @@ fn a_version_the_server_refuses_is_reported_with_its_answer() {
     let env = Env::new();
     let id = env.seed_tls_edge(Value::Null);
     let out = env.run_in(CMD, &["set", &id, "--min-version", "1.5"]);
-    out.code(1);
-    out.says("400");
-    out.says(&format!("PUT {}", tls_path(&id)));
-    out.says("min_version");
+    out.code(1)
+        .says("400")
+        .says(&format!("PUT {}", tls_path(&id)))
+        .says("min_version");
     assert_eq!(out.stdout, "");
     assert_eq!(
         only_write(&env).body_json(),
@@ -315,8 +309,7 @@ fn a_version_the_server_refuses_is_reported_with_its_answer() {
 fn set_on_an_unknown_edge_exits_4() {
     let env = Env::new();
     let out = env.run_in(CMD, &["set", "edgtls_nothere", "--enabled", "true"]);
-    out.code(4);
-    out.says("404");
+    out.code(4).says("404");
     assert!(
         out.stderr
             .contains("PUT /edges/tls/edgtls_nothere/tls_termination"),
@@ -334,8 +327,7 @@ fn delete_removes_the_module() {
     let out = env.run_in(CMD, &["delete", &id, "--yes"]);
     out.ok();
     assert_eq!(out.stdout, "", "204 prints nothing on stdout");
-    out.says(&id);
-    out.says("Removed");
+    out.says(&id).says("Removed");
     let req = only_write(&env);
     assert_eq!(req.method, "DELETE");
     assert_eq!(req.path, tls_path(&id));
@@ -361,8 +353,7 @@ fn delete_without_yes_off_a_terminal_sends_nothing() {
     let env = Env::new();
     let id = env.seed_tls_edge(json!({"terminate_at": "edge"}));
     let out = env.run_in(CMD, &["delete", &id]);
-    out.code(2);
-    out.says("--yes");
+    out.code(2).says("--yes");
     assert_eq!(out.stdout, "");
     assert!(env.requests().is_empty());
     assert_eq!(stored_module(&env, &id)["terminate_at"], "edge");
@@ -373,9 +364,9 @@ fn delete_of_a_missing_module_exits_4() {
     let env = Env::new();
     let id = env.seed_tls_edge(Value::Null);
     let out = env.run_in(CMD, &["delete", &id, "--yes"]);
-    out.code(4);
-    out.says("404");
-    out.says(&format!("DELETE {}", tls_path(&id)));
+    out.code(4)
+        .says("404")
+        .says(&format!("DELETE {}", tls_path(&id)));
     assert!(!out.stderr.contains("Removed"), "{}", out.stderr);
     assert_eq!(only_write(&env).method, "DELETE");
 }
@@ -384,8 +375,7 @@ fn delete_of_a_missing_module_exits_4() {
 fn delete_takes_exactly_one_edge() {
     let env = Env::new();
     let out = env.run_in(CMD, &["delete", "--yes"]);
-    out.code(2);
-    out.says("EDGE_ID");
+    out.code(2).says("EDGE_ID");
     let out = env.run_in(CMD, &["delete", "edgtls_a", "edgtls_b", "--yes"]);
     out.code(2);
     assert!(env.requests().is_empty());
@@ -427,9 +417,9 @@ fn verbose_traces_the_put_without_the_key() {
             "set {id} --terminate-at upstream --verbose --json"
         )),
     );
-    out.ok();
-    out.says(&format!("PUT {}", env.mock.url()));
-    out.says("(redacted)");
-    out.says("\"min_version\":null");
+    out.ok()
+        .says(&format!("PUT {}", env.mock.url()))
+        .says("(redacted)")
+        .says("\"min_version\":null");
     assert_eq!(out.json()["terminate_at"], "upstream");
 }

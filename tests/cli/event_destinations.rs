@@ -21,6 +21,11 @@ fn run_with_secret(env: &Env, args: &[&str]) -> common::Out {
     run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(CMD).args(args))
 }
 
+/// [`run_with_secret`] with the arguments as one line.
+fn with_secret(env: &Env, line: &str) -> common::Out {
+    run_with_secret(env, &words(line))
+}
+
 // ---------------------------------------------------------------- create
 
 #[test]
@@ -91,12 +96,10 @@ fn create_without_format_sends_no_format() {
 #[test]
 fn create_with_an_access_key_takes_the_secret_from_the_environment() {
     let env = Env::new();
-    let out = run_with_secret(
-        &env,
-        &words(&format!(
-            "create --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID} --json"
-        )),
+    let line = format!(
+        "create --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID} --json"
     );
+    let out = with_secret(&env, &line);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "POST");
@@ -246,14 +249,13 @@ fn no_secret_source_off_a_terminal_is_a_usage_error() {
         KEY_ID,
     ];
     let out = env.run(&args);
-    out.code(2);
-    out.says(&SECRET_ENV);
-    out.says("--aws-secret-access-key-stdin");
+    out.code(2)
+        .says(&SECRET_ENV)
+        .says("--aws-secret-access-key-stdin");
     assert_eq!(out.stdout, "");
     // An empty variable is no secret either.
     let out = run(env.cmd().env(SECRET_ENV, "").args(args));
-    out.code(2);
-    out.says(&SECRET_ENV);
+    out.code(2).says(&SECRET_ENV);
     // Nor on update.
     let out = env.run_in(
         CMD,
@@ -261,8 +263,7 @@ fn no_secret_source_off_a_terminal_is_a_usage_error() {
             "update ed_x --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID}"
         )),
     );
-    out.code(2);
-    out.says(&SECRET_ENV);
+    out.code(2).says(&SECRET_ENV);
     assert!(env.requests().is_empty());
 }
 
@@ -284,8 +285,7 @@ fn the_secret_is_never_a_flag() {
         ];
         full.extend(args.iter().copied());
         let out = run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(&full));
-        out.code(2);
-        out.says("unexpected argument");
+        out.code(2).says("unexpected argument");
     }
     assert!(env.requests().is_empty());
 }
@@ -293,12 +293,10 @@ fn the_secret_is_never_a_flag() {
 #[test]
 fn verbose_trace_redacts_the_secret() {
     let env = Env::new();
-    let out = run_with_secret(
-        &env,
-        &words(&format!(
-            "create --kinesis-stream-arn {KINESIS} --aws-access-key-id {KEY_ID} --verbose --json"
-        )),
+    let line = format!(
+        "create --kinesis-stream-arn {KINESIS} --aws-access-key-id {KEY_ID} --verbose --json"
     );
+    let out = with_secret(&env, &line);
     out.ok();
     assert!(
         out.stderr
@@ -312,8 +310,7 @@ fn verbose_trace_redacts_the_secret() {
         "the trace shows a secret is set, not the secret: {}",
         out.stderr
     );
-    out.says(&KEY_ID);
-    out.says("201");
+    out.says(&KEY_ID).says("201");
     // The API still got the real secret.
     let body = only_write(&env).body_json().unwrap();
     assert_eq!(
@@ -548,8 +545,7 @@ fn exactly_one_target() {
         "--target-json",
     ]);
     let out = env.run_in(CMD, &["create"]);
-    out.code(2);
-    out.says("--target-json");
+    out.code(2).says("--target-json");
     assert!(env.requests().is_empty());
 }
 
@@ -557,15 +553,11 @@ fn exactly_one_target() {
 fn exactly_one_auth() {
     let env = Env::new();
     // Both.
-    let out = run_with_secret(
-        &env,
-        &words(&format!(
-            "create --kinesis-stream-arn {KINESIS} --role-arn {ROLE} --aws-access-key-id {KEY_ID}"
-        )),
+    let line = format!(
+        "create --kinesis-stream-arn {KINESIS} --role-arn {ROLE} --aws-access-key-id {KEY_ID}"
     );
-    out.code(2);
-    out.says("--role-arn");
-    out.says("--aws-access-key-id");
+    let out = with_secret(&env, &line);
+    out.code(2).says("--role-arn").says("--aws-access-key-id");
     // None, with a target.
     for verb in [
         vec!["event-destinations", "create"],
@@ -574,9 +566,7 @@ fn exactly_one_auth() {
         let mut args = verb.clone();
         args.extend(["--kinesis-stream-arn", KINESIS]);
         let out = env.run(&args);
-        out.code(2);
-        out.says("--role-arn");
-        out.says("--aws-access-key-id");
+        out.code(2).says("--role-arn").says("--aws-access-key-id");
     }
     // An auth without a target.
     for auth in [["--role-arn", ROLE], ["--aws-access-key-id", KEY_ID]] {
@@ -584,8 +574,7 @@ fn exactly_one_auth() {
             let mut args = verb.clone();
             args.extend(auth);
             let out = run_with_secret(&env, &args);
-            out.code(2);
-            out.says(&auth[0]);
+            out.code(2).says(&auth[0]);
             assert!(
                 out.stderr.contains("--kinesis-stream-arn"),
                 "says which flags make a target: {}",
@@ -601,9 +590,7 @@ fn exactly_one_auth() {
         CMD,
         &["create", "--target-json", &target_json, "--role-arn", ROLE],
     );
-    out.code(2);
-    out.says("--target-json");
-    out.says("--role-arn");
+    out.code(2).says("--target-json").says("--role-arn");
     assert!(env.requests().is_empty());
 }
 
@@ -747,26 +734,14 @@ fn get_tsv_and_table() {
             d["created_at"].as_str().unwrap()
         )
     );
-    let table =
-        run(env
-            .cmd()
-            .env("TUNNELCTL_FORCE_TTY", "1")
-            .args(["event-destinations", "get", &ids[0]]));
-    table.ok();
-    for (header, value) in [
+    let table = env.run_tty(&["event-destinations", "get", &ids[0]]);
+    table.ok().shows_rows(&[
         ("ID", ids[0].as_str()),
         ("DESCRIPTION", "dest 1"),
         ("FORMAT", "json"),
         ("TARGET", "kinesis"),
         ("AUTH", "role"),
-    ] {
-        let line = table
-            .stdout
-            .lines()
-            .find(|l| l.contains(header))
-            .unwrap_or_else(|| panic!("no {header} row:\n{}", table.stdout));
-        assert!(line.contains(value), "{header}: {line}");
-    }
+    ]);
     assert!(
         table.stdout.contains("ago") || table.stdout.contains("just now"),
         "{}",
@@ -866,13 +841,11 @@ fn update_sends_only_the_flags_given() {
 fn update_with_a_target_replaces_the_target() {
     let env = Env::new();
     let ids = env.seed_destinations(1);
-    let out = run_with_secret(
-        &env,
-        &words(&format!(
-            "update {} --cloudwatch-log-group-arn {LOGS} --aws-access-key-id {KEY_ID} --json",
-            ids[0]
-        )),
+    let line = format!(
+        "update {} --cloudwatch-log-group-arn {LOGS} --aws-access-key-id {KEY_ID} --json",
+        ids[0]
     );
+    let out = with_secret(&env, &line);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "PATCH");
@@ -924,9 +897,7 @@ fn delete_of_a_destination_in_use_names_the_subscription() {
     let sub = subs["event_subscriptions"][0].as_str().unwrap().to_string();
 
     let out = env.run_in(CMD, &["delete", &ids[0], "--yes"]);
-    out.code(1);
-    out.says("400");
-    out.says(&sub);
+    out.code(1).says("400").says(&sub);
     assert!(
         out.stderr
             .contains(&format!("DELETE /event_destinations/{}", ids[0])),
@@ -936,8 +907,7 @@ fn delete_of_a_destination_in_use_names_the_subscription() {
 
     // One in use and one free: a partial failure.
     let out = env.run_in(CMD, &["delete", &ids[0], &ids[1], "--yes"]);
-    out.code(5);
-    out.says(&sub);
+    out.code(5).says(&sub);
     assert!(
         out.stderr
             .contains(&format!("Deleted event destination {}", ids[1])),

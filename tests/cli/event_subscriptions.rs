@@ -148,9 +148,9 @@ fn create_with_an_unknown_destination_reports_the_api_error() {
     let out = env.run_in(CMD, &["create", "--destination-id", "ed_doesnotexist"]);
     out.code(1);
     assert_eq!(out.stdout, "");
-    out.says("400");
-    out.says("POST /event_subscriptions");
-    out.says("ed_doesnotexist");
+    out.says("400")
+        .says("POST /event_subscriptions")
+        .says("ed_doesnotexist");
     let req = only_write(&env);
     assert_eq!(
         req.body_json(),
@@ -590,11 +590,7 @@ fn sources_list_prints_every_type_from_one_request() {
 
     let out = env.run_in(CMD, &["sources", "list", &id, "-o", "ndjson"]);
     out.ok();
-    let lines: Vec<Value> = out
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = out.ndjson();
     assert_eq!(Value::Array(lines), sub["sources"]);
 
     let table = common::run(
@@ -795,8 +791,7 @@ fn sources_create_a_type_already_there_reports_the_api_error() {
 fn sources_create_on_an_unknown_subscription_exits_4() {
     let env = Env::new();
     let out = env.run_in(CMD, &["sources", "create", "esb_nothere", "a.v0"]);
-    out.code(4);
-    out.says("404");
+    out.code(4).says("404");
     assert_eq!(
         only_write(&env).path,
         "/event_subscriptions/esb_nothere/sources"
@@ -843,8 +838,7 @@ fn sources_delete_removes_the_type() {
     let out = env.run_in(CMD, &["sources", "delete", &id, "a.v0", "--yes"]);
     out.ok();
     assert_eq!(out.stdout, "", "204 prints nothing on stdout");
-    out.says("a.v0");
-    out.says(&id);
+    out.says("a.v0").says(&id);
     let req = only_write(&env);
     assert_eq!(req.method, "DELETE");
     assert_eq!(req.path, format!("/event_subscriptions/{id}/sources/a.v0"));
@@ -889,8 +883,7 @@ fn sources_delete_without_yes_off_a_terminal_sends_nothing() {
     let env = Env::new();
     let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
     let out = env.run_in(CMD, &["sources", "delete", &id, "a.v0"]);
-    out.code(2);
-    out.says("--yes");
+    out.code(2).says("--yes");
     assert_eq!(out.stdout, "");
     assert!(env.requests().is_empty());
     assert_eq!(

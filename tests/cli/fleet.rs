@@ -240,8 +240,7 @@ fn restart_wait_times_out_with_exit_7() {
     let old = linux_sessions(&env, 1, json!({}));
     let started = Instant::now();
     let out = env.run(&["sessions", "restart", &old[0], "--wait", "--timeout", "2"]);
-    out.code(7);
-    out.says(&old[0]);
+    out.code(7).says(&old[0]);
     assert!(started.elapsed() < Duration::from_secs(20));
 }
 
@@ -357,8 +356,7 @@ fn no_ids_and_no_selector_off_a_terminal_is_a_usage_error() {
     linux_sessions(&env, 1, json!({}));
     for verb in ["restart", "stop", "update", "upgrade"] {
         let out = env.run(&["sessions", verb]);
-        out.code(2);
-        out.says("--all");
+        out.code(2).says("--all");
     }
     assert!(env.requests().is_empty());
     let out = env.run(&["sessions", "restart", "ts_1", "--all"]);
@@ -432,6 +430,5 @@ fn without_the_limiter_the_server_says_429() {
     let out = run(env
         .cmd()
         .args(["ip-policies", "list", "--rate", "off", "--timeout", "3"]));
-    out.code(1);
-    out.says("429");
+    out.code(1).says("429");
 }

@@ -73,10 +73,11 @@ fn the_webhook_loop_with_real_traffic() {
     assert!(id.starts_with("airt_"));
 
     let shown = env.local(&["requests", "get", &id]);
-    shown.ok();
-    shown.prints("> POST /hook?n=1 HTTP/1.1");
-    shown.prints("\"event\": \"paid\"");
-    shown.prints("< HTTP/1.1 200 OK");
+    shown
+        .ok()
+        .prints("> POST /hook?n=1 HTTP/1.1")
+        .prints("\"event\": \"paid\"")
+        .prints("< HTTP/1.1 200 OK");
 
     let raw = env.local(&["requests", "get", &id, "--raw"]);
     raw.ok();
@@ -100,12 +101,10 @@ fn the_webhook_loop_with_real_traffic() {
 
     env.local(&["tunnels", "stop", "hook"]).ok();
     let gone = env.local(&["tunnels", "get", "hook"]);
-    gone.code(4);
-    gone.says("tunnel not found");
+    gone.code(4).says("tunnel not found");
     env.local(&["tunnels", "get", leg]).ok();
     let missing = env.local(&["requests", "get", &id]);
-    missing.code(4);
-    missing.says("request entry not found");
+    missing.code(4).says("request entry not found");
 }
 
 #[test]
@@ -291,8 +290,7 @@ fn limits_and_filters() {
     env.mock.clear_agent_requests();
     for bad in ["0", "-1", "x"] {
         let out = env.local(&["requests", "list", "--limit", bad]);
-        out.code(2);
-        out.says("--limit");
+        out.code(2).says("--limit");
         env.local(&["requests", "export", "--har", "-", "--limit", bad])
             .code(2);
     }
@@ -499,10 +497,10 @@ fn big_binary_and_hostile_captures_display_safely() {
     let evil = env.local(&["requests", "get", &ids[2]]);
     evil.ok();
     check(&evil);
-    evil.prints("a\\u{9b}31m");
-    evil.prints("\\u{9b}0;title");
-    evil.prints("t\\x1b]52;c;aGk=\\x07");
-    evil.prints("bell \\x07 and \\x1b[31mred");
+    evil.prints("a\\u{9b}31m")
+        .prints("\\u{9b}0;title")
+        .prints("t\\x1b]52;c;aGk=\\x07")
+        .prints("bell \\x07 and \\x1b[31mred");
     let list = env.local(&["requests", "list"]);
     check(&list);
     let table = run(env
@@ -512,8 +510,7 @@ fn big_binary_and_hostile_captures_display_safely() {
         .args(["local", "requests", "list"]));
     check(&table);
     let pending = env.local(&["requests", "get", &ids[3]]);
-    pending.ok();
-    pending.prints("pending");
+    pending.ok().prints("pending");
     assert!(
         list.stdout
             .lines()
@@ -530,8 +527,7 @@ fn agent_down_exits_6_and_says_where_it_looked() {
         .cmd()
         .env("TUNNELCTL_AGENT_URL", "http://127.0.0.1:9/api")
         .args(["local", "tunnels", "list"]));
-    out.code(6);
-    out.says("http://127.0.0.1:9/api");
+    out.code(6).says("http://127.0.0.1:9/api");
     assert!(
         out.stderr.contains("--agent-url") && out.stderr.contains("TUNNELCTL_AGENT_URL"),
         "{}",

@@ -102,8 +102,7 @@ fn a_reset_after_the_create_is_unknown_and_not_retried() {
         json!({"method": "POST", "path": "/ip_policies", "after": true, "reset": true, "count": 1}),
     );
     let out = env.run(&["ip-policies", "create", "--description", "once"]);
-    out.code(1);
-    out.says("unknown");
+    out.code(1).says("unknown");
     assert!(
         out.stderr
             .contains("Check with: tunnelctl ip-policies list"),
@@ -172,13 +171,11 @@ fn broken_bodies_give_clear_errors() {
     }
     env.mock.inject(json!({"method": "GET", "path": "/ip_policies", "body_kind": "huge", "size": 20_000_000, "count": 1}));
     let out = env.run(&["ip-policies", "list"]);
-    out.code(1);
-    out.says("larger than 16 MiB");
+    out.code(1).says("larger than 16 MiB");
     // An error answer whose body is HTML or broken still reads as one line with the status.
     env.mock.inject(json!({"method": "GET", "path": "/ip_policies", "status": 502, "body_kind": "html", "count": 3}));
     let out = env.run(&["ip-policies", "list"]);
-    out.code(1);
-    out.says("502");
+    out.code(1).says("502");
 }
 
 fn assert_escaped(out: &Out, stream: &str) {

@@ -24,6 +24,21 @@ fn assert_command(req: &RecordedRequest, id: &str, command: &str) {
     assert_management_headers(req);
 }
 
+/// Asserts one `command` request for each session, whatever the order (sessions are
+/// commanded in parallel).
+#[track_caller]
+fn assert_commanded(env: &Env, ids: &[String], command: &str) {
+    let writes = env.writes();
+    assert_eq!(writes.len(), ids.len(), "{writes:?}");
+    for id in ids {
+        let req = writes
+            .iter()
+            .find(|r| r.path.contains(id.as_str()))
+            .unwrap_or_else(|| panic!("no request for {id}"));
+        assert_command(req, id, command);
+    }
+}
+
 fn env_with_restart_delay(ms: u64) -> Env {
     Env::with(MockOptions {
         restart_delay_ms: ms,
@@ -133,22 +148,13 @@ fn get_prints_the_session_as_returned() {
     let table = env.run_tty(&["sessions", "get", id]);
     table.ok();
     let s = env.stored("tunnel_sessions", id).unwrap();
-    for (label, value) in [
+    table.shows_rows(&[
         ("ID", s["id"].as_str().unwrap()),
         ("REGION", "eu"),
         ("IP", "192.0.2.77"),
         ("CREDENTIAL", s["credential"]["id"].as_str().unwrap()),
         ("TRANSPORT", "service/v2"),
-    ] {
-        assert!(
-            table
-                .stdout
-                .lines()
-                .any(|l| l.contains(label) && l.contains(value)),
-            "{label} {value}:\n{}",
-            table.stdout
-        );
-    }
+    ]);
 }
 
 #[test]
@@ -440,16 +446,7 @@ fn update_mixed_with_successes_exits_5() {
         "{}",
         out.stderr
     );
-    let writes = env.writes();
-    assert_eq!(writes.len(), 3);
-    // Sessions are commanded in parallel: match each request to its session, whatever the order.
-    for id in &ids {
-        let req = writes
-            .iter()
-            .find(|r| r.path.contains(id.as_str()))
-            .unwrap_or_else(|| panic!("no request for {id}"));
-        assert_command(req, id, "update");
-    }
+    assert_commanded(&env, &ids, "update");
     // The two that succeeded are now "updated, not restarted": a second round is refused.
     let out = env.run_in(CMD, &["update", &ids[0], &ids[2]]);
     out.code(1);
@@ -473,16 +470,7 @@ fn update_all_fine_reports_each() {
     for id in &ids {
         out.says(&format!("Update sent to {id}"));
     }
-    let writes = env.writes();
-    assert_eq!(writes.len(), 2);
-    // Sessions are commanded in parallel: match each request to its session, whatever the order.
-    for id in &ids {
-        let req = writes
-            .iter()
-            .find(|r| r.path.contains(id.as_str()))
-            .unwrap_or_else(|| panic!("no request for {id}"));
-        assert_command(req, id, "update");
-    }
+    assert_commanded(&env, &ids, "update");
     let out = env.run_in(CMD, &["restart", &ids[0], &ids[1], "-q"]);
     out.ok();
     assert_eq!(out.stderr, "", "--quiet");

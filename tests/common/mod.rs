@@ -78,6 +78,29 @@ impl Out {
         self
     }
 
+    /// Asserts that a detail view shows each `(label, value)` on the line the label starts.
+    #[track_caller]
+    pub fn shows_rows(&self, rows: &[(&str, &str)]) -> &Self {
+        for (label, value) in rows {
+            assert!(
+                self.stdout
+                    .lines()
+                    .any(|l| l.trim_start().starts_with(label) && l.contains(value)),
+                "{label} {value}:\n{}",
+                self.stdout
+            );
+        }
+        self
+    }
+
+    /// stdout as newline-delimited JSON: one value a line.
+    pub fn ndjson(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+            .collect()
+    }
+
     /// Asserts that stdout holds `text`.
     #[track_caller]
     pub fn prints(&self, text: &str) -> &Self {
