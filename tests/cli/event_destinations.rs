@@ -297,13 +297,8 @@ fn verbose_trace_redacts_the_secret() {
         "create --kinesis-stream-arn {KINESIS} --aws-access-key-id {KEY_ID} --verbose --json"
     );
     let out = with_secret(&env, &line);
-    out.ok();
-    assert!(
-        out.stderr
-            .contains(&format!("POST {}/event_destinations", env.mock.url())),
-        "{}",
-        out.stderr
-    );
+    out.ok()
+        .says(&format!("POST {}/event_destinations", env.mock.url()));
     assert!(
         out.stderr
             .contains("\"aws_secret_access_key\":\"…(redacted)\""),
@@ -897,23 +892,16 @@ fn delete_of_a_destination_in_use_names_the_subscription() {
     let sub = subs["event_subscriptions"][0].as_str().unwrap().to_string();
 
     let out = env.run_in(CMD, &["delete", &ids[0], "--yes"]);
-    out.code(1).says("400").says(&sub);
-    assert!(
-        out.stderr
-            .contains(&format!("DELETE /event_destinations/{}", ids[0])),
-        "{}",
-        out.stderr
-    );
+    out.code(1)
+        .says("400")
+        .says(&sub)
+        .says(&format!("DELETE /event_destinations/{}", ids[0]));
 
     // One in use and one free: a partial failure.
     let out = env.run_in(CMD, &["delete", &ids[0], &ids[1], "--yes"]);
-    out.code(5).says(&sub);
-    assert!(
-        out.stderr
-            .contains(&format!("Deleted event destination {}", ids[1])),
-        "{}",
-        out.stderr
-    );
+    out.code(5)
+        .says(&sub)
+        .says(&format!("Deleted event destination {}", ids[1]));
     let left = env.mock.state()["event_destinations"].clone();
     assert_eq!(left.as_array().unwrap().len(), 1);
     assert_eq!(left[0]["id"], ids[0].as_str());

@@ -54,6 +54,21 @@ pub fn kinesis_body(description: &str) -> Value {
 }
 
 impl Env {
+    /// An emulator with 50 Linux sessions whose every answer takes `latency_ms` and whose
+    /// restarts take a minute (a fleet operation that is still running when a test acts).
+    pub fn slow_fleet(latency_ms: u64) -> Env {
+        let env = Env::with(tunnelctl_mock::MockOptions {
+            latency_ms,
+            restart_delay_ms: 60_000,
+            ..Default::default()
+        });
+        let list: Vec<Value> = (0..50)
+            .map(|i| json!({"os": "linux", "ip": format!("198.51.100.{i}")}))
+            .collect();
+        env.seed_sessions(list);
+        env
+    }
+
     /// Seeds `spec` and returns the ids created under `key`, in creation order.
     pub fn seed_ids(&self, key: &str, spec: Value) -> Vec<String> {
         strings(&self.seed(spec)[key])
