@@ -250,12 +250,12 @@ fn no_secret_source_off_a_terminal_is_a_usage_error() {
     ];
     let out = env.run(&args);
     out.code(2)
-        .says(&SECRET_ENV)
+        .says(SECRET_ENV)
         .says("--aws-secret-access-key-stdin");
     assert_eq!(out.stdout, "");
     // An empty variable is no secret either.
     let out = run(env.cmd().env(SECRET_ENV, "").args(args));
-    out.code(2).says(&SECRET_ENV);
+    out.code(2).says(SECRET_ENV);
     // Nor on update.
     let out = env.run_in(
         CMD,
@@ -263,7 +263,7 @@ fn no_secret_source_off_a_terminal_is_a_usage_error() {
             "update ed_x --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID}"
         )),
     );
-    out.code(2).says(&SECRET_ENV);
+    out.code(2).says(SECRET_ENV);
     assert!(env.requests().is_empty());
 }
 
@@ -305,7 +305,7 @@ fn verbose_trace_redacts_the_secret() {
         "the trace shows a secret is set, not the secret: {}",
         out.stderr
     );
-    out.says(&KEY_ID).says("201");
+    out.says(KEY_ID).says("201");
     // The API still got the real secret.
     let body = only_write(&env).body_json().unwrap();
     assert_eq!(
@@ -569,7 +569,7 @@ fn exactly_one_auth() {
             let mut args = verb.clone();
             args.extend(auth);
             let out = run_with_secret(&env, &args);
-            out.code(2).says(&auth[0]);
+            out.code(2).says(auth[0]);
             assert!(
                 out.stderr.contains("--kinesis-stream-arn"),
                 "says which flags make a target: {}",
@@ -779,7 +779,7 @@ fn list_tsv_off_a_terminal_and_a_table_on_one() {
         assert!(header.contains(col), "{header}");
     }
     for id in &ids {
-        table.prints(&id.as_str());
+        table.prints(id.as_str());
     }
 }
 

@@ -369,7 +369,7 @@ fn tsv_off_a_terminal_and_a_table_on_one() {
     );
     table.prints("b.v0, c.v0");
     for sub in state.as_array().unwrap() {
-        table.prints(&sub["id"].as_str().unwrap());
+        table.prints(sub["id"].as_str().unwrap());
     }
     assert!(
         table.stdout.contains("ago") || table.stdout.contains("just now"),

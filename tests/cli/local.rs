@@ -35,7 +35,7 @@ fn tunnels_to_upstream(names: &[&str]) -> (Env, Upstream) {
 fn start_http(env: &Env, name: &str, upstream: &Upstream) {
     env.local(&words(&format!(
         "tunnels start --name {name} --proto http --addr {}",
-        upstream.port.to_string()
+        upstream.port
     )))
     .ok();
 }
