@@ -521,6 +521,7 @@ fn update_missing_exits_4(c: &Collection) {
         (req.method.as_str(), req.path.clone()),
         ("PATCH", c.item(&missing))
     );
+    assert_eq!(req.query, None);
     assert_management_headers(&req);
     let body: Value = serde_json::from_str(u.body).unwrap();
     assert_eq!(req.body_json(), Some(body));
@@ -612,6 +613,7 @@ fn remove_without_yes_off_a_terminal_sends_nothing(c: &Collection) {
     }
     let out = c.run(&env, c.remove.verb, &["--yes"]);
     out.code(2);
+    assert_ne!(out.stderr, "", "an id is required");
     assert!(
         out.stderr.contains(c.remove.no_id),
         "an id is required: {}",
