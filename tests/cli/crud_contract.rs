@@ -437,12 +437,8 @@ fn get_prints_the_item_as_returned(c: &Collection) {
 fn get_missing_exits_4(c: &Collection) {
     let env = Env::new();
     let missing = format!("{}nothere", c.prefix);
-    let out = c.run(&env, "get", &[&missing]);
-    out.code(4);
-    assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
     let said = format!("GET {}", c.item(&missing));
-    assert!(out.stderr.contains(&said), "{said}: {}", out.stderr);
+    c.run(&env, "get", &[&missing]).not_found(&said);
     assert_eq!(env.requests().len(), 1);
 }
 
@@ -510,12 +506,8 @@ fn update_missing_exits_4(c: &Collection) {
     let missing = format!("{}nothere", c.prefix);
     let mut args = vec![missing.as_str()];
     args.extend_from_slice(u.args);
-    let out = c.run(&env, "update", &args);
-    out.code(4);
-    assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
     let said = format!("PATCH {}", c.item(&missing));
-    assert!(out.stderr.contains(&said), "{said}: {}", out.stderr);
+    c.run(&env, "update", &args).not_found(&said);
     let req = only_write(&env);
     assert_eq!(
         (req.method.as_str(), req.path.clone()),

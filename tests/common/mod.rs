@@ -254,23 +254,6 @@ pub fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
-/// Runs each `(args, flag)` and asserts a usage error (exit 2) that names `flag`, with nothing
-/// on stdout; then that nothing at all reached the emulator.
-#[track_caller]
-pub fn assert_refused(env: &Env, cases: &[(&[&str], &str)]) {
-    for (args, flag) in cases {
-        let out = env.run(args);
-        assert_eq!(out.code, 2, "{args:?}: {out:?}");
-        assert!(
-            out.stderr.contains(flag),
-            "{args:?} names {flag}: {}",
-            out.stderr
-        );
-        assert_eq!(out.stdout, "", "{args:?}");
-    }
-    assert!(env.requests().is_empty(), "{:?}", env.requests());
-}
-
 /// Runs a prepared command; fails the test if a secret appears in its output.
 pub fn run(cmd: &mut Command) -> Out {
     let output = cmd.output().expect("the binary runs");
