@@ -6,6 +6,7 @@
 
 pub mod hostile;
 pub mod rusage;
+pub mod seed;
 pub mod upstream;
 
 use std::path::PathBuf;
@@ -55,6 +56,68 @@ impl Out {
     #[track_caller]
     pub fn ok(&self) -> &Self {
         self.code(0)
+    }
+
+    /// Asserts that stderr holds `text`.
+    #[track_caller]
+    pub fn says(&self, text: &str) -> &Self {
+        assert!(
+            self.stderr.contains(text),
+            "{text:?} not in stderr:\n{}",
+            self.stderr
+        );
+        self
+    }
+
+    /// Asserts that stderr holds each of `texts`.
+    #[track_caller]
+    pub fn says_all(&self, texts: &[&str]) -> &Self {
+        for text in texts {
+            self.says(text);
+        }
+        self
+    }
+
+    /// Asserts that a detail view shows each `(label, value)` on the line the label starts.
+    #[track_caller]
+    pub fn shows_rows(&self, rows: &[(&str, &str)]) -> &Self {
+        for (label, value) in rows {
+            assert!(
+                self.stdout
+                    .lines()
+                    .any(|l| l.trim_start().starts_with(label) && l.contains(value)),
+                "{label} {value}:\n{}",
+                self.stdout
+            );
+        }
+        self
+    }
+
+    /// stdout as newline-delimited JSON: one value a line.
+    pub fn ndjson(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+            .collect()
+    }
+
+    /// Asserts that stdout holds `text`.
+    #[track_caller]
+    pub fn prints(&self, text: &str) -> &Self {
+        assert!(
+            self.stdout.contains(text),
+            "{text:?} not in stdout:\n{}",
+            self.stdout
+        );
+        self
+    }
+
+    /// Asserts exit 4 for a 404 on `request` (`"GET /ip_policies/ipp_x"`), nothing on stdout.
+    #[track_caller]
+    pub fn not_found(&self, request: &str) -> &Self {
+        self.code(4).says("404").says(request);
+        assert_eq!(self.stdout, "", "nothing on stdout");
+        self
     }
 }
 
@@ -147,6 +210,26 @@ impl Env {
         run(self.cmd().args(args))
     }
 
+    /// Runs `tunnelctl local ARGS` against the emulator's agent half.
+    pub fn local(&self, args: &[&str]) -> Out {
+        let agent = self.mock.agent_url();
+        run(self
+            .cmd()
+            .env("TUNNELCTL_AGENT_URL", agent)
+            .arg("local")
+            .args(args))
+    }
+
+    /// Runs `PREFIX ARGS` (a module's command words, then the rest).
+    pub fn run_in(&self, prefix: &[&str], args: &[&str]) -> Out {
+        run(self.cmd().args(prefix).args(args))
+    }
+
+    /// [`Env::run`] with the output taken for a terminal (tables, notes on stderr).
+    pub fn run_tty(&self, args: &[&str]) -> Out {
+        run(self.cmd().env("TUNNELCTL_FORCE_TTY", "1").args(args))
+    }
+
     /// The requests the emulator received, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.mock.requests()
@@ -164,6 +247,11 @@ impl Env {
     pub fn seed(&self, spec: Value) -> Value {
         self.mock.seed(spec)
     }
+}
+
+/// The words of a command line (split on white space: for arguments without spaces).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
 }
 
 /// Runs a prepared command; fails the test if a secret appears in its output.

@@ -1,24 +1,16 @@
 //! `tunnelctl local …` against the emulator's agent half, with real HTTP traffic through its
 //! tunnels to a test upstream.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use crate::common::upstream::{visit, Upstream};
+use crate::common::{run, words, Env, Out};
 use base64::Engine;
-use common::upstream::{visit, Upstream};
-use common::{run, Env, Out};
 use serde_json::{json, Value};
-
-/// The binary pointed at the emulator's agent.
-fn local(env: &Env, args: &[&str]) -> Out {
-    run(env
-        .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .args(args))
-}
 
 /// The edge port of a tunnel leg.
 fn edge_port(env: &Env, name: &str) -> u16 {
@@ -30,26 +22,26 @@ fn edge_port(env: &Env, name: &str) -> u16 {
         .unwrap_or_else(|| panic!("no edge for {name}: {edges}")) as u16
 }
 
+/// An emulator with an upstream and an HTTP tunnel to it for each name.
+fn tunnels_to_upstream(names: &[&str]) -> (Env, Upstream) {
+    let env = Env::new();
+    let up = Upstream::start();
+    for name in names {
+        start_http(&env, name, &up);
+    }
+    (env, up)
+}
+
 fn start_http(env: &Env, name: &str, upstream: &Upstream) {
-    local(
-        env,
-        &[
-            "local",
-            "tunnels",
-            "start",
-            "--name",
-            name,
-            "--proto",
-            "http",
-            "--addr",
-            &upstream.port.to_string(),
-        ],
-    )
+    env.local(&words(&format!(
+        "tunnels start --name {name} --proto http --addr {}",
+        upstream.port
+    )))
     .ok();
 }
 
 fn captured(env: &Env) -> Vec<Value> {
-    let out = local(env, &["local", "requests", "list", "--json"]);
+    let out = env.local(&["requests", "list", "--json"]);
     out.ok();
     out.json().as_array().cloned().unwrap_or_default()
 }
@@ -60,9 +52,7 @@ fn b64(b: &[u8]) -> String {
 
 #[test]
 fn the_webhook_loop_with_real_traffic() {
-    let env = Env::new();
-    let up = Upstream::start();
-    start_http(&env, "hook", &up);
+    let (env, up) = tunnels_to_upstream(&["hook"]);
     let leg = "hook (http)";
     let port = edge_port(&env, leg);
     assert!(visit(
@@ -82,32 +72,21 @@ fn the_webhook_loop_with_real_traffic() {
     let id = list[1]["id"].as_str().unwrap().to_string();
     assert!(id.starts_with("airt_"));
 
-    let shown = local(&env, &["local", "requests", "get", &id]);
-    shown.ok();
-    assert!(
-        shown.stdout.contains("> POST /hook?n=1 HTTP/1.1"),
-        "{}",
-        shown.stdout
-    );
-    assert!(
-        shown.stdout.contains("\"event\": \"paid\""),
-        "{}",
-        shown.stdout
-    );
-    assert!(
-        shown.stdout.contains("< HTTP/1.1 200 OK"),
-        "{}",
-        shown.stdout
-    );
+    let shown = env.local(&["requests", "get", &id]);
+    shown
+        .ok()
+        .prints("> POST /hook?n=1 HTTP/1.1")
+        .prints("\"event\": \"paid\"")
+        .prints("< HTTP/1.1 200 OK");
 
-    let raw = local(&env, &["local", "requests", "get", &id, "--raw"]);
+    let raw = env.local(&["requests", "get", &id, "--raw"]);
     raw.ok();
     assert!(raw.stdout.starts_with("POST /hook?n=1 HTTP/1.1\r\n"));
     assert!(raw.stdout.ends_with("{\"event\":\"paid\"}"));
-    let json = local(&env, &["local", "requests", "get", &id, "--json"]);
+    let json = env.local(&["requests", "get", &id, "--json"]);
     assert_eq!(json.json()["id"], id.as_str());
 
-    local(&env, &["local", "requests", "replay", &id]).ok();
+    env.local(&["requests", "replay", &id]).ok();
     let got = up.received();
     assert_eq!(got.len(), 3, "the upstream received the replay");
     assert_eq!(got[2].method, "POST");
@@ -117,41 +96,23 @@ fn the_webhook_loop_with_real_traffic() {
     assert_eq!(again.len(), 3);
     assert_eq!(again[0]["remote_addr"], "replayed");
 
-    local(&env, &["local", "requests", "clear", "--yes"]).ok();
+    env.local(&["requests", "clear", "--yes"]).ok();
     assert!(captured(&env).is_empty());
 
-    local(&env, &["local", "tunnels", "stop", "hook"]).ok();
-    let gone = local(&env, &["local", "tunnels", "get", "hook"]);
-    gone.code(4);
-    assert!(gone.stderr.contains("tunnel not found"), "{}", gone.stderr);
-    local(&env, &["local", "tunnels", "get", leg]).ok();
-    let missing = local(&env, &["local", "requests", "get", &id]);
-    missing.code(4);
-    assert!(
-        missing.stderr.contains("request entry not found"),
-        "{}",
-        missing.stderr
-    );
+    env.local(&["tunnels", "stop", "hook"]).ok();
+    let gone = env.local(&["tunnels", "get", "hook"]);
+    gone.code(4).says("tunnel not found");
+    env.local(&["tunnels", "get", leg]).ok();
+    let missing = env.local(&["requests", "get", &id]);
+    missing.code(4).says("request entry not found");
 }
 
 #[test]
 fn agent_requests_ask_for_json_carry_no_credentials_and_encode_names() {
-    let env = Env::new();
-    let up = Upstream::start();
-    start_http(&env, "t1", &up);
-    local(&env, &["local", "tunnels", "get", "t1 (http)"]).ok();
-    local(
-        &env,
-        &[
-            "local",
-            "requests",
-            "replay",
-            "airt_x",
-            "--tunnel",
-            "t1 (http)",
-        ],
-    )
-    .code(4);
+    let (env, up) = tunnels_to_upstream(&["t1"]);
+    env.local(&["tunnels", "get", "t1 (http)"]).ok();
+    env.local(&["requests", "replay", "airt_x", "--tunnel", "t1 (http)"])
+        .code(4);
     let log = env.mock.agent_requests();
     assert!(!log.is_empty());
     for r in &log {
@@ -196,34 +157,30 @@ fn agent_requests_ask_for_json_carry_no_credentials_and_encode_names() {
 #[test]
 fn start_sends_the_configuration_fields() {
     let env = Env::new();
-    let out = local(
-        &env,
-        &[
-            "local",
-            "tunnels",
-            "start",
-            "--name",
-            "web",
-            "--proto",
-            "http",
-            "--addr",
-            "8080",
-            "--no-inspect",
-            "--host-header",
-            "rewrite",
-            "--basic-auth",
-            "user:secretpw",
-            "--subdomain",
-            "shop",
-            "--schemes",
-            "http,https",
-            "--metadata",
-            "m",
-            "--config-json",
-            "{\"extra\": 1, \"name\": \"overridden\"}",
-            "--json",
-        ],
-    );
+    let out = env.local(&[
+        "tunnels",
+        "start",
+        "--name",
+        "web",
+        "--proto",
+        "http",
+        "--addr",
+        "8080",
+        "--no-inspect",
+        "--host-header",
+        "rewrite",
+        "--basic-auth",
+        "user:secretpw",
+        "--subdomain",
+        "shop",
+        "--schemes",
+        "http,https",
+        "--metadata",
+        "m",
+        "--config-json",
+        "{\"extra\": 1, \"name\": \"overridden\"}",
+        "--json",
+    ]);
     out.ok();
     let sent = env
         .mock
@@ -238,149 +195,63 @@ fn start_sends_the_configuration_fields() {
                     "auth": "user:secretpw", "subdomain": "shop", "bind_tls": "both", "metadata": "m"})
         )
     );
-    let tcp = local(
-        &env,
-        &[
-            "local",
-            "tunnels",
-            "start",
-            "--name",
-            "db",
-            "--proto",
-            "tcp",
-            "--addr",
-            "5432",
-            "--remote-addr",
-            "1.tcp.test:20000",
-        ],
-    );
+    let tcp = env.local(&words(
+        "tunnels start --name db --proto tcp --addr 5432 --remote-addr 1.tcp.test:20000",
+    ));
     tcp.ok();
 }
 
 #[test]
 fn bad_start_flags_send_nothing() {
     let env = Env::new();
-    let cases: &[(&[&str], &str)] = &[
+    // Each line: the flags after `local tunnels start`, and the flag the refusal names.
+    let cases = [
+        ("--proto gopher --addr 1 --name x", "--proto"),
+        ("--proto http --addr 1", "--name"),
         (
-            &["--proto", "gopher", "--addr", "1", "--name", "x"],
-            "--proto",
-        ),
-        (&["--proto", "http", "--addr", "", "--name", "x"], "--addr"),
-        (&["--proto", "http", "--addr", "1", "--name", " "], "--name"),
-        (&["--proto", "http", "--addr", "1"], "--name"),
-        (
-            &[
-                "--proto",
-                "http",
-                "--addr",
-                "1",
-                "--name",
-                "x",
-                "--basic-auth",
-                "nopass",
-            ],
+            "--proto http --addr 1 --name x --basic-auth nopass",
             "--basic-auth",
         ),
+        ("--proto http --addr 1 --name x --schemes ftp", "--schemes"),
         (
-            &[
-                "--proto",
-                "http",
-                "--addr",
-                "1",
-                "--name",
-                "x",
-                "--schemes",
-                "ftp",
-            ],
-            "--schemes",
-        ),
-        (
-            &[
-                "--proto",
-                "http",
-                "--addr",
-                "1",
-                "--name",
-                "x",
-                "--remote-addr",
-                "a:1",
-            ],
+            "--proto http --addr 1 --name x --remote-addr a:1",
             "--remote-addr",
         ),
         (
-            &[
-                "--proto",
-                "tcp",
-                "--addr",
-                "1",
-                "--name",
-                "x",
-                "--host-header",
-                "h",
-            ],
+            "--proto tcp --addr 1 --name x --host-header h",
             "--host-header",
         ),
         (
-            &[
-                "--proto",
-                "http",
-                "--addr",
-                "1",
-                "--name",
-                "x",
-                "--config-json",
-                "[1]",
-            ],
+            "--proto http --addr 1 --name x --config-json [1]",
             "--config-json",
         ),
         (
-            &[
-                "--proto",
-                "http",
-                "--addr",
-                "1",
-                "--name",
-                "x",
-                "--config-json",
-                "{nope",
-            ],
+            "--proto http --addr 1 --name x --config-json {nope",
             "--config-json",
         ),
         (
-            &[
-                "--proto",
-                "http",
-                "--addr",
-                "1",
-                "--name",
-                "x",
-                "--subdomain",
-                "a",
-                "--domain",
-                "b.test",
-            ],
+            "--proto http --addr 1 --name x --subdomain a --domain b.test",
             "--domain",
         ),
     ];
-    for (args, flag) in cases {
-        let mut all = vec!["local", "tunnels", "start"];
-        all.extend_from_slice(args);
-        let out = local(&env, &all);
-        out.code(2);
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+    let odd: [(&[&str], &str); 2] = [
+        (&["--proto", "http", "--addr", "", "--name", "x"], "--addr"),
+        (&["--proto", "http", "--addr", "1", "--name", " "], "--name"),
+    ];
+    let lines = cases.iter().map(|(line, flag)| (words(line), *flag));
+    for (args, flag) in lines.chain(odd.iter().map(|(a, f)| (a.to_vec(), *f))) {
+        let mut all = vec!["tunnels", "start"];
+        all.extend_from_slice(&args);
+        env.local(&all).code(2).says(flag);
     }
     assert!(env.mock.agent_requests().is_empty());
 }
 
 #[test]
 fn tunnels_are_listed_sorted_by_name() {
-    let env = Env::new();
-    let up = Upstream::start();
-    for name in ["zeta", "alpha", "mid"] {
-        start_http(&env, name, &up);
-    }
+    let (env, _up) = tunnels_to_upstream(&["zeta", "alpha", "mid"]);
     for _ in 0..3 {
-        let out = local(&env, &["local", "tunnels", "list"]);
+        let out = env.local(&["tunnels", "list"]);
         out.ok();
         let names: Vec<&str> = out
             .stdout
@@ -403,43 +274,25 @@ fn tunnels_are_listed_sorted_by_name() {
 
 #[test]
 fn limits_and_filters() {
-    let env = Env::new();
-    let up = Upstream::start();
-    start_http(&env, "a", &up);
-    start_http(&env, "b", &up);
+    let (env, _up) = tunnels_to_upstream(&["a", "b"]);
     for _ in 0..3 {
         visit(edge_port(&env, "a (http)"), "GET", "/a", &[], b"");
     }
     visit(edge_port(&env, "b (http)"), "GET", "/b", &[], b"");
-    let two = local(
-        &env,
-        &["local", "requests", "list", "--limit", "2", "--json"],
-    );
+    let two = env.local(&["requests", "list", "--limit", "2", "--json"]);
     assert_eq!(two.json().as_array().unwrap().len(), 2);
-    let only_b = local(
-        &env,
-        &[
-            "local", "requests", "list", "--tunnel", "b (http)", "--json",
-        ],
-    );
+    let only_b = env.local(&["requests", "list", "--tunnel", "b (http)", "--json"]);
     let only_b = only_b.json();
     assert_eq!(only_b.as_array().unwrap().len(), 1);
     assert_eq!(only_b[0]["request"]["uri"], "/b");
-    let none = local(
-        &env,
-        &["local", "requests", "list", "--tunnel", "nope", "--json"],
-    );
+    let none = env.local(&["requests", "list", "--tunnel", "nope", "--json"]);
     assert_eq!(none.json(), json!([]));
     env.mock.clear_agent_requests();
     for bad in ["0", "-1", "x"] {
-        let out = local(&env, &["local", "requests", "list", "--limit", bad]);
-        out.code(2);
-        assert!(out.stderr.contains("--limit"), "{}", out.stderr);
-        local(
-            &env,
-            &["local", "requests", "export", "--har", "-", "--limit", bad],
-        )
-        .code(2);
+        let out = env.local(&["requests", "list", "--limit", bad]);
+        out.code(2).says("--limit");
+        env.local(&["requests", "export", "--har", "-", "--limit", bad])
+            .code(2);
     }
     assert!(
         env.mock.agent_requests().is_empty(),
@@ -449,9 +302,7 @@ fn limits_and_filters() {
 
 #[test]
 fn export_writes_a_valid_har_and_curl_reproduces_the_request() {
-    let env = Env::new();
-    let up = Upstream::start();
-    start_http(&env, "web", &up);
+    let (env, up) = tunnels_to_upstream(&["web"]);
     let port = edge_port(&env, "web (http)");
     visit(
         port,
@@ -465,16 +316,7 @@ fn export_writes_a_valid_har_and_curl_reproduces_the_request() {
     );
     visit(port, "GET", "/plain", &[], b"");
     let file = env.dir.path().join("out.har");
-    let out = local(
-        &env,
-        &[
-            "local",
-            "requests",
-            "export",
-            "--har",
-            file.to_str().unwrap(),
-        ],
-    );
+    let out = env.local(&["requests", "export", "--har", file.to_str().unwrap()]);
     out.ok();
     let har: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let log = &har["log"];
@@ -539,7 +381,7 @@ fn export_writes_a_valid_har_and_curl_reproduces_the_request() {
 
     // The curl line, run by a shell, sends the same request through the tunnel to the upstream.
     let id = captured(&env)[1]["id"].as_str().unwrap().to_string();
-    let line = local(&env, &["local", "requests", "get", &id, "--curl"]);
+    let line = env.local(&["requests", "get", &id, "--curl"]);
     line.ok();
     let before = up.received().len();
     let status = std::process::Command::new("sh")
@@ -566,9 +408,7 @@ fn export_writes_a_valid_har_and_curl_reproduces_the_request() {
 
 #[test]
 fn tail_prints_a_request_within_a_second() {
-    let env = Env::new();
-    let up = Upstream::start();
-    start_http(&env, "t", &up);
+    let (env, _up) = tunnels_to_upstream(&["t"]);
     let port = edge_port(&env, "t (http)");
     visit(port, "GET", "/old", &[], b"");
     let mut child = env
@@ -634,7 +474,7 @@ fn big_binary_and_hostile_captures_display_safely() {
             );
         }
     };
-    let big_out = local(&env, &["local", "requests", "get", &ids[0]]);
+    let big_out = env.local(&["requests", "get", &ids[0]]);
     big_out.ok();
     check(&big_out);
     assert!(
@@ -650,30 +490,18 @@ fn big_binary_and_hostile_captures_display_safely() {
         raw.stdout.len() > 5 * 1024 * 1024,
         "--raw writes every byte"
     );
-    let img = local(&env, &["local", "requests", "get", &ids[1]]);
+    let img = env.local(&["requests", "get", &ids[1]]);
     img.ok();
     check(&img);
-    assert!(
-        img.stdout.contains("binary body: 20 bytes, image/png"),
-        "{}",
-        img.stdout
-    );
-    let evil = local(&env, &["local", "requests", "get", &ids[2]]);
+    img.prints("binary body: 20 bytes, image/png");
+    let evil = env.local(&["requests", "get", &ids[2]]);
     evil.ok();
     check(&evil);
-    assert!(evil.stdout.contains("a\\u{9b}31m"), "{}", evil.stdout);
-    assert!(evil.stdout.contains("\\u{9b}0;title"), "{}", evil.stdout);
-    assert!(
-        evil.stdout.contains("t\\x1b]52;c;aGk=\\x07"),
-        "{}",
-        evil.stdout
-    );
-    assert!(
-        evil.stdout.contains("bell \\x07 and \\x1b[31mred"),
-        "{}",
-        evil.stdout
-    );
-    let list = local(&env, &["local", "requests", "list"]);
+    evil.prints("a\\u{9b}31m")
+        .prints("\\u{9b}0;title")
+        .prints("t\\x1b]52;c;aGk=\\x07")
+        .prints("bell \\x07 and \\x1b[31mred");
+    let list = env.local(&["requests", "list"]);
     check(&list);
     let table = run(env
         .cmd()
@@ -681,9 +509,8 @@ fn big_binary_and_hostile_captures_display_safely() {
         .env("TUNNELCTL_FORCE_TTY", "1")
         .args(["local", "requests", "list"]));
     check(&table);
-    let pending = local(&env, &["local", "requests", "get", &ids[3]]);
-    pending.ok();
-    assert!(pending.stdout.contains("pending"), "{}", pending.stdout);
+    let pending = env.local(&["requests", "get", &ids[3]]);
+    pending.ok().prints("pending");
     assert!(
         list.stdout
             .lines()
@@ -700,12 +527,7 @@ fn agent_down_exits_6_and_says_where_it_looked() {
         .cmd()
         .env("TUNNELCTL_AGENT_URL", "http://127.0.0.1:9/api")
         .args(["local", "tunnels", "list"]));
-    out.code(6);
-    assert!(
-        out.stderr.contains("http://127.0.0.1:9/api"),
-        "{}",
-        out.stderr
-    );
+    out.code(6).says("http://127.0.0.1:9/api");
     assert!(
         out.stderr.contains("--agent-url") && out.stderr.contains("TUNNELCTL_AGENT_URL"),
         "{}",
@@ -717,29 +539,20 @@ fn agent_down_exits_6_and_says_where_it_looked() {
 fn not_ready_is_explained() {
     let env = Env::new();
     env.mock.configure(json!({"agent_ready": false}));
-    let out = local(
-        &env,
-        &[
-            "local", "tunnels", "start", "--name", "t", "--proto", "http", "--addr", "80",
-        ],
-    );
+    let out = env.local(&words("tunnels start --name t --proto http --addr 80"));
     out.code(1);
     assert!(
         out.stderr.contains("503") && out.stderr.contains("not yet ready"),
         "{}",
         out.stderr
     );
-    assert!(
-        out.stderr.contains("no session with the tunnel service"),
-        "{}",
-        out.stderr
-    );
+    out.says("no session with the tunnel service");
 }
 
 #[test]
 fn clear_needs_yes_off_a_terminal() {
     let env = Env::new();
-    let out = local(&env, &["local", "requests", "clear"]);
+    let out = env.local(&["requests", "clear"]);
     out.code(2);
     assert!(out.stderr.contains("--yes"));
     assert!(env.mock.agent_requests().is_empty());

@@ -1,12 +1,10 @@
 //! Fleet operations on sessions: selectors, bounded concurrency, dry runs, waits, rolling
 //! upgrades and the client-side rate limit, proved from the emulator's request log.
 
-mod common;
-
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use common::{run, Env};
+use crate::common::{run, words, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::{MockOptions, RecordedRequest};
 
@@ -57,16 +55,7 @@ fn upgrade_all_updates_waits_restarts_and_sees_every_agent_back() {
     });
     let old = linux_sessions(&env, 20, json!({"update_available": "3.20.0"}));
     let before = sessions_now(&env);
-    env.mock.clear_requests();
-    let out = env.run(&[
-        "sessions",
-        "upgrade",
-        "--all",
-        "--batch",
-        "20",
-        "--parallel",
-        "16",
-    ]);
+    let out = env.run(&words("sessions upgrade --all --batch 20 --parallel 16"));
     out.ok();
     let log = env.requests();
     let updates = commands(&log, "update");
@@ -181,7 +170,6 @@ fn upgrade_stops_after_the_first_failed_batch() {
         &env.seed(json!({"sessions": [{"os": "linux", "update_available": null}]}))["sessions"],
     );
     let rest = linux_sessions(&env, 2, json!({}));
-    env.mock.clear_requests();
     let mut all = first.clone();
     all.extend(rest.clone());
     let mut args = vec!["sessions", "upgrade", "--batch", "1"];
@@ -194,11 +182,7 @@ fn upgrade_stops_after_the_first_failed_batch() {
         "later batches are not started"
     );
     for id in &rest {
-        assert!(
-            out.stderr.contains(&format!("{id}: not started")),
-            "{}",
-            out.stderr
-        );
+        out.says(&format!("{id}: not started"));
     }
 }
 
@@ -227,16 +211,10 @@ fn restart_wait_prints_old_and_new_ids() {
         ..Default::default()
     });
     let old = linux_sessions(&env, 3, json!({}));
-    let out = env.run(&[
-        "sessions",
-        "restart",
-        &old[0],
-        &old[1],
-        &old[2],
-        "--wait",
-        "--timeout",
-        "30",
-    ]);
+    let out = env.run(&words(&format!(
+        "sessions restart {} {} {} --wait --timeout 30",
+        old[0], old[1], old[2]
+    )));
     out.ok();
     let now: Vec<String> = sessions_now(&env)
         .iter()
@@ -262,8 +240,7 @@ fn restart_wait_times_out_with_exit_7() {
     let old = linux_sessions(&env, 1, json!({}));
     let started = Instant::now();
     let out = env.run(&["sessions", "restart", &old[0], "--wait", "--timeout", "2"]);
-    out.code(7);
-    assert!(out.stderr.contains(&old[0]), "{}", out.stderr);
+    out.code(7).says(&old[0]);
     assert!(started.elapsed() < Duration::from_secs(20));
 }
 
@@ -271,7 +248,6 @@ fn restart_wait_times_out_with_exit_7() {
 fn dry_run_sends_nothing() {
     let env = Env::new();
     let old = linux_sessions(&env, 3, json!({}));
-    env.mock.clear_requests();
     let out = env.run(&["sessions", "restart", &old[0], &old[1], "--dry-run"]);
     out.ok();
     assert!(
@@ -378,11 +354,9 @@ fn stop_by_selector_reports_each_and_mixed_failures_exit_5() {
 fn no_ids_and_no_selector_off_a_terminal_is_a_usage_error() {
     let env = Env::new();
     linux_sessions(&env, 1, json!({}));
-    env.mock.clear_requests();
     for verb in ["restart", "stop", "update", "upgrade"] {
         let out = env.run(&["sessions", verb]);
-        out.code(2);
-        assert!(out.stderr.contains("--all"), "{}", out.stderr);
+        out.code(2).says("--all");
     }
     assert!(env.requests().is_empty());
     let out = env.run(&["sessions", "restart", "ts_1", "--all"]);
@@ -396,7 +370,6 @@ fn requests_run_in_parallel_up_to_the_bound() {
         ..Default::default()
     });
     let old = linux_sessions(&env, 8, json!({}));
-    env.mock.clear_requests();
     let mut args = vec!["sessions", "update", "--parallel", "4"];
     args.extend(old.iter().map(String::as_str));
     env.run(&args).ok();
@@ -423,7 +396,6 @@ fn the_client_stays_under_the_rate_limit() {
     let old = linux_sessions(&env, 60, json!({}));
     env.mock
         .configure(json!({"rate_limit": {"max": 20, "per_ms": 5000}}));
-    env.mock.clear_requests();
     let started = Instant::now();
     let mut args = vec!["sessions", "restart", "--rate", "20/5", "--parallel", "8"];
     args.extend(old.iter().map(String::as_str));
@@ -458,6 +430,5 @@ fn without_the_limiter_the_server_says_429() {
     let out = run(env
         .cmd()
         .args(["ip-policies", "list", "--rate", "off", "--timeout", "3"]));
-    out.code(1);
-    assert!(out.stderr.contains("429"), "{}", out.stderr);
+    out.code(1).says("429");
 }

@@ -1,9 +1,7 @@
 //! Settings and their precedence, the config commands, error reporting of every shape,
 //! and the guards that keep the API key at home.
 
-mod common;
-
-use common::{run, Env, API_KEY};
+use crate::common::{run, Env, API_KEY};
 use serde_json::json;
 use tunnelctl_mock::MockOptions;
 
@@ -14,13 +12,9 @@ fn no_api_key_exits_3_and_says_how_to_set_it() {
         .bare()
         .env("TUNNELCTL_API_URL", env.mock.url())
         .args(["ip-policies", "list"]));
-    out.code(3);
-    assert!(out.stderr.contains("TUNNELCTL_API_KEY"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("tunnelctl config init"),
-        "{}",
-        out.stderr
-    );
+    out.code(3)
+        .says("TUNNELCTL_API_KEY")
+        .says("tunnelctl config init");
     assert!(env.requests().is_empty());
 }
 
@@ -31,8 +25,7 @@ fn no_api_url_exits_3() {
         .bare()
         .env("TUNNELCTL_API_KEY", API_KEY)
         .args(["sessions", "list"]));
-    out.code(3);
-    assert!(out.stderr.contains("TUNNELCTL_API_URL"), "{}", out.stderr);
+    out.code(3).says("TUNNELCTL_API_URL");
 }
 
 #[test]
@@ -84,8 +77,7 @@ fn flag_beats_env_beats_profile() {
         .env("TUNNELCTL_API_URL", env.mock.url())
         .env("TUNNELCTL_API_KEY", "tk_wrong_wrong_wrong_wrong_wrong")
         .args(["ip-policies", "list"]));
-    out.code(1);
-    assert!(out.stderr.contains("401"), "{}", out.stderr);
+    out.code(1).says("401");
 }
 
 #[test]
@@ -155,8 +147,7 @@ fn config_set_get_unset_keep_other_keys_and_mode_0600() {
     let out = run(env
         .bare()
         .args(["config", "set", "api_url", "http://api.example.com"]));
-    out.code(2);
-    assert!(out.stderr.contains("https"), "{}", out.stderr);
+    out.code(2).says("https");
     let out = run(env.bare().args(["config", "path"]));
     assert_eq!(out.stdout.trim(), env.config_path().display().to_string());
 }
@@ -189,21 +180,16 @@ fn unreadable_config_is_exit_3() {
     let env = Env::new();
     std::fs::write(env.config_path(), "[default\napi_key = ").unwrap();
     let out = run(env.bare().args(["ip-policies", "list"]));
-    out.code(3);
-    assert!(out.stderr.contains("TOML"), "{}", out.stderr);
+    out.code(3).says("TOML");
 }
 
 #[test]
 fn verbose_trace_redacts_the_key() {
     let env = Env::new();
     let out = env.run(&["ip-policies", "create", "--description", "x", "--verbose"]);
-    out.ok();
-    assert!(out.stderr.contains("> POST"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("authorization: Bearer tk_t…(redacted)"),
-        "{}",
-        out.stderr
-    );
+    out.ok()
+        .says("> POST")
+        .says("authorization: Bearer tk_t…(redacted)");
     assert!(out.stderr.contains("service-version: 2"));
     assert!(out.stderr.contains("< 201"));
 }
@@ -217,8 +203,7 @@ fn plain_http_to_another_host_is_refused_before_sending() {
         "ip-policies",
         "list",
     ]));
-    out.code(3);
-    assert!(out.stderr.contains("https://"), "{}", out.stderr);
+    out.code(3).says("https://");
 }
 
 #[test]
@@ -236,14 +221,8 @@ fn next_page_on_another_host_is_not_followed() {
         env.mock
             .configure(json!({"next_page_base": other.replace("{port}", &port)}));
         env.seed(json!({"ip_policy_count": 5}));
-        env.mock.clear_requests();
         let out = env.run(&["ip-policies", "list", "--json"]);
-        out.code(1);
-        assert!(
-            out.stderr.contains("refusing to follow next_page_uri"),
-            "{}",
-            out.stderr
-        );
+        out.code(1).says("refusing to follow next_page_uri");
         assert_eq!(env.requests().len(), 1, "only the first page was fetched");
     }
 }

@@ -1,8 +1,8 @@
 //! `tunnelctl api` (any request, pages merged) and dynamic shell completion of live IDs.
 
-mod common;
+use crate::common;
 
-use common::{assert_management_headers, run, Env};
+use crate::common::{assert_management_headers, run, Env};
 use serde_json::json;
 use tunnelctl_mock::MockOptions;
 
@@ -13,7 +13,6 @@ fn api_get_paginate_merges_every_page() {
         ..Default::default()
     });
     let ids = env.seed(json!({"ip_policy_count": 8}));
-    env.mock.clear_requests();
     let out = env.run(&["api", "GET", "/ip_policies", "--paginate"]);
     out.ok();
     let items = out.json();

@@ -1,13 +1,12 @@
 //! Faults survived, nothing done twice, nothing leaked, hostile answers defused: each test
 //! injects the fault into the emulator and checks what the binary did and what the server holds.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
-use common::{run, Env, Out};
-use serde_json::{json, Value};
-use tunnelctl_mock::MockOptions;
+use crate::common::{run, Env, Out};
+use serde_json::json;
 
 #[test]
 fn flaky_service_no_get_lost_no_create_doubled() {
@@ -36,12 +35,7 @@ fn flaky_service_no_get_lost_no_create_doubled() {
         match out.code {
             0 => ok.push(desc),
             1 if out.stderr.contains("outcome is unknown") => {
-                assert!(
-                    out.stderr
-                        .contains("Check with: tunnelctl ip-policies list"),
-                    "{}",
-                    out.stderr
-                );
+                out.says("Check with: tunnelctl ip-policies list");
                 unknown.push(desc)
             }
             1 => failed.push(desc),
@@ -102,14 +96,9 @@ fn a_reset_after_the_create_is_unknown_and_not_retried() {
         json!({"method": "POST", "path": "/ip_policies", "after": true, "reset": true, "count": 1}),
     );
     let out = env.run(&["ip-policies", "create", "--description", "once"]);
-    out.code(1);
-    assert!(out.stderr.contains("unknown"), "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains("Check with: tunnelctl ip-policies list"),
-        "{}",
-        out.stderr
-    );
+    out.code(1)
+        .says("unknown")
+        .says("Check with: tunnelctl ip-policies list");
     assert_eq!(env.writes().len(), 1, "not sent again");
     assert_eq!(
         env.mock.state()["ip_policies"].as_array().unwrap().len(),
@@ -172,13 +161,11 @@ fn broken_bodies_give_clear_errors() {
     }
     env.mock.inject(json!({"method": "GET", "path": "/ip_policies", "body_kind": "huge", "size": 20_000_000, "count": 1}));
     let out = env.run(&["ip-policies", "list"]);
-    out.code(1);
-    assert!(out.stderr.contains("larger than 16 MiB"), "{}", out.stderr);
+    out.code(1).says("larger than 16 MiB");
     // An error answer whose body is HTML or broken still reads as one line with the status.
     env.mock.inject(json!({"method": "GET", "path": "/ip_policies", "status": 502, "body_kind": "html", "count": 3}));
     let out = env.run(&["ip-policies", "list"]);
-    out.code(1);
-    assert!(out.stderr.contains("502"), "{}", out.stderr);
+    out.code(1).says("502");
 }
 
 fn assert_escaped(out: &Out, stream: &str) {
@@ -201,16 +188,8 @@ fn control_characters_from_the_server_are_escaped() {
     let tsv = env.run(&["ip-policies", "list"]);
     tsv.ok();
     assert_escaped(&tsv, "stdout");
-    assert!(
-        tsv.stdout
-            .contains("x\\x1b]52;c;aGk=\\x07y\\x1b[2J\\rz\\u{9b}31m"),
-        "{}",
-        tsv.stdout
-    );
-    let table = run(env
-        .cmd()
-        .env("TUNNELCTL_FORCE_TTY", "1")
-        .args(["ip-policies", "list"]));
+    tsv.prints("x\\x1b]52;c;aGk=\\x07y\\x1b[2J\\rz\\u{9b}31m");
+    let table = env.run_tty(&["ip-policies", "list"]);
     assert_escaped(&table, "stdout");
     let json = env.run(&["ip-policies", "list", "--json"]);
     assert_eq!(json.json()[0]["description"], evil, "JSON stays exact");
@@ -257,16 +236,7 @@ fn a_config_readable_by_others_warns() {
 
 #[test]
 fn ctrl_c_during_a_bulk_restart_finishes_what_started_and_reports() {
-    let env = Env::with(MockOptions {
-        latency_ms: 150,
-        restart_delay_ms: 60_000,
-        ..Default::default()
-    });
-    let list: Vec<Value> = (0..50)
-        .map(|i| json!({"os": "linux", "ip": format!("198.51.100.{i}")}))
-        .collect();
-    env.seed(json!({ "sessions": list }));
-    env.mock.clear_requests();
+    let env = Env::slow_fleet(150);
     let child = env
         .std_cmd()
         .args(["sessions", "restart", "--all", "--parallel", "4"])

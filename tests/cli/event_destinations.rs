@@ -1,65 +1,29 @@
 //! `tunnelctl event-destinations …` against the emulator: what was sent, what was printed,
 //! and that the AWS secret access key reaches the API and nothing else.
 
-mod common;
+use crate::common;
 
-use common::{assert_management_headers, only_write, run, Env, AWS_SECRET};
+use crate::common::seed::{KINESIS, ROLE};
+use crate::common::words;
+use crate::common::{assert_management_headers, only_write, run, Env, AWS_SECRET};
 use serde_json::{json, Value};
-use tunnelctl_mock::MockOptions;
 
-const KINESIS: &str = "arn:aws:kinesis:us-east-1:123456789012:stream/events";
+/// The command words of this module.
+const CMD: &[&str] = &["event-destinations"];
+
 const FIREHOSE: &str = "arn:aws:firehose:us-east-1:123456789012:deliverystream/events";
 const LOGS: &str = "arn:aws:logs:us-east-1:123456789012:log-group:tunnels";
-const ROLE: &str = "arn:aws:iam::123456789012:role/deliver";
 const KEY_ID: &str = "AKIAIOSFODNN7EXAMPLE";
 const SECRET_ENV: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
 
-/// A create body for the seed: a Kinesis target reached through a role.
-fn kinesis_body(description: &str) -> Value {
-    json!({
-        "description": description,
-        "target": {"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}},
-    })
-}
-
-/// Seeds `n` destinations and returns their ids (in creation order); the log starts empty.
-fn seed_destinations(env: &Env, n: usize) -> Vec<String> {
-    let bodies: Vec<Value> = (1..=n)
-        .map(|i| kinesis_body(&format!("dest {i}")))
-        .collect();
-    let ids = env.seed(json!({ "event_destinations": bodies }));
-    env.mock.clear_requests();
-    ids["event_destinations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect()
-}
-
-/// The destination the emulator holds under this id.
-fn stored(env: &Env, id: &str) -> Value {
-    let state = env.mock.state();
-    state["event_destinations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["id"] == id)
-        .unwrap_or_else(|| panic!("destination {id} in {state}"))
-        .clone()
-}
-
-/// How many destinations the emulator holds.
-fn stored_count(env: &Env) -> usize {
-    env.mock.state()["event_destinations"]
-        .as_array()
-        .unwrap()
-        .len()
-}
-
 /// `event-destinations ARGS` with the AWS secret in the environment.
 fn run_with_secret(env: &Env, args: &[&str]) -> common::Out {
-    run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(args))
+    run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(CMD).args(args))
+}
+
+/// [`run_with_secret`] with the arguments as one line.
+fn with_secret(env: &Env, line: &str) -> common::Out {
+    run_with_secret(env, &words(line))
 }
 
 // ---------------------------------------------------------------- create
@@ -67,21 +31,23 @@ fn run_with_secret(env: &Env, args: &[&str]) -> common::Out {
 #[test]
 fn create_kinesis_with_a_role_sends_the_target_and_prints_the_destination() {
     let env = Env::new();
-    let out = env.run(&[
-        "event-destinations",
-        "create",
-        "--kinesis-stream-arn",
-        KINESIS,
-        "--role-arn",
-        ROLE,
-        "--description",
-        "audit stream",
-        "--metadata",
-        "{\"team\":\"sec\"}",
-        "--format",
-        "json",
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &[
+            "create",
+            "--kinesis-stream-arn",
+            KINESIS,
+            "--role-arn",
+            ROLE,
+            "--description",
+            "audit stream",
+            "--metadata",
+            "{\"team\":\"sec\"}",
+            "--format",
+            "json",
+            "--json",
+        ],
+    );
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "POST");
@@ -102,21 +68,22 @@ fn create_kinesis_with_a_role_sends_the_target_and_prints_the_destination() {
     assert!(id.starts_with("ed_"), "{id}");
     assert_eq!(printed["description"], "audit stream");
     assert_eq!(printed["target"]["kinesis"]["stream_arn"], KINESIS);
-    assert_eq!(printed, stored(&env, id), "printed as the API returned it");
+    assert_eq!(
+        printed,
+        env.stored("event_destinations", id).unwrap(),
+        "printed as the API returned it"
+    );
 }
 
 #[test]
 fn create_without_format_sends_no_format() {
     let env = Env::new();
-    env.run(&[
-        "event-destinations",
-        "create",
-        "--cloudwatch-log-group-arn",
-        LOGS,
-        "--role-arn",
-        ROLE,
-        "--json",
-    ])
+    env.run_in(
+        CMD,
+        &words(&format!(
+            "create --cloudwatch-log-group-arn {LOGS} --role-arn {ROLE} --json"
+        )),
+    )
     .ok();
     assert_eq!(
         only_write(&env).body_json(),
@@ -129,18 +96,10 @@ fn create_without_format_sends_no_format() {
 #[test]
 fn create_with_an_access_key_takes_the_secret_from_the_environment() {
     let env = Env::new();
-    let out = run_with_secret(
-        &env,
-        &[
-            "event-destinations",
-            "create",
-            "--firehose-delivery-stream-arn",
-            FIREHOSE,
-            "--aws-access-key-id",
-            KEY_ID,
-            "--json",
-        ],
+    let line = format!(
+        "create --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID} --json"
     );
+    let out = with_secret(&env, &line);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "POST");
@@ -161,7 +120,11 @@ fn create_with_an_access_key_takes_the_secret_from_the_environment() {
         printed["target"]["firehose"]["auth"]["creds"]["aws_access_key_id"],
         KEY_ID
     );
-    assert_eq!(printed, stored(&env, printed["id"].as_str().unwrap()));
+    assert_eq!(
+        printed,
+        env.stored("event_destinations", printed["id"].as_str().unwrap())
+            .unwrap()
+    );
     // (run() already failed the test if the secret reached stdout or stderr.)
 }
 
@@ -286,30 +249,21 @@ fn no_secret_source_off_a_terminal_is_a_usage_error() {
         KEY_ID,
     ];
     let out = env.run(&args);
-    out.code(2);
-    assert!(out.stderr.contains(SECRET_ENV), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("--aws-secret-access-key-stdin"),
-        "{}",
-        out.stderr
-    );
+    out.code(2)
+        .says(SECRET_ENV)
+        .says("--aws-secret-access-key-stdin");
     assert_eq!(out.stdout, "");
     // An empty variable is no secret either.
     let out = run(env.cmd().env(SECRET_ENV, "").args(args));
-    out.code(2);
-    assert!(out.stderr.contains(SECRET_ENV), "{}", out.stderr);
+    out.code(2).says(SECRET_ENV);
     // Nor on update.
-    let out = env.run(&[
-        "event-destinations",
-        "update",
-        "ed_x",
-        "--firehose-delivery-stream-arn",
-        FIREHOSE,
-        "--aws-access-key-id",
-        KEY_ID,
-    ]);
-    out.code(2);
-    assert!(out.stderr.contains(SECRET_ENV), "{}", out.stderr);
+    let out = env.run_in(
+        CMD,
+        &words(&format!(
+            "update ed_x --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID}"
+        )),
+    );
+    out.code(2).says(SECRET_ENV);
     assert!(env.requests().is_empty());
 }
 
@@ -331,8 +285,7 @@ fn the_secret_is_never_a_flag() {
         ];
         full.extend(args.iter().copied());
         let out = run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(&full));
-        out.code(2);
-        assert!(out.stderr.contains("unexpected argument"), "{}", out.stderr);
+        out.code(2).says("unexpected argument");
     }
     assert!(env.requests().is_empty());
 }
@@ -340,34 +293,19 @@ fn the_secret_is_never_a_flag() {
 #[test]
 fn verbose_trace_redacts_the_secret() {
     let env = Env::new();
-    let out = run_with_secret(
-        &env,
-        &[
-            "event-destinations",
-            "create",
-            "--kinesis-stream-arn",
-            KINESIS,
-            "--aws-access-key-id",
-            KEY_ID,
-            "--verbose",
-            "--json",
-        ],
+    let line = format!(
+        "create --kinesis-stream-arn {KINESIS} --aws-access-key-id {KEY_ID} --verbose --json"
     );
-    out.ok();
-    assert!(
-        out.stderr
-            .contains(&format!("POST {}/event_destinations", env.mock.url())),
-        "{}",
-        out.stderr
-    );
+    let out = with_secret(&env, &line);
+    out.ok()
+        .says(&format!("POST {}/event_destinations", env.mock.url()));
     assert!(
         out.stderr
             .contains("\"aws_secret_access_key\":\"…(redacted)\""),
         "the trace shows a secret is set, not the secret: {}",
         out.stderr
     );
-    assert!(out.stderr.contains(KEY_ID), "{}", out.stderr);
-    assert!(out.stderr.contains("201"), "{}", out.stderr);
+    out.says(KEY_ID).says("201");
     // The API still got the real secret.
     let body = only_write(&env).body_json().unwrap();
     assert_eq!(
@@ -423,15 +361,17 @@ fn a_table_shows_the_key_id_but_never_the_secret() {
 fn target_json_is_sent_as_given() {
     let env = Env::new();
     let target = json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}});
-    let out = env.run(&[
-        "event-destinations",
-        "create",
-        "--target-json",
-        &target.to_string(),
-        "--description",
-        "from json",
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &[
+            "create",
+            "--target-json",
+            &target.to_string(),
+            "--description",
+            "from json",
+            "--json",
+        ],
+    );
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "POST");
@@ -440,7 +380,11 @@ fn target_json_is_sent_as_given() {
         req.body_json(),
         Some(json!({"description": "from json", "target": target}))
     );
-    assert_eq!(out.json(), stored(&env, out.json()["id"].as_str().unwrap()));
+    assert_eq!(
+        out.json(),
+        env.stored("event_destinations", out.json()["id"].as_str().unwrap())
+            .unwrap()
+    );
 }
 
 #[test]
@@ -453,20 +397,16 @@ fn target_json_from_a_file_carries_the_secret_to_the_api_only() {
     let file = env.dir.path().join("target.json");
     std::fs::write(&file, serde_json::to_string_pretty(&target).unwrap()).unwrap();
     let arg = format!("@{}", file.display());
-    let out = env.run(&[
-        "event-destinations",
-        "create",
-        "--target-json",
-        &arg,
-        "--verbose",
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &["create", "--target-json", &arg, "--verbose", "--json"],
+    );
     out.ok();
     assert_eq!(
         only_write(&env).body_json(),
         Some(json!({"target": target}))
     );
-    assert!(out.stderr.contains("(redacted)"), "{}", out.stderr);
+    out.says("(redacted)");
     assert_eq!(
         out.json()["target"]["firehose"]["auth"]["creds"]["aws_secret_access_key"],
         Value::Null,
@@ -478,13 +418,10 @@ fn target_json_from_a_file_carries_the_secret_to_the_api_only() {
 fn target_json_of_a_member_the_cli_does_not_know_is_left_to_the_server() {
     let env = Env::new();
     let target = json!({"s3": {"bucket_arn": "arn:aws:s3:::events"}});
-    let out = env.run(&[
-        "event-destinations",
-        "create",
-        "--target-json",
-        &target.to_string(),
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &["create", "--target-json", &target.to_string(), "--json"],
+    );
     out.ok();
     assert_eq!(
         only_write(&env).body_json(),
@@ -594,19 +531,16 @@ fn exactly_one_target() {
         }
     }
     // None on create.
-    let out = env.run(&["event-destinations", "create", "--description", "no target"]);
+    let out = env.run_in(CMD, &["create", "--description", "no target"]);
     out.code(2);
-    for flag in [
+    out.says_all(&[
         "--kinesis-stream-arn",
         "--firehose-delivery-stream-arn",
         "--cloudwatch-log-group-arn",
         "--target-json",
-    ] {
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
-    }
-    let out = env.run(&["event-destinations", "create"]);
-    out.code(2);
-    assert!(out.stderr.contains("--target-json"), "{}", out.stderr);
+    ]);
+    let out = env.run_in(CMD, &["create"]);
+    out.code(2).says("--target-json");
     assert!(env.requests().is_empty());
 }
 
@@ -614,22 +548,11 @@ fn exactly_one_target() {
 fn exactly_one_auth() {
     let env = Env::new();
     // Both.
-    let out = run_with_secret(
-        &env,
-        &[
-            "event-destinations",
-            "create",
-            "--kinesis-stream-arn",
-            KINESIS,
-            "--role-arn",
-            ROLE,
-            "--aws-access-key-id",
-            KEY_ID,
-        ],
+    let line = format!(
+        "create --kinesis-stream-arn {KINESIS} --role-arn {ROLE} --aws-access-key-id {KEY_ID}"
     );
-    out.code(2);
-    assert!(out.stderr.contains("--role-arn"), "{}", out.stderr);
-    assert!(out.stderr.contains("--aws-access-key-id"), "{}", out.stderr);
+    let out = with_secret(&env, &line);
+    out.code(2).says("--role-arn").says("--aws-access-key-id");
     // None, with a target.
     for verb in [
         vec!["event-destinations", "create"],
@@ -638,21 +561,15 @@ fn exactly_one_auth() {
         let mut args = verb.clone();
         args.extend(["--kinesis-stream-arn", KINESIS]);
         let out = env.run(&args);
-        out.code(2);
-        assert!(out.stderr.contains("--role-arn"), "{}", out.stderr);
-        assert!(out.stderr.contains("--aws-access-key-id"), "{}", out.stderr);
+        out.code(2).says("--role-arn").says("--aws-access-key-id");
     }
     // An auth without a target.
     for auth in [["--role-arn", ROLE], ["--aws-access-key-id", KEY_ID]] {
-        for verb in [
-            vec!["event-destinations", "create"],
-            vec!["event-destinations", "update", "ed_x"],
-        ] {
+        for verb in [vec!["create"], vec!["update", "ed_x"]] {
             let mut args = verb.clone();
             args.extend(auth);
             let out = run_with_secret(&env, &args);
-            out.code(2);
-            assert!(out.stderr.contains(auth[0]), "{}", out.stderr);
+            out.code(2).says(auth[0]);
             assert!(
                 out.stderr.contains("--kinesis-stream-arn"),
                 "says which flags make a target: {}",
@@ -664,17 +581,11 @@ fn exactly_one_auth() {
     let target_json =
         json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}})
             .to_string();
-    let out = env.run(&[
-        "event-destinations",
-        "create",
-        "--target-json",
-        &target_json,
-        "--role-arn",
-        ROLE,
-    ]);
-    out.code(2);
-    assert!(out.stderr.contains("--target-json"), "{}", out.stderr);
-    assert!(out.stderr.contains("--role-arn"), "{}", out.stderr);
+    let out = env.run_in(
+        CMD,
+        &["create", "--target-json", &target_json, "--role-arn", ROLE],
+    );
+    out.code(2).says("--target-json").says("--role-arn");
     assert!(env.requests().is_empty());
 }
 
@@ -725,7 +636,7 @@ fn description_and_metadata_limits_are_bytes() {
         let out = env.run(&create);
         out.code(2);
         assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
-        let out = env.run(&["event-destinations", "update", "ed_x", flag, value]);
+        let out = env.run_in(CMD, &["update", "ed_x", flag, value]);
         out.code(2);
         assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
     }
@@ -758,7 +669,7 @@ fn every_value_flag_needs_its_value() {
         "--aws-access-key-id",
         "--target-json",
     ] {
-        let out = env.run(&["event-destinations", "create", flag]);
+        let out = env.run_in(CMD, &["create", flag]);
         out.code(2);
         assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
     }
@@ -791,42 +702,25 @@ fn empty_arns_and_key_ids_are_refused_before_sending() {
         ),
     ];
     for (flags, named) in &cases {
-        let mut args = vec!["event-destinations", "create"];
+        let mut args = vec!["create"];
         args.extend(flags.iter().copied());
         let out = run_with_secret(&env, &args);
         out.code(2);
         assert!(out.stderr.contains(named), "{named}: {}", out.stderr);
     }
     assert!(env.requests().is_empty(), "{:?}", env.requests());
-    assert_eq!(stored_count(&env), 0);
+    assert_eq!(env.stored_all("event_destinations").len(), 0);
 }
 
 // -------------------------------------------------------------- get/list
 
 #[test]
-fn get_prints_the_destination_as_returned() {
-    let env = Env::new();
-    let ids = seed_destinations(&env, 2);
-    let out = env.run(&["event-destinations", "get", &ids[0], "--json"]);
-    out.ok();
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 1);
-    assert_eq!(reqs[0].method, "GET");
-    assert_eq!(reqs[0].path, format!("/event_destinations/{}", ids[0]));
-    assert_eq!(reqs[0].query, None);
-    assert!(reqs[0].body.is_empty());
-    assert_management_headers(&reqs[0]);
-    assert_eq!(out.json(), stored(&env, &ids[0]));
-    assert_eq!(out.json()["description"], "dest 1");
-}
-
-#[test]
 fn get_tsv_and_table() {
     let env = Env::new();
-    let ids = seed_destinations(&env, 1);
-    let out = env.run(&["event-destinations", "get", &ids[0]]);
+    let ids = env.seed_destinations(1);
+    let out = env.run_in(CMD, &["get", &ids[0]]);
     out.ok();
-    let d = stored(&env, &ids[0]);
+    let d = env.stored("event_destinations", &ids[0]).unwrap();
     assert_eq!(
         out.stdout,
         format!(
@@ -835,26 +729,14 @@ fn get_tsv_and_table() {
             d["created_at"].as_str().unwrap()
         )
     );
-    let table =
-        run(env
-            .cmd()
-            .env("TUNNELCTL_FORCE_TTY", "1")
-            .args(["event-destinations", "get", &ids[0]]));
-    table.ok();
-    for (header, value) in [
+    let table = env.run_tty(&["event-destinations", "get", &ids[0]]);
+    table.ok().shows_rows(&[
         ("ID", ids[0].as_str()),
         ("DESCRIPTION", "dest 1"),
         ("FORMAT", "json"),
         ("TARGET", "kinesis"),
         ("AUTH", "role"),
-    ] {
-        let line = table
-            .stdout
-            .lines()
-            .find(|l| l.contains(header))
-            .unwrap_or_else(|| panic!("no {header} row:\n{}", table.stdout));
-        assert!(line.contains(value), "{header}: {line}");
-    }
+    ]);
     assert!(
         table.stdout.contains("ago") || table.stdout.contains("just now"),
         "{}",
@@ -863,87 +745,10 @@ fn get_tsv_and_table() {
 }
 
 #[test]
-fn get_not_found_exits_4() {
-    let env = Env::new();
-    let out = env.run(&["event-destinations", "get", "ed_nothere"]);
-    out.code(4);
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("GET /event_destinations/ed_nothere"),
-        "{}",
-        out.stderr
-    );
-    assert_eq!(out.stdout, "");
-}
-
-#[test]
-fn list_follows_every_page() {
-    let env = Env::with(MockOptions {
-        page_size: 2,
-        ..Default::default()
-    });
-    let ids = seed_destinations(&env, 5);
-    let out = env.run(&["event-destinations", "list", "--json"]);
-    out.ok();
-    let items = out.json();
-    let mut printed: Vec<String> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["id"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(
-        items,
-        env.mock.state()["event_destinations"],
-        "newest first, as returned"
-    );
-    printed.sort();
-    let mut expected = ids.clone();
-    expected.sort();
-    assert_eq!(printed, expected, "every item once");
-    let gets = env.requests();
-    assert_eq!(gets.len(), 3, "three pages: {gets:?}");
-    for r in &gets {
-        assert_eq!(r.method, "GET");
-        assert_eq!(r.path, "/event_destinations");
-        assert_management_headers(r);
-    }
-    assert_eq!(gets[0].query, None);
-    assert!(
-        gets[1]
-            .query
-            .as_deref()
-            .unwrap_or("")
-            .contains("before_id="),
-        "{:?}",
-        gets[1].query
-    );
-}
-
-#[test]
-fn list_limit_stops_early_and_takes_only_positive_numbers() {
-    let env = Env::new();
-    seed_destinations(&env, 4);
-    let out = env.run(&["event-destinations", "list", "--limit", "2", "-o", "ndjson"]);
-    out.ok();
-    assert_eq!(out.stdout.lines().count(), 2);
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 1);
-    assert_eq!(reqs[0].query.as_deref(), Some("limit=2"));
-    env.mock.clear_requests();
-    for bad in ["0", "-1", "two", ""] {
-        let out = env.run(&["event-destinations", "list", "--limit", bad]);
-        out.code(2);
-        assert!(out.stderr.contains("--limit"), "{bad}: {}", out.stderr);
-    }
-    assert!(env.requests().is_empty());
-}
-
-#[test]
 fn list_tsv_off_a_terminal_and_a_table_on_one() {
     let env = Env::new();
-    let ids = seed_destinations(&env, 2);
-    let out = env.run(&["event-destinations", "list"]);
+    let ids = env.seed_destinations(2);
+    let out = env.run_in(CMD, &["list"]);
     out.ok();
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "no header in TSV: {}", out.stdout);
@@ -959,10 +764,7 @@ fn list_tsv_off_a_terminal_and_a_table_on_one() {
             "{line}"
         );
     }
-    let table = run(env
-        .cmd()
-        .env("TUNNELCTL_FORCE_TTY", "1")
-        .args(["event-destinations", "list"]));
+    let table = env.run_tty(&["event-destinations", "list"]);
     table.ok();
     let header = table.stdout.lines().next().unwrap();
     for col in [
@@ -977,78 +779,17 @@ fn list_tsv_off_a_terminal_and_a_table_on_one() {
         assert!(header.contains(col), "{header}");
     }
     for id in &ids {
-        assert!(table.stdout.contains(id.as_str()), "{}", table.stdout);
+        table.prints(id.as_str());
     }
 }
 
 #[test]
-fn empty_list() {
+fn jq_reaches_into_the_target() {
     let env = Env::new();
-    let out = env.run(&["event-destinations", "list", "--json"]);
-    out.ok();
-    assert_eq!(out.stdout.trim(), "[]");
-    let out = env.run(&["event-destinations", "list"]);
-    out.ok();
-    assert_eq!(out.stdout, "");
-    assert_eq!(env.requests().len(), 2);
-}
-
-#[test]
-fn unknown_fields_reach_json_output_unchanged() {
-    let env = Env::with(MockOptions {
-        extra_fields: true,
-        ..Default::default()
-    });
-    let ids = seed_destinations(&env, 2);
-    let extra = json!({"added": "later", "n": [1, 2]});
-    let one = env.run(&["event-destinations", "get", &ids[0], "--json"]);
-    one.ok();
-    assert_eq!(one.json()["x_future_field"], extra);
-    let all = env.run(&["event-destinations", "list", "--json"]);
-    all.ok();
-    for item in all.json().as_array().unwrap() {
-        assert_eq!(item["x_future_field"], extra);
-    }
-    let upd = env.run(&[
-        "event-destinations",
-        "update",
-        &ids[1],
-        "--description",
-        "x",
-        "--json",
-    ]);
-    upd.ok();
-    assert_eq!(upd.json()["x_future_field"], extra);
-}
-
-#[test]
-fn jq_filters_in_process() {
-    let env = Env::new();
-    let ids = seed_destinations(&env, 2);
-    let out = env.run(&[
-        "event-destinations",
-        "list",
-        "--jq",
-        ".[] | .target.kinesis.stream_arn",
-    ]);
+    env.seed_destinations(2);
+    let out = env.run_in(CMD, &["list", "--jq", ".[] | .target.kinesis.stream_arn"]);
     out.ok();
     assert_eq!(out.stdout, format!("{KINESIS}\n{KINESIS}\n"));
-    let out = env.run(&["event-destinations", "get", &ids[0], "--jq", ".id"]);
-    out.ok();
-    assert_eq!(out.stdout, format!("{}\n", ids[0]));
-}
-
-#[test]
-fn a_path_like_id_stays_one_segment() {
-    let env = Env::new();
-    let out = env.run(&["event-destinations", "get", "../ip_policies"]);
-    out.code(4);
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 1);
-    assert_eq!(reqs[0].path, "/event_destinations/..%2Fip_policies");
-    let out = env.run(&["event-destinations", "delete", "..", "--yes"]);
-    out.code(2);
-    assert_eq!(env.requests().len(), 1, "'..' is refused before sending");
 }
 
 // ---------------------------------------------------------------- update
@@ -1056,16 +797,9 @@ fn a_path_like_id_stays_one_segment() {
 #[test]
 fn update_sends_only_the_flags_given() {
     let env = Env::new();
-    let ids = seed_destinations(&env, 1);
-    let before = stored(&env, &ids[0]);
-    let out = env.run(&[
-        "event-destinations",
-        "update",
-        &ids[0],
-        "--metadata",
-        "m2",
-        "--json",
-    ]);
+    let ids = env.seed_destinations(1);
+    let before = env.stored("event_destinations", &ids[0]).unwrap();
+    let out = env.run_in(CMD, &["update", &ids[0], "--metadata", "m2", "--json"]);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "PATCH");
@@ -1077,43 +811,36 @@ fn update_sends_only_the_flags_given() {
     assert_eq!(printed["metadata"], "m2");
     assert_eq!(printed["description"], "dest 1", "the description is kept");
     assert_eq!(printed["target"], before["target"], "the target is kept");
-    assert_eq!(printed, stored(&env, &ids[0]));
+    assert_eq!(printed, env.stored("event_destinations", &ids[0]).unwrap());
 
     env.mock.clear_requests();
-    env.run(&[
-        "event-destinations",
-        "update",
-        &ids[0],
-        "--description",
-        "renamed",
-        "--format",
-        "json",
-    ])
+    env.run_in(
+        CMD,
+        &words(&format!(
+            "update {} --description renamed --format json",
+            ids[0]
+        )),
+    )
     .ok();
     assert_eq!(
         only_write(&env).body_json(),
         Some(json!({"description": "renamed", "format": "json"}))
     );
-    assert_eq!(stored(&env, &ids[0])["description"], "renamed");
+    assert_eq!(
+        env.stored("event_destinations", &ids[0]).unwrap()["description"],
+        "renamed"
+    );
 }
 
 #[test]
 fn update_with_a_target_replaces_the_target() {
     let env = Env::new();
-    let ids = seed_destinations(&env, 1);
-    let out = run_with_secret(
-        &env,
-        &[
-            "event-destinations",
-            "update",
-            &ids[0],
-            "--cloudwatch-log-group-arn",
-            LOGS,
-            "--aws-access-key-id",
-            KEY_ID,
-            "--json",
-        ],
+    let ids = env.seed_destinations(1);
+    let line = format!(
+        "update {} --cloudwatch-log-group-arn {LOGS} --aws-access-key-id {KEY_ID} --json",
+        ids[0]
     );
+    let out = with_secret(&env, &line);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "PATCH");
@@ -1132,200 +859,50 @@ fn update_with_a_target_replaces_the_target() {
     assert_eq!(printed["target"]["kinesis"], Value::Null, "replaced");
     assert_eq!(printed["target"]["cloudwatch_logs"]["log_group_arn"], LOGS);
     assert_eq!(printed["description"], "dest 1");
-    assert_eq!(printed, stored(&env, &ids[0]));
+    assert_eq!(printed, env.stored("event_destinations", &ids[0]).unwrap());
 
     // And with --target-json.
     env.mock.clear_requests();
     let target = json!({"firehose": {"auth": {"role": {"role_arn": ROLE}}, "delivery_stream_arn": FIREHOSE}});
-    env.run(&[
-        "event-destinations",
-        "update",
-        &ids[0],
-        "--target-json",
-        &target.to_string(),
-    ])
+    env.run_in(
+        CMD,
+        &["update", &ids[0], "--target-json", &target.to_string()],
+    )
     .ok();
     assert_eq!(
         only_write(&env).body_json(),
         Some(json!({"target": target}))
     );
     assert_eq!(
-        stored(&env, &ids[0])["target"]["firehose"]["delivery_stream_arn"],
+        env.stored("event_destinations", &ids[0]).unwrap()["target"]["firehose"]
+            ["delivery_stream_arn"],
         FIREHOSE
-    );
-}
-
-#[test]
-fn update_with_nothing_to_change_is_a_usage_error() {
-    let env = Env::new();
-    let out = env.run(&["event-destinations", "update", "ed_x"]);
-    out.code(2);
-    assert!(out.stderr.contains("--description"), "{}", out.stderr);
-    assert!(out.stderr.contains("--target-json"), "{}", out.stderr);
-    assert!(env.requests().is_empty());
-}
-
-#[test]
-fn update_not_found_exits_4() {
-    let env = Env::new();
-    let out = env.run(&[
-        "event-destinations",
-        "update",
-        "ed_nothere",
-        "--description",
-        "x",
-    ]);
-    out.code(4);
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("PATCH /event_destinations/ed_nothere"),
-        "{}",
-        out.stderr
-    );
-    assert_eq!(
-        only_write(&env).body_json(),
-        Some(json!({"description": "x"}))
     );
 }
 
 // ---------------------------------------------------------------- delete
 
 #[test]
-fn delete_several_reports_each() {
-    let env = Env::new();
-    let ids = seed_destinations(&env, 3);
-    let out = env.run(&["event-destinations", "delete", &ids[0], &ids[1], "--yes"]);
-    out.ok();
-    assert_eq!(out.stdout, "", "204 prints nothing on stdout");
-    for id in &ids[..2] {
-        assert!(
-            out.stderr
-                .contains(&format!("Deleted event destination {id}")),
-            "{}",
-            out.stderr
-        );
-    }
-    let writes = env.writes();
-    assert_eq!(writes.len(), 2);
-    for (req, id) in writes.iter().zip(&ids) {
-        assert_eq!(req.method, "DELETE");
-        assert_eq!(req.path, format!("/event_destinations/{id}"));
-        assert_eq!(req.query, None);
-        assert!(req.body.is_empty());
-        assert_management_headers(req);
-    }
-    let left: Vec<Value> = env.mock.state()["event_destinations"]
-        .as_array()
-        .unwrap()
-        .clone();
-    assert_eq!(left.len(), 1);
-    assert_eq!(left[0]["id"], ids[2].as_str());
-}
-
-#[test]
-fn delete_quiet_prints_nothing() {
-    let env = Env::new();
-    let ids = seed_destinations(&env, 1);
-    let out = env.run(&["event-destinations", "delete", &ids[0], "--yes", "--quiet"]);
-    out.ok();
-    assert_eq!(out.stdout, "");
-    assert_eq!(out.stderr, "");
-    assert_eq!(stored_count(&env), 0);
-}
-
-#[test]
-fn delete_with_some_missing_is_a_partial_failure() {
-    let env = Env::new();
-    let ids = seed_destinations(&env, 1);
-    let out = env.run(&[
-        "event-destinations",
-        "delete",
-        "ed_missing",
-        &ids[0],
-        "--yes",
-    ]);
-    out.code(5);
-    assert!(out.stderr.contains("ed_missing"), "{}", out.stderr);
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains(&format!("Deleted event destination {}", ids[0])),
-        "{}",
-        out.stderr
-    );
-    assert_eq!(env.writes().len(), 2, "the second delete still runs");
-    assert_eq!(stored_count(&env), 0);
-}
-
-#[test]
-fn delete_all_missing_exits_4() {
-    let env = Env::new();
-    let out = env.run(&[
-        "event-destinations",
-        "delete",
-        "ed_nope1",
-        "ed_nope2",
-        "--yes",
-    ]);
-    out.code(4);
-    assert!(out.stderr.contains("ed_nope1"), "{}", out.stderr);
-    assert!(out.stderr.contains("ed_nope2"), "{}", out.stderr);
-    assert_eq!(env.writes().len(), 2);
-}
-
-#[test]
 fn delete_of_a_destination_in_use_names_the_subscription() {
     let env = Env::new();
-    let ids = seed_destinations(&env, 2);
+    let ids = env.seed_destinations(2);
     let subs = env.seed(json!({"event_subscriptions": [
         {"sources": [{"type": "ip_policy_created.v0"}], "destination_ids": [ids[0]]}
     ]}));
     let sub = subs["event_subscriptions"][0].as_str().unwrap().to_string();
-    env.mock.clear_requests();
 
-    let out = env.run(&["event-destinations", "delete", &ids[0], "--yes"]);
-    out.code(1);
-    assert!(out.stderr.contains("400"), "{}", out.stderr);
-    assert!(out.stderr.contains(&sub), "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains(&format!("DELETE /event_destinations/{}", ids[0])),
-        "{}",
-        out.stderr
-    );
+    let out = env.run_in(CMD, &["delete", &ids[0], "--yes"]);
+    out.code(1)
+        .says("400")
+        .says(&sub)
+        .says(&format!("DELETE /event_destinations/{}", ids[0]));
 
     // One in use and one free: a partial failure.
-    let out = env.run(&["event-destinations", "delete", &ids[0], &ids[1], "--yes"]);
-    out.code(5);
-    assert!(out.stderr.contains(&sub), "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains(&format!("Deleted event destination {}", ids[1])),
-        "{}",
-        out.stderr
-    );
+    let out = env.run_in(CMD, &["delete", &ids[0], &ids[1], "--yes"]);
+    out.code(5)
+        .says(&sub)
+        .says(&format!("Deleted event destination {}", ids[1]));
     let left = env.mock.state()["event_destinations"].clone();
     assert_eq!(left.as_array().unwrap().len(), 1);
     assert_eq!(left[0]["id"], ids[0].as_str());
-}
-
-#[test]
-fn delete_without_yes_off_a_terminal_sends_nothing() {
-    let env = Env::new();
-    let ids = seed_destinations(&env, 2);
-    let out = env.run(&["event-destinations", "delete", &ids[0], &ids[1]]);
-    out.code(2);
-    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
-    assert_eq!(out.stdout, "");
-    assert!(env.requests().is_empty());
-    assert_eq!(stored_count(&env), 2);
-}
-
-#[test]
-fn delete_needs_an_id() {
-    let env = Env::new();
-    let out = env.run(&["event-destinations", "delete", "--yes"]);
-    out.code(2);
-    assert!(out.stderr.contains("IDS"), "{}", out.stderr);
-    assert!(env.requests().is_empty());
 }

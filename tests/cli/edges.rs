@@ -1,17 +1,12 @@
 //! `tunnelctl edges tls-termination …` against the emulator: what was sent, what was printed.
 
-mod common;
-
-use common::{assert_management_headers, only_write, Env};
+use crate::common::words;
+use crate::common::{assert_management_headers, only_write, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
 
-/// Seeds one TLS edge with this module (or none) and returns its id; the log starts empty.
-fn edge_with(env: &Env, module: Value) -> String {
-    let ids = env.seed(json!({"tls_edges": [{"module": module}]}));
-    env.mock.clear_requests();
-    ids["tls_edges"][0].as_str().unwrap().to_string()
-}
+/// The command words of this module.
+const CMD: &[&str] = &["edges", "tls-termination"];
 
 /// The module the emulator holds for this edge (null when none).
 fn stored_module(env: &Env, id: &str) -> Value {
@@ -32,11 +27,9 @@ fn tls_path(id: &str) -> String {
 #[test]
 fn get_prints_the_module_as_returned() {
     let env = Env::new();
-    let id = edge_with(
-        &env,
-        json!({"enabled": true, "terminate_at": "edge", "min_version": "1.2"}),
-    );
-    let out = env.run(&["edges", "tls-termination", "get", &id, "--json"]);
+    let id =
+        env.seed_tls_edge(json!({"enabled": true, "terminate_at": "edge", "min_version": "1.2"}));
+    let out = env.run_in(CMD, &["get", &id, "--json"]);
     out.ok();
     let reqs = env.requests();
     assert_eq!(reqs.len(), 1);
@@ -55,31 +48,22 @@ fn get_prints_the_module_as_returned() {
 #[test]
 fn get_tsv_off_a_terminal_and_a_table_on_one() {
     let env = Env::new();
-    let id = edge_with(
-        &env,
-        json!({"enabled": false, "terminate_at": "edge", "min_version": "1.3"}),
-    );
-    let out = env.run(&["edges", "tls-termination", "get", &id]);
+    let id =
+        env.seed_tls_edge(json!({"enabled": false, "terminate_at": "edge", "min_version": "1.3"}));
+    let out = env.run_in(CMD, &["get", &id]);
     out.ok();
     assert_eq!(out.stdout, "false\tedge\t1.3\n", "one TSV row, no header");
 
-    let up = edge_with(
-        &env,
-        json!({"enabled": true, "terminate_at": "upstream", "min_version": null}),
-    );
-    let out = env.run(&["edges", "tls-termination", "get", &up]);
+    let up = env
+        .seed_tls_edge(json!({"enabled": true, "terminate_at": "upstream", "min_version": null}));
+    let out = env.run_in(CMD, &["get", &up]);
     out.ok();
     assert_eq!(
         out.stdout, "true\tupstream\t\n",
         "a null version is an empty cell"
     );
 
-    let table = common::run(env.cmd().env("TUNNELCTL_FORCE_TTY", "1").args([
-        "edges",
-        "tls-termination",
-        "get",
-        &id,
-    ]));
+    let table = env.run_tty(&["edges", "tls-termination", "get", &id]);
     table.ok();
     for (header, value) in [
         ("ENABLED", "false"),
@@ -101,22 +85,14 @@ fn unknown_fields_reach_json_output_unchanged() {
         extra_fields: true,
         ..Default::default()
     });
-    let id = edge_with(&env, json!({"terminate_at": "edge"}));
-    let out = env.run(&["edges", "tls-termination", "get", &id, "--json"]);
+    let id = env.seed_tls_edge(json!({"terminate_at": "edge"}));
+    let out = env.run_in(CMD, &["get", &id, "--json"]);
     out.ok();
     assert_eq!(
         out.json()["x_future_field"],
         json!({"added": "later", "n": [1, 2]})
     );
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "set",
-        &id,
-        "--enabled",
-        "false",
-        "--json",
-    ]);
+    let out = env.run_in(CMD, &["set", &id, "--enabled", "false", "--json"]);
     out.ok();
     assert_eq!(
         out.json()["x_future_field"],
@@ -127,15 +103,11 @@ fn unknown_fields_reach_json_output_unchanged() {
 #[test]
 fn get_of_an_edge_without_a_module_exits_4() {
     let env = Env::new();
-    let id = edge_with(&env, Value::Null);
-    let out = env.run(&["edges", "tls-termination", "get", &id]);
-    out.code(4);
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains(&format!("GET {}", tls_path(&id))),
-        "{}",
-        out.stderr
-    );
+    let id = env.seed_tls_edge(Value::Null);
+    let out = env.run_in(CMD, &["get", &id]);
+    out.code(4)
+        .says("404")
+        .says(&format!("GET {}", tls_path(&id)));
     assert_eq!(out.stdout, "");
     assert_eq!(env.requests().len(), 1);
 }
@@ -143,30 +115,21 @@ fn get_of_an_edge_without_a_module_exits_4() {
 #[test]
 fn get_of_an_unknown_edge_exits_4() {
     let env = Env::new();
-    let out = env.run(&["edges", "tls-termination", "get", "edgtls_nothere"]);
-    out.code(4);
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert!(out.stderr.contains("edgtls_nothere"), "{}", out.stderr);
+    let out = env.run_in(CMD, &["get", "edgtls_nothere"]);
+    out.code(4).says("404").says("edgtls_nothere");
     assert_eq!(out.stdout, "");
 }
 
 #[test]
 fn set_sends_every_flag_given_and_prints_the_module() {
     let env = Env::new();
-    let id = edge_with(&env, Value::Null);
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "set",
-        &id,
-        "--terminate-at",
-        "edge",
-        "--min-version",
-        "1.2",
-        "--enabled",
-        "false",
-        "--json",
-    ]);
+    let id = env.seed_tls_edge(Value::Null);
+    let out = env.run_in(
+        CMD,
+        &words(&format!(
+            "set {id} --terminate-at edge --min-version 1.2 --enabled false --json"
+        )),
+    );
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "PUT");
@@ -187,19 +150,9 @@ fn set_sends_every_flag_given_and_prints_the_module() {
 #[test]
 fn set_upstream_sends_a_null_min_version() {
     let env = Env::new();
-    let id = edge_with(
-        &env,
-        json!({"enabled": true, "terminate_at": "edge", "min_version": "1.3"}),
-    );
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "set",
-        &id,
-        "--terminate-at",
-        "upstream",
-        "--json",
-    ]);
+    let id =
+        env.seed_tls_edge(json!({"enabled": true, "terminate_at": "edge", "min_version": "1.3"}));
+    let out = env.run_in(CMD, &["set", &id, "--terminate-at", "upstream", "--json"]);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "PUT");
@@ -222,7 +175,7 @@ fn set_upstream_sends_a_null_min_version() {
 #[test]
 fn set_sends_only_the_flags_given() {
     let env = Env::new();
-    let id = edge_with(&env, Value::Null);
+    let id = env.seed_tls_edge(Value::Null);
     for (args, body) in [
         (vec!["--enabled", "true"], json!({"enabled": true})),
         (vec!["--enabled", "false"], json!({"enabled": false})),
@@ -256,12 +209,10 @@ fn set_sends_only_the_flags_given() {
 #[test]
 fn set_with_no_flags_is_a_usage_error() {
     let env = Env::new();
-    let id = edge_with(&env, Value::Null);
-    let out = env.run(&["edges", "tls-termination", "set", &id]);
-    out.code(2);
-    for flag in ["--terminate-at", "--min-version", "--enabled"] {
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
-    }
+    let id = env.seed_tls_edge(Value::Null);
+    let out = env.run_in(CMD, &["set", &id]);
+    out.code(2)
+        .says_all(&["--terminate-at", "--min-version", "--enabled"]);
     assert_eq!(out.stdout, "");
     assert!(env.requests().is_empty());
 }
@@ -269,20 +220,14 @@ fn set_with_no_flags_is_a_usage_error() {
 #[test]
 fn min_version_with_upstream_is_refused_before_sending() {
     let env = Env::new();
-    let id = edge_with(&env, Value::Null);
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "set",
-        &id,
-        "--terminate-at",
-        "upstream",
-        "--min-version",
-        "1.2",
-    ]);
-    out.code(2);
-    assert!(out.stderr.contains("--min-version"), "{}", out.stderr);
-    assert!(out.stderr.contains("upstream"), "{}", out.stderr);
+    let id = env.seed_tls_edge(Value::Null);
+    let out = env.run_in(
+        CMD,
+        &words(&format!(
+            "set {id} --terminate-at upstream --min-version 1.2"
+        )),
+    );
+    out.code(2).says("--min-version").says("upstream");
     assert_eq!(out.stdout, "");
     assert!(env.requests().is_empty());
     assert_eq!(stored_module(&env, &id), Value::Null);
@@ -292,14 +237,7 @@ fn min_version_with_upstream_is_refused_before_sending() {
 fn terminate_at_takes_only_edge_or_upstream() {
     let env = Env::new();
     for bad in ["middle", "EDGE", ""] {
-        let out = env.run(&[
-            "edges",
-            "tls-termination",
-            "set",
-            "edgtls_x",
-            "--terminate-at",
-            bad,
-        ]);
+        let out = env.run_in(CMD, &["set", "edgtls_x", "--terminate-at", bad]);
         out.code(2);
         assert!(
             out.stderr.contains("--terminate-at"),
@@ -314,35 +252,20 @@ fn terminate_at_takes_only_edge_or_upstream() {
 fn enabled_takes_only_true_or_false() {
     let env = Env::new();
     for bad in ["yes", "1", "TRUE", ""] {
-        let out = env.run(&[
-            "edges",
-            "tls-termination",
-            "set",
-            "edgtls_x",
-            "--enabled",
-            bad,
-        ]);
+        let out = env.run_in(CMD, &["set", "edgtls_x", "--enabled", bad]);
         out.code(2);
         assert!(out.stderr.contains("--enabled"), "{bad}: {}", out.stderr);
     }
-    let out = env.run(&["edges", "tls-termination", "set", "edgtls_x", "--enabled"]);
-    out.code(2);
-    assert!(out.stderr.contains("--enabled"), "{}", out.stderr);
+    let out = env.run_in(CMD, &["set", "edgtls_x", "--enabled"]);
+    out.code(2).says("--enabled");
     assert!(env.requests().is_empty());
 }
 
 #[test]
 fn min_version_needs_a_value() {
     let env = Env::new();
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "set",
-        "edgtls_x",
-        "--min-version",
-    ]);
-    out.code(2);
-    assert!(out.stderr.contains("--min-version"), "{}", out.stderr);
+    let out = env.run_in(CMD, &["set", "edgtls_x", "--min-version"]);
+    out.code(2).says("--min-version");
     assert!(env.requests().is_empty());
 }
 
@@ -350,16 +273,9 @@ fn min_version_needs_a_value() {
 fn an_empty_min_version_is_refused_before_sending() {
     // Whatever versions the server allows, an empty one is never a TLS version.
     let env = Env::new();
-    let id = edge_with(&env, Value::Null);
+    let id = env.seed_tls_edge(Value::Null);
     for value in ["", " "] {
-        let out = env.run(&[
-            "edges",
-            "tls-termination",
-            "set",
-            &id,
-            "--min-version",
-            value,
-        ]);
+        let out = env.run_in(CMD, &["set", &id, "--min-version", value]);
         out.code(2);
         assert!(
             out.stderr.contains("--min-version"),
@@ -375,23 +291,12 @@ fn an_empty_min_version_is_refused_before_sending() {
 fn a_version_the_server_refuses_is_reported_with_its_answer() {
     // The seeds do not list the allowed versions, so the server is the judge of them.
     let env = Env::new();
-    let id = edge_with(&env, Value::Null);
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "set",
-        &id,
-        "--min-version",
-        "1.5",
-    ]);
-    out.code(1);
-    assert!(out.stderr.contains("400"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains(&format!("PUT {}", tls_path(&id))),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("min_version"), "{}", out.stderr);
+    let id = env.seed_tls_edge(Value::Null);
+    let out = env.run_in(CMD, &["set", &id, "--min-version", "1.5"]);
+    out.code(1)
+        .says("400")
+        .says(&format!("PUT {}", tls_path(&id)))
+        .says("min_version");
     assert_eq!(out.stdout, "");
     assert_eq!(
         only_write(&env).body_json(),
@@ -403,37 +308,22 @@ fn a_version_the_server_refuses_is_reported_with_its_answer() {
 #[test]
 fn set_on_an_unknown_edge_exits_4() {
     let env = Env::new();
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "set",
-        "edgtls_nothere",
-        "--enabled",
-        "true",
-    ]);
-    out.code(4);
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains("PUT /edges/tls/edgtls_nothere/tls_termination"),
-        "{}",
-        out.stderr
-    );
+    let out = env.run_in(CMD, &["set", "edgtls_nothere", "--enabled", "true"]);
+    out.code(4)
+        .says("404")
+        .says("PUT /edges/tls/edgtls_nothere/tls_termination");
     assert_eq!(only_write(&env).method, "PUT");
 }
 
 #[test]
 fn delete_removes_the_module() {
     let env = Env::new();
-    let id = edge_with(
-        &env,
-        json!({"enabled": true, "terminate_at": "edge", "min_version": "1.2"}),
-    );
-    let out = env.run(&["edges", "tls-termination", "delete", &id, "--yes"]);
+    let id =
+        env.seed_tls_edge(json!({"enabled": true, "terminate_at": "edge", "min_version": "1.2"}));
+    let out = env.run_in(CMD, &["delete", &id, "--yes"]);
     out.ok();
     assert_eq!(out.stdout, "", "204 prints nothing on stdout");
-    assert!(out.stderr.contains(&id), "{}", out.stderr);
-    assert!(out.stderr.contains("Removed"), "{}", out.stderr);
+    out.says(&id).says("Removed");
     let req = only_write(&env);
     assert_eq!(req.method, "DELETE");
     assert_eq!(req.path, tls_path(&id));
@@ -446,15 +336,8 @@ fn delete_removes_the_module() {
 #[test]
 fn delete_quiet_prints_nothing() {
     let env = Env::new();
-    let id = edge_with(&env, json!({"terminate_at": "upstream"}));
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "delete",
-        &id,
-        "--yes",
-        "--quiet",
-    ]);
+    let id = env.seed_tls_edge(json!({"terminate_at": "upstream"}));
+    let out = env.run_in(CMD, &["delete", &id, "--yes", "--quiet"]);
     out.ok();
     assert_eq!(out.stdout, "");
     assert_eq!(out.stderr, "");
@@ -464,10 +347,9 @@ fn delete_quiet_prints_nothing() {
 #[test]
 fn delete_without_yes_off_a_terminal_sends_nothing() {
     let env = Env::new();
-    let id = edge_with(&env, json!({"terminate_at": "edge"}));
-    let out = env.run(&["edges", "tls-termination", "delete", &id]);
-    out.code(2);
-    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+    let id = env.seed_tls_edge(json!({"terminate_at": "edge"}));
+    let out = env.run_in(CMD, &["delete", &id]);
+    out.code(2).says("--yes");
     assert_eq!(out.stdout, "");
     assert!(env.requests().is_empty());
     assert_eq!(stored_module(&env, &id)["terminate_at"], "edge");
@@ -476,15 +358,11 @@ fn delete_without_yes_off_a_terminal_sends_nothing() {
 #[test]
 fn delete_of_a_missing_module_exits_4() {
     let env = Env::new();
-    let id = edge_with(&env, Value::Null);
-    let out = env.run(&["edges", "tls-termination", "delete", &id, "--yes"]);
-    out.code(4);
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains(&format!("DELETE {}", tls_path(&id))),
-        "{}",
-        out.stderr
-    );
+    let id = env.seed_tls_edge(Value::Null);
+    let out = env.run_in(CMD, &["delete", &id, "--yes"]);
+    out.code(4)
+        .says("404")
+        .says(&format!("DELETE {}", tls_path(&id)));
     assert!(!out.stderr.contains("Removed"), "{}", out.stderr);
     assert_eq!(only_write(&env).method, "DELETE");
 }
@@ -492,17 +370,9 @@ fn delete_of_a_missing_module_exits_4() {
 #[test]
 fn delete_takes_exactly_one_edge() {
     let env = Env::new();
-    let out = env.run(&["edges", "tls-termination", "delete", "--yes"]);
-    out.code(2);
-    assert!(out.stderr.contains("EDGE_ID"), "{}", out.stderr);
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "delete",
-        "edgtls_a",
-        "edgtls_b",
-        "--yes",
-    ]);
+    let out = env.run_in(CMD, &["delete", "--yes"]);
+    out.code(2).says("EDGE_ID");
+    let out = env.run_in(CMD, &["delete", "edgtls_a", "edgtls_b", "--yes"]);
     out.code(2);
     assert!(env.requests().is_empty());
 }
@@ -510,7 +380,7 @@ fn delete_takes_exactly_one_edge() {
 #[test]
 fn a_path_like_edge_id_stays_one_segment() {
     let env = Env::new();
-    let out = env.run(&["edges", "tls-termination", "get", "../../ip_policies"]);
+    let out = env.run_in(CMD, &["get", "../../ip_policies"]);
     out.code(4);
     let reqs = env.requests();
     assert_eq!(reqs.len(), 1);
@@ -518,7 +388,7 @@ fn a_path_like_edge_id_stays_one_segment() {
         reqs[0].path,
         "/edges/tls/..%2F..%2Fip_policies/tls_termination"
     );
-    let out = env.run(&["edges", "tls-termination", "get", ".."]);
+    let out = env.run_in(CMD, &["get", ".."]);
     out.code(2);
     assert_eq!(env.requests().len(), 1, "'..' is refused before sending");
 }
@@ -526,18 +396,9 @@ fn a_path_like_edge_id_stays_one_segment() {
 #[test]
 fn jq_filters_the_module() {
     let env = Env::new();
-    let id = edge_with(
-        &env,
-        json!({"enabled": true, "terminate_at": "edge", "min_version": "1.1"}),
-    );
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "get",
-        &id,
-        "--jq",
-        ".min_version",
-    ]);
+    let id =
+        env.seed_tls_edge(json!({"enabled": true, "terminate_at": "edge", "min_version": "1.1"}));
+    let out = env.run_in(CMD, &["get", &id, "--jq", ".min_version"]);
     out.ok();
     assert_eq!(out.stdout, "1.1\n", "a string prints raw");
 }
@@ -545,28 +406,16 @@ fn jq_filters_the_module() {
 #[test]
 fn verbose_traces_the_put_without_the_key() {
     let env = Env::new();
-    let id = edge_with(&env, Value::Null);
-    let out = env.run(&[
-        "edges",
-        "tls-termination",
-        "set",
-        &id,
-        "--terminate-at",
-        "upstream",
-        "--verbose",
-        "--json",
-    ]);
-    out.ok();
-    assert!(
-        out.stderr.contains(&format!("PUT {}", env.mock.url())),
-        "{}",
-        out.stderr
+    let id = env.seed_tls_edge(Value::Null);
+    let out = env.run_in(
+        CMD,
+        &words(&format!(
+            "set {id} --terminate-at upstream --verbose --json"
+        )),
     );
-    assert!(out.stderr.contains("(redacted)"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("\"min_version\":null"),
-        "{}",
-        out.stderr
-    );
+    out.ok()
+        .says(&format!("PUT {}", env.mock.url()))
+        .says("(redacted)")
+        .says("\"min_version\":null");
     assert_eq!(out.json()["terminate_at"], "upstream");
 }

@@ -1,46 +1,15 @@
 //! `tunnelctl event-subscriptions …` and `event-subscriptions sources …` against the
 //! emulator: what was sent, what was printed.
 
-mod common;
+use crate::common;
 
-use common::{assert_management_headers, only_write, Env};
+use crate::common::words;
+use crate::common::{assert_management_headers, only_write, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
 
-const ROLE_ARN: &str = "arn:aws:iam::123456789012:role/events";
-
-/// Seeds `n` event destinations (kinesis, role auth) and returns their ids.
-fn seed_destinations(env: &Env, n: usize) -> Vec<String> {
-    let items: Vec<Value> = (0..n)
-        .map(|i| {
-            json!({
-                "description": format!("destination {i}"),
-                "target": {"kinesis": {
-                    "stream_arn": format!("arn:aws:kinesis:us-east-1:123456789012:stream/s{i}"),
-                    "auth": {"role": {"role_arn": ROLE_ARN}}
-                }}
-            })
-        })
-        .collect();
-    strings(&env.seed(json!({ "event_destinations": items }))["event_destinations"])
-}
-
-/// Seeds subscriptions from create bodies and returns their ids (in the order given).
-fn seed_subscriptions(env: &Env, bodies: Vec<Value>) -> Vec<String> {
-    strings(&env.seed(json!({ "event_subscriptions": bodies }))["event_subscriptions"])
-}
-
-fn seed_subscription(env: &Env, body: Value) -> String {
-    seed_subscriptions(env, vec![body]).remove(0)
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("not an array: {v}"))
-        .iter()
-        .map(|s| s.as_str().expect("a string").to_string())
-        .collect()
-}
+/// The command words of this module.
+const CMD: &[&str] = &["event-subscriptions"];
 
 /// The `type` of each EventSource in a list.
 fn types(sources: &Value) -> Vec<String> {
@@ -61,16 +30,6 @@ fn ref_ids(refs: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The subscription as the emulator stores it now (None when it is gone).
-fn stored(env: &Env, id: &str) -> Option<Value> {
-    env.mock.state()["event_subscriptions"]
-        .as_array()
-        .expect("a list of subscriptions")
-        .iter()
-        .find(|s| s["id"] == id)
-        .cloned()
-}
-
 // ---------------------------------------------------------------------------------------
 // event-subscriptions create
 // ---------------------------------------------------------------------------------------
@@ -78,24 +37,26 @@ fn stored(env: &Env, id: &str) -> Option<Value> {
 #[test]
 fn create_sends_every_flag_and_prints_the_subscription() {
     let env = Env::new();
-    let dests = seed_destinations(&env, 2);
-    let out = env.run(&[
-        "event-subscriptions",
-        "create",
-        "--description",
-        "policy changes",
-        "--metadata",
-        "{\"team\":\"sec\"}",
-        "--source",
-        "ip_policy_created.v0",
-        "--source",
-        "ip_policy_updated.v0",
-        "--destination-id",
-        &dests[0],
-        "--destination-id",
-        &dests[1],
-        "--json",
-    ]);
+    let dests = env.seed_destinations(2);
+    let out = env.run_in(
+        CMD,
+        &[
+            "create",
+            "--description",
+            "policy changes",
+            "--metadata",
+            "{\"team\":\"sec\"}",
+            "--source",
+            "ip_policy_created.v0",
+            "--source",
+            "ip_policy_updated.v0",
+            "--destination-id",
+            &dests[0],
+            "--destination-id",
+            &dests[1],
+            "--json",
+        ],
+    );
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "POST");
@@ -134,7 +95,7 @@ fn create_sends_every_flag_and_prints_the_subscription() {
         );
     }
     assert_eq!(
-        stored(&env, id),
+        env.stored("event_subscriptions", id),
         Some(printed.clone()),
         "printed as returned"
     );
@@ -143,7 +104,7 @@ fn create_sends_every_flag_and_prints_the_subscription() {
 #[test]
 fn create_without_flags_sends_an_empty_object() {
     let env = Env::new();
-    let out = env.run(&["event-subscriptions", "create", "--json"]);
+    let out = env.run_in(CMD, &["create", "--json"]);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.path, "/event_subscriptions");
@@ -157,21 +118,11 @@ fn create_without_flags_sends_an_empty_object() {
 #[test]
 fn create_prints_a_tsv_row_off_a_terminal() {
     let env = Env::new();
-    let dests = seed_destinations(&env, 1);
-    let out = env.run(&[
-        "event-subscriptions",
-        "create",
-        "--description",
-        "desc",
-        "--metadata",
-        "meta",
-        "--source",
-        "a.v0",
-        "--source",
-        "b.v0",
-        "--destination-id",
-        &dests[0],
-    ]);
+    let dests = env.seed_destinations(1);
+    let out = env.run_in(
+        CMD,
+        &words(&format!("create --description desc --metadata meta --source a.v0 --source b.v0 --destination-id {}", dests[0])),
+    );
     out.ok();
     let sub = env.mock.state()["event_subscriptions"][0].clone();
     let lines: Vec<&str> = out.stdout.lines().collect();
@@ -194,21 +145,12 @@ fn create_prints_a_tsv_row_off_a_terminal() {
 #[test]
 fn create_with_an_unknown_destination_reports_the_api_error() {
     let env = Env::new();
-    let out = env.run(&[
-        "event-subscriptions",
-        "create",
-        "--destination-id",
-        "ed_doesnotexist",
-    ]);
+    let out = env.run_in(CMD, &["create", "--destination-id", "ed_doesnotexist"]);
     out.code(1);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("400"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("POST /event_subscriptions"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("ed_doesnotexist"), "{}", out.stderr);
+    out.says("400")
+        .says("POST /event_subscriptions")
+        .says("ed_doesnotexist");
     let req = only_write(&env);
     assert_eq!(
         req.body_json(),
@@ -224,13 +166,9 @@ fn create_with_an_unknown_destination_reports_the_api_error() {
 #[test]
 fn get_prints_the_subscription_as_returned() {
     let env = Env::new();
-    let dests = seed_destinations(&env, 1);
-    let id = seed_subscription(
-        &env,
-        json!({"description": "d", "sources": [{"type": "ip_policy_created.v0"}], "destination_ids": [dests[0]]}),
-    );
-    env.mock.clear_requests();
-    let out = env.run(&["event-subscriptions", "get", &id, "--json"]);
+    let dests = env.seed_destinations(1);
+    let id = env.seed_subscription(json!({"description": "d", "sources": [{"type": "ip_policy_created.v0"}], "destination_ids": [dests[0]]}));
+    let out = env.run_in(CMD, &["get", &id, "--json"]);
     out.ok();
     let reqs = env.requests();
     assert_eq!(reqs.len(), 1);
@@ -239,24 +177,17 @@ fn get_prints_the_subscription_as_returned() {
     assert_eq!(reqs[0].query, None);
     assert!(reqs[0].body.is_empty());
     assert_management_headers(&reqs[0]);
-    assert_eq!(Some(out.json()), stored(&env, &id));
+    assert_eq!(Some(out.json()), env.stored("event_subscriptions", &id));
 }
 
 #[test]
 fn get_shows_a_detail_table_on_a_terminal() {
     let env = Env::new();
-    let dests = seed_destinations(&env, 1);
-    let id = seed_subscription(
-        &env,
-        json!({"description": "office events", "metadata": "m1",
+    let dests = env.seed_destinations(1);
+    let id = env.seed_subscription(json!({"description": "office events", "metadata": "m1",
                "sources": [{"type": "ip_policy_created.v0"}, {"type": "ip_policy_updated.v0"}],
-               "destination_ids": [dests[0]]}),
-    );
-    let out = common::run(env.cmd().env("TUNNELCTL_FORCE_TTY", "1").args([
-        "event-subscriptions",
-        "get",
-        &id,
-    ]));
+               "destination_ids": [dests[0]]}));
+    let out = env.run_tty(&["event-subscriptions", "get", &id]);
     out.ok();
     let row = |label: &str| -> String {
         out.stdout
@@ -277,42 +208,6 @@ fn get_shows_a_detail_table_on_a_terminal() {
     );
 }
 
-#[test]
-fn get_not_found_exits_4_with_the_status() {
-    let env = Env::new();
-    let out = env.run(&["event-subscriptions", "get", "esb_nothere"]);
-    out.code(4);
-    assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("GET /event_subscriptions/esb_nothere"),
-        "{}",
-        out.stderr
-    );
-    assert_eq!(env.requests().len(), 1);
-}
-
-#[test]
-fn a_path_like_id_stays_one_segment() {
-    let env = Env::new();
-    let out = env.run(&["event-subscriptions", "get", "../event_destinations"]);
-    out.code(4);
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 1);
-    assert_eq!(reqs[0].path, "/event_subscriptions/..%2Fevent_destinations");
-    for bad in ["..", "."] {
-        let out = env.run(&["event-subscriptions", "get", bad]);
-        out.code(2);
-    }
-    let out = env.run(&["event-subscriptions", "delete", "..", "--yes"]);
-    out.code(2);
-    assert_eq!(
-        env.requests().len(),
-        1,
-        "'..' and '.' are refused before sending"
-    );
-}
-
 // ---------------------------------------------------------------------------------------
 // event-subscriptions update
 // ---------------------------------------------------------------------------------------
@@ -320,21 +215,11 @@ fn a_path_like_id_stays_one_segment() {
 #[test]
 fn update_sends_only_the_flags_given() {
     let env = Env::new();
-    let dests = seed_destinations(&env, 1);
-    let id = seed_subscription(
-        &env,
-        json!({"description": "keep me", "metadata": "m1",
-               "sources": [{"type": "a.v0"}], "destination_ids": [dests[0]]}),
-    );
-    let before = stored(&env, &id).unwrap();
-    let out = env.run(&[
-        "event-subscriptions",
-        "update",
-        &id,
-        "--metadata",
-        "m2",
-        "--json",
-    ]);
+    let dests = env.seed_destinations(1);
+    let id = env.seed_subscription(json!({"description": "keep me", "metadata": "m1",
+               "sources": [{"type": "a.v0"}], "destination_ids": [dests[0]]}));
+    let before = env.stored("event_subscriptions", &id).unwrap();
+    let out = env.run_in(CMD, &["update", &id, "--metadata", "m2", "--json"]);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "PATCH");
@@ -346,17 +231,13 @@ fn update_sends_only_the_flags_given() {
     assert_eq!(printed["description"], before["description"], "kept");
     assert_eq!(printed["sources"], before["sources"], "kept");
     assert_eq!(printed["destinations"], before["destinations"], "kept");
-    assert_eq!(stored(&env, &id), Some(printed));
+    assert_eq!(env.stored("event_subscriptions", &id), Some(printed));
 
     env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "update",
-        &id,
-        "--description",
-        "new words",
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &["update", &id, "--description", "new words", "--json"],
+    );
     out.ok();
     assert_eq!(
         only_write(&env).body_json(),
@@ -369,22 +250,18 @@ fn update_sends_only_the_flags_given() {
 #[test]
 fn update_a_given_list_replaces_the_stored_one() {
     let env = Env::new();
-    let dests = seed_destinations(&env, 3);
-    let id = seed_subscription(
-        &env,
+    let dests = env.seed_destinations(3);
+    let id = env.seed_subscription(
         json!({"description": "d", "sources": [{"type": "a.v0"}, {"type": "b.v0"}],
                "destination_ids": [dests[0], dests[1]]}),
     );
-    let out = env.run(&[
-        "event-subscriptions",
-        "update",
-        &id,
-        "--source",
-        "c.v0",
-        "--destination-id",
-        &dests[2],
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &words(&format!(
+            "update {id} --source c.v0 --destination-id {} --json",
+            dests[2]
+        )),
+    );
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "PATCH");
@@ -398,22 +275,16 @@ fn update_a_given_list_replaces_the_stored_one() {
     assert_eq!(types(&printed["sources"]), ["c.v0"]);
     assert_eq!(ref_ids(&printed["destinations"]), [dests[2].clone()]);
     assert_eq!(printed["description"], "d");
-    let now = stored(&env, &id).unwrap();
+    let now = env.stored("event_subscriptions", &id).unwrap();
     assert_eq!(types(&now["sources"]), ["c.v0"]);
     assert_eq!(ref_ids(&now["destinations"]), [dests[2].clone()]);
 
     // Only the sources: the destinations stay.
     env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "update",
-        &id,
-        "--source",
-        "x.v0",
-        "--source",
-        "y.v0",
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &words(&format!("update {id} --source x.v0 --source y.v0 --json")),
+    );
     out.ok();
     assert_eq!(
         only_write(&env).body_json(),
@@ -423,357 +294,36 @@ fn update_a_given_list_replaces_the_stored_one() {
     assert_eq!(ref_ids(&out.json()["destinations"]), [dests[2].clone()]);
 }
 
-#[test]
-fn update_with_nothing_to_change_is_a_usage_error() {
-    let env = Env::new();
-    let out = env.run(&["event-subscriptions", "update", "esb_x"]);
-    out.code(2);
-    for flag in [
-        "--description",
-        "--metadata",
-        "--source",
-        "--destination-id",
-    ] {
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
-    }
-    assert!(env.requests().is_empty());
-}
-
-#[test]
-fn update_not_found_exits_4() {
-    let env = Env::new();
-    let out = env.run(&[
-        "event-subscriptions",
-        "update",
-        "esb_nothere",
-        "--description",
-        "x",
-    ]);
-    out.code(4);
-    assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .contains("PATCH /event_subscriptions/esb_nothere"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert_eq!(only_write(&env).method, "PATCH");
-}
-
-#[test]
-fn update_takes_one_id() {
-    let env = Env::new();
-    let ids = seed_subscriptions(&env, vec![json!({}), json!({})]);
-    env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "update",
-        &ids[0],
-        &ids[1],
-        "--description",
-        "x",
-    ]);
-    out.code(2);
-    assert!(env.requests().is_empty());
-}
-
 // ---------------------------------------------------------------------------------------
 // event-subscriptions delete
 // ---------------------------------------------------------------------------------------
-
-#[test]
-fn delete_several_reports_each() {
-    let env = Env::new();
-    let ids = seed_subscriptions(&env, vec![json!({"description": "a"}), json!({})]);
-    let (a, b) = (&ids[0], &ids[1]);
-    env.mock.clear_requests();
-    let out = env.run(&["event-subscriptions", "delete", a, b, "--yes"]);
-    out.ok();
-    assert_eq!(out.stdout, "", "204 prints nothing on stdout");
-    for id in [a, b] {
-        assert!(
-            out.stderr
-                .contains(&format!("Deleted event subscription {id}")),
-            "{}",
-            out.stderr
-        );
-    }
-    let writes = env.writes();
-    assert_eq!(writes.len(), 2);
-    for (req, id) in writes.iter().zip([a, b]) {
-        assert_eq!(req.method, "DELETE");
-        assert_eq!(req.path, format!("/event_subscriptions/{id}"));
-        assert_eq!(req.query, None);
-        assert!(req.body.is_empty());
-        assert_management_headers(req);
-    }
-    assert_eq!(env.mock.state()["event_subscriptions"], json!([]));
-}
-
-#[test]
-fn delete_one_reports_it() {
-    let env = Env::new();
-    let id = seed_subscription(&env, json!({}));
-    let out = env.run(&["event-subscriptions", "delete", &id, "--yes"]);
-    out.ok();
-    assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .contains(&format!("Deleted event subscription {id}")),
-        "{}",
-        out.stderr
-    );
-    let req = only_write(&env);
-    assert_eq!(req.method, "DELETE");
-    assert_eq!(req.path, format!("/event_subscriptions/{id}"));
-    assert_eq!(stored(&env, &id), None);
-}
-
-#[test]
-fn delete_quiet_prints_nothing() {
-    let env = Env::new();
-    let id = seed_subscription(&env, json!({}));
-    let out = env.run(&["event-subscriptions", "delete", &id, "--yes", "--quiet"]);
-    out.ok();
-    assert_eq!(out.stdout, "");
-    assert_eq!(out.stderr, "");
-    assert_eq!(stored(&env, &id), None);
-}
-
-#[test]
-fn delete_with_some_missing_is_a_partial_failure() {
-    let env = Env::new();
-    let ids = seed_subscriptions(&env, vec![json!({}), json!({})]);
-    let (a, b) = (&ids[0], &ids[1]);
-    let out = env.run(&[
-        "event-subscriptions",
-        "delete",
-        a,
-        "esb_missing",
-        b,
-        "--yes",
-    ]);
-    out.code(5);
-    assert!(
-        out.stderr
-            .contains(&format!("Deleted event subscription {a}")),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr
-            .contains(&format!("Deleted event subscription {b}")),
-        "{}",
-        out.stderr
-    );
-    let failure = out
-        .stderr
-        .lines()
-        .find(|l| l.contains("esb_missing"))
-        .unwrap_or_else(|| panic!("the failure is reported: {}", out.stderr));
-    assert!(failure.contains("404"), "{failure}");
-    let paths: Vec<String> = env.writes().into_iter().map(|r| r.path).collect();
-    assert_eq!(
-        paths,
-        [
-            format!("/event_subscriptions/{a}"),
-            "/event_subscriptions/esb_missing".to_string(),
-            format!("/event_subscriptions/{b}"),
-        ],
-        "every delete is sent, in order"
-    );
-    assert_eq!(env.mock.state()["event_subscriptions"], json!([]));
-}
-
-#[test]
-fn delete_missing_exits_4() {
-    let env = Env::new();
-    let out = env.run(&["event-subscriptions", "delete", "esb_nope", "--yes"]);
-    out.code(4);
-    assert!(
-        out.stderr.contains("DELETE /event_subscriptions/esb_nope"),
-        "{}",
-        out.stderr
-    );
-    let out = env.run(&[
-        "event-subscriptions",
-        "delete",
-        "esb_nope1",
-        "esb_nope2",
-        "--yes",
-    ]);
-    out.code(4);
-    assert!(out.stderr.contains("esb_nope1"), "{}", out.stderr);
-    assert!(out.stderr.contains("esb_nope2"), "{}", out.stderr);
-    assert_eq!(env.writes().len(), 3);
-}
-
-#[test]
-fn delete_without_yes_off_a_terminal_sends_nothing() {
-    let env = Env::new();
-    let ids = seed_subscriptions(&env, vec![json!({}), json!({})]);
-    env.mock.clear_requests();
-    let out = env.run(&["event-subscriptions", "delete", &ids[0]]);
-    out.code(2);
-    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
-    let out = env.run(&["event-subscriptions", "delete", &ids[0], &ids[1]]);
-    out.code(2);
-    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
-    assert!(env.requests().is_empty());
-    assert_eq!(
-        env.mock.state()["event_subscriptions"]
-            .as_array()
-            .unwrap()
-            .len(),
-        2
-    );
-}
-
-#[test]
-fn delete_needs_an_id() {
-    let env = Env::new();
-    let out = env.run(&["event-subscriptions", "delete", "--yes"]);
-    out.code(2);
-    assert!(env.requests().is_empty());
-}
 
 // ---------------------------------------------------------------------------------------
 // event-subscriptions list
 // ---------------------------------------------------------------------------------------
 
 #[test]
-fn list_follows_every_page() {
-    let env = Env::with(MockOptions {
-        page_size: 2,
-        ..Default::default()
-    });
-    let seeded = seed_subscriptions(
-        &env,
-        (0..5)
-            .map(|i| json!({"description": format!("sub {i}")}))
-            .collect(),
-    );
-    env.mock.clear_requests();
-    let out = env.run(&["event-subscriptions", "list", "--json"]);
-    out.ok();
-    let items = out.json();
-    assert_eq!(
-        items,
-        env.mock.state()["event_subscriptions"],
-        "all, in order"
-    );
-    let mut printed: Vec<String> = items
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["id"].as_str().unwrap().to_string())
-        .collect();
-    printed.sort();
-    let mut expected = seeded.clone();
-    expected.sort();
-    assert_eq!(printed, expected, "each item once");
-    let gets = env.requests();
-    assert_eq!(gets.len(), 3, "three pages of 2: {gets:?}");
-    for r in &gets {
-        assert_eq!(r.method, "GET");
-        assert_eq!(r.path, "/event_subscriptions");
-        assert_management_headers(r);
-    }
-    assert_eq!(gets[0].query, None);
-    for r in &gets[1..] {
-        assert!(
-            r.query.as_deref().unwrap_or("").contains("before_id=esb_"),
-            "{:?}",
-            r.query
-        );
-    }
-}
-
-#[test]
-fn limit_stops_fetching_pages() {
-    let env = Env::with(MockOptions {
-        page_size: 2,
-        ..Default::default()
-    });
-    seed_subscriptions(&env, (0..5).map(|_| json!({})).collect());
-    env.mock.clear_requests();
-    let out = env.run(&["event-subscriptions", "list", "--limit", "1", "--json"]);
-    out.ok();
-    let items = out.json();
-    assert_eq!(items.as_array().unwrap().len(), 1);
-    assert_eq!(items[0], env.mock.state()["event_subscriptions"][0]);
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 1);
-    assert_eq!(reqs[0].query.as_deref(), Some("limit=1"));
-
-    env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "list",
-        "--limit",
-        "4",
-        "-o",
-        "ndjson",
-    ]);
-    out.ok();
-    assert_eq!(out.stdout.lines().count(), 4);
-    assert_eq!(env.requests().len(), 1, "one page of 4 asked with limit=4");
-}
-
-#[test]
-fn limit_takes_only_positive_numbers() {
+fn sources_list_limit_takes_only_positive_numbers() {
     let env = Env::new();
     for bad in ["0", "-1", "ten", ""] {
-        let out = env.run(&["event-subscriptions", "list", "--limit", bad]);
-        out.code(2);
-        assert!(out.stderr.contains("--limit"), "{bad}: {}", out.stderr);
-        let out = env.run(&[
-            "event-subscriptions",
-            "sources",
-            "list",
-            "esb_x",
-            "--limit",
-            bad,
-        ]);
+        let out = env.run_in(CMD, &["sources", "list", "esb_x", "--limit", bad]);
         out.code(2);
         assert!(out.stderr.contains("--limit"), "{bad}: {}", out.stderr);
     }
-    let out = env.run(&["event-subscriptions", "list", "--limit"]);
-    out.code(2);
-    assert!(out.stderr.contains("--limit"), "{}", out.stderr);
     assert!(env.requests().is_empty());
-}
-
-#[test]
-fn empty_list_is_an_empty_array() {
-    let env = Env::new();
-    let out = env.run(&["event-subscriptions", "list", "--json"]);
-    out.ok();
-    assert_eq!(out.stdout.trim(), "[]");
-    let out = env.run(&["event-subscriptions", "list"]);
-    out.ok();
-    assert_eq!(out.stdout, "");
-    let out = env.run(&["event-subscriptions", "list", "-o", "ndjson"]);
-    out.ok();
-    assert_eq!(out.stdout, "");
-    assert_eq!(env.requests().len(), 3);
 }
 
 #[test]
 fn tsv_off_a_terminal_and_a_table_on_one() {
     let env = Env::new();
-    let dests = seed_destinations(&env, 2);
-    seed_subscriptions(
-        &env,
-        vec![
+    let dests = env.seed_destinations(2);
+    env.seed_subscriptions(vec![
             json!({"description": "first", "sources": [{"type": "a.v0"}], "destination_ids": [dests[0]]}),
             json!({"description": "second", "metadata": "m", "sources": [{"type": "b.v0"}, {"type": "c.v0"}],
                    "destination_ids": [dests[0], dests[1]]}),
-        ],
-    );
+        ]);
     let state = env.mock.state()["event_subscriptions"].clone();
-    let out = env.run(&["event-subscriptions", "list"]);
+    let out = env.run_in(CMD, &["list"]);
     out.ok();
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(lines.len(), 2, "no header in TSV: {}", out.stdout);
@@ -794,11 +344,7 @@ fn tsv_off_a_terminal_and_a_table_on_one() {
     }
     assert!(lines[0].contains("second"), "newest first: {}", out.stdout);
 
-    let table = common::run(
-        env.cmd()
-            .env("TUNNELCTL_FORCE_TTY", "1")
-            .args(["event-subscriptions", "list"]),
-    );
+    let table = env.run_tty(&["event-subscriptions", "list"]);
     table.ok();
     let header = table.stdout.lines().next().unwrap();
     for col in [
@@ -821,13 +367,9 @@ fn tsv_off_a_terminal_and_a_table_on_one() {
         "one row per subscription (a long cell may wrap): {}",
         table.stdout
     );
-    assert!(table.stdout.contains("b.v0, c.v0"), "{}", table.stdout);
+    table.prints("b.v0, c.v0");
     for sub in state.as_array().unwrap() {
-        assert!(
-            table.stdout.contains(sub["id"].as_str().unwrap()),
-            "{}",
-            table.stdout
-        );
+        table.prints(sub["id"].as_str().unwrap());
     }
     assert!(
         table.stdout.contains("ago") || table.stdout.contains("just now"),
@@ -837,60 +379,22 @@ fn tsv_off_a_terminal_and_a_table_on_one() {
 }
 
 #[test]
-fn unknown_fields_reach_json_output_unchanged() {
+fn unknown_fields_of_sources_reach_json_output_unchanged() {
     let env = Env::with(MockOptions {
         extra_fields: true,
         ..Default::default()
     });
-    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
     let extra = json!({"added": "later", "n": [1, 2]});
-    let one = env.run(&["event-subscriptions", "get", &id, "--json"]);
+    let one = env.run_in(CMD, &["get", &id, "--json"]);
     one.ok();
-    assert_eq!(one.json()["x_future_field"], extra);
     assert_eq!(one.json()["sources"][0]["x_future_field"], extra);
-    let all = env.run(&["event-subscriptions", "list", "--json"]);
-    all.ok();
-    assert_eq!(all.json()[0]["x_future_field"], extra);
-    let sources = env.run(&["event-subscriptions", "sources", "list", &id, "--json"]);
+    let sources = env.run_in(CMD, &["sources", "list", &id, "--json"]);
     sources.ok();
     assert_eq!(sources.json()[0]["x_future_field"], extra);
-    let source = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "get",
-        &id,
-        "a.v0",
-        "--json",
-    ]);
+    let source = env.run_in(CMD, &["sources", "get", &id, "a.v0", "--json"]);
     source.ok();
     assert_eq!(source.json()["x_future_field"], extra);
-}
-
-#[test]
-fn jq_filters_in_process() {
-    let env = Env::new();
-    seed_subscriptions(
-        &env,
-        vec![
-            json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}]}),
-            json!({"sources": [{"type": "c.v0"}]}),
-        ],
-    );
-    let out = env.run(&["event-subscriptions", "list", "--jq", ".[].sources[].type"]);
-    out.ok();
-    let mut printed: Vec<String> = out.stdout.lines().map(str::to_string).collect();
-    let mut expected: Vec<String> = env.mock.state()["event_subscriptions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|s| types(&s["sources"]))
-        .collect();
-    printed.sort();
-    expected.sort();
-    assert_eq!(printed, expected, "raw strings, one per line");
-    let out = env.run(&["event-subscriptions", "list", "--jq", ".[] |"]);
-    out.code(2);
-    assert!(out.stderr.contains("--jq"), "{}", out.stderr);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -935,15 +439,12 @@ fn description_and_metadata_limits_count_characters() {
     // At the limit, in multi-byte characters (more than 255/4096 bytes), is fine.
     let desc_255 = "é".repeat(255);
     let meta_4096 = "🦀".repeat(4096);
-    let out = env.run(&[
-        "event-subscriptions",
-        "create",
-        "--description",
-        &desc_255,
-        "--metadata",
-        &meta_4096,
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &words(&format!(
+            "create --description {desc_255} --metadata {meta_4096} --json"
+        )),
+    );
     out.ok();
     let req = only_write(&env);
     assert_eq!(
@@ -957,23 +458,19 @@ fn description_and_metadata_limits_count_characters() {
     env.mock.clear_requests();
     let desc_255_emoji = "🦀".repeat(255);
     let meta_4096_multi = "é".repeat(4096);
-    let out = env.run(&[
-        "event-subscriptions",
-        "update",
-        &id,
-        "--description",
-        &desc_255_emoji,
-        "--metadata",
-        &meta_4096_multi,
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &words(&format!(
+            "update {id} --description {desc_255_emoji} --metadata {meta_4096_multi} --json"
+        )),
+    );
     out.ok();
     assert_eq!(
         only_write(&env).body_json(),
         Some(json!({"description": desc_255_emoji, "metadata": meta_4096_multi}))
     );
     assert_eq!(
-        stored(&env, &id).unwrap()["description"],
+        env.stored("event_subscriptions", &id).unwrap()["description"],
         desc_255_emoji.as_str()
     );
 }
@@ -1055,12 +552,10 @@ fn sources_list_prints_every_type_from_one_request() {
         page_size: 2,
         ..Default::default()
     });
-    let id = seed_subscription(
-        &env,
+    let id = env.seed_subscription(
         json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}, {"type": "c.v0"}]}),
     );
-    env.mock.clear_requests();
-    let out = env.run(&["event-subscriptions", "sources", "list", &id, "--json"]);
+    let out = env.run_in(CMD, &["sources", "list", &id, "--json"]);
     out.ok();
     let reqs = env.requests();
     assert_eq!(reqs.len(), 1, "{reqs:?}");
@@ -1069,11 +564,11 @@ fn sources_list_prints_every_type_from_one_request() {
     assert_eq!(reqs[0].query, None);
     assert!(reqs[0].body.is_empty());
     assert_management_headers(&reqs[0]);
-    let sub = stored(&env, &id).unwrap();
+    let sub = env.stored("event_subscriptions", &id).unwrap();
     assert_eq!(out.json(), sub["sources"], "the items as returned");
     assert_eq!(types(&out.json()), ["a.v0", "b.v0", "c.v0"]);
 
-    let out = env.run(&["event-subscriptions", "sources", "list", &id]);
+    let out = env.run_in(CMD, &["sources", "list", &id]);
     out.ok();
     let expected: Vec<String> = sub["sources"]
         .as_array()
@@ -1093,20 +588,9 @@ fn sources_list_prints_every_type_from_one_request() {
         "TYPE\\tURI"
     );
 
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "list",
-        &id,
-        "-o",
-        "ndjson",
-    ]);
+    let out = env.run_in(CMD, &["sources", "list", &id, "-o", "ndjson"]);
     out.ok();
-    let lines: Vec<Value> = out
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = out.ndjson();
     assert_eq!(Value::Array(lines), sub["sources"]);
 
     let table = common::run(
@@ -1133,22 +617,12 @@ fn sources_list_prints_every_type_from_one_request() {
 #[test]
 fn sources_list_limit_cuts_the_one_answer() {
     let env = Env::new();
-    let id = seed_subscription(
-        &env,
+    let id = env.seed_subscription(
         json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}, {"type": "c.v0"}]}),
     );
-    env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "list",
-        &id,
-        "--limit",
-        "2",
-        "--json",
-    ]);
+    let out = env.run_in(CMD, &["sources", "list", &id, "--limit", "2", "--json"]);
     out.ok();
-    let sub = stored(&env, &id).unwrap();
+    let sub = env.stored("event_subscriptions", &id).unwrap();
     assert_eq!(
         out.json(),
         json!([sub["sources"][0], sub["sources"][1]]),
@@ -1162,7 +636,7 @@ fn sources_list_limit_cuts_the_one_answer() {
 #[test]
 fn sources_list_never_follows_a_next_page_uri() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
     let path = format!("/event_subscriptions/{id}/sources");
     // An answer that carries a next_page_uri anyway: the list has none, so it is not followed.
     env.mock.inject(json!({
@@ -1176,8 +650,7 @@ fn sources_list_never_follows_a_next_page_uri() {
             "next_page_uri": format!("{}{path}?before_id=z", env.mock.url()),
         }).to_string(),
     }));
-    env.mock.clear_requests();
-    let out = env.run(&["event-subscriptions", "sources", "list", &id, "--json"]);
+    let out = env.run_in(CMD, &["sources", "list", &id, "--json"]);
     out.ok();
     assert_eq!(types(&out.json()), ["z.v0"]);
     assert_eq!(env.requests().len(), 1, "{:?}", env.requests());
@@ -1186,11 +659,11 @@ fn sources_list_never_follows_a_next_page_uri() {
 #[test]
 fn sources_list_of_a_subscription_without_sources_is_empty() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({}));
-    let out = env.run(&["event-subscriptions", "sources", "list", &id, "--json"]);
+    let id = env.seed_subscription(json!({}));
+    let out = env.run_in(CMD, &["sources", "list", &id, "--json"]);
     out.ok();
     assert_eq!(out.stdout.trim(), "[]");
-    let out = env.run(&["event-subscriptions", "sources", "list", &id]);
+    let out = env.run_in(CMD, &["sources", "list", &id]);
     out.ok();
     assert_eq!(out.stdout, "");
 }
@@ -1198,34 +671,23 @@ fn sources_list_of_a_subscription_without_sources_is_empty() {
 #[test]
 fn sources_list_of_an_unknown_subscription_exits_4() {
     let env = Env::new();
-    let out = env.run(&["event-subscriptions", "sources", "list", "esb_nothere"]);
+    let out = env.run_in(CMD, &["sources", "list", "esb_nothere"]);
     out.code(4);
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .contains("GET /event_subscriptions/esb_nothere/sources"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    out.says("GET /event_subscriptions/esb_nothere/sources")
+        .says("404");
 }
 
 #[test]
 fn sources_get_prints_the_source_as_returned() {
     let env = Env::new();
-    let id = seed_subscription(
-        &env,
+    let id = env.seed_subscription(
         json!({"sources": [{"type": "ip_policy_created.v0"}, {"type": "ip_policy_updated.v0"}]}),
     );
-    env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "get",
-        &id,
-        "ip_policy_updated.v0",
-        "--json",
-    ]);
+    let out = env.run_in(
+        CMD,
+        &["sources", "get", &id, "ip_policy_updated.v0", "--json"],
+    );
     out.ok();
     let reqs = env.requests();
     assert_eq!(reqs.len(), 1);
@@ -1236,16 +698,10 @@ fn sources_get_prints_the_source_as_returned() {
     );
     assert!(reqs[0].body.is_empty());
     assert_management_headers(&reqs[0]);
-    let sub = stored(&env, &id).unwrap();
+    let sub = env.stored("event_subscriptions", &id).unwrap();
     assert_eq!(out.json(), sub["sources"][1]);
 
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "get",
-        &id,
-        "ip_policy_created.v0",
-    ]);
+    let out = env.run_in(CMD, &["sources", "get", &id, "ip_policy_created.v0"]);
     out.ok();
     assert_eq!(
         out.stdout,
@@ -1259,39 +715,23 @@ fn sources_get_prints_the_source_as_returned() {
 #[test]
 fn sources_get_unknown_type_exits_4() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
-    let out = env.run(&["event-subscriptions", "sources", "get", &id, "b.v0"]);
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run_in(CMD, &["sources", "get", &id, "b.v0"]);
     out.code(4);
     assert_eq!(out.stdout, "");
-    assert!(
-        out.stderr
-            .contains(&format!("GET /event_subscriptions/{id}/sources/b.v0")),
-        "{}",
-        out.stderr
-    );
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "get",
-        "esb_nothere",
-        "a.v0",
-    ]);
+    out.says(&format!("GET /event_subscriptions/{id}/sources/b.v0"));
+    let out = env.run_in(CMD, &["sources", "get", "esb_nothere", "a.v0"]);
     out.code(4);
 }
 
 #[test]
 fn sources_create_posts_the_type() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
-    env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "create",
-        &id,
-        "ip_policy_deleted.v0",
-        "--json",
-    ]);
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run_in(
+        CMD,
+        &["sources", "create", &id, "ip_policy_deleted.v0", "--json"],
+    );
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "POST");
@@ -1302,14 +742,14 @@ fn sources_create_posts_the_type() {
         req.body_json(),
         Some(json!({"type": "ip_policy_deleted.v0"}))
     );
-    let sub = stored(&env, &id).unwrap();
+    let sub = env.stored("event_subscriptions", &id).unwrap();
     assert_eq!(types(&sub["sources"]), ["a.v0", "ip_policy_deleted.v0"]);
     assert_eq!(out.json(), sub["sources"][1], "printed as returned");
 
     // Off a terminal: one TSV row.
-    let out = env.run(&["event-subscriptions", "sources", "create", &id, "b.v0"]);
+    let out = env.run_in(CMD, &["sources", "create", &id, "b.v0"]);
     out.ok();
-    let sub = stored(&env, &id).unwrap();
+    let sub = env.stored("event_subscriptions", &id).unwrap();
     assert_eq!(
         out.stdout,
         format!("b.v0\t{}\n", sub["sources"][2]["uri"].as_str().unwrap())
@@ -1319,33 +759,24 @@ fn sources_create_posts_the_type() {
 #[test]
 fn sources_create_a_type_already_there_reports_the_api_error() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
-    let out = env.run(&["event-subscriptions", "sources", "create", &id, "a.v0"]);
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run_in(CMD, &["sources", "create", &id, "a.v0"]);
     out.code(1);
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("400"), "{}", out.stderr);
-    assert!(
-        out.stderr
-            .contains(&format!("POST /event_subscriptions/{id}/sources")),
-        "{}",
-        out.stderr
-    );
+    out.says("400")
+        .says(&format!("POST /event_subscriptions/{id}/sources"));
     assert_eq!(only_write(&env).body_json(), Some(json!({"type": "a.v0"})));
-    assert_eq!(types(&stored(&env, &id).unwrap()["sources"]), ["a.v0"]);
+    assert_eq!(
+        types(&env.stored("event_subscriptions", &id).unwrap()["sources"]),
+        ["a.v0"]
+    );
 }
 
 #[test]
 fn sources_create_on_an_unknown_subscription_exits_4() {
     let env = Env::new();
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "create",
-        "esb_nothere",
-        "a.v0",
-    ]);
-    out.code(4);
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    let out = env.run_in(CMD, &["sources", "create", "esb_nothere", "a.v0"]);
+    out.code(4).says("404");
     assert_eq!(
         only_write(&env).path,
         "/event_subscriptions/esb_nothere/sources"
@@ -1355,19 +786,8 @@ fn sources_create_on_an_unknown_subscription_exits_4() {
 #[test]
 fn sources_update_sends_an_empty_object() {
     let env = Env::new();
-    let id = seed_subscription(
-        &env,
-        json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}]}),
-    );
-    env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "update",
-        &id,
-        "b.v0",
-        "--json",
-    ]);
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}]}));
+    let out = env.run_in(CMD, &["sources", "update", &id, "b.v0", "--json"]);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "PATCH");
@@ -1376,7 +796,7 @@ fn sources_update_sends_an_empty_object() {
     assert_eq!(req.header("content-type"), Some("application/json"));
     assert_eq!(String::from_utf8_lossy(&req.body).trim(), "{}");
     assert_eq!(req.body_json(), Some(json!({})));
-    let sub = stored(&env, &id).unwrap();
+    let sub = env.stored("event_subscriptions", &id).unwrap();
     assert_eq!(out.json(), sub["sources"][1]);
     assert_eq!(types(&sub["sources"]), ["a.v0", "b.v0"], "nothing changes");
 }
@@ -1384,111 +804,77 @@ fn sources_update_sends_an_empty_object() {
 #[test]
 fn sources_update_unknown_type_exits_4() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
-    let out = env.run(&["event-subscriptions", "sources", "update", &id, "zzz.v0"]);
-    out.code(4);
-    assert!(
-        out.stderr
-            .contains(&format!("PATCH /event_subscriptions/{id}/sources/zzz.v0")),
-        "{}",
-        out.stderr
-    );
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run_in(CMD, &["sources", "update", &id, "zzz.v0"]);
+    out.code(4)
+        .says(&format!("PATCH /event_subscriptions/{id}/sources/zzz.v0"));
     assert_eq!(only_write(&env).method, "PATCH");
 }
 
 #[test]
 fn sources_delete_removes_the_type() {
     let env = Env::new();
-    let id = seed_subscription(
-        &env,
-        json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}]}),
-    );
-    env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "delete",
-        &id,
-        "a.v0",
-        "--yes",
-    ]);
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}, {"type": "b.v0"}]}));
+    let out = env.run_in(CMD, &["sources", "delete", &id, "a.v0", "--yes"]);
     out.ok();
     assert_eq!(out.stdout, "", "204 prints nothing on stdout");
-    assert!(out.stderr.contains("a.v0"), "{}", out.stderr);
-    assert!(out.stderr.contains(&id), "{}", out.stderr);
+    out.says("a.v0").says(&id);
     let req = only_write(&env);
     assert_eq!(req.method, "DELETE");
     assert_eq!(req.path, format!("/event_subscriptions/{id}/sources/a.v0"));
     assert!(req.body.is_empty());
     assert_management_headers(&req);
-    assert_eq!(types(&stored(&env, &id).unwrap()["sources"]), ["b.v0"]);
+    assert_eq!(
+        types(&env.stored("event_subscriptions", &id).unwrap()["sources"]),
+        ["b.v0"]
+    );
 
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "delete",
-        &id,
-        "b.v0",
-        "--yes",
-        "--quiet",
-    ]);
+    let out = env.run_in(CMD, &["sources", "delete", &id, "b.v0", "--yes", "--quiet"]);
     out.ok();
     assert_eq!(out.stdout, "");
     assert_eq!(out.stderr, "");
-    assert_eq!(stored(&env, &id).unwrap()["sources"], json!([]));
+    assert_eq!(
+        env.stored("event_subscriptions", &id).unwrap()["sources"],
+        json!([])
+    );
 }
 
 #[test]
 fn sources_delete_unknown_type_exits_4() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "delete",
-        &id,
-        "b.v0",
-        "--yes",
-    ]);
-    out.code(4);
-    assert!(
-        out.stderr
-            .contains(&format!("DELETE /event_subscriptions/{id}/sources/b.v0")),
-        "{}",
-        out.stderr
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run_in(CMD, &["sources", "delete", &id, "b.v0", "--yes"]);
+    out.code(4)
+        .says(&format!("DELETE /event_subscriptions/{id}/sources/b.v0"))
+        .says("404");
+    assert_eq!(
+        types(&env.stored("event_subscriptions", &id).unwrap()["sources"]),
+        ["a.v0"]
     );
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
-    assert_eq!(types(&stored(&env, &id).unwrap()["sources"]), ["a.v0"]);
 }
 
 #[test]
 fn sources_delete_without_yes_off_a_terminal_sends_nothing() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
-    env.mock.clear_requests();
-    let out = env.run(&["event-subscriptions", "sources", "delete", &id, "a.v0"]);
-    out.code(2);
-    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
+    let out = env.run_in(CMD, &["sources", "delete", &id, "a.v0"]);
+    out.code(2).says("--yes");
     assert_eq!(out.stdout, "");
     assert!(env.requests().is_empty());
-    assert_eq!(types(&stored(&env, &id).unwrap()["sources"]), ["a.v0"]);
+    assert_eq!(
+        types(&env.stored("event_subscriptions", &id).unwrap()["sources"]),
+        ["a.v0"]
+    );
 }
 
 #[test]
 fn a_type_with_odd_characters_is_one_encoded_segment() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({}));
+    let id = env.seed_subscription(json!({}));
     let odd = "a b/c";
     let encoded = format!("/event_subscriptions/{id}/sources/a%20b%2Fc");
 
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "create",
-        &id,
-        odd,
-        "--json",
-    ]);
+    let out = env.run_in(CMD, &["sources", "create", &id, odd, "--json"]);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.path, format!("/event_subscriptions/{id}/sources"));
@@ -1506,7 +892,7 @@ fn a_type_with_odd_characters_is_one_encoded_segment() {
     );
 
     env.mock.clear_requests();
-    let out = env.run(&["event-subscriptions", "sources", "get", &id, odd, "--json"]);
+    let out = env.run_in(CMD, &["sources", "get", &id, odd, "--json"]);
     out.ok();
     assert_eq!(out.json()["type"], odd);
     let reqs = env.requests();
@@ -1514,14 +900,7 @@ fn a_type_with_odd_characters_is_one_encoded_segment() {
     assert_eq!(reqs[0].path, encoded);
 
     env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "update",
-        &id,
-        odd,
-        "--json",
-    ]);
+    let out = env.run_in(CMD, &["sources", "update", &id, odd, "--json"]);
     out.ok();
     assert_eq!(out.json()["type"], odd);
     let req = only_write(&env);
@@ -1529,28 +908,19 @@ fn a_type_with_odd_characters_is_one_encoded_segment() {
     assert_eq!(req.path, encoded);
 
     env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "delete",
-        &id,
-        odd,
-        "--yes",
-    ]);
+    let out = env.run_in(CMD, &["sources", "delete", &id, odd, "--yes"]);
     out.ok();
     let req = only_write(&env);
     assert_eq!(req.method, "DELETE");
     assert_eq!(req.path, encoded);
-    assert_eq!(stored(&env, &id).unwrap()["sources"], json!([]));
+    assert_eq!(
+        env.stored("event_subscriptions", &id).unwrap()["sources"],
+        json!([])
+    );
 
     // A path-like subscription ID stays one segment too.
     env.mock.clear_requests();
-    let out = env.run(&[
-        "event-subscriptions",
-        "sources",
-        "list",
-        "../event_destinations",
-    ]);
+    let out = env.run_in(CMD, &["sources", "list", "../event_destinations"]);
     out.code(4);
     assert_eq!(
         env.requests()[0].path,
@@ -1561,15 +931,14 @@ fn a_type_with_odd_characters_is_one_encoded_segment() {
 #[test]
 fn sources_refuse_an_empty_or_dot_type_before_sending() {
     let env = Env::new();
-    let id = seed_subscription(&env, json!({"sources": [{"type": "a.v0"}]}));
-    env.mock.clear_requests();
+    let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));
     for verb in ["get", "update", "delete", "create"] {
         for bad in ["", "..", "."] {
             if verb == "create" && !bad.is_empty() {
                 // `..` is a valid type string in a body; it only cannot be a path segment.
                 continue;
             }
-            let out = env.run(&["event-subscriptions", "sources", verb, &id, bad, "--yes"]);
+            let out = env.run_in(CMD, &["sources", verb, &id, bad, "--yes"]);
             out.code(2);
             assert!(
                 out.stderr.contains("type") || out.stderr.contains("TYPE"),
@@ -1577,7 +946,7 @@ fn sources_refuse_an_empty_or_dot_type_before_sending() {
                 out.stderr
             );
         }
-        let out = env.run(&["event-subscriptions", "sources", verb, "", "a.v0", "--yes"]);
+        let out = env.run_in(CMD, &["sources", verb, "", "a.v0", "--yes"]);
         out.code(2);
     }
     assert!(env.requests().is_empty(), "{:?}", env.requests());

@@ -1,0 +1,145 @@
+//! `tunnelctl ip-policies …` against the emulator: what was sent, what was printed.
+
+use crate::common::{assert_management_headers, only_write, Env};
+use serde_json::json;
+
+/// The command words of this module.
+const CMD: &[&str] = &["ip-policies"];
+
+#[test]
+fn create_sends_the_fields_and_prints_the_policy() {
+    let env = Env::new();
+    let out = env.run_in(
+        CMD,
+        &[
+            "create",
+            "--description",
+            "office",
+            "--metadata",
+            "{\"team\":\"ops\"}",
+            "--json",
+        ],
+    );
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "POST");
+    assert_eq!(req.path, "/ip_policies");
+    assert_management_headers(&req);
+    assert_eq!(
+        req.body_json(),
+        Some(json!({"description": "office", "metadata": "{\"team\":\"ops\"}"}))
+    );
+    let printed = out.json();
+    assert!(printed["id"].as_str().unwrap().starts_with("ipp_"));
+    assert_eq!(printed["description"], "office");
+    let stored = env.mock.state();
+    assert_eq!(stored["ip_policies"][0], printed);
+}
+
+#[test]
+fn update_sends_only_the_flags_given() {
+    let env = Env::new();
+    let ids = env.seed(json!({"ip_policy_count": 1}));
+    let id = ids["ip_policies"][0].as_str().unwrap().to_string();
+    let out = env.run_in(CMD, &["update", &id, "--metadata", "m2", "--json"]);
+    out.ok();
+    let req = only_write(&env);
+    assert_eq!(req.method, "PATCH");
+    assert_eq!(req.path, format!("/ip_policies/{id}"));
+    assert_management_headers(&req);
+    assert_eq!(req.body_json(), Some(json!({"metadata": "m2"})));
+    assert_eq!(out.json()["metadata"], "m2");
+    assert_eq!(
+        out.json()["description"],
+        "policy 1",
+        "the description is kept"
+    );
+}
+
+#[test]
+fn tsv_off_a_terminal_and_a_table_on_one() {
+    let env = Env::new();
+    let ids = env.seed(json!({"ip_policy_count": 2}));
+    let out = env.run_in(CMD, &["list"]);
+    out.ok();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "no header in TSV: {}", out.stdout);
+    let fields: Vec<&str> = lines[0].split('\t').collect();
+    assert_eq!(fields.len(), 4);
+    assert!(ids["ip_policies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i == fields[0]));
+    assert!(
+        fields[3].ends_with('Z') && fields[3].contains('T'),
+        "RFC 3339 time: {}",
+        fields[3]
+    );
+
+    let table = env.run_tty(&["ip-policies", "list"]);
+    table.ok();
+    let header = table.stdout.lines().next().unwrap();
+    for col in ["ID", "DESCRIPTION", "METADATA", "CREATED"] {
+        assert!(header.contains(col), "{header}");
+    }
+    assert!(
+        table.stdout.contains("ago") || table.stdout.contains("just now"),
+        "{}",
+        table.stdout
+    );
+}
+
+#[test]
+fn validation_names_the_flag_and_sends_nothing() {
+    let env = Env::new();
+    let long_desc = "d".repeat(256);
+    let long_meta = "m".repeat(4097);
+    let multibyte = "é".repeat(128); // 256 bytes in 128 characters
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["ip-policies", "create", "--description", &long_desc],
+            "--description",
+        ),
+        (
+            vec!["ip-policies", "create", "--description", &multibyte],
+            "--description",
+        ),
+        (
+            vec!["ip-policies", "create", "--metadata", &long_meta],
+            "--metadata",
+        ),
+        (
+            vec![
+                "ip-policies",
+                "update",
+                "ipp_1",
+                "--description",
+                &long_desc,
+            ],
+            "--description",
+        ),
+        (
+            vec!["ip-policies", "update", "ipp_1", "--metadata", &long_meta],
+            "--metadata",
+        ),
+    ];
+    for (args, flag) in cases {
+        let out = env.run(&args);
+        out.code(2);
+        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+    }
+    assert!(env.requests().is_empty());
+    // At the limit is fine.
+    env.run_in(
+        CMD,
+        &[
+            "create",
+            "--description",
+            &"d".repeat(255),
+            "--metadata",
+            &"m".repeat(4096),
+        ],
+    )
+    .ok();
+}

@@ -1,0 +1,40 @@
+//! The integration suite as one test binary (one link instead of one per file): the commands
+//! against the emulator, one module per command group, the CRUD contract every collection
+//! keeps (`crud_contract`), the property tests, and the hostile-server suite.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod api_and_completion;
+mod backends;
+mod crud_contract;
+mod edges;
+mod event_destinations;
+mod event_subscriptions;
+mod fleet;
+mod ip_policies;
+mod local;
+mod properties;
+mod reliability;
+mod sessions;
+mod settings_and_errors;
+
+/// The hostile-server suite: every promise of the README's "Reliability and security" section
+/// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or
+/// echoing answers, duplicates across pages, oversized headers) and against hostile input.
+/// One module per promise; each test names the failure it guards against.
+#[path = "../hostile"]
+mod hostile {
+    mod config;
+    mod curl;
+    mod echoed_secrets;
+    mod input;
+    mod memory;
+    mod never_twice;
+    mod paging;
+    mod secrets;
+    mod signals;
+    mod terminal;
+    mod terminal_output;
+    mod time;
+}

@@ -1,0 +1,477 @@
+//! `tunnelctl sessions …` against the emulator: what was sent, what was printed, and the
+//! seeds' rules for the agent commands (restart, stop, update).
+
+use std::time::{Duration, Instant};
+
+use crate::common::{assert_management_headers, only_write, Env};
+use serde_json::json;
+use tunnelctl_mock::{MockOptions, RecordedRequest};
+
+/// The command words of this module.
+const CMD: &[&str] = &["sessions"];
+
+/// Asserts that `req` is the agent command `command` for session `id`, with `{}` as body.
+#[track_caller]
+fn assert_command(req: &RecordedRequest, id: &str, command: &str) {
+    assert_eq!(req.method, "POST");
+    assert_eq!(req.path, format!("/tunnel_sessions/{id}/{command}"));
+    assert_eq!(req.query, None);
+    assert_eq!(
+        String::from_utf8_lossy(&req.body),
+        "{}",
+        "the body is exactly an empty JSON object"
+    );
+    assert_management_headers(req);
+}
+
+/// Asserts one `command` request for each session, whatever the order (sessions are
+/// commanded in parallel).
+#[track_caller]
+fn assert_commanded(env: &Env, ids: &[String], command: &str) {
+    let writes = env.writes();
+    assert_eq!(writes.len(), ids.len(), "{writes:?}");
+    for id in ids {
+        let req = writes
+            .iter()
+            .find(|r| r.path.contains(id.as_str()))
+            .unwrap_or_else(|| panic!("no request for {id}"));
+        assert_command(req, id, command);
+    }
+}
+
+fn env_with_restart_delay(ms: u64) -> Env {
+    Env::with(MockOptions {
+        restart_delay_ms: ms,
+        ..Default::default()
+    })
+}
+
+#[test]
+fn tsv_off_a_terminal_and_a_table_on_one() {
+    let env = Env::new();
+    let ids = env.seed_sessions(json!([
+        {"region": "eu", "os": "linux", "ip": "192.0.2.9", "agent_version": "3.19.1",
+         "metadata": "{\"host\":\"web-1\"}", "credential_id": "cr_2abcdefghijklmnopqrstuvwxyz"},
+        {"region": "ap", "os": "darwin", "ip": "192.0.2.10", "agent_version": "3.18.4"}
+    ]));
+    let out = env.run_in(CMD, &["list"]);
+    out.ok();
+    let state = env.mock.state()["tunnel_sessions"].clone();
+    let expected: Vec<String> = state
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            [
+                s["id"].as_str().unwrap(),
+                s["region"].as_str().unwrap(),
+                s["os"].as_str().unwrap(),
+                s["agent_version"].as_str().unwrap(),
+                s["ip"].as_str().unwrap(),
+                s["started_at"].as_str().unwrap(),
+                s["credential"]["id"].as_str().unwrap(),
+                s["metadata"].as_str().unwrap_or(""),
+            ]
+            .join("\t")
+        })
+        .collect();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines, expected, "no header, full values, RFC 3339 times");
+    let first: Vec<&str> = lines
+        .iter()
+        .find(|l| l.starts_with(&ids[0]))
+        .unwrap()
+        .split('\t')
+        .collect();
+    assert_eq!(first[6], "cr_2abcdefghijklmnopqrstuvwxyz");
+    assert_eq!(first[7], "{\"host\":\"web-1\"}");
+    assert!(
+        first[5].ends_with('Z') && first[5].contains('T'),
+        "{}",
+        first[5]
+    );
+
+    let table = env.run_tty(&["sessions", "list"]);
+    table.ok();
+    let mut lines = table.stdout.lines();
+    let header = lines.next().unwrap();
+    for col in ["ID", "REGION", "OS", "AGENT VERSION", "IP", "STARTED"] {
+        assert!(header.contains(col), "{header}");
+    }
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 2, "{}", table.stdout);
+    for id in &ids {
+        assert!(
+            rows.iter().any(|r| r.contains(id.as_str())),
+            "{id} whole in the table:\n{}",
+            table.stdout
+        );
+    }
+    table.prints("ago");
+    assert!(!table.stdout.contains('\t'));
+}
+
+#[test]
+fn get_prints_the_session_as_returned() {
+    let env = Env::new();
+    let ids = env.seed_sessions(
+        json!([{"region": "eu", "os": "linux", "metadata": "m1", "ip": "192.0.2.77"}, {}]),
+    );
+    let id = &ids[0];
+    let out = env.run_in(CMD, &["get", id, "--json"]);
+    out.ok();
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 1);
+    assert_eq!(reqs[0].method, "GET");
+    assert_eq!(reqs[0].path, format!("/tunnel_sessions/{id}"));
+    assert_eq!(reqs[0].query, None);
+    assert!(reqs[0].body.is_empty());
+    assert_management_headers(&reqs[0]);
+    let printed = out.json();
+    assert_eq!(Some(printed.clone()), env.stored("tunnel_sessions", id));
+    assert_eq!(printed["ip"], "192.0.2.77");
+    assert_eq!(printed["metadata"], "m1");
+
+    // A session without metadata has no metadata field; TSV shows an empty cell.
+    let other = &ids[1];
+    let out = env.run_in(CMD, &["get", other, "--json"]);
+    out.ok();
+    assert!(out.json().get("metadata").is_none(), "{}", out.stdout);
+    let out = env.run_in(CMD, &["get", other]);
+    out.ok();
+    let fields: Vec<&str> = out.stdout.trim_end_matches('\n').split('\t').collect();
+    assert_eq!(fields.len(), 8, "{}", out.stdout);
+    assert_eq!(fields[0], other);
+    assert_eq!(fields[7], "");
+
+    // The detail view shows every field, those without a column too.
+    let table = env.run_tty(&["sessions", "get", id]);
+    table.ok();
+    let s = env.stored("tunnel_sessions", id).unwrap();
+    table.shows_rows(&[
+        ("ID", s["id"].as_str().unwrap()),
+        ("REGION", "eu"),
+        ("IP", "192.0.2.77"),
+        ("CREDENTIAL", s["credential"]["id"].as_str().unwrap()),
+        ("TRANSPORT", "service/v2"),
+    ]);
+}
+
+#[test]
+fn ids_are_required_and_stay_one_segment() {
+    let env = Env::new();
+    // `get` and `stop` are tried by the CRUD contract.
+    for args in [
+        &["sessions", "restart"][..],
+        &["sessions", "update"],
+        &["sessions", "restart", ".."],
+        &["sessions", "update", ""],
+    ] {
+        let out = env.run(args);
+        out.code(2);
+        assert_ne!(out.stderr, "", "{args:?}");
+    }
+    assert!(env.requests().is_empty());
+
+    let out = env.run_in(CMD, &["restart", "../ip_policies"]);
+    out.code(4);
+    let req = only_write(&env);
+    assert_eq!(req.path, "/tunnel_sessions/..%2Fip_policies/restart");
+}
+
+#[test]
+fn restart_comes_back_with_a_new_id_after_the_delay() {
+    let delay = Duration::from_millis(400);
+    let env = env_with_restart_delay(delay.as_millis() as u64);
+    let ids = env.seed_sessions(json!([{"region": "eu", "os": "linux", "ip": "192.0.2.9", "metadata": "{\"host\":\"web-1\"}",
+                "credential_id": "cr_2abcdefghijklmnopqrstuvwxyz", "agent_version": "3.19.1"}]));
+    let id = &ids[0];
+    let before = env.stored("tunnel_sessions", id).unwrap();
+
+    let sent = Instant::now();
+    let out = env.run_in(CMD, &["restart", id]);
+    out.ok();
+    let state = env.mock.state();
+    if sent.elapsed() < delay {
+        assert_eq!(state["tunnel_sessions"], json!([]), "gone at once");
+        assert_eq!(state["pending_restarts"], 1);
+    }
+    assert_eq!(out.stdout, "", "204 prints nothing on stdout");
+    out.says(&format!("Restart sent to {id}"));
+    assert_command(&only_write(&env), id, "restart");
+    assert_eq!(env.requests().len(), 1);
+    env.run_in(CMD, &["get", id]).code(4);
+
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let after = loop {
+        let out = env.run_in(CMD, &["list", "--json"]);
+        out.ok();
+        if let Some(s) = out.json().as_array().unwrap().first() {
+            break s.clone();
+        }
+        assert!(Instant::now() < deadline, "the session never came back");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(sent.elapsed() >= delay, "not before the delay");
+    let new_id = after["id"].as_str().unwrap();
+    assert_ne!(new_id, id.as_str());
+    assert!(new_id.starts_with("ts_"), "{new_id}");
+    for k in [
+        "credential",
+        "ip",
+        "os",
+        "region",
+        "metadata",
+        "agent_version",
+    ] {
+        assert_eq!(after[k], before[k], "{k} is kept");
+    }
+    assert!(after["started_at"].as_str().unwrap() >= before["started_at"].as_str().unwrap());
+    let out = env.run_in(CMD, &["get", new_id, "--json"]);
+    out.ok();
+    assert_eq!(out.json(), after);
+}
+
+#[test]
+fn restart_after_a_finished_update_runs_the_new_version() {
+    let env = env_with_restart_delay(0);
+    let ids = env.seed_sessions(
+        json!([{"agent_version": "3.19.1", "update_available": "3.19.7", "os": "darwin"}]),
+    );
+    let id = &ids[0];
+    let out = env.run_in(CMD, &["update", id]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    out.says(&format!("Update sent to {id}"));
+    assert_command(&only_write(&env), id, "update");
+    env.run_in(CMD, &["restart", id]).ok();
+    let writes = env.writes();
+    assert_eq!(writes.len(), 2);
+    assert_command(&writes[1], id, "restart");
+    let out = env.run_in(CMD, &["list", "--json"]);
+    out.ok();
+    let list = out.json();
+    assert_eq!(list.as_array().unwrap().len(), 1, "{list}");
+    assert_ne!(list[0]["id"], id.as_str());
+    assert_eq!(list[0]["agent_version"], "3.19.7");
+    assert_eq!(list[0]["os"], "darwin");
+}
+
+#[test]
+fn restart_on_windows_is_refused_with_the_service_message() {
+    let env = env_with_restart_delay(0);
+    let ids = env.seed_sessions(json!([{"os": "windows"}]));
+    let id = &ids[0];
+    let out = env.run_in(CMD, &["restart", id]);
+    out.code(1);
+    assert_eq!(out.stdout, "");
+    out.says_all(&[
+        "restart is not supported on Windows",
+        "400",
+        &format!("POST /tunnel_sessions/{id}/restart"),
+    ]);
+    assert!(!out.stderr.contains("Restart sent to"), "{}", out.stderr);
+    assert_command(&only_write(&env), id, "restart");
+    assert!(
+        env.stored("tunnel_sessions", id).is_some(),
+        "the session stays"
+    );
+    assert_eq!(env.mock.state()["pending_restarts"], 0);
+}
+
+#[test]
+fn restart_several_reports_each_and_windows_makes_it_partial() {
+    let env = env_with_restart_delay(0);
+    let ids = env.seed_sessions(json!([{"os": "linux"}, {"os": "Windows"}, {"os": "darwin"}]));
+    let out = env.run_in(CMD, &["restart", &ids[0], &ids[1], &ids[2]]);
+    out.code(5);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains(&format!("Restart sent to {}", ids[0])));
+    assert!(out.stderr.contains(&format!("Restart sent to {}", ids[2])));
+    assert!(!out.stderr.contains(&format!("Restart sent to {}", ids[1])));
+    let line = out
+        .stderr
+        .lines()
+        .find(|l| l.contains(ids[1].as_str()))
+        .unwrap_or_else(|| panic!("the failure names {}: {}", ids[1], out.stderr));
+    assert!(
+        line.contains("restart is not supported on Windows"),
+        "{}",
+        out.stderr
+    );
+    let writes = env.writes();
+    assert_eq!(writes.len(), 3, "every ID is tried");
+    // Sessions are commanded in parallel: match each request to its session, whatever the order.
+    for id in &ids {
+        let req = writes
+            .iter()
+            .find(|r| r.path.contains(id.as_str()))
+            .unwrap_or_else(|| panic!("no request for {id}"));
+        assert_command(req, id, "restart");
+    }
+    let state = env.mock.state();
+    let now: Vec<&str> = state["tunnel_sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(now.len(), 3, "two came back, the Windows one stayed");
+    assert!(now.contains(&ids[1].as_str()));
+    assert!(!now.contains(&ids[0].as_str()));
+    assert!(!now.contains(&ids[2].as_str()));
+}
+
+#[test]
+fn restart_with_every_id_refused_exits_1() {
+    let env = Env::new();
+    let ids = env.seed_sessions(json!([{"os": "windows"}, {"os": "windows"}]));
+    let out = env.run_in(CMD, &["restart", &ids[0], &ids[1]]);
+    out.code(1);
+    for id in &ids {
+        assert!(
+            out.stderr
+                .lines()
+                .any(|l| l.contains(id.as_str()) && l.contains("not supported on Windows")),
+            "{id}: {}",
+            out.stderr
+        );
+    }
+    assert_eq!(env.writes().len(), 2);
+}
+
+#[test]
+fn commands_on_a_missing_session_exit_4() {
+    let env = Env::new();
+    for (cmd, extra) in [("restart", None), ("stop", Some("--yes")), ("update", None)] {
+        env.mock.clear_requests();
+        let mut args = vec!["sessions", cmd, "ts_missing"];
+        args.extend(extra);
+        let out = env.run(&args);
+        out.code(4);
+        assert!(out.stderr.contains("404"), "{cmd}: {}", out.stderr);
+        assert!(
+            out.stderr
+                .contains(&format!("POST /tunnel_sessions/ts_missing/{cmd}")),
+            "{cmd}: {}",
+            out.stderr
+        );
+        assert_command(&only_write(&env), "ts_missing", cmd);
+    }
+}
+
+#[test]
+fn stop_removes_the_session() {
+    let env = Env::new();
+    let ids = env.seed_sessions(json!([{}, {}]));
+    let out = env.run_in(CMD, &["stop", &ids[0], "--yes"]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    out.says(&format!("Stopped {}", ids[0]));
+    assert_command(&only_write(&env), &ids[0], "stop");
+    assert!(
+        env.stored("tunnel_sessions", &ids[0]).is_none(),
+        "stopped sessions are gone"
+    );
+    assert!(
+        env.stored("tunnel_sessions", &ids[1]).is_some(),
+        "the other one stays"
+    );
+    assert_eq!(
+        env.mock.state()["pending_restarts"],
+        0,
+        "and do not come back"
+    );
+    env.run_in(CMD, &["get", &ids[0]]).code(4);
+}
+
+#[test]
+fn update_refusals_show_the_reason_and_exit_1() {
+    let env = Env::new();
+    let ids = env.seed_sessions(json!([
+        {"update_available": null},
+        {"update_checks_disabled": true},
+        {"updating": true},
+        {},
+        {"update_duration_ms": 600000}
+    ]));
+    // The last two get a first update that succeeds.
+    for id in &ids[3..] {
+        env.run_in(CMD, &["update", id]).ok();
+    }
+    let cases = [
+        (&ids[0], "no update is available", "no_update_available"),
+        (
+            &ids[1],
+            "update checks are disabled in the agent configuration",
+            "update_checks_disabled",
+        ),
+        (&ids[2], "the agent is already updating", "updating"),
+        (
+            &ids[3],
+            "the agent already updated and has not restarted yet",
+            "updated_not_restarted",
+        ),
+        (&ids[4], "the agent is already updating", "updating"),
+    ];
+    for (id, msg, reason) in cases {
+        env.mock.clear_requests();
+        let out = env.run_in(CMD, &["update", id]);
+        out.code(1);
+        assert_eq!(out.stdout, "");
+        out.says_all(&[
+            msg,
+            reason,
+            "400",
+            &format!("POST /tunnel_sessions/{id}/update"),
+        ]);
+        assert!(!out.stderr.contains("Update sent to"), "{}", out.stderr);
+        assert_command(&only_write(&env), id, "update");
+    }
+}
+
+#[test]
+fn update_mixed_with_successes_exits_5() {
+    let env = Env::new();
+    let ids = env
+        .seed_sessions(json!([{}, {"update_checks_disabled": true}, {"agent_version": "3.18.4"}]));
+    let out = env.run_in(CMD, &["update", &ids[0], &ids[1], &ids[2]]);
+    out.code(5);
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains(&format!("Update sent to {}", ids[0])));
+    assert!(out.stderr.contains(&format!("Update sent to {}", ids[2])));
+    assert!(
+        out.stderr.lines().any(|l| l.contains(ids[1].as_str())
+            && l.contains("update checks are disabled in the agent configuration")),
+        "{}",
+        out.stderr
+    );
+    assert_commanded(&env, &ids, "update");
+    // The two that succeeded are now "updated, not restarted": a second round is refused.
+    let out = env.run_in(CMD, &["update", &ids[0], &ids[2]]);
+    out.code(1);
+    assert_eq!(
+        out.stderr
+            .matches("the agent already updated and has not restarted yet")
+            .count(),
+        2,
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn update_all_fine_reports_each() {
+    let env = Env::new();
+    let ids = env.seed_sessions(json!([{}, {}]));
+    let out = env.run_in(CMD, &["update", &ids[0], &ids[1]]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    for id in &ids {
+        out.says(&format!("Update sent to {id}"));
+    }
+    assert_commanded(&env, &ids, "update");
+    let out = env.run_in(CMD, &["restart", &ids[0], &ids[1], "-q"]);
+    out.ok();
+    assert_eq!(out.stderr, "", "--quiet");
+}
