@@ -5,9 +5,6 @@ use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
-use tunnelctl_mock::MockOptions;
-
 use crate::common::hostile::{Hostile, Reply};
 use crate::common::Env;
 
@@ -27,21 +24,6 @@ fn wait_for(limit: Duration, mut cond: impl FnMut() -> bool) {
         assert!(Instant::now() < end, "timed out waiting");
         std::thread::sleep(Duration::from_millis(10));
     }
-}
-
-/// An emulator with 50 sessions whose every answer takes `latency_ms`.
-fn slow_fleet(latency_ms: u64) -> Env {
-    let env = Env::with(MockOptions {
-        latency_ms,
-        restart_delay_ms: 60_000,
-        ..Default::default()
-    });
-    let list: Vec<Value> = (0..50)
-        .map(|i| json!({"os": "linux", "ip": format!("198.51.100.{i}")}))
-        .collect();
-    env.seed(json!({ "sessions": list }));
-    env.mock.clear_requests();
-    env
 }
 
 fn posts(env: &Env) -> Vec<tunnelctl_mock::RecordedRequest> {
@@ -84,7 +66,7 @@ fn bulk_restart(env: &Env) -> std::process::Child {
 /// signal. Now it stops starting restarts, lets those under way finish, reports, exits 143.
 #[test]
 fn sigterm_during_a_bulk_restart_finishes_what_started_reports_and_exits_143() {
-    let env = slow_fleet(150);
+    let env = Env::slow_fleet(150);
     let child = bulk_restart(&env);
     wait_for(Duration::from_secs(20), || posts(&env).len() >= 6);
     signal(&child, "TERM");
@@ -125,7 +107,7 @@ fn sigterm_during_a_bulk_restart_finishes_what_started_reports_and_exits_143() {
 /// stop ends the run at once, without waiting for the requests under way.
 #[test]
 fn a_second_signal_during_a_graceful_stop_stops_at_once() {
-    let env = slow_fleet(2500);
+    let env = Env::slow_fleet(2500);
     let child = bulk_restart(&env);
     wait_for(Duration::from_secs(20), || !posts(&env).is_empty());
     signal(&child, "INT");
