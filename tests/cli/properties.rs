@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use tunnelctl::cli::Cli;
 use tunnelctl::escape::escape;
-use tunnelctl::http::decode_error;
+use tunnelctl::http::failure::decode_error;
 use tunnelctl::output::capture::{curl, exchange, har};
 use tunnelctl::output::columns::{self, Kind};
 

@@ -2,8 +2,11 @@
 //!
 //! It adds the headers both APIs require, encodes path segments, bounds what it reads,
 //! retries what is safe to retry, turns error answers of any shape into one clear
-//! [`ApiFailure`], and writes the `--verbose` trace with the API key redacted. It knows
-//! nothing of resources.
+//! [`ApiFailure`](crate::error::ApiFailure), and writes the `--verbose` trace with the API key redacted. It knows
+//! nothing of resources. Failures are decoded in [`failure`], the trace is [`trace`].
+
+pub mod failure;
+pub mod trace;
 
 use std::time::{Duration, Instant};
 
@@ -13,9 +16,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use url::Url;
 
-use crate::error::{status_text, ApiFailure, Error, Result};
-use crate::escape::escape;
-use crate::secrets::{is_secret, mask_secret_fields, redact};
+use crate::error::{status_text, Error, Result};
+use failure::{decode_error, is_bad_answer, root_cause, too_large};
 
 /// Characters left as they are in a path segment: RFC 3986 unreserved ones.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -343,7 +345,7 @@ impl Http {
         }
         req = req.header(USER_AGENT, concat!("tunnelctl/", env!("CARGO_PKG_VERSION")));
         if self.opts.verbose {
-            self.trace_request(method, url, body);
+            trace::request(&self.opts, method, url, body);
         }
         Some(req.send().await.map_err(|e| {
             let sent = if e.is_connect() {
@@ -391,14 +393,7 @@ impl Http {
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
         if self.opts.verbose {
-            eprintln!("< {}", status_text(status.as_u16()));
-            for (name, value) in resp.headers() {
-                eprintln!(
-                    "< {}: {}",
-                    name,
-                    escape(&String::from_utf8_lossy(value.as_bytes()))
-                );
-            }
+            trace::response_head(status.as_u16(), resp.headers());
         }
         if let Some(len) = resp.content_length() {
             if len > self.opts.max_body as u64 {
@@ -430,13 +425,8 @@ impl Http {
                 }
             }
         }
-        if self.opts.verbose && !body.is_empty() {
-            let text = trace_body(&body, self.opts.secret_fields);
-            let shown: String = text.chars().take(4000).collect();
-            eprintln!("< {}", escape(&shown));
-            if shown.len() < text.len() {
-                eprintln!("< … ({} bytes in all)", body.len());
-            }
+        if self.opts.verbose {
+            trace::response_body(&body, self.opts.secret_fields);
         }
         if status.is_success() {
             return Ok(Response {
@@ -499,60 +489,6 @@ impl Http {
             )),
         }
     }
-
-    fn trace_request(&self, method: &Method, url: &Url, body: Option<&[u8]>) {
-        eprintln!("> {method} {url}");
-        if let Some(key) = &self.opts.bearer {
-            eprintln!("> authorization: Bearer {}", redact(key));
-        }
-        for (name, value) in &self.opts.fixed_headers {
-            eprintln!("> {}: {value}", name.to_ascii_lowercase());
-        }
-        eprintln!("> accept: application/json");
-        eprintln!("> user-agent: tunnelctl/{}", env!("CARGO_PKG_VERSION"));
-        if let Some(b) = body {
-            eprintln!("> content-type: application/json");
-            eprintln!("> {}", escape(&trace_body(b, self.opts.secret_fields)));
-        }
-    }
-}
-
-/// A request or response body for the `--verbose` trace, secrets hidden: in JSON, secret
-/// fields masked and known secrets redacted inside strings (after decoding, so a secret
-/// spelled with `\u` escapes is found too); in any other text, known secrets redacted. The
-/// text is redacted whole, before the trace cuts it, so no cut can leave part of a secret.
-/// A JSON body with nothing to hide is shown as the server wrote it.
-fn trace_body(body: &[u8], secret_fields: &[&str]) -> String {
-    if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
-        let original = v.clone();
-        mask_secret_fields(&mut v, secret_fields);
-        if v != original {
-            return v.to_string();
-        }
-    }
-    crate::secrets::redact_known(&String::from_utf8_lossy(body)).into_owned()
-}
-
-fn too_large(method: &Method, url: &Url, max: usize) -> Error {
-    Error::BadResponse(format!(
-        "{method} {}: the answer is larger than {} MiB; refusing to read it",
-        url.path(),
-        max / (1024 * 1024)
-    ))
-}
-
-/// Did the server answer with something that is not HTTP (a head too large, a malformed
-/// status line or header)? The server was reached: that is a bad answer, not a network fault,
-/// and it is not retried.
-fn is_bad_answer(err: &reqwest::Error) -> bool {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
-    while let Some(s) = source {
-        if let Some(h) = s.downcast_ref::<hyper::Error>() {
-            return h.is_parse() || h.is_parse_status();
-        }
-        source = s.source();
-    }
-    false
 }
 
 fn is_idempotent(method: &Method) -> bool {
@@ -601,151 +537,9 @@ pub fn origin(url: &Url) -> String {
     url.origin().ascii_serialization()
 }
 
-/// The innermost cause of a transport error, as a short phrase ("connection refused").
-fn root_cause(err: &reqwest::Error) -> String {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
-    let mut last = err.to_string();
-    while let Some(s) = source {
-        if let Some(io) = s.downcast_ref::<std::io::Error>() {
-            return match io.kind() {
-                std::io::ErrorKind::ConnectionRefused => "connection refused".into(),
-                std::io::ErrorKind::ConnectionReset => "connection reset by the server".into(),
-                std::io::ErrorKind::TimedOut => "timed out".into(),
-                _ => io.to_string(),
-            };
-        }
-        last = s.to_string();
-        source = s.source();
-    }
-    if err.is_timeout() {
-        return "timed out".into();
-    }
-    last
-}
-
-/// Turns an error answer of any shape (JSON with or without `error_code`, text, HTML, empty)
-/// into one [`ApiFailure`]. Every server-provided string is escaped for the terminal.
-pub fn decode_error(
-    method: &str,
-    path: &str,
-    status: u16,
-    content_type: Option<&str>,
-    body: &[u8],
-    secret_fields: &[&str],
-) -> ApiFailure {
-    let mut failure = ApiFailure {
-        method: method.to_string(),
-        path: path.to_string(),
-        status,
-        code: None,
-        message: None,
-        detail: None,
-        operation_id: None,
-        hint: None,
-    };
-    // Known secrets go before anything is cut to length, so that no cut leaves part of one.
-    let lossy = String::from_utf8_lossy(body);
-    let text = crate::secrets::redact_known(&lossy);
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return failure;
-    }
-    if let Ok(Value::Object(mut obj)) = serde_json::from_str::<Value>(trimmed) {
-        failure.code = obj.get("error_code").and_then(scalar_text);
-        failure.message = ["msg", "message", "error", "error_description"]
-            .iter()
-            .find_map(|k| obj.get(*k).and_then(scalar_text));
-        if let Some(Value::Object(details)) = obj.get("details") {
-            failure.operation_id = details.get("operation_id").and_then(scalar_text);
-            let rest: Vec<String> = details
-                .iter()
-                .filter(|(k, _)| k.as_str() != "operation_id")
-                .filter(|(k, _)| !is_secret(k, secret_fields))
-                .filter_map(|(k, v)| scalar_text(v).map(|t| format!("{}: {t}", escape(k))))
-                .collect();
-            if !rest.is_empty() {
-                failure.detail = Some(rest.join(", "));
-            }
-        }
-        if failure.message.is_none() {
-            obj.values_mut()
-                .for_each(|v| mask_secret_fields(v, secret_fields));
-            let masked = Value::Object(obj).to_string();
-            failure.message = Some(escape(&shorten(&masked, 300)));
-        }
-        return failure;
-    }
-    let is_html = content_type.is_some_and(|c| c.contains("html")) || trimmed.starts_with('<');
-    let summary = if is_html {
-        html_summary(trimmed)
-    } else {
-        first_line(trimmed)
-    };
-    if !summary.is_empty() {
-        failure.message = Some(escape(&shorten(&summary, 300)));
-    }
-    failure
-}
-
-fn scalar_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) if !s.is_empty() => Some(escape(s)),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
-fn first_line(text: &str) -> String {
-    text.lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim()
-        .to_string()
-}
-
-/// The `<title>` of an HTML page, or its text with tags removed.
-fn html_summary(html: &str) -> String {
-    let lower = html.to_ascii_lowercase();
-    if let (Some(start), Some(end)) = (lower.find("<title>"), lower.find("</title>")) {
-        if start + 7 <= end {
-            let title = html[start + 7..end].trim();
-            if !title.is_empty() {
-                return title.to_string();
-            }
-        }
-    }
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => {
-                in_tag = false;
-                out.push(' ');
-            }
-            _ if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max).collect();
-        t.push('…');
-        t
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const TEST_SECRETS: &[&str] = &["aws_secret_access_key"];
 
     #[test]
     fn segments_are_one_segment() {
@@ -766,52 +560,6 @@ mod tests {
     }
 
     #[test]
-    fn error_bodies_of_every_shape() {
-        let j = decode_error(
-            "GET",
-            "/x",
-            400,
-            Some("application/json"),
-            br#"{"error_code":"ERR_1","status_code":400,"msg":"bad","details":{"operation_id":"op_9"}}"#,
-            TEST_SECRETS,        );
-        assert_eq!(j.code.as_deref(), Some("ERR_1"));
-        assert_eq!(j.message.as_deref(), Some("bad"));
-        assert_eq!(j.operation_id.as_deref(), Some("op_9"));
-        let n = decode_error(
-            "GET",
-            "/x",
-            404,
-            None,
-            br#"{"error_code":100,"msg":"tunnel not found","details":{"name":"t1"}}"#,
-            TEST_SECRETS,
-        );
-        assert_eq!(n.code.as_deref(), Some("100"));
-        assert_eq!(n.detail.as_deref(), Some("name: t1"));
-        let h = decode_error(
-            "GET",
-            "/x",
-            502,
-            Some("text/html"),
-            b"<html><head><title>502 Bad Gateway</title></head></html>",
-            TEST_SECRETS,
-        );
-        assert_eq!(h.message.as_deref(), Some("502 Bad Gateway"));
-        let t = decode_error(
-            "GET",
-            "/x",
-            500,
-            Some("text/plain"),
-            b"\n oops\nmore",
-            TEST_SECRETS,
-        );
-        assert_eq!(t.message.as_deref(), Some("oops"));
-        let e = decode_error("GET", "/x", 500, None, b"", TEST_SECRETS);
-        assert_eq!(e.message, None);
-        let esc = decode_error("GET", "/x", 500, None, b"\x1b[2Jboom", TEST_SECRETS);
-        assert_eq!(esc.message.as_deref(), Some("\\x1b[2Jboom"));
-    }
-
-    #[test]
     fn retry_after_forms() {
         assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
         assert_eq!(parse_retry_after("100000"), Some(Duration::from_secs(60)));
@@ -820,37 +568,5 @@ mod tests {
             Some(Duration::ZERO)
         );
         assert_eq!(parse_retry_after("soon"), None);
-    }
-
-    #[test]
-    fn secrets_are_hidden_in_traces_and_error_bodies() {
-        crate::secrets::register_secret("sk_http_unit_0123456789abcdef");
-        let traced = trace_body(
-            br#"{"a":{"AWS_Secret_Access_Key":"zzz"},"b":"Bearer sk_http_unit_0123456789abcdef"}"#,
-            TEST_SECRETS,
-        );
-        assert!(
-            !traced.contains("zzz") && !traced.contains("unit_0123"),
-            "{traced}"
-        );
-        assert_eq!(
-            trace_body(br#"{"plain": 1}"#, TEST_SECRETS),
-            r#"{"plain": 1}"#
-        );
-        let long = format!(
-            r#"{{"msg":"{}sk_http_unit_0123456789abcdef"}}"#,
-            "x".repeat(290)
-        );
-        let f = decode_error("GET", "/x", 401, None, long.as_bytes(), TEST_SECRETS);
-        assert!(!f.to_string().contains("unit_0"), "{f}");
-        let d = decode_error(
-            "GET",
-            "/x",
-            400,
-            None,
-            br#"{"msg":"m","details":{"aws_secret_access_key":"zzz","\u001b[2J":"v"}}"#,
-            TEST_SECRETS,
-        );
-        assert_eq!(d.detail.as_deref(), Some("\\x1b[2J: v"));
     }
 }
