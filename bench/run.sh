@@ -290,7 +290,7 @@ s8() { # s8 NAME TTY ARGS...: checks the command, then its time and peak RSS
     [ "$tty" = 1 ] && envs+=(TUNNELCTL_FORCE_TTY=1 COLUMNS=100)
     "${envs[@]}" "$T" --rate off ip-policies list "$@" >"$TMP/s8.out" 2>"$TMP/s8.err" || true
     fact "s8_${name}_lines" "$(wc -l <"$TMP/s8.out")"
-    fact "s8_${name}_cmd" "${envs[*]:1} tunnelctl ip-policies list $*"
+    fact "s8_${name}_cmd" "${envs[*]:1} tunnelctl ip-policies list$(printf ' %q' "$@")"
     # -i: the refused whole-array jq exits 1 by design; each output is checked in the report.
     hf "s8_$name" -i --runs 3 "$(printf '%q ' "${envs[@]}" "$T" --rate off ip-policies list "$@")"
     rss "s8_rss_$name" 3 "${envs[@]}" "$T" --rate off ip-policies list "$@"
