@@ -1,7 +1,6 @@
 //! What a command handler is given: the settings of the run ([`crate::settings`]), the output
 //! options, and what is built from them (the API clients, confirmations, notes).
 
-use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,6 +11,7 @@ use crate::api;
 use crate::error::{Error, Result};
 use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
 use crate::output::OutputOptions;
+use crate::prompt::Prompter;
 use crate::ratelimit::{Limiter, RateSetting, DEFAULT_RATE};
 use crate::settings::{Given, Settings, DEFAULT_AGENT_URL, DEFAULT_MAX_ATTEMPTS};
 
@@ -28,6 +28,8 @@ pub struct Context {
     pub settings: Settings,
     /// How to print.
     pub out: OutputOptions,
+    /// How to ask the person at the terminal.
+    pub prompter: Prompter,
     /// When the command's `--timeout` runs out.
     pub deadline: Option<Instant>,
 }
@@ -37,6 +39,7 @@ impl Context {
     pub fn new(given: Given, out: OutputOptions) -> Self {
         let deadline = crate::deadline::get().or_else(|| given.timeout.map(|t| Instant::now() + t));
         Context {
+            prompter: Prompter::terminal(given.yes),
             settings: Settings::new(given),
             out,
             deadline,
@@ -132,24 +135,7 @@ impl Context {
 
     /// Asks the user to confirm a destructive action; off a terminal, refuses unless `--yes`.
     pub fn confirm(&self, question: &str) -> Result<()> {
-        if self.settings.given.yes {
-            return Ok(());
-        }
-        if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
-            return Err(Error::usage(format!(
-                "{question} Refusing without a terminal to confirm: pass --yes"
-            )));
-        }
-        let ok = dialoguer::Confirm::new()
-            .with_prompt(question)
-            .default(false)
-            .interact()
-            .map_err(|e| Error::usage(format!("confirmation failed: {e}")))?;
-        if ok {
-            Ok(())
-        } else {
-            Err(Error::usage("cancelled"))
-        }
+        self.prompter.confirm(question)
     }
 
     /// A confirmation of what was done, on stderr, unless `--quiet`.

@@ -23,6 +23,7 @@ pub mod http;
 pub mod interrupt;
 pub mod output;
 pub mod parse;
+pub mod prompt;
 pub mod ratelimit;
 pub mod secrets;
 pub mod settings;

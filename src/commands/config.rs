@@ -1,7 +1,5 @@
 //! `tunnelctl config …`: the config file and its profiles.
 
-use std::io::IsTerminal;
-
 use clap::{Args, Subcommand};
 
 use crate::config::{is_known_key, is_secret_key, ConfigFile, KEYS};
@@ -177,22 +175,15 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
 
 fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
     let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
-    let interactive =
-        std::io::stdin().is_terminal() && std::io::stderr().is_terminal() && !api_key_stdin;
+    let interactive = ctx.prompter.is_interactive() && !api_key_stdin;
     let existing_url = cfg.get(profile, "api_url").map(str::to_string);
     let url = match (&ctx.settings.given.api_url, interactive) {
         (Some(u), _) => u.clone(),
         (None, true) => {
-            let mut input = dialoguer::Input::<String>::new().with_prompt("Management API URL");
-            if let Some(u) = &existing_url {
-                input = input.default(u.clone());
-            }
-            input
-                .validate_with(|s: &String| {
+            ctx.prompter
+                .text("Management API URL", existing_url.clone(), |s: &str| {
                     validate_api_url(s).map(|_| ()).map_err(|e| e.to_string())
-                })
-                .interact_text()
-                .map_err(|e| Error::usage(format!("could not read the URL: {e}")))?
+                })?
         }
         (None, false) => existing_url.ok_or_else(|| {
             Error::usage(
@@ -212,11 +203,7 @@ fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
         } else {
             "API key (hidden)"
         };
-        let k = dialoguer::Password::new()
-            .with_prompt(prompt)
-            .allow_empty_password(has_key)
-            .interact()
-            .map_err(|e| Error::usage(format!("could not read the key: {e}")))?;
+        let k = ctx.prompter.secret(prompt, has_key)?;
         if k.is_empty() {
             cfg.get(profile, "api_key").unwrap_or_default().to_string()
         } else {

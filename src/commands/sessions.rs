@@ -22,6 +22,7 @@ use crate::fleet::{field, id_of, wait};
 use crate::interrupt;
 use crate::output::columns::SESSION;
 use crate::output::report::UpgradeProgress;
+use crate::prompt::Prompter;
 
 /// How long `--wait` and `upgrade` wait for agents when `--timeout` does not say.
 const DEFAULT_WAIT: Duration = Duration::from_secs(300);
@@ -237,6 +238,7 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
 /// the sessions the selectors match, or, on a terminal with neither, the user's choice.
 async fn targets(
     client: &Client,
+    prompter: &Prompter,
     fleet: &FleetArgs,
     verb: &str,
     need_details: bool,
@@ -277,16 +279,16 @@ async fn targets(
         let all = wait::all_sessions(client).await?;
         return Ok(all.into_iter().filter(|s| sel.matches(s)).collect());
     }
-    if !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+    if !prompter.is_interactive() {
         return Err(Error::usage(format!(
             "which sessions? Give session IDs, a selector (--region, --os, --agent-version, --credential-id, --ip, --metadata-contains) or --all to {verb}"
         )));
     }
-    choose(client, verb).await
+    choose(client, prompter, verb).await
 }
 
 /// Lets the user pick sessions from the live list.
-async fn choose(client: &Client, verb: &str) -> Result<Vec<Value>> {
+async fn choose(client: &Client, prompter: &Prompter, verb: &str) -> Result<Vec<Value>> {
     let all = wait::all_sessions(client).await?;
     if all.is_empty() {
         return Err(Error::usage("there are no online sessions to choose from"));
@@ -305,13 +307,10 @@ async fn choose(client: &Client, verb: &str) -> Result<Vec<Value>> {
             ))
         })
         .collect();
-    let picked = dialoguer::MultiSelect::new()
-        .with_prompt(format!(
-            "Sessions to {verb} (space to choose, enter to confirm)"
-        ))
-        .items(&labels)
-        .interact()
-        .map_err(|e| Error::usage(format!("no choice made: {e}")))?;
+    let picked = prompter.pick(
+        &format!("Sessions to {verb} (space to choose, enter to confirm)"),
+        &labels,
+    )?;
     if picked.is_empty() {
         return Err(Error::usage("no session chosen"));
     }
@@ -349,7 +348,7 @@ async fn agent_command(
 ) -> Result<()> {
     let verb = command.as_str();
     let client = ctx.management()?;
-    let targets = targets(&client, &fleet, verb, wait_back).await?;
+    let targets = targets(&client, &ctx.prompter, &fleet, verb, wait_back).await?;
     if targets.is_empty() {
         ctx.note("No sessions match; nothing to do.");
         return Ok(());
@@ -454,7 +453,7 @@ async fn run_upgrade(
     keep_going: bool,
 ) -> Result<()> {
     let client = ctx.management()?;
-    let targets = targets(&client, &fleet, "upgrade", true).await?;
+    let targets = targets(&client, &ctx.prompter, &fleet, "upgrade", true).await?;
     if targets.is_empty() {
         ctx.note("No sessions match; nothing to do.");
         return Ok(());
