@@ -6,8 +6,6 @@
 //! hold the secret only when it comes from a file (`--target-json @FILE`) or stdin
 //! (`--target-json -`); on the command line it is refused before anything is sent.
 
-use std::io::IsTerminal;
-
 use clap::{ArgGroup, Args, Subcommand};
 use serde_json::Value;
 
@@ -17,6 +15,7 @@ use crate::api::event_destinations::{aws_target, AwsAuth, AwsTarget, Destination
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::columns::EVENT_DESTINATION;
+use crate::prompt::Prompter;
 
 /// Environment variable that holds the AWS secret access key.
 pub const SECRET_ENV: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
@@ -125,7 +124,7 @@ impl Fields {
     }
 
     /// Builds the request; `create` demands a target.
-    fn into_api(self, create: bool) -> Result<DestinationFields> {
+    fn into_api(self, create: bool, prompter: &Prompter) -> Result<DestinationFields> {
         // clap drops `requires` when the required flag conflicts with one given, so check here.
         if self.aws_secret_access_key_stdin && self.aws_access_key_id.is_none() {
             return Err(Error::usage(
@@ -140,7 +139,7 @@ impl Fields {
             } else if let Some(id) = &self.aws_access_key_id {
                 AwsAuth::Creds {
                     access_key_id: id.clone(),
-                    secret_access_key: read_secret(self.aws_secret_access_key_stdin)?,
+                    secret_access_key: read_secret(self.aws_secret_access_key_stdin, prompter)?,
                 }
             } else {
                 return Err(Error::usage(
@@ -226,13 +225,13 @@ fn collect_secrets<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
 
 /// The AWS secret: the environment, stdin, or a hidden prompt; never a flag. It is
 /// registered as a known secret, so no output shows it even if a server echoes it.
-fn read_secret(from_stdin: bool) -> Result<String> {
-    let secret = read_secret_text(from_stdin)?;
+fn read_secret(from_stdin: bool, prompter: &Prompter) -> Result<String> {
+    let secret = read_secret_text(from_stdin, prompter)?;
     crate::secrets::register_secret(&secret);
     Ok(secret)
 }
 
-fn read_secret_text(from_stdin: bool) -> Result<String> {
+fn read_secret_text(from_stdin: bool, prompter: &Prompter) -> Result<String> {
     if from_stdin {
         // Bounded like every other input read (1 MiB).
         let secret = super::stdin_line("--aws-secret-access-key-stdin")?;
@@ -248,11 +247,8 @@ fn read_secret_text(from_stdin: bool) -> Result<String> {
             return Ok(secret);
         }
     }
-    if std::io::stdin().is_terminal() && std::io::stderr().is_terminal() {
-        return dialoguer::Password::new()
-            .with_prompt("AWS secret access key")
-            .interact()
-            .map_err(|e| Error::usage(format!("could not read the secret: {e}")));
+    if prompter.is_interactive() {
+        return prompter.secret("AWS secret access key", false);
     }
     Err(Error::usage(format!(
         "--aws-access-key-id needs its secret: set {SECRET_ENV}, or pipe it with --aws-secret-access-key-stdin"
@@ -264,9 +260,12 @@ pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> Result<()> {
     match args.command {
         DestinationsCommand::List(l) => CRUD.list(ctx, l.limit).await,
         DestinationsCommand::Get { id } => CRUD.get(ctx, &id).await,
-        DestinationsCommand::Create(fields) => CRUD.create(ctx, &fields.into_api(true)?).await,
+        DestinationsCommand::Create(fields) => {
+            CRUD.create(ctx, &fields.into_api(true, &ctx.prompter)?)
+                .await
+        }
         DestinationsCommand::Update { id, fields } => {
-            let body = fields.into_api(false)?;
+            let body = fields.into_api(false, &ctx.prompter)?;
             if body.is_empty() {
                 return Err(nothing_to_update(
                     "--description, --metadata, --format, a target flag, --target-json",
