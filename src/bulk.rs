@@ -73,30 +73,22 @@ where
 /// out of time 7 (likewise), items that did not come back (`not_back`, agents after a restart)
 /// 7, some failed 5, all failed alike their code.
 pub fn conclude(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Result<()> {
-    let not_started: Vec<&String> = ids
+    let not_started: Vec<&str> = ids
         .iter()
         .zip(outcomes)
         .filter(|(_, o)| matches!(o, Outcome::NotStarted))
-        .map(|(id, _)| id)
+        .map(|(id, _)| id.as_str())
         .collect();
+    let not_started_ids = escape(&not_started.join(" "));
     if interrupt::requested() {
-        let done = outcomes
-            .iter()
-            .filter(|o| !matches!(o, Outcome::NotStarted))
-            .count();
         eprintln!(
-            "Interrupted: {done} of {} done; not started: {}",
+            "Interrupted: {} of {} done; not started: {}",
+            ids.len() - not_started.len(),
             ids.len(),
             if not_started.is_empty() {
-                "none".to_string()
+                "none"
             } else {
-                escape(
-                    &not_started
-                        .iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                )
+                &not_started_ids
             }
         );
         return Err(interrupt::stop_error());
@@ -119,16 +111,7 @@ pub fn conclude(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Re
             if not_started.is_empty() {
                 String::new()
             } else {
-                format!(
-                    ": {}",
-                    escape(
-                        &not_started
-                            .iter()
-                            .map(|s| s.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    )
-                )
+                format!(": {not_started_ids}")
             }
         )));
     }

@@ -2,7 +2,7 @@
 //! options, and what is built from them (the API clients, confirmations, notes).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use url::Url;
 
@@ -30,19 +30,15 @@ pub struct Context {
     pub out: OutputOptions,
     /// How to ask the person at the terminal.
     pub prompter: Prompter,
-    /// When the command's `--timeout` runs out.
-    pub deadline: Option<Instant>,
 }
 
 impl Context {
     /// Builds the context from the settings the command line gave and the output asked for.
     pub fn new(given: Given, out: OutputOptions) -> Self {
-        let deadline = crate::deadline::get().or_else(|| given.timeout.map(|t| Instant::now() + t));
         Context {
             prompter: Prompter::terminal(given.yes),
             settings: Settings::new(given),
             out,
-            deadline,
         }
     }
 
@@ -57,7 +53,7 @@ impl Context {
             unreachable_hint: hint,
             max_body: DEFAULT_MAX_BODY,
             limiter: None,
-            deadline: self.deadline,
+            deadline: crate::deadline::get(),
             secret_fields: api::SECRET_FIELDS,
         }
     }

@@ -12,12 +12,11 @@ use crate::error::Error;
 /// what it did) before ending it.
 pub const GRACE: Duration = Duration::from_millis(700);
 
-/// Resolves with the error to end on once `limit` and [`GRACE`] have passed; never without a
-/// limit.
-pub async fn backstop(limit: Option<Duration>) -> Error {
-    match limit {
-        Some(limit) => {
-            let at = get().unwrap_or_else(|| std::time::Instant::now() + limit);
+/// Resolves with the error to end on once the deadline and [`GRACE`] have passed; never
+/// without `--timeout`.
+pub async fn backstop() -> Error {
+    match get() {
+        Some(at) => {
             tokio::time::sleep_until((at + GRACE).into()).await;
             ran_out("; the command was stopped")
         }
@@ -54,11 +53,6 @@ pub fn get() -> Option<std::time::Instant> {
 /// Has the command's `--timeout` run out?
 pub fn passed() -> bool {
     get().is_some_and(|at| std::time::Instant::now() >= at)
-}
-
-/// The time left before the deadline (`None` without `--timeout`).
-pub fn remaining() -> Option<Duration> {
-    get().map(|at| at.saturating_duration_since(std::time::Instant::now()))
 }
 
 /// `--timeout 3s`, for messages.

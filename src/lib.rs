@@ -70,13 +70,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Ok(rt) => rt,
         Err(e) => return report(&Error::Io(format!("cannot start: {e}"))),
     };
-    let limit = cli.global.timeout;
-    deadline::start(limit);
+    deadline::start(cli.global.timeout);
     let outcome = runtime.block_on(async {
         tokio::select! {
             r = dispatch(cli) => r,
             e = interrupt::hard_stop() => Err(e),
-            e = deadline::backstop(limit) => Err(e),
+            e = deadline::backstop() => Err(e),
         }
     });
     match outcome {

@@ -107,13 +107,29 @@ where
         ctx.note(&format!("{done} {}", escape(only)));
         return Ok(());
     }
-    let outcomes = crate::bulk::run(ids, 1, op, |id, outcome| match outcome {
+    let outcomes = run_reported(ctx, ids, 1, done, op).await;
+    crate::bulk::conclude(ids, &outcomes, &[])
+}
+
+/// Runs `op` on `ids`, `parallel` at once ([`crate::bulk::run`]), with one line on stderr for
+/// each outcome: `{done} ID` (unless `--quiet`), or the error.
+pub async fn run_reported<F, Fut>(
+    ctx: &Context,
+    ids: &[String],
+    parallel: usize,
+    done: &str,
+    op: F,
+) -> Vec<crate::bulk::Outcome>
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = Result<()>>,
+{
+    crate::bulk::run(ids, parallel, op, |id, outcome| match outcome {
         crate::bulk::Outcome::Done => ctx.note(&format!("{done} {}", escape(id))),
         crate::bulk::Outcome::Failed(e) => eprintln!("error: {}: {e:#}", escape(id)),
         crate::bulk::Outcome::NotStarted => {}
     })
-    .await;
-    crate::bulk::conclude(ids, &outcomes, &[])
+    .await
 }
 
 /// The most a `@FILE` value, `--input` body or stdin value may hold. Targets, configs and

@@ -380,20 +380,11 @@ async fn agent_command(
         AgentCommand::Update => "Update sent to",
     };
     let client_ref = &client;
-    let outcomes = bulk::run(
-        &ids,
-        fleet.parallel,
-        |id| async move {
-            sessions::send(client_ref, &id, command)
-                .await
-                .map_err(|e| e.with_check("tunnelctl sessions list"))
-        },
-        |id, outcome| match outcome {
-            Outcome::Done => ctx.note(&format!("{done} {}", escape(id))),
-            Outcome::Failed(e) => eprintln!("error: {}: {e}", escape(id)),
-            Outcome::NotStarted => {}
-        },
-    )
+    let outcomes = super::run_reported(ctx, &ids, fleet.parallel, done, |id| async move {
+        sessions::send(client_ref, &id, command)
+            .await
+            .map_err(|e| e.with_check("tunnelctl sessions list"))
+    })
     .await;
     let mut back: Vec<(String, String)> = Vec::new();
     let mut not_back: Vec<String> = Vec::new();
@@ -422,26 +413,24 @@ async fn agent_command(
             .await?;
         }
     }
-    {
-        let results: Vec<Value> = ids
-            .iter()
-            .zip(&outcomes)
-            .map(|(id, o)| {
-                let mut r = json!({"id": id, "outcome": o.word()});
-                if let Outcome::Failed(e) = o {
-                    r["error"] = json!(e.to_string());
-                }
-                if let Some((_, new)) = back.iter().find(|(old, _)| old == id) {
-                    r["new_id"] = json!(new);
-                }
-                if not_back.contains(id) {
-                    r["outcome"] = json!("not-back");
-                }
-                r
-            })
-            .collect();
-        ctx.out.results(results)?;
-    }
+    let results: Vec<Value> = ids
+        .iter()
+        .zip(&outcomes)
+        .map(|(id, o)| {
+            let mut r = json!({"id": id, "outcome": o.word()});
+            if let Outcome::Failed(e) = o {
+                r["error"] = json!(e.to_string());
+            }
+            if let Some((_, new)) = back.iter().find(|(old, _)| old == id) {
+                r["new_id"] = json!(new);
+            }
+            if not_back.contains(id) {
+                r["outcome"] = json!("not-back");
+            }
+            r
+        })
+        .collect();
+    ctx.out.results(results)?;
     bulk::conclude(&ids, &outcomes, &not_back)
 }
 
@@ -466,7 +455,7 @@ async fn run_upgrade(
         parallel: fleet.parallel,
         settle,
         keep_going,
-        reconnect_timeout: crate::deadline::remaining().unwrap_or(DEFAULT_WAIT),
+        reconnect_timeout: DEFAULT_WAIT,
     };
     let bar = (std::io::stderr().is_terminal() && !ctx.settings.given.quiet).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();

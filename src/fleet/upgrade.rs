@@ -186,7 +186,9 @@ async fn one_batch(
     );
     let olds: Vec<Value> = restarted.iter().map(|i| batch[*i].clone()).collect();
     let mut back: Vec<(String, Value)> = Vec::new();
+    // A batch waits its own time, and never past the command's --timeout.
     let deadline = Instant::now() + plan.reconnect_timeout;
+    let deadline = crate::deadline::get().map_or(deadline, |d| deadline.min(d.into()));
     // A failure to read the list leaves the rest as not back.
     let _ = wait::until_back(client, &olds, &known, deadline, |old, new| {
         back.push((id_of(old).to_string(), new.clone()));

@@ -69,10 +69,6 @@ pub async fn until_back(
         if pending.is_empty() {
             return Ok(Vec::new());
         }
-        let deadline = match crate::deadline::get() {
-            Some(d) => deadline.min(d.into()),
-            None => deadline,
-        };
         if Instant::now() + POLL > deadline {
             return Ok(pending.iter().map(|o| id_of(o).to_string()).collect());
         }

@@ -1,9 +1,9 @@
 //! The one HTTP layer: every request of the program goes through [`Http`].
 //!
 //! It adds the headers both APIs require, encodes path segments, bounds what it reads,
-//! retries what is safe to retry, turns error answers of any shape into one clear
-//! [`ApiFailure`](crate::error::ApiFailure), and writes the `--verbose` trace with the API key redacted. It knows
-//! nothing of resources. Failures are decoded in [`failure`], the trace is [`trace`].
+//! retries what is safe to retry and stops at the command's deadline. Error answers of any
+//! shape become one clear [`ApiFailure`](crate::error::ApiFailure) in [`failure`]; the
+//! `--verbose` trace, with the API key redacted, is [`trace`]. It knows nothing of resources.
 
 pub mod failure;
 pub mod trace;

@@ -130,15 +130,14 @@ impl OutputOptions {
     pub fn object(&self, kind: &'static Kind, value: &Value) -> Result<()> {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         let masked;
-        let value = if self.show_secrets && (self.is_json() || self.jq.is_some()) {
+        let value = if self.shows_secrets() {
             value
         } else {
             masked = mask(value.clone(), self.secret_fields);
             &masked
         };
         if let Some(expr) = &self.jq {
-            let filter = jq::Filter::compile(expr)?;
-            filter.run_text(value.to_string().as_bytes(), self.tty, &mut out)?;
+            jq::Filter::compile(expr)?.run(value, self.tty, &mut out)?;
         } else {
             match self.format {
                 Format::Json => write_json(&mut out, value, self.tty)?,
@@ -159,6 +158,31 @@ impl OutputOptions {
     }
 }
 
+impl OutputOptions {
+    /// Are echoed secrets printed as the service sent them (`--show-secrets`, machine output
+    /// only: tables never show them)?
+    fn shows_secrets(&self) -> bool {
+        self.show_secrets && (self.is_json() || self.jq.is_some())
+    }
+}
+
+/// A list item's JSON text as a value.
+fn parse_item(text: &str) -> Result<Value> {
+    serde_json::from_str(text)
+        .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))
+}
+
+/// Does `text` contain `needle` (ASCII letters in any case)? No copy of `text` is made: this
+/// runs on every item of a list.
+fn contains_ignore_case(text: &str, needle: &str) -> bool {
+    let (hay, needle) = (text.as_bytes(), needle.as_bytes());
+    let Some(first) = needle.first() else {
+        return true;
+    };
+    hay.windows(needle.len())
+        .any(|w| w[0].eq_ignore_ascii_case(first) && w.eq_ignore_ascii_case(needle))
+}
+
 /// The value with the secrets the service echoes (AWS secret access keys) masked.
 fn mask(mut value: Value, fields: &[&str]) -> Value {
     crate::secrets::mask_secret_fields(&mut value, fields);
@@ -171,11 +195,7 @@ fn may_hold_secret(text: &str, fields: &[&str]) -> bool {
     if text.contains("\\u") || crate::secrets::holds_known(text) {
         return true;
     }
-    // One lower-case copy: a search for each name, in any case, at memory speed.
-    let lower = text.to_ascii_lowercase();
-    fields
-        .iter()
-        .any(|f| lower.contains(&f.to_ascii_lowercase()))
+    fields.iter().any(|f| contains_ignore_case(text, f))
 }
 
 /// JSON indented and terminal-safe on a terminal, compact and exact otherwise, then a newline.
@@ -222,26 +242,23 @@ impl ListSink {
     /// text; machine output passes it through without building a value.
     pub fn push_raw(&mut self, text: &str) -> Result<()> {
         if !self.takes_text() {
-            let item: Value = serde_json::from_str(text)
-                .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))?;
-            return self.push(item);
+            return self.push(parse_item(text)?);
         }
         self.count += 1;
         let rewritten;
-        let text = if (!self.opts.show_secrets && may_hold_secret(text, self.opts.secret_fields))
-            || text.contains('\n')
-        {
-            // Masked, or compacted so each item stays on one line.
-            let mut item: Value = serde_json::from_str(text)
-                .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))?;
-            if !self.opts.show_secrets {
-                crate::secrets::mask_secret_fields(&mut item, self.opts.secret_fields);
-            }
-            rewritten = item.to_string();
-            rewritten.as_str()
-        } else {
-            text
-        };
+        let masks = !self.opts.shows_secrets();
+        let text =
+            if (masks && may_hold_secret(text, self.opts.secret_fields)) || text.contains('\n') {
+                // Masked, or compacted so each item stays on one line.
+                let mut item = parse_item(text)?;
+                if masks {
+                    crate::secrets::mask_secret_fields(&mut item, self.opts.secret_fields);
+                }
+                rewritten = item.to_string();
+                rewritten.as_str()
+            } else {
+                text
+            };
         if let Some(filter) = self.jq.as_mut() {
             return filter.push(text, self.opts.tty, &mut self.out);
         }
@@ -261,7 +278,7 @@ impl ListSink {
             return self.push_raw(&item.to_string());
         }
         self.count += 1;
-        let item = if self.opts.show_secrets && self.opts.is_json() {
+        let item = if self.opts.shows_secrets() {
             item
         } else {
             mask(item, self.opts.secret_fields)
