@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands;
-use crate::output::{Asked, Format, OutputOptions};
+use crate::output::{Asked, Format, Printer};
 use crate::settings::Given;
 
 const AFTER_HELP: &str = "\
@@ -134,19 +134,22 @@ pub struct GlobalArgs {
 impl GlobalArgs {
     /// The flags as plain settings and output options: the one place clap's types are turned
     /// into the program's own, so nothing below the command handlers sees them.
-    pub fn into_parts(self) -> crate::error::Result<(Given, OutputOptions)> {
+    pub fn into_parts(self) -> crate::error::Result<(Given, Printer)> {
         let format = self.output.map(|o| match o {
             OutputFormat::Table => Format::Table,
             OutputFormat::Json => Format::Json,
             OutputFormat::Ndjson => Format::Ndjson,
         });
-        let out = OutputOptions::resolve(&Asked {
-            json: self.json,
-            format,
-            jq: self.jq,
-            no_color: self.no_color,
-            show_secrets: self.show_secrets,
-        })?;
+        let out = Printer::resolve(
+            &Asked {
+                json: self.json,
+                format,
+                jq: self.jq,
+                no_color: self.no_color,
+                show_secrets: self.show_secrets,
+            },
+            crate::output::Streams::system(),
+        )?;
         let given = Given {
             api_key: self.api_key,
             api_url: self.api_url,

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::api::{self, Resource};
 use crate::context::Context;
-use crate::output::{Asked, OutputOptions};
+use crate::output::{Asked, Printer, Streams};
 use crate::ratelimit::RateSetting;
 use crate::settings::Given;
 
@@ -24,7 +24,7 @@ const MOST: usize = 200;
 /// The settings from the environment and config file (no flags are known at completion time).
 fn context() -> Option<Context> {
     let mut given = Given::from_env();
-    let out = OutputOptions::resolve(&Asked::default()).ok()?;
+    let out = Printer::resolve(&Asked::default(), Streams::system()).ok()?;
     given.timeout = Some(BUDGET);
     given.rate = Some(RateSetting::Off);
     given.quiet = true;

@@ -1,5 +1,7 @@
-//! What a command handler is given: the settings of the run ([`crate::settings`]), the output
-//! options, and what is built from them (the API clients, confirmations, notes).
+//! What a command handler is given: the settings of the run ([`crate::settings`]), the
+//! printer ([`crate::output::Printer`]) and the prompter ([`crate::prompt::Prompter`]), and what
+//! is built from them (the API clients, confirmations, notes). Tests build one with memory
+//! streams and a scripted prompter to run a handler in-process.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,7 +12,7 @@ use crate::agent;
 use crate::api;
 use crate::error::{Error, Result};
 use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
-use crate::output::OutputOptions;
+use crate::output::Printer;
 use crate::prompt::Prompter;
 use crate::ratelimit::{Limiter, RateSetting, DEFAULT_RATE};
 use crate::settings::{Given, Settings, DEFAULT_AGENT_URL, DEFAULT_MAX_ATTEMPTS};
@@ -26,19 +28,19 @@ pub const AGENT_MAX_BODY: usize = 1024 * 1024 * 1024;
 pub struct Context {
     /// The settings of this run, with their sources.
     pub settings: Settings,
-    /// How to print.
-    pub out: OutputOptions,
+    /// How to print, and where to.
+    pub printer: Printer,
     /// How to ask the person at the terminal.
     pub prompter: Prompter,
 }
 
 impl Context {
     /// Builds the context from the settings the command line gave and the output asked for.
-    pub fn new(given: Given, out: OutputOptions) -> Self {
+    pub fn new(given: Given, printer: Printer) -> Self {
         Context {
             prompter: Prompter::terminal(given.yes),
             settings: Settings::new(given),
-            out,
+            printer,
         }
     }
 
@@ -136,9 +138,7 @@ impl Context {
 
     /// A confirmation of what was done, on stderr, unless `--quiet`.
     pub fn note(&self, msg: &str) {
-        if !self.settings.given.quiet {
-            eprintln!("{msg}");
-        }
+        self.printer.note(self.settings.given.quiet, msg);
     }
 }
 

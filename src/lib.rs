@@ -104,18 +104,6 @@ async fn dispatch(cli: Cli) -> Result<()> {
     if let Command::Completions(c) = command {
         return commands::completions::run(c);
     }
-    let (given, out) = global.into_parts()?;
-    let ctx = Context::new(given, out);
-    match command {
-        Command::Sessions(a) => commands::sessions::run(a, &ctx).await,
-        Command::IpPolicies(a) => commands::ip_policies::run(a, &ctx).await,
-        Command::Backends(a) => commands::backends::run(a, &ctx).await,
-        Command::Edges(a) => commands::edges::run(a, &ctx).await,
-        Command::EventDestinations(a) => commands::event_destinations::run(a, &ctx).await,
-        Command::EventSubscriptions(a) => commands::event_subscriptions::run(a, &ctx).await,
-        Command::Api(a) => commands::api::run(a, &ctx).await,
-        Command::Local(a) => commands::local::run(a, &ctx).await,
-        Command::Config(a) => commands::config::run(a, &ctx),
-        Command::Help(_) | Command::Completions(_) => Ok(()),
-    }
+    let (given, printer) = global.into_parts()?;
+    commands::execute(command, &Context::new(given, printer)).await
 }

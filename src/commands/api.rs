@@ -104,7 +104,7 @@ pub async fn run(args: ApiArgs, ctx: &Context) -> Result<()> {
         return Err(Error::usage("--paginate goes with GET"));
     }
     let client = ctx.management()?;
-    let out = ctx.out.json_always();
+    let out = ctx.printer.json_always();
     if args.paginate {
         let pages = client.raw_pages(&path)?;
         return super::stream_list(&out, &RAW, pages).await.map(|_| ());

@@ -139,12 +139,12 @@ pub async fn run(args: BackendsArgs, ctx: &Context) -> Result<()> {
             let labels_unknown = updated
                 .get("labels")
                 .is_some_and(serde_json::Value::is_null);
-            if labels_unknown && ctx.out.for_people() {
+            if labels_unknown && ctx.printer.for_people() {
                 if let Ok(fresh) = RESOURCE.get(&ctx.management()?, &id).await {
                     updated = fresh;
                 }
             }
-            ctx.out.object(&BACKEND, &updated)
+            ctx.printer.object(&BACKEND, &updated)
         }
         TunnelGroupCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
     }

@@ -116,7 +116,7 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
     let profile = ctx.settings.profile().to_string();
     match args.command {
         ConfigCommand::Path => ctx
-            .out
+            .printer
             .line(&ctx.settings.config_path()?.display().to_string()),
         ConfigCommand::Init { api_key_stdin } => init(ctx, &profile, api_key_stdin),
         ConfigCommand::Show => show(ctx, &profile),
@@ -125,11 +125,11 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
             let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
             match cfg.get(&profile, &key) {
                 Some(v) if is_secret_key(&key) => {
-                    ctx.out.line(&redact(v))?;
+                    ctx.printer.line(&redact(v))?;
                     ctx.note("(the API key is never printed in full)");
                     Ok(())
                 }
-                Some(v) => ctx.out.line(v),
+                Some(v) => ctx.printer.line(v),
                 None => Err(Error::Config(format!(
                     "'{key}' is not set in profile '{}' of {}",
                     escape(&profile),
@@ -252,7 +252,7 @@ fn show(ctx: &Context, profile: &str) -> Result<()> {
             (key, value, r.source.to_string())
         })
         .collect();
-    ctx.out.config_show(
+    ctx.printer.config_show(
         &cfg.path().display().to_string(),
         profile,
         cfg.profiles(),

@@ -31,7 +31,7 @@ impl Crud {
     /// Prints one item.
     pub async fn get(&self, ctx: &Context, id: &str) -> Result<()> {
         let client = ctx.management()?;
-        ctx.out
+        ctx.printer
             .object(self.kind, &self.resource.get(&client, id).await?)
     }
 
@@ -43,7 +43,7 @@ impl Crud {
             .create(&client, body)
             .await
             .map_err(|e| e.with_check(self.list_command))?;
-        ctx.out.object(self.kind, &created)
+        ctx.printer.object(self.kind, &created)
     }
 
     /// Changes the given fields of an item; returns the API's answer for the caller to print.

@@ -92,7 +92,7 @@ pub async fn run(args: EdgesArgs, ctx: &Context) -> Result<()> {
     match tls.command {
         TlsCommand::Get { edge_id } => {
             let client = ctx.management()?;
-            ctx.out.object(
+            ctx.printer.object(
                 &TLS_TERMINATION,
                 &tls_termination::get(&client, &edge_id).await?,
             )
@@ -118,7 +118,7 @@ pub async fn run(args: EdgesArgs, ctx: &Context) -> Result<()> {
             }
             check(module.validate())?;
             let client = ctx.management()?;
-            ctx.out.object(
+            ctx.printer.object(
                 &TLS_TERMINATION,
                 &tls_termination::set(&client, &edge_id, &module).await?,
             )

@@ -271,7 +271,7 @@ pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> Result<()> {
                     "--description, --metadata, --format, a target flag, --target-json",
                 ));
             }
-            ctx.out
+            ctx.printer
                 .object(&EVENT_DESTINATION, &CRUD.update(ctx, &id, &body).await?)
         }
         DestinationsCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,

@@ -180,7 +180,7 @@ pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> Result<()> {
                     "--description, --metadata, --source, --destination-id",
                 ));
             }
-            ctx.out
+            ctx.printer
                 .object(&EVENT_SUBSCRIPTION, &CRUD.update(ctx, &id, &body).await?)
         }
         SubscriptionsCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
@@ -211,14 +211,14 @@ async fn run_sources(args: SourcesArgs, ctx: &Context) -> Result<()> {
         SourcesCommand::Get {
             subscription_id,
             kind,
-        } => ctx.out.object(
+        } => ctx.printer.object(
             &EVENT_SOURCE,
             &event_sources::get(&client, &subscription_id, &kind).await?,
         ),
         SourcesCommand::Create {
             subscription_id,
             kind,
-        } => ctx.out.object(
+        } => ctx.printer.object(
             &EVENT_SOURCE,
             &event_sources::create(&client, &subscription_id, &kind)
                 .await
@@ -231,7 +231,7 @@ async fn run_sources(args: SourcesArgs, ctx: &Context) -> Result<()> {
         SourcesCommand::Update {
             subscription_id,
             kind,
-        } => ctx.out.object(
+        } => ctx.printer.object(
             &EVENT_SOURCE,
             &event_sources::update(&client, &subscription_id, &kind).await?,
         ),

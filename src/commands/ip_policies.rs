@@ -98,7 +98,7 @@ pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> Result<()> {
             if body.is_empty() {
                 return Err(nothing_to_update("--description, --metadata"));
             }
-            ctx.out
+            ctx.printer
                 .object(&IP_POLICY, &CRUD.update(ctx, &id, &body).await?)
         }
         IpPoliciesCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,

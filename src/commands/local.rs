@@ -354,13 +354,13 @@ async fn tunnels(args: TunnelsArgs, ctx: &Context) -> Result<()> {
         }
         TunnelsCommand::Get { name } => {
             let client = ctx.agent()?;
-            ctx.out.object(&TUNNEL, &client.tunnel(&name).await?)
+            ctx.printer.object(&TUNNEL, &client.tunnel(&name).await?)
         }
         TunnelsCommand::Start(start) => {
             let config = (*start).into_config()?;
             let client = ctx.agent()?;
             let tunnel = client.start(&config).await?;
-            ctx.out.object(&TUNNEL, &tunnel)
+            ctx.printer.object(&TUNNEL, &tunnel)
         }
         TunnelsCommand::Stop { name } => {
             let client = ctx.agent()?;
@@ -377,11 +377,11 @@ fn print_all(
     kind: &'static crate::output::columns::Kind,
     items: Vec<Value>,
 ) -> Result<()> {
-    let mut sink = ctx.out.list(kind)?;
+    let mut sink = ctx.printer.list(kind)?;
     for item in items {
         sink.push(item)?;
     }
-    if sink.finish()? == 0 && ctx.out.notes_empty_lists() {
+    if sink.finish()? == 0 && ctx.printer.notes_empty_lists() {
         ctx.note(&format!("No {} found.", kind.plural));
     }
     Ok(())
@@ -395,11 +395,11 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             // passes it through without building values, so a list of large captured bodies
             // costs little more memory than its text.
             let raw = client.requests_raw(limit, filter.tunnel.as_deref()).await?;
-            let mut sink = ctx.out.list(&CAPTURED_REQUEST)?;
+            let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
             for item in raw.items()? {
                 sink.push_raw(item)?;
             }
-            if sink.finish()? == 0 && ctx.out.notes_empty_lists() {
+            if sink.finish()? == 0 && ctx.printer.notes_empty_lists() {
                 ctx.note(&format!("No {} found.", CAPTURED_REQUEST.plural));
             }
             Ok(())
@@ -420,7 +420,7 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             } else {
                 View::Decoded
             };
-            ctx.out.capture(&id, &captured, view)
+            ctx.printer.capture(&id, &captured, view)
         }
         RequestsCommand::Replay { id, tunnel } => {
             let client = ctx.agent()?;
@@ -443,7 +443,7 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             let text = serde_json::to_string_pretty(&doc)
                 .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
             if har.as_os_str() == "-" {
-                ctx.out.line(&text)?;
+                ctx.printer.line(&text)?;
             } else {
                 std::fs::write(&har, text + "\n")
                     .map_err(|e| Error::Io(format!("cannot write {}: {e}", har.display())))?;
@@ -493,7 +493,7 @@ async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
         } else {
             50
         };
-        let mut out = ctx.out.writer();
+        let mut out = ctx.printer.writer();
         for item in batch.iter().rev() {
             let Some(id) = item.get("id").and_then(Value::as_str) else {
                 continue;
@@ -511,7 +511,7 @@ async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
             }
             seen.insert(id.to_string());
             first_seen.remove(id);
-            ctx.out.tail_item(&mut out, item)?;
+            ctx.printer.tail_item(&mut out, item)?;
         }
         out.flush()?;
     }

@@ -28,7 +28,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::output::columns::Kind;
-use crate::output::OutputOptions;
+use crate::output::Printer;
 
 /// `--limit N` of every list.
 #[derive(Debug, Args)]
@@ -64,8 +64,8 @@ pub fn check(result: std::result::Result<(), Invalid>) -> Result<()> {
 /// Streams a list to stdout in the chosen format. Cut short (the `--timeout` ran out, a page
 /// failed), what was printed stays and the error says how far the listing got.
 pub async fn print_list(ctx: &Context, kind: &'static Kind, pages: Pages<'_>) -> Result<()> {
-    let n = stream_list(&ctx.out, kind, pages).await?;
-    if n == 0 && ctx.out.notes_empty_lists() {
+    let n = stream_list(&ctx.printer, kind, pages).await?;
+    if n == 0 && ctx.printer.notes_empty_lists() {
         ctx.note(&format!("No {} found.", kind.plural));
     }
     Ok(())
@@ -73,7 +73,7 @@ pub async fn print_list(ctx: &Context, kind: &'static Kind, pages: Pages<'_>) ->
 
 /// [`print_list`] with these output options; returns how many items there were.
 pub async fn stream_list(
-    out: &OutputOptions,
+    out: &Printer,
     kind: &'static Kind,
     mut pages: Pages<'_>,
 ) -> Result<usize> {
@@ -126,7 +126,10 @@ where
 {
     crate::bulk::run(ids, parallel, op, |id, outcome| match outcome {
         crate::bulk::Outcome::Done => ctx.note(&format!("{done} {}", escape(id))),
-        crate::bulk::Outcome::Failed(e) => eprintln!("error: {}: {e:#}", escape(id)),
+        crate::bulk::Outcome::Failed(e) => ctx
+            .printer
+            .streams
+            .err_line(&format!("error: {}: {e:#}", escape(id))),
         crate::bulk::Outcome::NotStarted => {}
     })
     .await
@@ -239,6 +242,28 @@ pub fn stdin_line(what: &str) -> Result<String> {
 pub fn nothing_to_update(flags: &str) -> Error {
     Error::usage(format!("nothing to update: give at least one of {flags}"))
 }
+
+/// Runs one command with its context: what `tunnelctl` does once the command line is parsed
+/// (and what in-process tests call with memory streams and a scripted prompter).
+pub async fn execute(command: crate::cli::Command, ctx: &Context) -> Result<()> {
+    use crate::cli::Command;
+    match command {
+        Command::Sessions(a) => sessions::run(a, ctx).await,
+        Command::IpPolicies(a) => ip_policies::run(a, ctx).await,
+        Command::Backends(a) => backends::run(a, ctx).await,
+        Command::Edges(a) => edges::run(a, ctx).await,
+        Command::EventDestinations(a) => event_destinations::run(a, ctx).await,
+        Command::EventSubscriptions(a) => event_subscriptions::run(a, ctx).await,
+        Command::Api(a) => api::run(a, ctx).await,
+        Command::Local(a) => local::run(a, ctx).await,
+        Command::Config(a) => config::run(a, ctx),
+        Command::Help(h) => help::run(h),
+        Command::Completions(c) => completions::run(c),
+    }
+}
+
+#[cfg(test)]
+mod in_process;
 
 #[cfg(test)]
 mod tests {

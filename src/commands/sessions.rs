@@ -2,7 +2,6 @@
 //! operations over many of them (selectors, bounded concurrency, waits, rolling upgrades).
 
 use std::collections::HashSet;
-use std::io::IsTerminal;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -196,7 +195,7 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
             }
             // Filtered on the client: read every page, keep what matches, up to the limit.
             let mut pages = RESOURCE.list(&client, None)?;
-            let mut sink = ctx.out.list(&SESSION)?;
+            let mut sink = ctx.printer.list(&SESSION)?;
             let mut n = 0;
             while let Some(s) = pages.next_item().await? {
                 if sel.matches(&s) {
@@ -207,14 +206,15 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
                     }
                 }
             }
-            if sink.finish()? == 0 && ctx.out.notes_empty_lists() {
+            if sink.finish()? == 0 && ctx.printer.notes_empty_lists() {
                 ctx.note("No tunnel sessions match.");
             }
             Ok(())
         }
         SessionsCommand::Get { id } => {
             let client = ctx.management()?;
-            ctx.out.object(&SESSION, &RESOURCE.get(&client, &id).await?)
+            ctx.printer
+                .object(&SESSION, &RESOURCE.get(&client, &id).await?)
         }
         SessionsCommand::Restart { fleet, wait } => {
             agent_command(ctx, fleet, AgentCommand::Restart, wait).await
@@ -332,7 +332,7 @@ fn describe(s: &Value) -> String {
 /// Prints what a dry run would do.
 fn dry_run(ctx: &Context, verb: &str, targets: &[Value]) -> Result<()> {
     let plan: Vec<(&str, String)> = targets.iter().map(|s| (id_of(s), describe(s))).collect();
-    ctx.out.dry_run(verb, &plan)?;
+    ctx.printer.dry_run(verb, &plan)?;
     ctx.note(&format!(
         "Dry run: nothing was sent ({} session(s)).",
         targets.len()
@@ -408,7 +408,7 @@ async fn agent_command(
             not_back = wait::until_back(&client, &restarted, &known, until, |old, new| {
                 back.push((id_of(old).to_string(), id_of(new).to_string()));
                 // A closed stdout shows at the end; the wait goes on for the report.
-                let _ = ctx.out.came_back(id_of(old), id_of(new));
+                let _ = ctx.printer.came_back(id_of(old), id_of(new));
             })
             .await?;
         }
@@ -430,7 +430,7 @@ async fn agent_command(
             r
         })
         .collect();
-    ctx.out.results(results)?;
+    ctx.printer.results(results)?;
     bulk::conclude(&ids, &outcomes, &not_back)
 }
 
@@ -457,7 +457,7 @@ async fn run_upgrade(
         keep_going,
         reconnect_timeout: DEFAULT_WAIT,
     };
-    let bar = (std::io::stderr().is_terminal() && !ctx.settings.given.quiet).then(|| {
+    let bar = (ctx.printer.streams.err_is_terminal() && !ctx.settings.given.quiet).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(Duration::from_millis(120));
         bar
@@ -465,7 +465,7 @@ async fn run_upgrade(
     let mut progress = UpgradeProgress {
         bar,
         quiet: ctx.settings.given.quiet,
-        out: &ctx.out,
+        out: &ctx.printer,
     };
     let _graceful = interrupt::graceful();
     let results = upgrade::run(&client, &targets, &plan, &mut progress).await;
@@ -483,7 +483,7 @@ async fn run_upgrade(
                 Step::NotStarted => json!({"id": id, "outcome": "not-started"}),
             })
             .collect();
-        ctx.out.results(rows)?;
+        ctx.printer.results(rows)?;
     }
     if interrupt::requested() {
         return Err(interrupt::stop_error());

@@ -1,23 +1,26 @@
 //! The one place that writes data to stdout: tables, tab-separated values, JSON, NDJSON and
-//! jq results.
+//! jq results, the reports of bulk commands, and captured requests.
 //!
-//! Handlers hand values to a [`ListSink`] (items as they arrive) or to
-//! [`OutputOptions::object`] (one resource); nothing here makes requests.
+//! Handlers are given a [`Printer`] (the output settings and the [`Streams`] it writes to) and
+//! hand it values: a [`ListSink`] takes items as they arrive, [`Printer::object`] one
+//! resource; nothing here makes requests. Tests give the printer memory streams.
 
 pub mod capture;
 pub mod columns;
 pub mod jq;
 pub mod json;
 pub mod report;
+pub mod streams;
 pub mod table;
 pub mod time;
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use serde_json::Value;
 
 use crate::error::{Error, Result};
 use columns::Kind;
+pub use streams::{Captured, Streams};
 
 /// How data is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,9 +35,9 @@ pub enum Format {
     Ndjson,
 }
 
-/// The output settings of one run.
+/// The output settings of one run and the streams they write to.
 #[derive(Debug, Clone)]
-pub struct OutputOptions {
+pub struct Printer {
     /// The format.
     pub format: Format,
     /// A jq filter applied to the JSON output.
@@ -47,6 +50,8 @@ pub struct OutputOptions {
     pub show_secrets: bool,
     /// The names of the fields that hold secrets.
     pub secret_fields: &'static [&'static str],
+    /// Where output goes.
+    pub streams: Streams,
 }
 
 /// The output the command line asked for.
@@ -64,11 +69,10 @@ pub struct Asked {
     pub show_secrets: bool,
 }
 
-impl OutputOptions {
-    /// Picks the format from what was asked for and whether stdout is a terminal.
-    pub fn resolve(g: &Asked) -> Result<Self> {
-        let tty = std::io::stdout().is_terminal()
-            || std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1");
+impl Printer {
+    /// Picks the format from what was asked for and whether the output stream is a terminal.
+    pub fn resolve(g: &Asked, streams: Streams) -> Result<Self> {
+        let tty = streams.out_is_terminal();
         let format = match (g.json, g.format) {
             (true, Some(Format::Table | Format::Ndjson | Format::Tsv)) => {
                 return Err(Error::usage(
@@ -91,13 +95,14 @@ impl OutputOptions {
             jq::Filter::compile(expr)?;
         }
         let color = tty && !g.no_color && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-        Ok(OutputOptions {
+        Ok(Printer {
             format,
             jq: g.jq.clone(),
             tty,
             color,
             show_secrets: g.show_secrets,
             secret_fields: crate::api::SECRET_FIELDS,
+            streams,
         })
     }
 
@@ -111,7 +116,7 @@ impl OutputOptions {
         let mut sink = ListSink {
             opts: self.clone(),
             kind,
-            out: std::io::BufWriter::new(std::io::stdout().lock()),
+            out: self.streams.out(),
             rows: Vec::new(),
             streamed: None,
             jq: match &self.jq {
@@ -128,7 +133,7 @@ impl OutputOptions {
 
     /// Writes one resource (the answer of get, create, update, set).
     pub fn object(&self, kind: &'static Kind, value: &Value) -> Result<()> {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let mut out = self.streams.out();
         let masked;
         let value = if self.shows_secrets() {
             value
@@ -148,7 +153,7 @@ impl OutputOptions {
                     writeln!(out, "{}", kind.tsv_row(value))?;
                 }
                 Format::Table => {
-                    let text = table::detail(kind, value, self.color);
+                    let text = table::detail(kind, value, self.color, self.streams.width());
                     writeln!(out, "{text}")?;
                 }
             }
@@ -158,7 +163,7 @@ impl OutputOptions {
     }
 }
 
-impl OutputOptions {
+impl Printer {
     /// Are echoed secrets printed as the service sent them (`--show-secrets`, machine output
     /// only: tables never show them)?
     fn shows_secrets(&self) -> bool {
@@ -222,9 +227,9 @@ pub(crate) fn write_line(out: &mut impl Write, value: &Value, tty: bool) -> Resu
 /// through as it comes, a table is streamed once it has more rows than fit on any screen,
 /// and `--jq` filters each item as it comes or holds the items within a budget (see [`jq`]).
 pub struct ListSink {
-    opts: OutputOptions,
+    opts: Printer,
     kind: &'static Kind,
-    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    out: Box<dyn Write>,
     rows: Vec<Vec<String>>,
     streamed: Option<table::Streamed>,
     jq: Option<jq::ListFilter>,
@@ -322,7 +327,7 @@ impl ListSink {
     /// A table longer than any screen: columns sized from the rows so far, which are printed,
     /// and every later row printed as it comes.
     fn start_streaming(&mut self) -> Result<()> {
-        let st = table::Streamed::new(self.kind, &self.rows);
+        let st = table::Streamed::new(self.kind, &self.rows, self.opts.streams.width());
         writeln!(self.out, "{}", st.header(self.kind, self.opts.color))?;
         for row in std::mem::take(&mut self.rows) {
             writeln!(self.out, "{}", st.row(&row))?;
@@ -340,7 +345,12 @@ impl ListSink {
                 Format::Json if self.count > 0 && self.opts.tty => self.out.write_all(b"\n]\n")?,
                 Format::Json => self.out.write_all(b"]\n")?,
                 Format::Table if self.streamed.is_none() && !self.rows.is_empty() => {
-                    let text = table::list(self.kind, &self.rows, self.opts.color);
+                    let text = table::list(
+                        self.kind,
+                        &self.rows,
+                        self.opts.color,
+                        self.opts.streams.width(),
+                    );
                     writeln!(self.out, "{text}")?;
                 }
                 _ => {}
@@ -359,7 +369,12 @@ impl ListSink {
             && self.streamed.is_none()
             && !self.rows.is_empty()
         {
-            let text = table::list(self.kind, &self.rows, self.opts.color);
+            let text = table::list(
+                self.kind,
+                &self.rows,
+                self.opts.color,
+                self.opts.streams.width(),
+            );
             writeln!(self.out, "{text}")?;
         }
         if self.opts.jq.is_none() && matches!(self.opts.format, Format::Json) {

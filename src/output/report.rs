@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 use crate::fleet::id_of;
 use crate::fleet::upgrade::{Progress, Step};
 
-use super::OutputOptions;
+use super::Printer;
 use crate::error::Result;
 use crate::escape::escape;
 
@@ -22,10 +22,10 @@ pub fn print_bytes(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-impl OutputOptions {
+impl Printer {
     /// Writes a line of plain data (a path, a value) to stdout.
     pub fn line(&self, text: &str) -> Result<()> {
-        let mut out = std::io::stdout().lock();
+        let mut out = self.streams.out();
         writeln!(out, "{text}")?;
         out.flush()?;
         Ok(())
@@ -33,20 +33,27 @@ impl OutputOptions {
 
     /// Writes bytes to stdout exactly as they are.
     pub fn bytes(&self, bytes: &[u8]) -> Result<()> {
-        let mut out = std::io::stdout().lock();
+        let mut out = self.streams.out();
         out.write_all(bytes)?;
         out.flush()?;
         Ok(())
     }
 
-    /// A locked, buffered stdout for a command that writes as it goes (`tail`).
-    pub fn writer(&self) -> std::io::BufWriter<std::io::StdoutLock<'static>> {
-        std::io::BufWriter::new(std::io::stdout().lock())
+    /// A buffered stdout for a command that writes as it goes (`tail`).
+    pub fn writer(&self) -> Box<dyn Write> {
+        self.streams.out()
+    }
+
+    /// A note for people on stderr (a confirmation, a warning), unless `quiet`.
+    pub fn note(&self, quiet: bool, msg: &str) {
+        if !quiet {
+            self.streams.err_line(msg);
+        }
     }
 
     /// These options with JSON output, unless JSON of some kind was asked for already
     /// (`tunnelctl api` prints JSON whatever the terminal, as `gh api` does).
-    pub fn json_always(&self) -> OutputOptions {
+    pub fn json_always(&self) -> Printer {
         let mut out = self.clone();
         if !out.is_json() {
             out.format = super::Format::Json;
@@ -73,7 +80,7 @@ impl OutputOptions {
                 .collect();
             return self.results(plan);
         }
-        let mut out = std::io::stdout().lock();
+        let mut out = self.streams.out();
         for (id, describe) in targets {
             writeln!(out, "would {verb}\t{}\t{}", escape(id), escape(describe))?;
         }
@@ -95,7 +102,7 @@ impl OutputOptions {
         if !self.is_json() {
             return Ok(());
         }
-        let mut out = std::io::stdout().lock();
+        let mut out = self.streams.out();
         super::write_json(&mut out, &Value::Array(rows), self.tty)?;
         out.flush()?;
         Ok(())
@@ -110,7 +117,7 @@ impl OutputOptions {
         profiles: Vec<String>,
         rows: &[(&str, Option<String>, String)],
     ) -> Result<()> {
-        let mut out = std::io::stdout().lock();
+        let mut out = self.streams.out();
         if self.is_json() || self.jq.is_some() {
             let mut settings = Map::new();
             for (key, value, source) in rows {
@@ -130,6 +137,7 @@ impl OutputOptions {
             } else {
                 super::write_json(&mut out, &doc, self.tty)?;
             }
+            out.flush()?;
             return Ok(());
         }
         let table = self.format == super::Format::Table;
@@ -150,6 +158,7 @@ impl OutputOptions {
                 writeln!(out, "{key}\t{value}\t{source}")?;
             }
         }
+        out.flush()?;
         Ok(())
     }
 }
@@ -161,7 +170,7 @@ pub struct UpgradeProgress<'a> {
     /// `--quiet`.
     pub quiet: bool,
     /// Where results go.
-    pub out: &'a OutputOptions,
+    pub out: &'a Printer,
 }
 
 impl Progress for UpgradeProgress<'_> {
@@ -169,7 +178,7 @@ impl Progress for UpgradeProgress<'_> {
         let msg = format!("batch {batch}/{batches}: {what}");
         match &self.bar {
             Some(bar) => bar.set_message(msg),
-            None if !self.quiet => eprintln!("{msg}"),
+            None if !self.quiet => self.out.streams.err_line(&msg),
             None => {}
         }
     }
@@ -190,12 +199,12 @@ impl Progress for UpgradeProgress<'_> {
         }
         match (&self.bar, matches!(step, Step::Upgraded { .. })) {
             (Some(bar), true) => bar.println(line),
-            (Some(bar), false) => bar.suspend(|| eprintln!("{line}")),
+            (Some(bar), false) => bar.suspend(|| self.out.streams.err_line(&line)),
             (None, true) => {
                 // A closed stdout shows at the end; the upgrade goes on for its report.
                 let _ = self.out.line(&line);
             }
-            (None, false) => eprintln!("{line}"),
+            (None, false) => self.out.streams.err_line(&line),
         }
     }
 }

@@ -7,18 +7,12 @@ use serde_json::Value;
 use super::columns::{render, Kind};
 use crate::escape::escape;
 
-fn new_table() -> Table {
+/// A borderless table fitted to `width` columns (the printer's terminal).
+fn new_table(width: u16) -> Table {
     let mut t = Table::new();
     t.load_style(NOTHING)
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    if t.width().is_none() {
-        // Not a real terminal (TUNNELCTL_FORCE_TTY): use $COLUMNS or a common width.
-        let cols = std::env::var("COLUMNS")
-            .ok()
-            .and_then(|c| c.parse::<u16>().ok())
-            .unwrap_or(120);
-        t.set_width(cols);
-    }
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(width);
     t
 }
 
@@ -32,8 +26,8 @@ fn header(text: &str, color: bool) -> Cell {
 }
 
 /// A list as a table.
-pub fn list(kind: &Kind, rows: &[Vec<String>], color: bool) -> String {
-    let mut t = new_table();
+pub fn list(kind: &Kind, rows: &[Vec<String>], color: bool, width: u16) -> String {
+    let mut t = new_table(width);
     t.set_header(kind.table_columns().map(|c| header(c.header, color)));
     for r in rows {
         t.add_row(r);
@@ -49,8 +43,8 @@ pub fn list(kind: &Kind, rows: &[Vec<String>], color: bool) -> String {
 }
 
 /// One resource as FIELD/VALUE lines, with any field the columns do not show at the end.
-pub fn detail(kind: &Kind, item: &Value, color: bool) -> String {
-    let mut t = new_table();
+pub fn detail(kind: &Kind, item: &Value, color: bool, width: u16) -> String {
+    let mut t = new_table(width);
     for c in kind.columns {
         t.add_row(vec![
             header(c.header, color),
@@ -102,7 +96,7 @@ fn width(s: &str) -> usize {
 
 impl Streamed {
     /// Sizes the columns of `kind` from `sample` and the terminal's width.
-    pub fn new(kind: &Kind, sample: &[Vec<String>]) -> Self {
+    pub fn new(kind: &Kind, sample: &[Vec<String>], terminal_width: u16) -> Self {
         let columns: Vec<_> = kind.table_columns().collect();
         let mut widths: Vec<usize> = columns.iter().map(|c| width(c.header)).collect();
         for row in sample {
@@ -111,7 +105,7 @@ impl Streamed {
             }
         }
         let cut: Vec<bool> = columns.iter().map(|c| c.may_wrap()).collect();
-        let total = new_table().width().map_or(120, usize::from);
+        let total = usize::from(terminal_width);
         let gaps = 2 * widths.len().saturating_sub(1);
         let fixed: usize = widths
             .iter()

@@ -11,7 +11,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::columns::{render, CAPTURED_REQUEST};
-use super::OutputOptions;
+use super::Printer;
 use crate::error::{Error, Result};
 use crate::escape::{self, escape};
 
@@ -31,7 +31,7 @@ pub enum View {
     Curl,
 }
 
-impl OutputOptions {
+impl Printer {
     /// Shows one captured exchange (`id` names it in messages).
     pub fn capture(&self, id: &str, captured: &Value, view: View) -> Result<()> {
         match view {

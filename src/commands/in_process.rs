@@ -1,0 +1,126 @@
+//! Handlers run in-process against the emulator, with memory streams for stdout and stderr and
+//! a scripted prompter in place of a person: what a handler prints, at a chosen terminal
+//! width, is checked without spawning the binary.
+
+use clap::Parser;
+use serde_json::{json, Value};
+use tunnelctl_mock::{Mock, MockOptions};
+
+use crate::cli::Cli;
+use crate::context::Context;
+use crate::output::{Asked, Captured, Format, Printer, Streams};
+use crate::prompt::{Answer, Prompter};
+use crate::settings::{Given, Settings};
+
+/// A context for `mock` whose output lands in memory; `tty` and `width` fake the terminal.
+fn context(
+    mock: &Mock,
+    asked: Asked,
+    tty: bool,
+    width: u16,
+    answers: Vec<Answer>,
+) -> (Context, Captured) {
+    let (streams, captured) = Streams::memory(tty, width);
+    let given = Given {
+        api_url: Some(mock.url()),
+        api_key: Some(mock.api_key().to_string()),
+        agent_url: Some(mock.agent_url()),
+        // No config file of the machine's is read.
+        config: Some(std::env::temp_dir().join("tunnelctl-in-process-no-such-config.toml")),
+        ..Given::default()
+    };
+    let ctx = Context {
+        settings: Settings::new(given),
+        printer: Printer::resolve(&asked, streams).expect("output options"),
+        prompter: Prompter::scripted(false, answers),
+    };
+    (ctx, captured)
+}
+
+/// Runs `args` (after `tunnelctl`) with `ctx`.
+fn run(ctx: &Context, args: &[&str]) -> crate::error::Result<()> {
+    let cli = Cli::try_parse_from(std::iter::once("tunnelctl").chain(args.iter().copied()))
+        .expect("a valid command line");
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+        .block_on(super::execute(cli.command, ctx))
+}
+
+fn mock_with_policy(description: &str) -> (Mock, String) {
+    let mock = Mock::start(MockOptions::default()).expect("the emulator starts");
+    let seeded = mock.seed(json!({"ip_policies": [{"description": description}]}));
+    let id = seeded["ip_policies"][0]
+        .as_str()
+        .expect("a seeded ID")
+        .to_string();
+    (mock, id)
+}
+
+#[test]
+fn a_list_on_an_80_column_terminal_is_a_table_that_fits() {
+    let (mock, id) = mock_with_policy("office network");
+    let (ctx, out) = context(&mock, Asked::default(), true, 80, vec![]);
+    run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
+    let text = out.stdout();
+    assert!(
+        text.lines().next().unwrap_or("").starts_with("ID"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&id) && text.contains("office network"),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    assert_eq!(ctx.printer.format, Format::Table);
+}
+
+#[test]
+fn a_list_in_a_pipe_is_tab_separated_and_json_when_asked() {
+    let (mock, id) = mock_with_policy("office network");
+    let (ctx, out) = context(&mock, Asked::default(), false, 80, vec![]);
+    run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
+    assert!(
+        out.stdout().starts_with(&format!("{id}\t")),
+        "{}",
+        out.stdout()
+    );
+
+    let asked = Asked {
+        json: true,
+        ..Asked::default()
+    };
+    let (ctx, out) = context(&mock, asked, false, 80, vec![]);
+    run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
+    let listed: Value = serde_json::from_str(&out.stdout()).expect("JSON");
+    assert_eq!(listed[0]["id"], json!(id));
+    assert_eq!(out.stderr(), "");
+}
+
+#[test]
+fn a_declined_confirmation_deletes_nothing_and_an_accepted_one_notes_it_on_stderr() {
+    let (mock, id) = mock_with_policy("office network");
+    let (ctx, out) = context(
+        &mock,
+        Asked::default(),
+        true,
+        80,
+        vec![Answer::Confirm(false)],
+    );
+    let err = run(&ctx, &["ip-policies", "delete", &id]).expect_err("declined");
+    assert_eq!(err.exit_code(), crate::error::exit::USAGE);
+    assert!(!mock.requests().iter().any(|r| r.method == "DELETE"));
+    assert_eq!(out.stdout(), "");
+
+    let (ctx, out) = context(
+        &mock,
+        Asked::default(),
+        true,
+        80,
+        vec![Answer::Confirm(true)],
+    );
+    run(&ctx, &["ip-policies", "delete", &id]).expect("deleted");
+    assert!(out.stderr().contains(&id), "{}", out.stderr());
+    assert!(mock.requests().iter().any(|r| r.method == "DELETE"));
+}

@@ -1,0 +1,180 @@
+//! Where a run's output goes: the process's stdout and stderr, or two buffers a test reads
+//! back (gh's IOStreams is the model). Everything `output/` writes, and every note on stderr,
+//! goes through one [`Streams`], so a handler can be run in-process with a fake terminal of a
+//! chosen width and its output checked without spawning the binary.
+
+use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The width assumed when there is no terminal to ask (`TUNNELCTL_FORCE_TTY`, or a pipe).
+pub const DEFAULT_WIDTH: u16 = 120;
+
+/// One destination: a standard stream, or a buffer shared with a [`Captured`].
+#[derive(Clone)]
+enum Target {
+    Stdout,
+    Stderr,
+    Buffer(Arc<Mutex<Vec<u8>>>),
+}
+
+/// Writes into a shared buffer.
+struct BufferWriter(Arc<Mutex<Vec<u8>>>);
+
+impl Write for BufferWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // A test thread that panicked while writing leaves bytes that are still worth reading.
+        let mut held = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        held.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Target {
+    fn writer(&self) -> Box<dyn Write> {
+        match self {
+            Target::Stdout => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+            Target::Stderr => Box::new(std::io::stderr().lock()),
+            Target::Buffer(buf) => Box::new(BufferWriter(Arc::clone(buf))),
+        }
+    }
+}
+
+/// The output and error streams of one run, and what is known of the terminal behind them.
+#[derive(Clone)]
+pub struct Streams {
+    out: Target,
+    err: Target,
+    out_tty: bool,
+    err_tty: bool,
+    width: u16,
+}
+
+impl std::fmt::Debug for Streams {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Streams")
+            .field("out_tty", &self.out_tty)
+            .field("err_tty", &self.err_tty)
+            .field("width", &self.width)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Streams {
+    /// The process's stdout and stderr. Stdout counts as a terminal when it is one, or when
+    /// `TUNNELCTL_FORCE_TTY=1` makes it look like one (for tests of what people see); the
+    /// width is the terminal's, else `$COLUMNS`, else [`DEFAULT_WIDTH`].
+    pub fn system() -> Self {
+        let forced = std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1");
+        let out_tty = std::io::stdout().is_terminal() || forced;
+        let err_tty = std::io::stderr().is_terminal();
+        let width = comfy_table::Table::new()
+            .width()
+            .filter(|w| *w > 0)
+            .or_else(|| {
+                std::env::var("COLUMNS")
+                    .ok()
+                    .and_then(|c| c.trim().parse::<u16>().ok())
+                    .filter(|w| *w > 0)
+            })
+            .unwrap_or(DEFAULT_WIDTH);
+        Streams {
+            out: Target::Stdout,
+            err: Target::Stderr,
+            out_tty,
+            err_tty,
+            width,
+        }
+    }
+
+    /// Two buffers in place of stdout and stderr, with stdout a terminal of `width` columns
+    /// when `tty`; the [`Captured`] reads what was written.
+    pub fn memory(tty: bool, width: u16) -> (Self, Captured) {
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let err = Arc::new(Mutex::new(Vec::new()));
+        let streams = Streams {
+            out: Target::Buffer(Arc::clone(&out)),
+            err: Target::Buffer(Arc::clone(&err)),
+            out_tty: tty,
+            err_tty: false,
+            width: width.max(1),
+        };
+        (streams, Captured { out, err })
+    }
+
+    /// A writer to stdout (buffered: flush it when done).
+    pub fn out(&self) -> Box<dyn Write> {
+        self.out.writer()
+    }
+
+    /// A writer to stderr.
+    pub fn err(&self) -> Box<dyn Write> {
+        self.err.writer()
+    }
+
+    /// Writes one line to stderr; a stderr that is gone is no reason to stop the work.
+    pub fn err_line(&self, line: &str) {
+        let mut err = self.err();
+        let _ = writeln!(err, "{line}");
+        let _ = err.flush();
+    }
+
+    /// Is stdout a terminal?
+    pub fn out_is_terminal(&self) -> bool {
+        self.out_tty
+    }
+
+    /// Is stderr a terminal (where progress bars may draw)?
+    pub fn err_is_terminal(&self) -> bool {
+        self.err_tty
+    }
+
+    /// The terminal's width in columns.
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+}
+
+/// What was written to the buffers of [`Streams::memory`].
+#[derive(Clone)]
+pub struct Captured {
+    out: Arc<Mutex<Vec<u8>>>,
+    err: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Captured {
+    /// Everything written to stdout so far.
+    pub fn stdout(&self) -> String {
+        read(&self.out)
+    }
+
+    /// Everything written to stderr so far.
+    pub fn stderr(&self) -> String {
+        read(&self.err)
+    }
+}
+
+fn read(buf: &Mutex<Vec<u8>>) -> String {
+    String::from_utf8_lossy(&buf.lock().unwrap_or_else(PoisonError::into_inner)).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_streams_keep_stdout_and_stderr_apart() {
+        let (streams, captured) = Streams::memory(true, 80);
+        let mut out = streams.out();
+        out.write_all(b"data\n").unwrap();
+        out.flush().unwrap();
+        streams.err_line("a note");
+        assert_eq!(captured.stdout(), "data\n");
+        assert_eq!(captured.stderr(), "a note\n");
+        assert!(streams.out_is_terminal());
+        assert_eq!(streams.width(), 80);
+    }
+}
