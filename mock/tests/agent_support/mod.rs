@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tunnelctl_mock::Mock;
 
-use crate::common::{raw, Resp};
+use crate::common::{control, raw, Resp};
 
 /// `http://127.0.0.1:PORT` of the agent listener (the API is under `/api`).
 pub fn agent_base(mock: &Mock) -> String {
@@ -47,23 +47,38 @@ pub fn agent_raw(
     raw(&agent_base(mock), method, target, headers, body)
 }
 
-/// A control request on the management port (lenient JSON body).
-pub fn control(mock: &Mock, method: &str, path: &str, body: Option<Value>) -> Resp {
-    let bytes = body
-        .map(|b| serde_json::to_vec(&b).unwrap_or_default())
-        .unwrap_or_default();
-    raw(
-        &mock.url(),
-        method,
-        path,
+/// `POST /api/tunnels` with `body`.
+pub fn post_tunnel(mock: &Mock, body: Value) -> Resp {
+    agent(mock, "POST", "/api/tunnels", Some(body))
+}
+
+/// A GET of the agent API with one `Accept` header.
+pub fn accept(mock: &Mock, target: &str, accept: &str) -> Resp {
+    agent_raw(mock, "GET", target, &[("Accept", accept)], b"")
+}
+
+/// A POST of raw bytes to the agent API as `application/json`.
+pub fn post_bytes(mock: &Mock, target: &str, body: &[u8]) -> Resp {
+    agent_raw(
+        mock,
+        "POST",
+        target,
         &[("Content-Type", "application/json")],
-        &bytes,
+        body,
     )
+}
+
+/// The names in a tunnel list.
+pub fn tunnel_names(list: &Value) -> Vec<String> {
+    let tunnels = list["tunnels"].as_array().into_iter().flatten();
+    tunnels
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .collect()
 }
 
 /// Starts a tunnel and returns the 201 body.
 pub fn start_tunnel(mock: &Mock, body: Value) -> Value {
-    let r = agent(mock, "POST", "/api/tunnels", Some(body));
+    let r = post_tunnel(mock, body);
     assert_eq!(r.status, 201, "{}", r.text());
     r.json()
 }
