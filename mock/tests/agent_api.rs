@@ -242,13 +242,7 @@ fn invalid_tunnel_definitions_are_102_with_the_agents_messages() {
         assert_eq!(got["details"]["err"], err, "{body}");
     }
     // An XML body gives the agent nothing to decode.
-    let r = agent_raw(
-        &mock,
-        "POST",
-        "/api/tunnels",
-        &[("Content-Type", "application/xml")],
-        b"<tunnel/>",
-    );
+    let r = post_typed(&mock, "application/xml", b"<tunnel/>");
     assert_eq!(
         assert_agent_error(&r, 400, Some(102), "invalid tunnel configuration")["details"]["err"],
         "unexpected end of JSON input"
@@ -305,14 +299,9 @@ fn unknown_ids_and_names_are_404_with_codes() {
         assert_agent_error(&r, 404, Some(106), "request entry not found")["details"],
         json!({"id": "airt_nope"})
     );
-    let r = agent(
-        &mock,
-        "POST",
-        "/api/requests/http",
-        Some(json!({"id": "airt_nope"})),
-    );
+    let r = replay(&mock, json!({"id": "airt_nope"}));
     assert_agent_error(&r, 404, Some(106), "request entry not found");
-    let r = agent(&mock, "POST", "/api/requests/http", Some(json!({})));
+    let r = replay(&mock, json!({}));
     assert_eq!(
         assert_agent_error(&r, 404, Some(106), "request entry not found")["details"]["id"],
         ""
@@ -340,7 +329,7 @@ fn framework_errors_have_no_error_code() {
             assert_eq!(e["details"]["err"], err, "{path} {body:?}");
         }
     }
-    let r = agent(&mock, "POST", "/api/requests/http", Some(json!({"id": 5})));
+    let r = replay(&mock, json!({"id": 5}));
     assert_eq!(
         assert_agent_error(&r, 400, None, "failed to deserialize request parameter")["details"]
             ["err"],
@@ -401,11 +390,9 @@ fn framework_errors_have_no_error_code() {
         );
     }
     // Parameters on the content type are fine; the body's first value is all that is read.
-    let r = agent_raw(
+    let r = post_typed(
         &mock,
-        "POST",
-        "/api/tunnels",
-        &[("Content-Type", "application/json; charset=utf-8")],
+        "application/json; charset=utf-8",
         b"{\"name\":\"cs\",\"proto\":\"tcp\",\"addr\":\"1\"} trailing",
     );
     assert_eq!(r.status, 201, "{}", r.text());

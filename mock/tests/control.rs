@@ -57,10 +57,7 @@ fn faults_apply_count_times_then_stop() {
     let mock = start();
     mock.inject(json!({"method": "GET", "path": "/ip_policies/*", "status": 503, "headers": {"Retry-After": "2"}, "count": 2}));
     let seeded = mock.seed(json!({"ip_policy_count": 1}));
-    let id = seeded["ip_policies"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let id = str_of(&seeded["ip_policies"][0]);
     for _ in 0..2 {
         let r = get(&mock, &format!("/ip_policies/{id}"));
         assert_eq!(r.status, 503);
@@ -99,11 +96,8 @@ fn fault_bodies_methods_globs_and_delays() {
 #[test]
 fn faults_over_http_and_probability_zero() {
     let mock = start();
-    let r = ctl_post(
-        &mock,
-        "/_mock/faults",
-        json!({"path": "/ip_policies", "status": 429, "probability": 0.0}),
-    );
+    let never = json!({"path": "/ip_policies", "status": 429, "probability": 0.0});
+    let r = ctl_post(&mock, "/_mock/faults", never);
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(get(&mock, "/ip_policies").status, 200);
     let listed = control(&mock, "GET", "/_mock/faults", None).json();
@@ -162,12 +156,7 @@ fn seed_demo_state_and_reset() {
         state["event_subscriptions"][0]["destinations"][0]["id"],
         ids["event_destinations"][0]
     );
-    let oses: Vec<&str> = state["tunnel_sessions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| s["os"].as_str())
-        .collect();
+    let oses = field_strs(&state["tunnel_sessions"], "os");
     assert!(oses.contains(&"windows") && oses.contains(&"linux"));
 
     let via_http = control(&mock, "GET", "/_mock/state", None).json();

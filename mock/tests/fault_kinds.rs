@@ -37,10 +37,7 @@ fn after_faults_act_then_replace_the_answer() {
 fn after_reset_acts_then_drops_the_connection() {
     let mock = start();
     let sessions = mock.seed(json!({"sessions": [{}]}));
-    let id = sessions["sessions"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let id = str_of(&sessions["sessions"][0]);
     mock.inject(
         json!({"path": "/tunnel_sessions/*/stop", "after": true, "reset": true, "count": 1}),
     );

@@ -13,12 +13,8 @@ use tunnelctl_mock::MockOptions;
 #[test]
 fn requests_over_the_limit_get_429_and_are_not_handled() {
     let mock = start();
-    let cfg = ctl_post(
-        &mock,
-        "/_mock/config",
-        json!({"rate_limit": {"max": 3, "per_ms": 5000}}),
-    )
-    .json();
+    let limit = json!({"rate_limit": {"max": 3, "per_ms": 5000}});
+    let cfg = ctl_post(&mock, "/_mock/config", limit).json();
     assert_eq!(cfg["rate_limit"], json!({"max": 3, "per_ms": 5000}));
     for _ in 0..3 {
         assert_eq!(get(&mock, "/ip_policies").status, 200);

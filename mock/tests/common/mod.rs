@@ -181,6 +181,36 @@ pub fn delete(mock: &Mock, target: &str) -> Resp {
     api(mock, "DELETE", target, None)
 }
 
+/// A JSON string as an owned `String` ("" when it is not a string).
+pub fn str_of(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// The `key` strings of the objects in a JSON array (none when it is not an array).
+pub fn field_strs<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
+    let items = list.as_array().into_iter().flatten();
+    items.filter_map(|item| item[key].as_str()).collect()
+}
+
+/// `PUT` with a JSON body.
+pub fn put(mock: &Mock, target: &str, body: Value) -> Resp {
+    api(mock, "PUT", target, Some(body))
+}
+
+/// Deletes `target` and asserts the 204.
+#[track_caller]
+pub fn assert_deleted(mock: &Mock, target: &str) {
+    let r = delete(mock, target);
+    assert_eq!(r.status, 204, "{}", r.text());
+}
+
+/// Asserts a 400 whose details name `field`.
+#[track_caller]
+pub fn assert_bad_field(resp: &Resp, field: &str) {
+    let body = assert_error(resp, 400);
+    assert_eq!(body["details"]["field"], field, "{body}");
+}
+
 /// The path and query of an absolute URL on the emulator.
 pub fn target_of(mock: &Mock, url: &str) -> String {
     url.strip_prefix(&mock.url())
@@ -233,9 +263,14 @@ pub fn api_bytes(mock: &Mock, method: &str, target: &str, body: Option<Value>) -
     );
     stream.write_all(head.as_bytes()).expect("write request");
     stream.write_all(&body).expect("write body");
+    read_until_closed(&mut stream)
+}
+
+/// Every byte the peer sends until it closes. A reset connection (or a read timeout) ends
+/// the read with an error; what arrived before it is the answer.
+pub fn read_until_closed(stream: &mut TcpStream) -> Vec<u8> {
     let mut buf = Vec::new();
-    // A reset connection ends the read with an error; what arrived before it is the answer.
-    let mut chunk = [0u8; 8192];
+    let mut chunk = [0u8; 65536];
     loop {
         match stream.read(&mut chunk) {
             Ok(0) | Err(_) => return buf,
