@@ -1,7 +1,7 @@
 //! `tunnelctl edges tls-termination …` against the emulator: what was sent, what was printed.
 
 use crate::common::words;
-use crate::common::{assert_management_headers, only_write, Env};
+use crate::common::{assert_management_headers, assert_write, only_write, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
 
@@ -131,14 +131,11 @@ fn set_sends_every_flag_given_and_prints_the_module() {
         )),
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PUT");
-    assert_eq!(req.path, tls_path(&id));
-    assert_eq!(req.query, None);
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({"enabled": false, "terminate_at": "edge", "min_version": "1.2"}))
+    assert_write(
+        &env,
+        "PUT",
+        &tls_path(&id),
+        json!({"enabled": false, "terminate_at": "edge", "min_version": "1.2"}),
     );
     assert_eq!(
         out.json(),
@@ -154,13 +151,11 @@ fn set_upstream_sends_a_null_min_version() {
         env.seed_tls_edge(json!({"enabled": true, "terminate_at": "edge", "min_version": "1.3"}));
     let out = env.run_in(CMD, &["set", &id, "--terminate-at", "upstream", "--json"]);
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PUT");
-    assert_eq!(req.path, tls_path(&id));
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({"terminate_at": "upstream", "min_version": null}))
+    let req = assert_write(
+        &env,
+        "PUT",
+        &tls_path(&id),
+        json!({"terminate_at": "upstream", "min_version": null}),
     );
     let raw = String::from_utf8(req.body.clone()).unwrap();
     assert!(

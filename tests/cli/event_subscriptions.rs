@@ -4,7 +4,7 @@
 use crate::common;
 
 use crate::common::words;
-use crate::common::{assert_management_headers, only_write, Env};
+use crate::common::{assert_management_headers, assert_write, only_write, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
 
@@ -58,19 +58,16 @@ fn create_sends_every_flag_and_prints_the_subscription() {
         ],
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "POST");
-    assert_eq!(req.path, "/event_subscriptions");
-    assert_eq!(req.query, None);
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({
+    assert_write(
+        &env,
+        "POST",
+        "/event_subscriptions",
+        json!({
             "description": "policy changes",
             "metadata": "{\"team\":\"sec\"}",
             "sources": [{"type": "ip_policy_created.v0"}, {"type": "ip_policy_updated.v0"}],
             "destination_ids": [dests[0], dests[1]],
-        }))
+        }),
     );
     let printed = out.json();
     let id = printed["id"].as_str().expect("an id");
@@ -221,11 +218,12 @@ fn update_sends_only_the_flags_given() {
     let before = env.stored("event_subscriptions", &id).unwrap();
     let out = env.run_in(CMD, &["update", &id, "--metadata", "m2", "--json"]);
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PATCH");
-    assert_eq!(req.path, format!("/event_subscriptions/{id}"));
-    assert_management_headers(&req);
-    assert_eq!(req.body_json(), Some(json!({"metadata": "m2"})));
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("/event_subscriptions/{id}"),
+        json!({"metadata": "m2"}),
+    );
     let printed = out.json();
     assert_eq!(printed["metadata"], "m2");
     assert_eq!(printed["description"], before["description"], "kept");
@@ -263,13 +261,11 @@ fn update_a_given_list_replaces_the_stored_one() {
         )),
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PATCH");
-    assert_eq!(req.path, format!("/event_subscriptions/{id}"));
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({"sources": [{"type": "c.v0"}], "destination_ids": [dests[2]]}))
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("/event_subscriptions/{id}"),
+        json!({"sources": [{"type": "c.v0"}], "destination_ids": [dests[2]]}),
     );
     let printed = out.json();
     assert_eq!(types(&printed["sources"]), ["c.v0"]);
@@ -733,14 +729,11 @@ fn sources_create_posts_the_type() {
         &["sources", "create", &id, "ip_policy_deleted.v0", "--json"],
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "POST");
-    assert_eq!(req.path, format!("/event_subscriptions/{id}/sources"));
-    assert_eq!(req.query, None);
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({"type": "ip_policy_deleted.v0"}))
+    assert_write(
+        &env,
+        "POST",
+        &format!("/event_subscriptions/{id}/sources"),
+        json!({"type": "ip_policy_deleted.v0"}),
     );
     let sub = env.stored("event_subscriptions", &id).unwrap();
     assert_eq!(types(&sub["sources"]), ["a.v0", "ip_policy_deleted.v0"]);

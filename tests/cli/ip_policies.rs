@@ -1,6 +1,6 @@
 //! `tunnelctl ip-policies …` against the emulator: what was sent, what was printed.
 
-use crate::common::{assert_management_headers, only_write, Env};
+use crate::common::{assert_write, Env};
 use serde_json::json;
 
 /// The command words of this module.
@@ -21,13 +21,11 @@ fn create_sends_the_fields_and_prints_the_policy() {
         ],
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "POST");
-    assert_eq!(req.path, "/ip_policies");
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({"description": "office", "metadata": "{\"team\":\"ops\"}"}))
+    assert_write(
+        &env,
+        "POST",
+        "/ip_policies",
+        json!({"description": "office", "metadata": "{\"team\":\"ops\"}"}),
     );
     let printed = out.json();
     assert!(printed["id"].as_str().unwrap().starts_with("ipp_"));
@@ -43,11 +41,12 @@ fn update_sends_only_the_flags_given() {
     let id = ids["ip_policies"][0].as_str().unwrap().to_string();
     let out = env.run_in(CMD, &["update", &id, "--metadata", "m2", "--json"]);
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PATCH");
-    assert_eq!(req.path, format!("/ip_policies/{id}"));
-    assert_management_headers(&req);
-    assert_eq!(req.body_json(), Some(json!({"metadata": "m2"})));
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("/ip_policies/{id}"),
+        json!({"metadata": "m2"}),
+    );
     assert_eq!(out.json()["metadata"], "m2");
     assert_eq!(
         out.json()["description"],

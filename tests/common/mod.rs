@@ -307,6 +307,23 @@ pub fn assert_management_headers(req: &RecordedRequest) {
     }
 }
 
+/// Asserts a request's method and path, that it has no query, and the management headers.
+#[track_caller]
+pub fn assert_request(req: &RecordedRequest, method: &str, path: &str) {
+    assert_eq!((req.method.as_str(), req.path.as_str()), (method, path));
+    assert_eq!(req.query, None, "{req:?}");
+    assert_management_headers(req);
+}
+
+/// Asserts the one write (see [`only_write`]): method, path, headers and JSON body.
+#[track_caller]
+pub fn assert_write(env: &Env, method: &str, path: &str, body: Value) -> RecordedRequest {
+    let req = only_write(env);
+    assert_request(&req, method, path);
+    assert_eq!(req.body_json(), Some(body), "{req:?}");
+    req
+}
+
 /// The one request that is not a GET; fails unless there is exactly one.
 #[track_caller]
 pub fn only_write(env: &Env) -> RecordedRequest {
