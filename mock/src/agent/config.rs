@@ -529,30 +529,28 @@ mod tests {
                 "{given}"
             );
         }
-        assert_eq!(
-            addr_of("http", json!("http://x.example:81/path")).unwrap_err(),
-            "Tunnel 't' specifies a path '/path', this is unsupported"
-        );
-        assert_eq!(
-            addr_of("http", json!("foo bar")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'foo bar': strange hostname"
-        );
-        assert_eq!(
-            addr_of("http", json!("ftp://x:1")).unwrap_err(),
-            "Tunnel 't' specifies a URL with an unsupported scheme: ftp"
-        );
-        assert_eq!(
-            addr_of("http", json!("x:y")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'x:y': port not a number?"
-        );
-        assert_eq!(
-            addr_of("http", json!("http://")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'http://': malformed URL"
-        );
-        assert_eq!(
-            addr_of("http", json!("-1")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address '-1': parse \"http://localhost:-1\": invalid port \":-1\" after host"
-        );
+        let bad = "Tunnel 't' specifies an invalid or malformed address";
+        for (given, err) in [
+            (
+                "http://x.example:81/path",
+                "Tunnel 't' specifies a path '/path', this is unsupported".to_string(),
+            ),
+            ("foo bar", format!("{bad} 'foo bar': strange hostname")),
+            (
+                "ftp://x:1",
+                "Tunnel 't' specifies a URL with an unsupported scheme: ftp".to_string(),
+            ),
+            ("x:y", format!("{bad} 'x:y': port not a number?")),
+            ("http://", format!("{bad} 'http://': malformed URL")),
+            (
+                "-1",
+                format!(
+                    "{bad} '-1': parse \"http://localhost:-1\": invalid port \":-1\" after host"
+                ),
+            ),
+        ] {
+            assert_eq!(addr_of("http", json!(given)), Err(err), "{given}");
+        }
     }
 
     #[test]
