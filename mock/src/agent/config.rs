@@ -555,38 +555,36 @@ mod tests {
 
     #[test]
     fn tcp_and_tls_addresses() {
-        assert_eq!(addr_of("tcp", json!("22")).as_deref(), Ok("localhost:22"));
-        assert_eq!(addr_of("tcp", json!(":84")).as_deref(), Ok("localhost:84"));
-        assert_eq!(addr_of("tcp", json!("host:x")).as_deref(), Ok("host:x"));
-        assert_eq!(
-            addr_of("tcp", json!("tcp://localhost:22")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address: tcp://localhost:22"
-        );
-        assert_eq!(
-            addr_of("tcp", json!("http://localhost:22")).unwrap_err(),
-            "Tunnel 't' specifies a URL instead of a host address: http://localhost:22"
-        );
-        assert_eq!(
-            addr_of("tls", json!("443")).as_deref(),
-            Ok("tls://localhost:443")
-        );
-        assert_eq!(addr_of("tls", json!(":84")).as_deref(), Ok("localhost:84"));
-        assert_eq!(
-            addr_of("tls", json!("127.0.0.1:443")).as_deref(),
-            Ok("tls://127.0.0.1:443")
-        );
-        assert_eq!(
-            addr_of("tls", json!("a.b:1/x")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'a.b:1/x': unsupported scheme for tls tunnel: a.b"
-        );
-        assert_eq!(
-            addr_of("tls", json!("localhost:443")).as_deref(),
-            Ok("tls://localhost:443")
-        );
-        assert_eq!(
-            addr_of("tls", json!("host")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'host': unsupported scheme for tls tunnel: "
-        );
+        let bad = "Tunnel 't' specifies an invalid or malformed address";
+        let url = "Tunnel 't' specifies a URL instead of a host address";
+        let tls = "unsupported scheme for tls tunnel";
+        for (proto, given, expected) in [
+            ("tcp", "22", Ok("localhost:22".to_string())),
+            ("tcp", ":84", Ok("localhost:84".into())),
+            ("tcp", "host:x", Ok("host:x".into())),
+            (
+                "tcp",
+                "tcp://localhost:22",
+                Err(format!("{bad}: tcp://localhost:22")),
+            ),
+            (
+                "tcp",
+                "http://localhost:22",
+                Err(format!("{url}: http://localhost:22")),
+            ),
+            ("tls", "443", Ok("tls://localhost:443".into())),
+            ("tls", ":84", Ok("localhost:84".into())),
+            ("tls", "127.0.0.1:443", Ok("tls://127.0.0.1:443".into())),
+            (
+                "tls",
+                "a.b:1/x",
+                Err(format!("{bad} 'a.b:1/x': {tls}: a.b")),
+            ),
+            ("tls", "localhost:443", Ok("tls://localhost:443".into())),
+            ("tls", "host", Err(format!("{bad} 'host': {tls}: "))),
+        ] {
+            assert_eq!(addr_of(proto, json!(given)), expected, "{proto} {given}");
+        }
     }
 
     #[test]
