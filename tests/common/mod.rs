@@ -61,11 +61,7 @@ impl Out {
     /// Asserts that stderr holds `text`.
     #[track_caller]
     pub fn says(&self, text: &str) -> &Self {
-        assert!(
-            self.stderr.contains(text),
-            "{text:?} not in stderr:\n{}",
-            self.stderr
-        );
+        holds("stderr", &self.stderr, text);
         self
     }
 
@@ -104,11 +100,7 @@ impl Out {
     /// Asserts that stdout holds `text`.
     #[track_caller]
     pub fn prints(&self, text: &str) -> &Self {
-        assert!(
-            self.stdout.contains(text),
-            "{text:?} not in stdout:\n{}",
-            self.stdout
-        );
+        holds("stdout", &self.stdout, text);
         self
     }
 
@@ -119,6 +111,12 @@ impl Out {
         assert_eq!(self.stdout, "", "nothing on stdout");
         self
     }
+}
+
+/// Asserts that `output` (the stream `name`) holds `text`, showing it when not.
+#[track_caller]
+fn holds(name: &str, output: &str, text: &str) {
+    assert!(output.contains(text), "{text:?} not in {name}:\n{output}");
 }
 
 impl Env {

@@ -32,11 +32,7 @@ fn a_cycle_of_two_pages_ends_with_a_clear_error() {
     let out = env.run_at(&server.url(), &["ip-policies", "list"]);
     out.code(1);
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert!(
-        out.stderr.contains("leads back to a page already read"),
-        "{}",
-        out.stderr
-    );
+    out.says("leads back to a page already read");
     assert_eq!(
         server.count(),
         3,
@@ -51,7 +47,7 @@ fn a_cycle_of_empty_pages_ends_even_with_a_limit() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list", "--limit", "1"]);
     out.code(1);
-    assert!(out.stderr.contains("already read"), "{}", out.stderr);
+    out.says("already read");
     let out = env.run_at(&server.url(), &["api", "GET", "/ip_policies", "--paginate"]);
     out.code(1);
 }
@@ -74,11 +70,7 @@ fn endless_empty_pages_end() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list", "--limit", "1"]);
     out.code(1);
-    assert!(
-        out.stderr.contains("empty pages in a row"),
-        "{}",
-        out.stderr
-    );
+    out.says("empty pages in a row");
     assert!(server.count() <= 25, "{} pages read", server.count());
 }
 
@@ -104,11 +96,7 @@ fn a_next_page_with_credentials_is_refused() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list"]);
     out.code(1);
-    assert!(
-        out.stderr.contains("user name or password"),
-        "{}",
-        out.stderr
-    );
+    out.says("user name or password");
     assert_eq!(
         server.count(),
         1,
@@ -176,11 +164,11 @@ fn an_unparsable_next_page_is_reported_escaped() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list"]);
     out.code(1);
-    assert!(out.stderr.contains("is not a URL"), "{}", out.stderr);
+    out.says("is not a URL");
     for c in ['\u{1b}', '\u{7}', '\u{200b}'] {
         assert!(!out.stderr.contains(c), "raw {c:?} in {:?}", out.stderr);
     }
-    assert!(out.stderr.contains("\\x1b]2;pwned\\x07"), "{}", out.stderr);
+    out.says("\\x1b]2;pwned\\x07");
 }
 
 #[test]
@@ -194,6 +182,6 @@ fn a_megabyte_header_is_a_bad_answer_not_an_unreachable_server() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list"]);
     out.code(1);
-    assert!(out.stderr.contains("not valid HTTP"), "{}", out.stderr);
+    out.says("not valid HTTP");
     assert_eq!(server.count(), 1, "a bad answer is not asked for again");
 }
