@@ -1,6 +1,5 @@
 //! `tunnelctl edges tls-termination …` against the emulator: what was sent, what was printed.
 
-use crate::common::words;
 use crate::common::{assert_management_headers, assert_write, only_write, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
@@ -124,11 +123,9 @@ fn get_of_an_unknown_edge_exits_4() {
 fn set_sends_every_flag_given_and_prints_the_module() {
     let env = Env::new();
     let id = env.seed_tls_edge(Value::Null);
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
-            "set {id} --terminate-at edge --min-version 1.2 --enabled false --json"
-        )),
+        &format!("set {id} --terminate-at edge --min-version 1.2 --enabled false --json"),
     );
     out.ok();
     assert_write(
@@ -216,11 +213,9 @@ fn set_with_no_flags_is_a_usage_error() {
 fn min_version_with_upstream_is_refused_before_sending() {
     let env = Env::new();
     let id = env.seed_tls_edge(Value::Null);
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
-            "set {id} --terminate-at upstream --min-version 1.2"
-        )),
+        &format!("set {id} --terminate-at upstream --min-version 1.2"),
     );
     out.code(2).says("--min-version").says("upstream");
     assert_eq!(out.stdout, "");
@@ -232,13 +227,9 @@ fn min_version_with_upstream_is_refused_before_sending() {
 fn terminate_at_takes_only_edge_or_upstream() {
     let env = Env::new();
     for bad in ["middle", "EDGE", ""] {
-        let out = env.run_in(CMD, &["set", "edgtls_x", "--terminate-at", bad]);
-        out.code(2);
-        assert!(
-            out.stderr.contains("--terminate-at"),
-            "{bad}: {}",
-            out.stderr
-        );
+        env.run_in(CMD, &["set", "edgtls_x", "--terminate-at", bad])
+            .code(2)
+            .says("--terminate-at");
     }
     assert!(env.requests().is_empty());
 }
@@ -247,9 +238,9 @@ fn terminate_at_takes_only_edge_or_upstream() {
 fn enabled_takes_only_true_or_false() {
     let env = Env::new();
     for bad in ["yes", "1", "TRUE", ""] {
-        let out = env.run_in(CMD, &["set", "edgtls_x", "--enabled", bad]);
-        out.code(2);
-        assert!(out.stderr.contains("--enabled"), "{bad}: {}", out.stderr);
+        env.run_in(CMD, &["set", "edgtls_x", "--enabled", bad])
+            .code(2)
+            .says("--enabled");
     }
     let out = env.run_in(CMD, &["set", "edgtls_x", "--enabled"]);
     out.code(2).says("--enabled");
@@ -270,13 +261,9 @@ fn an_empty_min_version_is_refused_before_sending() {
     let env = Env::new();
     let id = env.seed_tls_edge(Value::Null);
     for value in ["", " "] {
-        let out = env.run_in(CMD, &["set", &id, "--min-version", value]);
-        out.code(2);
-        assert!(
-            out.stderr.contains("--min-version"),
-            "{value:?}: {}",
-            out.stderr
-        );
+        env.run_in(CMD, &["set", &id, "--min-version", value])
+            .code(2)
+            .says("--min-version");
     }
     assert!(env.requests().is_empty(), "{:?}", env.requests());
     assert_eq!(stored_module(&env, &id), Value::Null);
@@ -402,11 +389,9 @@ fn jq_filters_the_module() {
 fn verbose_traces_the_put_without_the_key() {
     let env = Env::new();
     let id = env.seed_tls_edge(Value::Null);
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
-            "set {id} --terminate-at upstream --verbose --json"
-        )),
+        &format!("set {id} --terminate-at upstream --verbose --json"),
     );
     out.ok()
         .says(&format!("PUT {}", env.mock.url()))

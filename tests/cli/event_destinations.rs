@@ -112,11 +112,9 @@ fn create_kinesis_with_a_role_sends_the_target_and_prints_the_destination() {
 #[test]
 fn create_without_format_sends_no_format() {
     let env = Env::new();
-    env.run_in(
+    env.run_words(
         CMD,
-        &words(&format!(
-            "create --cloudwatch-log-group-arn {LOGS} --role-arn {ROLE} --json"
-        )),
+        &format!("create --cloudwatch-log-group-arn {LOGS} --role-arn {ROLE} --json"),
     )
     .ok();
     assert_eq!(
@@ -206,13 +204,9 @@ fn stdin_beats_the_environment_for_the_secret() {
 fn an_empty_stdin_holds_no_secret() {
     let env = Env::new();
     for input in ["", "\n"] {
-        let out = create_with_stdin_secret(env.cmd(), ["--kinesis-stream-arn", KINESIS], input);
-        out.code(2);
-        assert!(
-            out.stderr.contains("--aws-secret-access-key-stdin"),
-            "{input:?}: {}",
-            out.stderr
-        );
+        create_with_stdin_secret(env.cmd(), ["--kinesis-stream-arn", KINESIS], input)
+            .code(2)
+            .says("--aws-secret-access-key-stdin");
     }
     assert!(env.requests().is_empty());
 }
@@ -229,13 +223,9 @@ fn secret_stdin_needs_an_access_key_id() {
         let mut args = vec!["event-destinations", "create"];
         args.extend(flags.iter().copied());
         args.push("--aws-secret-access-key-stdin");
-        let out = run(env.cmd().args(&args).write_stdin(format!("{AWS_SECRET}\n")));
-        out.code(2);
-        assert!(
-            out.stderr.contains("--aws-access-key-id"),
-            "{flags:?}: {}",
-            out.stderr
-        );
+        run(env.cmd().args(&args).write_stdin(format!("{AWS_SECRET}\n")))
+            .code(2)
+            .says("--aws-access-key-id");
     }
     assert!(env.requests().is_empty(), "{:?}", env.requests());
 }
@@ -260,11 +250,11 @@ fn no_secret_source_off_a_terminal_is_a_usage_error() {
     let out = run(env.cmd().env(SECRET_ENV, "").args(args));
     out.code(2).says(SECRET_ENV);
     // Nor on update.
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
+        &format!(
             "update ed_x --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID}"
-        )),
+        ),
     );
     out.code(2).says(SECRET_ENV);
     assert!(env.requests().is_empty());
@@ -287,8 +277,9 @@ fn the_secret_is_never_a_flag() {
             KEY_ID,
         ];
         full.extend(args.iter().copied());
-        let out = run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(&full));
-        out.code(2).says("unexpected argument");
+        run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(&full))
+            .code(2)
+            .says("unexpected argument");
     }
     assert!(env.requests().is_empty());
 }
@@ -549,9 +540,7 @@ fn format_takes_only_json() {
         ] {
             let mut args = verb.clone();
             args.extend(["--format", bad]);
-            let out = env.run(&args);
-            out.code(2);
-            assert!(out.stderr.contains("--format"), "{bad}: {}", out.stderr);
+            env.run(&args).code(2).says("--format");
         }
     }
     assert!(env.requests().is_empty());
@@ -577,9 +566,9 @@ fn description_and_metadata_limits_are_bytes() {
         let out = env.run(&create);
         out.code(2);
         assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
-        let out = env.run_in(CMD, &["update", "ed_x", flag, value]);
-        out.code(2);
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+        env.run_in(CMD, &["update", "ed_x", flag, value])
+            .code(2)
+            .says(flag);
     }
     assert!(env.requests().is_empty());
     // At the limits is fine.
@@ -610,9 +599,7 @@ fn every_value_flag_needs_its_value() {
         "--aws-access-key-id",
         "--target-json",
     ] {
-        let out = env.run_in(CMD, &["create", flag]);
-        out.code(2);
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+        env.run_in(CMD, &["create", flag]).code(2).says(flag);
     }
     assert!(env.requests().is_empty());
 }
@@ -645,9 +632,7 @@ fn empty_arns_and_key_ids_are_refused_before_sending() {
     for (flags, named) in &cases {
         let mut args = vec!["create"];
         args.extend(flags.iter().copied());
-        let out = run_with_secret(&env, &args);
-        out.code(2);
-        assert!(out.stderr.contains(named), "{named}: {}", out.stderr);
+        run_with_secret(&env, &args).code(2).says(named);
     }
     assert!(env.requests().is_empty(), "{:?}", env.requests());
     assert_eq!(env.stored_all("event_destinations").len(), 0);
@@ -755,12 +740,9 @@ fn update_sends_only_the_flags_given() {
     assert_eq!(printed, env.stored("event_destinations", &ids[0]).unwrap());
 
     env.mock.clear_requests();
-    env.run_in(
+    env.run_words(
         CMD,
-        &words(&format!(
-            "update {} --description renamed --format json",
-            ids[0]
-        )),
+        &format!("update {} --description renamed --format json", ids[0]),
     )
     .ok();
     assert_eq!(

@@ -3,7 +3,6 @@
 
 use crate::common;
 
-use crate::common::words;
 use crate::common::{assert_management_headers, assert_write, only_write, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
@@ -116,10 +115,7 @@ fn create_without_flags_sends_an_empty_object() {
 fn create_prints_a_tsv_row_off_a_terminal() {
     let env = Env::new();
     let dests = env.seed_destinations(1);
-    let out = env.run_in(
-        CMD,
-        &words(&format!("create --description desc --metadata meta --source a.v0 --source b.v0 --destination-id {}", dests[0])),
-    );
+    let out = env.run_words(CMD, &format!("create --description desc --metadata meta --source a.v0 --source b.v0 --destination-id {}", dests[0]));
     out.ok();
     let sub = env.mock.state()["event_subscriptions"][0].clone();
     let lines: Vec<&str> = out.stdout.lines().collect();
@@ -253,12 +249,12 @@ fn update_a_given_list_replaces_the_stored_one() {
         json!({"description": "d", "sources": [{"type": "a.v0"}, {"type": "b.v0"}],
                "destination_ids": [dests[0], dests[1]]}),
     );
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
+        &format!(
             "update {id} --source c.v0 --destination-id {} --json",
             dests[2]
-        )),
+        ),
     );
     out.ok();
     assert_write(
@@ -277,9 +273,9 @@ fn update_a_given_list_replaces_the_stored_one() {
 
     // Only the sources: the destinations stay.
     env.mock.clear_requests();
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!("update {id} --source x.v0 --source y.v0 --json")),
+        &format!("update {id} --source x.v0 --source y.v0 --json"),
     );
     out.ok();
     assert_eq!(
@@ -302,9 +298,9 @@ fn update_a_given_list_replaces_the_stored_one() {
 fn sources_list_limit_takes_only_positive_numbers() {
     let env = Env::new();
     for bad in ["0", "-1", "ten", ""] {
-        let out = env.run_in(CMD, &["sources", "list", "esb_x", "--limit", bad]);
-        out.code(2);
-        assert!(out.stderr.contains("--limit"), "{bad}: {}", out.stderr);
+        env.run_in(CMD, &["sources", "list", "esb_x", "--limit", bad])
+            .code(2)
+            .says("--limit");
     }
     assert!(env.requests().is_empty());
 }
@@ -435,11 +431,9 @@ fn description_and_metadata_limits_count_characters() {
     // At the limit, in multi-byte characters (more than 255/4096 bytes), is fine.
     let desc_255 = "é".repeat(255);
     let meta_4096 = "🦀".repeat(4096);
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
-            "create --description {desc_255} --metadata {meta_4096} --json"
-        )),
+        &format!("create --description {desc_255} --metadata {meta_4096} --json"),
     );
     out.ok();
     let req = only_write(&env);
@@ -454,11 +448,9 @@ fn description_and_metadata_limits_count_characters() {
     env.mock.clear_requests();
     let desc_255_emoji = "🦀".repeat(255);
     let meta_4096_multi = "é".repeat(4096);
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
-            "update {id} --description {desc_255_emoji} --metadata {meta_4096_multi} --json"
-        )),
+        &format!("update {id} --description {desc_255_emoji} --metadata {meta_4096_multi} --json"),
     );
     out.ok();
     assert_eq!(
@@ -939,8 +931,8 @@ fn sources_refuse_an_empty_or_dot_type_before_sending() {
                 out.stderr
             );
         }
-        let out = env.run_in(CMD, &["sources", verb, "", "a.v0", "--yes"]);
-        out.code(2);
+        env.run_in(CMD, &["sources", verb, "", "a.v0", "--yes"])
+            .code(2);
     }
     assert!(env.requests().is_empty(), "{:?}", env.requests());
 }

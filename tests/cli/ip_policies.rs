@@ -124,9 +124,7 @@ fn validation_names_the_flag_and_sends_nothing() {
         ),
     ];
     for (args, flag) in cases {
-        let out = env.run(&args);
-        out.code(2);
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+        env.run(&args).code(2).says(flag);
     }
     assert!(env.requests().is_empty());
     // At the limit is fine.

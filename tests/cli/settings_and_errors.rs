@@ -171,8 +171,7 @@ fn config_init_off_a_terminal_reads_flags_and_stdin() {
     show.ok();
     assert!(show.stdout.contains("redacted"));
     assert!(show.stdout.contains(&env.mock.url()));
-    let out = run(env.bare().args(["config", "init"]));
-    out.code(2);
+    run(env.bare().args(["config", "init"])).code(2);
 }
 
 #[test]

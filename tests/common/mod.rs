@@ -223,6 +223,11 @@ impl Env {
         run(self.cmd().args(prefix).args(args))
     }
 
+    /// [`Env::run_in`] with the rest as one line of words (see [`words`]).
+    pub fn run_words(&self, prefix: &[&str], line: &str) -> Out {
+        self.run_in(prefix, &words(line))
+    }
+
     /// [`Env::run`] with the output taken for a terminal (tables, notes on stderr).
     pub fn run_tty(&self, args: &[&str]) -> Out {
         run(self.cmd().env("TUNNELCTL_FORCE_TTY", "1").args(args))

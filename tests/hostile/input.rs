@@ -145,9 +145,7 @@ fn input_over_a_mebibyte_is_refused_by_every_reader() {
         ],
     ];
     for args in &cases {
-        let out = env.run(args);
-        out.code(2);
-        assert!(out.stderr.contains(LIMIT_TEXT), "{args:?}: {}", out.stderr);
+        env.run(args).code(2).says(LIMIT_TEXT);
     }
     let out = env.run_at(
         &agent.url(),
