@@ -16,6 +16,14 @@ fn ids(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// An emulator whose restarted sessions come back after `ms` milliseconds.
+fn restart_delay(ms: u64) -> Env {
+    Env::with(MockOptions {
+        restart_delay_ms: ms,
+        ..Default::default()
+    })
+}
+
 fn linux_sessions(env: &Env, n: usize, extra: Value) -> Vec<String> {
     let mut list = Vec::new();
     for i in 0..n {
@@ -49,10 +57,7 @@ fn session_of(r: &RecordedRequest) -> String {
 
 #[test]
 fn upgrade_all_updates_waits_restarts_and_sees_every_agent_back() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 300,
-        ..Default::default()
-    });
+    let env = restart_delay(300);
     let old = linux_sessions(&env, 20, json!({"update_available": "3.20.0"}));
     let before = sessions_now(&env);
     let out = env.run(&words("sessions upgrade --all --batch 20 --parallel 16"));
@@ -106,10 +111,7 @@ fn upgrade_all_updates_waits_restarts_and_sees_every_agent_back() {
 
 #[test]
 fn upgrade_reports_each_update_refusal_and_restarts_none_of_them() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 100,
-        ..Default::default()
-    });
+    let env = restart_delay(100);
     let refused = ids(&env.seed(json!({"sessions": [
         {"os": "linux", "update_available": null},
         {"os": "linux", "update_checks_disabled": true},
@@ -162,10 +164,7 @@ fn upgrade_reports_each_update_refusal_and_restarts_none_of_them() {
 
 #[test]
 fn upgrade_stops_after_the_first_failed_batch() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 100,
-        ..Default::default()
-    });
+    let env = restart_delay(100);
     let first = ids(
         &env.seed(json!({"sessions": [{"os": "linux", "update_available": null}]}))["sessions"],
     );
@@ -206,10 +205,7 @@ fn settle_and_batch_refuse_bad_values() {
 
 #[test]
 fn restart_wait_prints_old_and_new_ids() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 300,
-        ..Default::default()
-    });
+    let env = restart_delay(300);
     let old = linux_sessions(&env, 3, json!({}));
     let out = env.run(&words(&format!(
         "sessions restart {} {} {} --wait --timeout 30",
@@ -233,10 +229,7 @@ fn restart_wait_prints_old_and_new_ids() {
 
 #[test]
 fn restart_wait_times_out_with_exit_7() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 60_000,
-        ..Default::default()
-    });
+    let env = restart_delay(60_000);
     let old = linux_sessions(&env, 1, json!({}));
     let started = Instant::now();
     let out = env.run(&["sessions", "restart", &old[0], "--wait", "--timeout", "2"]);
@@ -385,10 +378,7 @@ fn requests_run_in_parallel_up_to_the_bound() {
 
 #[test]
 fn the_client_stays_under_the_rate_limit() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 60_000,
-        ..Default::default()
-    });
+    let env = restart_delay(60_000);
     let old = linux_sessions(&env, 60, json!({}));
     env.mock
         .configure(json!({"rate_limit": {"max": 20, "per_ms": 5000}}));

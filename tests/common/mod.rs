@@ -104,6 +104,14 @@ impl Out {
         self
     }
 
+    /// Asserts that stdout shows a relative time ("… ago" or "just now").
+    #[track_caller]
+    pub fn shows_age(&self) -> &Self {
+        let shown = self.stdout.contains("ago") || self.stdout.contains("just now");
+        assert!(shown, "no relative time in stdout:\n{}", self.stdout);
+        self
+    }
+
     /// Asserts exit 4 for a 404 on `request` (`"GET /ip_policies/ipp_x"`), nothing on stdout.
     #[track_caller]
     pub fn not_found(&self, request: &str) -> &Self {

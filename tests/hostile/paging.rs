@@ -110,19 +110,17 @@ fn a_next_page_with_credentials_is_refused() {
     );
 }
 
+/// A server with two pages of IP policies at `path`; the first links to the second by `next`.
+fn two_pages(path: &'static str, next: &'static str) -> Hostile {
+    Hostile::start(move |req| match req.query() {
+        Some("page=2") => Reply::ok(page("ip_policies", &policy("2"), path, None)),
+        _ => Reply::ok(page("ip_policies", &policy("1"), path, Some(next))),
+    })
+}
+
 #[test]
 fn a_relative_next_page_resolves_against_the_page() {
-    let server = Hostile::start(|req| {
-        if req.query() == Some("page=2") {
-            return Reply::ok(page("ip_policies", &policy("2"), "/v1/ip_policies", None));
-        }
-        Reply::ok(page(
-            "ip_policies",
-            &policy("1"),
-            "/v1/ip_policies",
-            Some("ip_policies?page=2"),
-        ))
-    });
+    let server = two_pages("/v1/ip_policies", "ip_policies?page=2");
     let env = Env::new();
     let base = format!("{}/v1", server.url());
     let out = env.run_at(&base, &["ip-policies", "list"]);
@@ -134,17 +132,7 @@ fn a_relative_next_page_resolves_against_the_page() {
 
 #[test]
 fn a_query_only_next_page_stays_on_the_page_path() {
-    let server = Hostile::start(|req| {
-        if req.query() == Some("page=2") {
-            return Reply::ok(page("ip_policies", &policy("2"), "/ip_policies", None));
-        }
-        Reply::ok(page(
-            "ip_policies",
-            &policy("1"),
-            "/ip_policies",
-            Some("?page=2"),
-        ))
-    });
+    let server = two_pages("/ip_policies", "?page=2");
     let env = Env::new();
     env.run_at(&server.url(), &["ip-policies", "list"]).ok();
     let targets: Vec<String> = server.seen().into_iter().map(|r| r.target).collect();
