@@ -23,11 +23,15 @@ fn tls_path(id: &str) -> String {
     format!("/edges/tls/{id}/tls_termination")
 }
 
+/// A module that terminates at the edge with TLS 1.2 at least.
+fn edge_1_2() -> Value {
+    json!({"enabled": true, "terminate_at": "edge", "min_version": "1.2"})
+}
+
 #[test]
 fn get_prints_the_module_as_returned() {
     let env = Env::new();
-    let id =
-        env.seed_tls_edge(json!({"enabled": true, "terminate_at": "edge", "min_version": "1.2"}));
+    let id = env.seed_tls_edge(edge_1_2());
     let out = env.run_in(CMD, &["get", &id, "--json"]);
     out.ok();
     let reqs = env.requests();
@@ -287,8 +291,7 @@ fn set_on_an_unknown_edge_exits_4() {
 #[test]
 fn delete_removes_the_module() {
     let env = Env::new();
-    let id =
-        env.seed_tls_edge(json!({"enabled": true, "terminate_at": "edge", "min_version": "1.2"}));
+    let id = env.seed_tls_edge(edge_1_2());
     let out = env.run_in(CMD, &["delete", &id, "--yes"]);
     out.ok();
     assert_eq!(out.stdout, "", "204 prints nothing on stdout");

@@ -481,12 +481,7 @@ fn exactly_one_target() {
     // None on create.
     let out = env.run_in(CMD, &["create", "--description", "no target"]);
     out.code(2);
-    out.says_all(&[
-        "--kinesis-stream-arn",
-        "--firehose-delivery-stream-arn",
-        "--cloudwatch-log-group-arn",
-        "--target-json",
-    ]);
+    out.says_all(&words("--kinesis-stream-arn --firehose-delivery-stream-arn --cloudwatch-log-group-arn --target-json"));
     let out = env.run_in(CMD, &["create"]);
     out.code(2).says("--target-json");
     assert!(env.requests().is_empty());

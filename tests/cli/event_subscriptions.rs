@@ -661,10 +661,7 @@ fn sources_list_of_a_subscription_without_sources_is_empty() {
 fn sources_list_of_an_unknown_subscription_exits_4() {
     let env = Env::new();
     let out = env.run_in(CMD, &["sources", "list", "esb_nothere"]);
-    out.code(4);
-    assert_eq!(out.stdout, "");
-    out.says("GET /event_subscriptions/esb_nothere/sources")
-        .says("404");
+    out.not_found("GET /event_subscriptions/esb_nothere/sources");
 }
 
 #[test]

@@ -35,6 +35,13 @@ impl Seen {
         self.target.split_once('?').map(|(_, q)| q)
     }
 
+    /// The number in the query parameter `key` (`page=2`), 0 when there is none.
+    pub fn page_number(&self, key: &str) -> usize {
+        let prefix = format!("{key}=");
+        let value = self.query().and_then(|q| q.strip_prefix(prefix.as_str()));
+        value.and_then(|p| p.parse().ok()).unwrap_or(0)
+    }
+
     /// The first value of a header.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers

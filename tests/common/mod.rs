@@ -146,6 +146,16 @@ impl Env {
         self.dir.path().join("config.toml")
     }
 
+    /// Writes the config file of this test.
+    pub fn write_config(&self, text: &str) {
+        std::fs::write(self.config_path(), text).expect("the config file is written");
+    }
+
+    /// A default profile pointing at `url` with the test key, as config file text.
+    pub fn default_profile(url: &str) -> String {
+        format!("[default]\napi_url = \"{url}\"\napi_key = \"{API_KEY}\"\n")
+    }
+
     /// The binary as a plain `std::process::Command`, pointed at the emulator (for tests
     /// that need to hold the child process, e.g. to close its stdout or signal it).
     pub fn std_cmd(&self) -> std::process::Command {

@@ -18,11 +18,7 @@ fn mode(path: &std::path::Path) -> u32 {
 #[test]
 fn twenty_concurrent_config_sets_on_twenty_profiles_all_survive() {
     let env = Env::new();
-    std::fs::write(
-        env.config_path(),
-        "# kept\n[default]\napi_url = \"https://default.example.com\"\n",
-    )
-    .unwrap();
+    env.write_config("# kept\n[default]\napi_url = \"https://default.example.com\"\n");
     let children: Vec<_> = (0..20)
         .map(|i| {
             env.std_cmd()
@@ -107,11 +103,7 @@ fn a_writer_waits_for_the_lock_and_keeps_the_holders_change() {
     let start = Instant::now();
     std::thread::sleep(Duration::from_millis(1200));
     // The holder writes while the other waits.
-    std::fs::write(
-        env.config_path(),
-        "[a]\napi_url = \"https://a.example.com\"\n",
-    )
-    .unwrap();
+    env.write_config("[a]\napi_url = \"https://a.example.com\"\n");
     fs4::FileExt::unlock(&lock).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(

@@ -55,11 +55,7 @@ fn a_cycle_of_empty_pages_ends_even_with_a_limit() {
 #[test]
 fn endless_empty_pages_end() {
     let server = Hostile::start(|req| {
-        let n: usize = req
-            .query()
-            .and_then(|q| q.strip_prefix("p="))
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(0);
+        let n = req.page_number("p");
         Reply::ok(page(
             "ip_policies",
             "",

@@ -272,9 +272,8 @@ fn core_dumps_are_off_while_the_key_is_in_memory() {
 
     let env = Env::new();
     let server = Hostile::start(|_| Reply::Hang);
-    let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_API_URL", server.url())
-        .args(["ip-policies", "list"])
+    let mut cmd = env.std_cmd_at(&server.url());
+    cmd.args(["ip-policies", "list"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
     // Start the child with core dumps allowed as far as the hard limit goes, so that only the
