@@ -157,7 +157,9 @@ fn serve(conn: TcpStream, log: &Mutex<Vec<Seen>>, stop: &AtomicBool, handler: &H
     answer(&mut writer, reply, stop);
 }
 
-fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Seen> {
+/// Reads one request (header names lower-cased, the body by `Content-Length`); `None` at the
+/// end of the connection or on anything unreadable.
+pub fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Seen> {
     let mut line = String::new();
     if reader.read_line(&mut line).ok()? == 0 {
         return None;
