@@ -50,14 +50,7 @@ fn restart_comes_back_with_a_new_id_after_the_delay() {
     };
     assert_ne!(after["id"], before["id"]);
     assert!(after["id"].as_str().is_some_and(|i| i.starts_with("ts_")));
-    for k in [
-        "credential",
-        "ip",
-        "os",
-        "region",
-        "metadata",
-        "agent_version",
-    ] {
+    for k in "credential ip os region metadata agent_version".split(' ') {
         assert_eq!(after[k], before[k], "{k}");
     }
     assert!(after["started_at"].as_str() >= before["started_at"].as_str());
