@@ -114,22 +114,22 @@ pub fn seed(shared: &Shared, spec: &Value) -> Result<Value, ApiError> {
 
 /// Applies the settings present in `cfg`.
 pub fn configure(shared: &Shared, cfg: &Value) -> Result<(), ApiError> {
-    let Value::Object(map) = cfg else {
-        return Err(ApiError::invalid("", "The config must be a JSON object."));
-    };
-    let f = Fields::root(map);
-    f.only(&[
-        "page_size",
-        "restart_delay_ms",
-        "latency_ms",
-        "extra_fields",
-        "next_page_base",
-        "agent_ready",
-        "inspect_db_size",
-        "pending_response",
-        "tunnel_start_error",
-        "rate_limit",
-    ])?;
+    let f = Fields::control(
+        cfg,
+        "The config",
+        &[
+            "page_size",
+            "restart_delay_ms",
+            "latency_ms",
+            "extra_fields",
+            "next_page_base",
+            "agent_ready",
+            "inspect_db_size",
+            "pending_response",
+            "tunnel_start_error",
+            "rate_limit",
+        ],
+    )?;
     let page_size = f.uint("page_size")?;
     if page_size == Some(0) {
         return Err(ApiError::invalid(

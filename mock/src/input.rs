@@ -66,6 +66,20 @@ impl<'a> Fields<'a> {
         Fields { map, prefix: "" }
     }
 
+    /// The top-level object of a control body (`what`, e.g. "A seed", names it in the
+    /// error when it is not an object), which may have only the members `keys`.
+    pub fn control(v: &'a Value, what: &str, keys: &[&str]) -> Result<Self, ApiError> {
+        let Value::Object(map) = v else {
+            return Err(ApiError::invalid(
+                "",
+                format!("{what} must be a JSON object."),
+            ));
+        };
+        let f = Fields::root(map);
+        f.only(keys)?;
+        Ok(f)
+    }
+
     /// A nested object at `prefix` (used by [`Fields::object`] callers that build the path).
     pub fn nested(map: &'a Map<String, Value>, prefix: &'a str) -> Self {
         Fields { map, prefix }

@@ -80,11 +80,7 @@ impl Created {
 /// destinations, subscriptions (so subscriptions may name destinations of the same seed).
 /// A failure stops at the faulty item; items before it stay.
 pub fn apply(store: &mut Store, spec: &Value) -> Result<Value, ApiError> {
-    let Value::Object(map) = spec else {
-        return Err(ApiError::invalid("", "A seed must be a JSON object."));
-    };
-    let f = Fields::root(map);
-    f.only(KEYS)?;
+    let f = Fields::control(spec, "A seed", KEYS)?;
     let mut created = Created::default();
     if f.boolean("demo")?.unwrap_or(false) {
         demo(store, &mut created)?;

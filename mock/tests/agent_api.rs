@@ -135,14 +135,7 @@ fn addr_forms_and_protocols_normalise_like_the_agent() {
         json!({"name": "h", "proto": "http", "addr": "1", "hostname": "foo.example.com"}),
     );
     assert_eq!(host["public_url"], "https://foo.example.com");
-    let names: Vec<String> = agent(&mock, "GET", "/api/tunnels", None).json()["tunnels"]
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|t| t["name"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    let names = tunnel_names(&agent(&mock, "GET", "/api/tunnels", None).json());
     assert!(!names.contains(&"plain (http)".to_string()), "{names:?}");
     assert!(names.contains(&"s (http)".to_string()), "{names:?}");
 }
@@ -167,11 +160,11 @@ fn same_name_replaces_and_delete_stops_one_leg() {
     assert_eq!(r.header("content-type"), Some("application/json"));
     assert!(r.body.is_empty());
     let list = agent(&mock, "GET", "/api/tunnels", None).json();
-    let names: Vec<&str> = list["tunnels"]
-        .as_array()
-        .map(|l| l.iter().filter_map(|t| t["name"].as_str()).collect())
-        .unwrap_or_default();
-    assert_eq!(names, ["t1 (http)"], "DELETE removes that leg only");
+    assert_eq!(
+        tunnel_names(&list),
+        ["t1 (http)"],
+        "DELETE removes that leg only"
+    );
     let gone = agent(&mock, "GET", "/api/tunnels/t1", None);
     let body = assert_agent_error(&gone, 404, Some(100), "tunnel not found");
     assert_eq!(body["details"]["name"], "t1");
@@ -187,14 +180,7 @@ fn the_tunnel_list_comes_in_random_order() {
     let mut orders = std::collections::HashSet::new();
     for _ in 0..20 {
         let list = agent(&mock, "GET", "/api/tunnels", None).json();
-        let got: Vec<String> = list["tunnels"]
-            .as_array()
-            .map(|l| {
-                l.iter()
-                    .filter_map(|t| t["name"].as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let got = tunnel_names(&list);
         let mut sorted = got.clone();
         sorted.sort();
         assert_eq!(sorted, names, "same set every time");
@@ -251,18 +237,12 @@ fn invalid_tunnel_definitions_are_102_with_the_agents_messages() {
         (json!({"name": 7, "proto": "tcp", "addr": "80"}), "json: cannot unmarshal number into Go struct field .name of type string".to_string()),
         (json!([]), "json: cannot unmarshal array into Go value of type struct { Proto string \"json:\\\"proto\\\"\"; Name string \"json:\\\"name\\\"\" }".to_string()),
     ] {
-        let r = agent(&mock, "POST", "/api/tunnels", Some(body.clone()));
+        let r = post_tunnel(&mock, body.clone());
         let got = assert_agent_error(&r, 400, Some(102), "invalid tunnel configuration");
         assert_eq!(got["details"]["err"], err, "{body}");
     }
     // An XML body gives the agent nothing to decode.
-    let r = agent_raw(
-        &mock,
-        "POST",
-        "/api/tunnels",
-        &[("Content-Type", "application/xml")],
-        b"<tunnel/>",
-    );
+    let r = post_typed(&mock, "application/xml", b"<tunnel/>");
     assert_eq!(
         assert_agent_error(&r, 400, Some(102), "invalid tunnel configuration")["details"]["err"],
         "unexpected end of JSON input"
@@ -276,7 +256,7 @@ fn not_ready_is_104_and_a_start_failure_is_103() {
         ..MockOptions::default()
     });
     let body = json!({"name": "t1", "proto": "http", "addr": "8080"});
-    let r = agent(&mock, "POST", "/api/tunnels", Some(body.clone()));
+    let r = post_tunnel(&mock, body.clone());
     let e = assert_agent_error(
         &r,
         503,
@@ -288,35 +268,19 @@ fn not_ready_is_104_and_a_start_failure_is_103() {
         "a successful ngrok tunnel session has not yet been established"
     );
     // Validation comes first.
-    let r = agent(
-        &mock,
-        "POST",
-        "/api/tunnels",
-        Some(json!({"name": "x", "proto": "gopher"})),
-    );
+    let r = post_tunnel(&mock, json!({"name": "x", "proto": "gopher"}));
     assert_eq!(r.status, 400);
     mock.configure(json!({"agent_ready": true, "tunnel_start_error": "the session went away"}));
-    let r = agent(&mock, "POST", "/api/tunnels", Some(body.clone()));
+    let r = post_tunnel(&mock, body.clone());
     let e = assert_agent_error(&r, 502, Some(103), "failed to start tunnel");
     assert_eq!(e["details"]["err"], "the session went away");
-    let cfg = control(
-        &mock,
-        "POST",
-        "/_mock/config",
-        Some(json!({"tunnel_start_error": null})),
-    )
-    .json();
+    let cfg = ctl_post(&mock, "/_mock/config", json!({"tunnel_start_error": null})).json();
     assert_eq!(cfg["agent_ready"], true);
     assert_eq!(cfg["tunnel_start_error"], Value::Null);
     assert_eq!(cfg["pending_response"], "object");
-    assert_eq!(agent(&mock, "POST", "/api/tunnels", Some(body)).status, 201);
+    assert_eq!(post_tunnel(&mock, body).status, 201);
     mock.configure(json!({"agent_ready": false}));
-    let r = agent(
-        &mock,
-        "POST",
-        "/api/tunnels",
-        Some(json!({"name": "t2", "proto": "tcp", "addr": "1"})),
-    );
+    let r = post_tunnel(&mock, json!({"name": "t2", "proto": "tcp", "addr": "1"}));
     assert_eq!(r.status, 503);
 }
 
@@ -335,14 +299,9 @@ fn unknown_ids_and_names_are_404_with_codes() {
         assert_agent_error(&r, 404, Some(106), "request entry not found")["details"],
         json!({"id": "airt_nope"})
     );
-    let r = agent(
-        &mock,
-        "POST",
-        "/api/requests/http",
-        Some(json!({"id": "airt_nope"})),
-    );
+    let r = replay(&mock, json!({"id": "airt_nope"}));
     assert_agent_error(&r, 404, Some(106), "request entry not found");
-    let r = agent(&mock, "POST", "/api/requests/http", Some(json!({})));
+    let r = replay(&mock, json!({}));
     assert_eq!(
         assert_agent_error(&r, 404, Some(106), "request entry not found")["details"]["id"],
         ""
@@ -365,18 +324,12 @@ fn framework_errors_have_no_error_code() {
         ),
     ] {
         for path in ["/api/tunnels", "/api/requests/http"] {
-            let r = agent_raw(
-                &mock,
-                "POST",
-                path,
-                &[("Content-Type", "application/json")],
-                body,
-            );
+            let r = post_bytes(&mock, path, body);
             let e = assert_agent_error(&r, 400, None, "failed to deserialize request parameter");
             assert_eq!(e["details"]["err"], err, "{path} {body:?}");
         }
     }
-    let r = agent(&mock, "POST", "/api/requests/http", Some(json!({"id": 5})));
+    let r = replay(&mock, json!({"id": 5}));
     assert_eq!(
         assert_agent_error(&r, 400, None, "failed to deserialize request parameter")["details"]
             ["err"],
@@ -418,7 +371,7 @@ fn framework_errors_have_no_error_code() {
     }
     // Accept it cannot serve: 406, before routing.
     for path in ["/api/tunnels", "/api/nothing"] {
-        let r = agent_raw(&mock, "GET", path, &[("Accept", "text/html")], b"");
+        let r = accept(&mock, path, "text/html");
         let e = assert_agent_error(&r, 406, None, "unsupported request Accept header");
         assert_eq!(
             e["details"],
@@ -437,11 +390,9 @@ fn framework_errors_have_no_error_code() {
         );
     }
     // Parameters on the content type are fine; the body's first value is all that is read.
-    let r = agent_raw(
+    let r = post_typed(
         &mock,
-        "POST",
-        "/api/tunnels",
-        &[("Content-Type", "application/json; charset=utf-8")],
+        "application/json; charset=utf-8",
         b"{\"name\":\"cs\",\"proto\":\"tcp\",\"addr\":\"1\"} trailing",
     );
     assert_eq!(r.status, 201, "{}", r.text());
@@ -451,13 +402,7 @@ fn framework_errors_have_no_error_code() {
 fn xml_is_answered_when_asked_for() {
     let mock = start();
     start_tunnel(&mock, json!({"name": "t1", "proto": "tcp", "addr": "8080"}));
-    let r = agent_raw(
-        &mock,
-        "GET",
-        "/api/tunnels/t1",
-        &[("Accept", "application/xml")],
-        b"",
-    );
+    let r = accept(&mock, "/api/tunnels/t1", "application/xml");
     assert_eq!(r.status, 200);
     assert_eq!(r.header("content-type"), Some("application/xml"));
     let text = r.text();
@@ -469,7 +414,7 @@ fn xml_is_answered_when_asked_for() {
         text.contains("<Config><Addr>localhost:8080</Addr><Inspect>false</Inspect></Config>"),
         "{text}"
     );
-    let r = agent_raw(&mock, "GET", "/api/tunnels", &[("Accept", "text/xml")], b"");
+    let r = accept(&mock, "/api/tunnels", "text/xml");
     assert_eq!(r.header("content-type"), Some("text/xml"));
     assert!(
         r.text().starts_with("<tunnelListResource><Tunnels>"),
@@ -479,52 +424,28 @@ fn xml_is_answered_when_asked_for() {
     assert!(r
         .text()
         .ends_with("<URI>/api/tunnels</URI></tunnelListResource>"));
-    let r = agent_raw(
-        &mock,
-        "GET",
-        "/api/tunnels/nope",
-        &[("Accept", "application/xml")],
-        b"",
-    );
+    let r = accept(&mock, "/api/tunnels/nope", "application/xml");
     assert_eq!(r.status, 404);
     assert_eq!(
         r.text(),
         "<Error><ErrorCode>100</ErrorCode><StatusCode>404</StatusCode><Message>tunnel not found</Message></Error>"
     );
-    let r = agent_raw(
-        &mock,
-        "GET",
-        "/api/nothing",
-        &[("Accept", "application/xml")],
-        b"",
-    );
+    let r = accept(&mock, "/api/nothing", "application/xml");
     assert_eq!(
         r.text(),
         "<Error><StatusCode>404</StatusCode><Message>Not Found</Message></Error>"
     );
-    let r = agent_raw(
-        &mock,
-        "GET",
-        "/api/requests/http",
-        &[("Accept", "application/xml")],
-        b"",
-    );
+    let r = accept(&mock, "/api/requests/http", "application/xml");
     assert_eq!(
         r.text(),
         "<requestListResource><URI>/api/requests/http</URI></requestListResource>"
     );
     // Maps cannot be written as XML: the agent answers 200 with an error inside.
-    let r = agent_raw(&mock, "GET", "/api", &[("Accept", "application/xml")], b"");
+    let r = accept(&mock, "/api", "application/xml");
     assert_eq!(r.status, 200);
     assert!(r.text().contains("failed to encode response"));
     // JSON still wins a tie.
-    let r = agent_raw(
-        &mock,
-        "GET",
-        "/api/tunnels",
-        &[("Accept", "application/xml, application/json")],
-        b"",
-    );
+    let r = accept(&mock, "/api/tunnels", "application/xml, application/json");
     assert_eq!(r.header("content-type"), Some("application/json"));
 }
 
@@ -532,12 +453,7 @@ fn xml_is_answered_when_asked_for() {
 fn the_agent_request_log_and_faults() {
     let mock = start();
     agent_raw(&mock, "GET", "/api/tunnels?x=1", &[("X-Test", "1")], b"");
-    agent(
-        &mock,
-        "POST",
-        "/api/tunnels",
-        Some(json!({"name": "t", "proto": "tcp", "addr": "1"})),
-    );
+    post_tunnel(&mock, json!({"name": "t", "proto": "tcp", "addr": "1"}));
     let log = mock.agent_requests();
     assert_eq!(log.len(), 2);
     assert_eq!(log[0].method, "GET");
@@ -610,13 +526,7 @@ fn odd_input_never_breaks_the_agent() {
     ];
     for body in &bodies {
         for path in ["/api/tunnels", "/api/requests/http"] {
-            let r = agent_raw(
-                &mock,
-                "POST",
-                path,
-                &[("Content-Type", "application/json")],
-                body,
-            );
+            let r = post_bytes(&mock, path, body);
             assert!(r.status < 500 || r.status == 502, "{path}: {}", r.text());
         }
     }

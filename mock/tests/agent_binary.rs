@@ -8,14 +8,9 @@ use std::process::{Command, Stdio};
 
 use common::*;
 
-const BIN: &str = env!("CARGO_BIN_EXE_tunnelctl-mock");
-
 #[test]
 fn exec_sets_the_agent_url() {
-    let out = Command::new(BIN)
-        .args(["exec", "--", "sh", "-c", "echo \"$TUNNELCTL_AGENT_URL\""])
-        .output()
-        .expect("run the binary");
+    let out = run_bin(&["exec", "--", "sh", "-c", "echo \"$TUNNELCTL_AGENT_URL\""]);
     assert_eq!(out.status.code(), Some(0));
     let url = String::from_utf8_lossy(&out.stdout).trim().to_string();
     assert!(
@@ -47,13 +42,8 @@ fn serve_prints_the_agent_url_on_the_chosen_port() {
     }
     let url = agent_line.expect("an 'agent API:' line");
     assert_eq!(url, format!("http://127.0.0.1:{port}/api"));
-    let r = raw(
-        &format!("http://127.0.0.1:{port}"),
-        "GET",
-        "/api/tunnels",
-        &[],
-        b"",
-    );
+    let base = format!("http://127.0.0.1:{port}");
+    let r = raw(&base, "GET", "/api/tunnels", &[], b"");
     assert_eq!(r.status, 200);
     assert_eq!(r.json()["uri"], "/api/tunnels");
     let _ = child.kill();

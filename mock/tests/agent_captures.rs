@@ -120,13 +120,7 @@ fn the_oldest_captures_are_evicted_beyond_inspect_db_size() {
     assert_eq!(r.status, 404);
     assert_eq!(r.json()["error_code"], 106);
     // Lowering the size evicts at once; the config shows it.
-    let cfg = control(
-        &mock,
-        "POST",
-        "/_mock/config",
-        Some(json!({"inspect_db_size": 1100})),
-    )
-    .json();
+    let cfg = ctl_post(&mock, "/_mock/config", json!({"inspect_db_size": 1100})).json();
     assert_eq!(cfg["inspect_db_size"], 1100);
     assert_eq!(captures(&mock, "").len(), 1);
 }

@@ -18,14 +18,15 @@ fn b64(v: &Value) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("not base64 ({e}): {v}"))
 }
 
+/// An upstream that answers at once, and an emulator to tunnel to it.
+fn upstream_and_emulator() -> (Upstream, tunnelctl_mock::Mock) {
+    (Upstream::start(Duration::ZERO), start())
+}
+
 #[test]
 fn a_request_through_a_tunnel_is_forwarded_verbatim_and_captured() {
-    let up = Upstream::start(Duration::ZERO);
-    let mock = start();
-    start_tunnel(
-        &mock,
-        json!({"name": "web", "proto": "http", "addr": up.port}),
-    );
+    let (up, mock) = upstream_and_emulator();
+    tunnel(&mock, "web", "http", up.port, json!({}));
     let port = edge_port(&mock, "web (http)");
     let request = format!(
         "POST /hook?n=1&x=%20y HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nx-multi: a\r\nX-Multi: b\r\nContent-Type: application/json\r\nContent-Length: 16\r\nConnection: close\r\n\r\n{{\"event\":\"paid\"}}"
@@ -103,12 +104,9 @@ fn a_request_through_a_tunnel_is_forwarded_verbatim_and_captured() {
 
 #[test]
 fn keep_alive_chunked_and_http10_requests() {
-    let up = Upstream::start(Duration::ZERO);
-    let mock = start();
-    start_tunnel(
-        &mock,
-        json!({"name": "web", "proto": "http", "addr": format!("localhost:{}", up.port), "bind_tls": true}),
-    );
+    let (up, mock) = upstream_and_emulator();
+    let addr = format!("localhost:{}", up.port);
+    tunnel(&mock, "web", "http", addr, json!({"bind_tls": true}));
     let port = edge_port(&mock, "web");
     // Two requests on one connection, the second chunked.
     let two = b"GET /one HTTP/1.1\r\nHost: h\r\n\r\nPOST /two HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n6\r\nchunky\r\n0\r\n\r\n";
@@ -148,10 +146,7 @@ fn keep_alive_chunked_and_http10_requests() {
 fn an_unreachable_upstream_is_a_captured_502() {
     let mock = start();
     let dead = dead_port();
-    start_tunnel(
-        &mock,
-        json!({"name": "dead", "proto": "http", "addr": dead, "bind_tls": false}),
-    );
+    tunnel(&mock, "dead", "http", dead, json!({"bind_tls": false}));
     let port = edge_port(&mock, "dead");
     let answer = visit(port, "GET", "/x", b"");
     assert!(
@@ -179,10 +174,7 @@ fn an_unreachable_upstream_is_a_captured_502() {
 fn pending_captures_show_the_agents_zero_response_or_null() {
     let up = Upstream::start(Duration::from_millis(1500));
     let mock = start();
-    start_tunnel(
-        &mock,
-        json!({"name": "slow", "proto": "http", "addr": up.port, "bind_tls": true}),
-    );
+    tunnel(&mock, "slow", "http", up.port, json!({"bind_tls": true}));
     let port = edge_port(&mock, "slow");
     let visitor = std::thread::spawn(move || visit(port, "GET", "/slow", b""));
     let list = wait_for(&mock, "the pending capture", |l| l.len() == 1);
@@ -205,16 +197,15 @@ fn pending_captures_show_the_agents_zero_response_or_null() {
 
 #[test]
 fn inspect_false_and_tcp_tunnels_forward_without_capturing() {
-    let up = Upstream::start(Duration::ZERO);
-    let mock = start();
-    start_tunnel(
+    let (up, mock) = upstream_and_emulator();
+    tunnel(
         &mock,
-        json!({"name": "quiet", "proto": "http", "addr": up.port, "inspect": false, "bind_tls": true}),
+        "quiet",
+        "http",
+        up.port,
+        json!({"inspect": false, "bind_tls": true}),
     );
-    start_tunnel(
-        &mock,
-        json!({"name": "raw", "proto": "tcp", "addr": up.port}),
-    );
+    tunnel(&mock, "raw", "tcp", up.port, json!({}));
     assert!(visit(edge_port(&mock, "quiet"), "GET", "/q", b"").contains("200 OK"));
     assert!(visit(edge_port(&mock, "raw"), "GET", "/r", b"").contains("\"path\":\"/r\""));
     assert_eq!(up.requests().len(), 2);
@@ -226,12 +217,8 @@ fn inspect_false_and_tcp_tunnels_forward_without_capturing() {
 
 #[test]
 fn limit_and_tunnel_name_select_captures() {
-    let up = Upstream::start(Duration::ZERO);
-    let mock = start();
-    start_tunnel(
-        &mock,
-        json!({"name": "a", "proto": "http", "addr": up.port}),
-    );
+    let (up, mock) = upstream_and_emulator();
+    tunnel(&mock, "a", "http", up.port, json!({}));
     let pa = edge_port(&mock, "a");
     let pah = edge_port(&mock, "a (http)");
     for i in 0..3 {
@@ -276,23 +263,23 @@ fn replay_resends_the_raw_request_and_captures_it_again() {
     let up = Upstream::start(Duration::ZERO);
     let other = Upstream::start(Duration::ZERO);
     let mock = start();
-    start_tunnel(
+    tunnel(&mock, "hook", "http", up.port, json!({}));
+    tunnel(
         &mock,
-        json!({"name": "hook", "proto": "http", "addr": up.port}),
-    );
-    start_tunnel(
-        &mock,
-        json!({"name": "other", "proto": "http", "addr": other.port, "bind_tls": true}),
+        "other",
+        "http",
+        other.port,
+        json!({"bind_tls": true}),
     );
     let port = edge_port(&mock, "hook (http)");
     visit(port, "POST", "/hook?n=1", b"{\"event\":\"paid\"}");
     let list = wait_for(&mock, "the capture", |l| {
         l.len() == 1 && l[0]["response"]["status_code"] == 200
     });
-    let id = list[0]["id"].as_str().unwrap_or_default().to_string();
+    let id = str_of(&list[0]["id"]);
     let original = b64(&list[0]["request"]["raw"]);
 
-    let r = agent(&mock, "POST", "/api/requests/http", Some(json!({"id": id})));
+    let r = replay(&mock, json!({"id": id}));
     assert_eq!(r.status, 204, "{}", r.text());
     assert_eq!(r.header("content-type"), Some("application/json"));
     assert!(r.body.is_empty());
@@ -309,22 +296,12 @@ fn replay_resends_the_raw_request_and_captures_it_again() {
     assert_eq!(up.requests(), vec![original.clone(), original.clone()]);
 
     // Against another tunnel.
-    let r = agent(
-        &mock,
-        "POST",
-        "/api/requests/http",
-        Some(json!({"id": id, "tunnel_name": "other"})),
-    );
+    let r = replay(&mock, json!({"id": id, "tunnel_name": "other"}));
     assert_eq!(r.status, 204);
     assert_eq!(other.requests(), vec![original.clone()]);
     assert_eq!(captures(&mock, "?limit=1")[0]["tunnel_name"], "other");
     // Unknown tunnel; a stopped tunnel.
-    let r = agent(
-        &mock,
-        "POST",
-        "/api/requests/http",
-        Some(json!({"id": id, "tunnel_name": "nope"})),
-    );
+    let r = replay(&mock, json!({"id": id, "tunnel_name": "nope"}));
     assert_eq!(r.status, 404);
     assert_eq!(r.json()["error_code"], 100);
     assert_eq!(r.json()["details"]["name"], "nope");
@@ -332,7 +309,7 @@ fn replay_resends_the_raw_request_and_captures_it_again() {
         agent(&mock, "DELETE", "/api/tunnels/hook%20%28http%29", None).status,
         204
     );
-    let r = agent(&mock, "POST", "/api/requests/http", Some(json!({"id": id})));
+    let r = replay(&mock, json!({"id": id}));
     assert_eq!(r.status, 404);
     assert_eq!(r.json()["details"]["name"], "hook (http)");
     // Metrics of the replay target count the replay.
@@ -342,27 +319,21 @@ fn replay_resends_the_raw_request_and_captures_it_again() {
 
 #[test]
 fn a_replay_to_an_unreachable_upstream_captures_the_502() {
-    let up = Upstream::start(Duration::ZERO);
-    let mock = start();
-    start_tunnel(
+    let (up, mock) = upstream_and_emulator();
+    tunnel(&mock, "ok", "http", up.port, json!({"bind_tls": true}));
+    tunnel(
         &mock,
-        json!({"name": "ok", "proto": "http", "addr": up.port, "bind_tls": true}),
-    );
-    start_tunnel(
-        &mock,
-        json!({"name": "dead", "proto": "http", "addr": dead_port(), "bind_tls": true}),
+        "dead",
+        "http",
+        dead_port(),
+        json!({"bind_tls": true}),
     );
     visit(edge_port(&mock, "ok"), "GET", "/x", b"");
     let list = wait_for(&mock, "the capture", |l| {
         l.len() == 1 && l[0]["response"]["status_code"] == 200
     });
     let id = list[0]["id"].as_str().unwrap_or_default();
-    let r = agent(
-        &mock,
-        "POST",
-        "/api/requests/http",
-        Some(json!({"id": id, "tunnel_name": "dead"})),
-    );
+    let r = replay(&mock, json!({"id": id, "tunnel_name": "dead"}));
     assert_eq!(r.status, 204);
     let c = &captures(&mock, "?limit=1")[0];
     assert_eq!(c["remote_addr"], "replayed");
@@ -372,12 +343,8 @@ fn a_replay_to_an_unreachable_upstream_captures_the_502() {
 
 #[test]
 fn a_large_body_goes_through_and_is_captured_whole() {
-    let up = Upstream::start(Duration::ZERO);
-    let mock = start();
-    start_tunnel(
-        &mock,
-        json!({"name": "big", "proto": "http", "addr": up.port, "bind_tls": true}),
-    );
+    let (up, mock) = upstream_and_emulator();
+    tunnel(&mock, "big", "http", up.port, json!({"bind_tls": true}));
     let port = edge_port(&mock, "big");
     let body: Vec<u8> = (0..5 * 1024 * 1024).map(|i| (i % 251) as u8).collect();
     let mut request = format!(

@@ -6,56 +6,38 @@ use common::*;
 use serde_json::json;
 
 #[test]
-fn missing_or_wrong_key_is_401() {
-    let mock = start();
-    let r = raw(
-        &mock.url(),
-        "GET",
-        "/ip_policies",
-        &[("Service-Version", "2")],
-        b"",
-    );
-    let body = assert_error(&r, 401);
-    assert_eq!(body["error_code"], "ERR_NGROK_201");
-    let r = raw(
-        &mock.url(),
-        "GET",
-        "/ip_policies",
-        &[("Authorization", "Bearer nope"), ("Service-Version", "2")],
-        b"",
-    );
-    assert_error(&r, 401);
-    let r = raw(
-        &mock.url(),
-        "GET",
-        "/ip_policies",
-        &[("Authorization", "mock-api-key"), ("Service-Version", "2")],
-        b"",
-    );
-    assert_error(&r, 401);
-}
-
-#[test]
-fn service_version_must_be_2() {
+fn missing_or_wrong_key_is_401_and_service_version_must_be_2() {
     let mock = start();
     let auth = format!("Bearer {}", mock.api_key());
-    let r = raw(
-        &mock.url(),
-        "GET",
-        "/ip_policies",
-        &[("Authorization", &auth)],
-        b"",
-    );
-    let body = assert_error(&r, 400);
-    assert_eq!(body["error_code"], "ERR_NGROK_202");
-    let r = raw(
-        &mock.url(),
-        "GET",
-        "/ip_policies",
-        &[("Authorization", &auth), ("Service-Version", "1")],
-        b"",
-    );
-    assert_error(&r, 400);
+    for (headers, status, code) in [
+        (vec![("Service-Version", "2")], 401, Some("ERR_NGROK_201")),
+        (
+            vec![("Authorization", "Bearer nope"), ("Service-Version", "2")],
+            401,
+            None,
+        ),
+        (
+            vec![("Authorization", "mock-api-key"), ("Service-Version", "2")],
+            401,
+            None,
+        ),
+        (
+            vec![("Authorization", auth.as_str())],
+            400,
+            Some("ERR_NGROK_202"),
+        ),
+        (
+            vec![("Authorization", auth.as_str()), ("Service-Version", "1")],
+            400,
+            None,
+        ),
+    ] {
+        let r = raw(&mock.url(), "GET", "/ip_policies", &headers, b"");
+        let body = assert_error(&r, status);
+        if let Some(code) = code {
+            assert_eq!(body["error_code"], code, "{headers:?}");
+        }
+    }
     assert_eq!(get(&mock, "/ip_policies").status, 200);
 }
 
@@ -64,46 +46,34 @@ fn body_needs_json_content_type_and_valid_json() {
     let mock = start();
     let auth = format!("Bearer {}", mock.api_key());
     let base = [("Authorization", auth.as_str()), ("Service-Version", "2")];
-    let r = raw(
-        &mock.url(),
-        "POST",
-        "/ip_policies",
-        &base,
-        br#"{"description":"x"}"#,
-    );
-    let body = assert_error(&r, 415);
-    assert_eq!(body["error_code"], "ERR_NGROK_203");
     let mut with_type = base.to_vec();
     with_type.push(("Content-Type", "application/json; charset=utf-8"));
-    let r = raw(
-        &mock.url(),
-        "POST",
-        "/ip_policies",
-        &with_type,
-        b"{not json",
-    );
-    let body = assert_error(&r, 400);
-    assert_eq!(body["error_code"], "ERR_NGROK_204");
-    let r = raw(&mock.url(), "POST", "/ip_policies", &with_type, b"[1]");
-    assert_error(&r, 400);
-    let r = raw(
-        &mock.url(),
-        "POST",
-        "/ip_policies",
-        &with_type,
-        br#"{"description":"ok"}"#,
-    );
+    for (headers, body, status, code) in [
+        (
+            &base[..],
+            &br#"{"description":"x"}"#[..],
+            415,
+            Some("ERR_NGROK_203"),
+        ),
+        (&with_type[..], b"{not json", 400, Some("ERR_NGROK_204")),
+        (&with_type[..], b"[1]", 400, None),
+    ] {
+        let r = raw(&mock.url(), "POST", "/ip_policies", headers, body);
+        let answer = assert_error(&r, status);
+        if let Some(code) = code {
+            assert_eq!(answer["error_code"], code, "{headers:?}");
+        }
+    }
+    let ok = br#"{"description":"ok"}"#;
+    let r = raw(&mock.url(), "POST", "/ip_policies", &with_type, ok);
     assert_eq!(r.status, 201, "{}", r.text());
 }
 
 #[test]
 fn unknown_fields_are_named() {
     let mock = start();
-    let r = post(
-        &mock,
-        "/ip_policies",
-        json!({"description": "a", "descripton": "b"}),
-    );
+    let typo = json!({"description": "a", "descripton": "b"});
+    let r = post(&mock, "/ip_policies", typo);
     let body = assert_error(&r, 400);
     assert_eq!(body["error_code"], "ERR_NGROK_205");
     assert_eq!(body["details"]["field"], "descripton");
@@ -125,7 +95,7 @@ fn unknown_paths_are_404_and_wrong_methods_405() {
     let body = assert_error(&get(&mock, "/nope"), 404);
     assert_eq!(body["error_code"], "ERR_NGROK_405");
     assert_error(&get(&mock, "/ip_policies/x/y"), 404);
-    let r = api(&mock, "PUT", "/ip_policies", Some(json!({})));
+    let r = put(&mock, "/ip_policies", json!({}));
     let body = assert_error(&r, 405);
     assert_eq!(body["error_code"], "ERR_NGROK_406");
     assert_eq!(r.header("allow"), Some("GET, POST"));

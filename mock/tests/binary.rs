@@ -2,34 +2,25 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
 
 use common::*;
 
-const BIN: &str = env!("CARGO_BIN_EXE_tunnelctl-mock");
-
 #[test]
 fn exec_runs_the_command_with_the_env_and_returns_its_code() {
-    let out = Command::new(BIN)
-        .args([
-            "--api-key",
-            "k1",
-            "--demo",
-            "exec",
-            "--",
-            "sh",
-            "-c",
-            "echo \"$TUNNELCTL_API_URL $TUNNELCTL_API_KEY\"; exit 3",
-        ])
-        .output()
-        .expect("run the binary");
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let script = "echo \"$TUNNELCTL_API_URL $TUNNELCTL_API_KEY\"; exit 3";
+    let out = run_bin(&[
+        "--api-key",
+        "k1",
+        "--demo",
+        "exec",
+        "--",
+        "sh",
+        "-c",
+        script,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("http://127.0.0.1:"), "{stdout}");
     assert!(stdout.trim_end().ends_with(" k1"), "{stdout}");
@@ -37,105 +28,39 @@ fn exec_runs_the_command_with_the_env_and_returns_its_code() {
 
 #[test]
 fn exec_of_a_missing_program_is_127() {
-    let out = Command::new(BIN)
-        .args(["exec", "--", "/nonexistent/program"])
-        .output()
-        .expect("run the binary");
+    let out = run_bin(&["exec", "--", "/nonexistent/program"]);
     assert_eq!(out.status.code(), Some(127));
 }
 
 #[test]
 fn serve_prints_url_and_key_and_writes_the_ready_file() {
-    let dir = std::env::temp_dir().join(format!("tunnelctl-mock-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let ready = dir.join("ready");
-    let mut child = Command::new(BIN)
-        .args(["--demo", "--page-size", "2", "--ready-file"])
-        .arg(&ready)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the binary");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !ready.exists() {
-        assert!(Instant::now() < deadline, "no ready file");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let url = std::fs::read_to_string(&ready)
-        .expect("read ready file")
-        .trim()
-        .to_string();
-    let r = raw(
-        &url,
-        "GET",
-        "/tunnel_sessions",
-        &[
-            ("Authorization", "Bearer mock-api-key"),
-            ("Service-Version", "2"),
-        ],
-        b"",
-    );
+    let served = serve(&["--demo", "--page-size", "2"], Stdio::piped());
+    let url = served.url.clone();
+    let r = get_at(&url, "mock-api-key", "/tunnel_sessions");
     assert_eq!(r.status, 200);
-    assert_eq!(
-        r.json()["tunnel_sessions"].as_array().map(Vec::len),
-        Some(2)
-    );
-    let _ = child.kill();
-    let out = child.wait_with_output().expect("wait");
+    let sessions = r.json()["tunnel_sessions"].as_array().map(Vec::len);
+    assert_eq!(sessions, Some(2));
+    let out = served.stop();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        stdout.contains(&format!("management API: {url}\n")),
-        "{stdout}"
-    );
+    let line = format!("management API: {url}\n");
+    assert!(stdout.contains(&line), "{stdout}");
     assert!(stdout.contains("api key: mock-api-key\n"), "{stdout}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn rate_limit_flag_sets_the_limit_and_refuses_bad_values() {
-    let bad = Command::new(BIN)
-        .args(["--rate-limit", "120", "exec", "--", "true"])
-        .output()
-        .expect("run the binary");
+    let bad = run_bin(&["--rate-limit", "120", "exec", "--", "true"]);
     assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&bad.stderr).contains("MAX/PER_MS"),
-        "{}",
-        String::from_utf8_lossy(&bad.stderr)
-    );
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(stderr.contains("MAX/PER_MS"), "{stderr}");
 
-    let dir = std::env::temp_dir().join(format!("tunnelctl-mock-test-rl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let ready = dir.join("ready");
-    let mut child = Command::new(BIN)
-        .args(["--rate-limit", "1/60000", "--ready-file"])
-        .arg(&ready)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the binary");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !ready.exists() {
-        assert!(Instant::now() < deadline, "no ready file");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let url = std::fs::read_to_string(&ready)
-        .expect("read ready file")
-        .trim()
-        .to_string();
+    let served = serve(&["--rate-limit", "1/60000"], Stdio::null());
+    let url = served.url.clone();
     let cfg = raw(&url, "GET", "/_mock/config", &[], b"").json();
-    let auth = [
-        ("Authorization", "Bearer mock-api-key"),
-        ("Service-Version", "2"),
-    ];
-    let first = raw(&url, "GET", "/tunnel_sessions", &auth, b"").status;
-    let second = raw(&url, "GET", "/tunnel_sessions", &auth, b"").status;
-    let _ = child.kill();
-    let _ = child.wait();
-    let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(
-        cfg["rate_limit"],
-        serde_json::json!({"max": 1, "per_ms": 60000})
-    );
+    let first = get_at(&url, "mock-api-key", "/tunnel_sessions").status;
+    let second = get_at(&url, "mock-api-key", "/tunnel_sessions").status;
+    served.stop();
+    let limit = serde_json::json!({"max": 1, "per_ms": 60000});
+    assert_eq!(cfg["rate_limit"], limit);
     assert_eq!((first, second), (200, 429));
 }

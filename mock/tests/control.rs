@@ -7,19 +7,6 @@ use std::time::{Duration, Instant};
 use common::*;
 use serde_json::{json, Value};
 
-fn control(mock: &tunnelctl_mock::Mock, method: &str, path: &str, body: Option<Value>) -> Resp {
-    let bytes = body
-        .map(|b| serde_json::to_vec(&b).unwrap_or_default())
-        .unwrap_or_default();
-    raw(
-        &mock.url(),
-        method,
-        path,
-        &[("Content-Type", "application/json")],
-        &bytes,
-    )
-}
-
 #[test]
 fn request_log_keeps_raw_paths_queries_headers_and_bodies() {
     let mock = start();
@@ -70,10 +57,7 @@ fn faults_apply_count_times_then_stop() {
     let mock = start();
     mock.inject(json!({"method": "GET", "path": "/ip_policies/*", "status": 503, "headers": {"Retry-After": "2"}, "count": 2}));
     let seeded = mock.seed(json!({"ip_policy_count": 1}));
-    let id = seeded["ip_policies"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let id = str_of(&seeded["ip_policies"][0]);
     for _ in 0..2 {
         let r = get(&mock, &format!("/ip_policies/{id}"));
         assert_eq!(r.status, 503);
@@ -112,28 +96,22 @@ fn fault_bodies_methods_globs_and_delays() {
 #[test]
 fn faults_over_http_and_probability_zero() {
     let mock = start();
-    let r = control(
-        &mock,
-        "POST",
-        "/_mock/faults",
-        Some(json!({"path": "/ip_policies", "status": 429, "probability": 0.0})),
-    );
+    let never = json!({"path": "/ip_policies", "status": 429, "probability": 0.0});
+    let r = ctl_post(&mock, "/_mock/faults", never);
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(get(&mock, "/ip_policies").status, 200);
     let listed = control(&mock, "GET", "/_mock/faults", None).json();
     assert_eq!(listed.as_array().map(Vec::len), Some(1));
-    let bad = control(
+    let bad = ctl_post(
         &mock,
-        "POST",
         "/_mock/faults",
-        Some(json!({"path": "/x", "status": 5000})),
+        json!({"path": "/x", "status": 5000}),
     );
     assert_eq!(bad.status, 400);
-    let bad = control(
+    let bad = ctl_post(
         &mock,
-        "POST",
         "/_mock/faults",
-        Some(json!({"path": "/x", "status": 500, "bogus": 1})),
+        json!({"path": "/x", "status": 500, "bogus": 1}),
     );
     assert_eq!(bad.status, 400);
 }
@@ -141,12 +119,7 @@ fn faults_over_http_and_probability_zero() {
 #[test]
 fn latency_is_added_to_api_requests_only() {
     let mock = start();
-    control(
-        &mock,
-        "POST",
-        "/_mock/config",
-        Some(json!({"latency_ms": 120})),
-    );
+    ctl_post(&mock, "/_mock/config", json!({"latency_ms": 120}));
     let started = Instant::now();
     control(&mock, "GET", "/_mock/state", None);
     assert!(started.elapsed() < Duration::from_millis(120));
@@ -158,7 +131,7 @@ fn latency_is_added_to_api_requests_only() {
 #[test]
 fn seed_demo_state_and_reset() {
     let mock = start();
-    let r = control(&mock, "POST", "/_mock/seed", Some(json!({"demo": true})));
+    let r = ctl_post(&mock, "/_mock/seed", json!({"demo": true}));
     assert_eq!(r.status, 200, "{}", r.text());
     let ids = r.json();
     let n = |k: &str| ids[k].as_array().map_or(0, Vec::len);
@@ -183,12 +156,7 @@ fn seed_demo_state_and_reset() {
         state["event_subscriptions"][0]["destinations"][0]["id"],
         ids["event_destinations"][0]
     );
-    let oses: Vec<&str> = state["tunnel_sessions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| s["os"].as_str())
-        .collect();
+    let oses = field_strs(&state["tunnel_sessions"], "os");
     assert!(oses.contains(&"windows") && oses.contains(&"linux"));
 
     let via_http = control(&mock, "GET", "/_mock/state", None).json();
@@ -208,36 +176,23 @@ fn seed_demo_state_and_reset() {
 fn bad_seed_and_config_are_400() {
     let mock = start();
     assert_eq!(
-        control(&mock, "POST", "/_mock/seed", Some(json!({"sesions": []}))).status,
+        ctl_post(&mock, "/_mock/seed", json!({"sesions": []})).status,
         400
     );
     assert_eq!(
-        control(
-            &mock,
-            "POST",
-            "/_mock/seed",
-            Some(json!({"sessions": [{"os": 1}]}))
-        )
-        .status,
+        ctl_post(&mock, "/_mock/seed", json!({"sessions": [{"os": 1}]})).status,
         400
     );
     assert_eq!(
-        control(
-            &mock,
-            "POST",
-            "/_mock/config",
-            Some(json!({"page_size": 0}))
-        )
-        .status,
+        ctl_post(&mock, "/_mock/config", json!({"page_size": 0})).status,
         400
     );
     assert_eq!(control(&mock, "GET", "/_mock/nope", None).status, 404);
     assert_eq!(control(&mock, "GET", "/_mock/seed", None).status, 405);
-    let cfg = control(
+    let cfg = ctl_post(
         &mock,
-        "POST",
         "/_mock/config",
-        Some(json!({"page_size": 7, "next_page_base": "http://x:1/"})),
+        json!({"page_size": 7, "next_page_base": "http://x:1/"}),
     )
     .json();
     assert_eq!(cfg["page_size"], 7);
@@ -281,19 +236,7 @@ fn latency_does_not_serialize_concurrent_requests() {
     let threads: Vec<_> = (0..10)
         .map(|_| {
             let url = url.clone();
-            std::thread::spawn(move || {
-                raw(
-                    &url,
-                    "GET",
-                    "/ip_policies",
-                    &[
-                        ("Authorization", "Bearer mock-api-key"),
-                        ("Service-Version", "2"),
-                    ],
-                    b"",
-                )
-                .status
-            })
+            std::thread::spawn(move || get_at(&url, "mock-api-key", "/ip_policies").status)
         })
         .collect();
     for t in threads {

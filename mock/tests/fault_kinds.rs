@@ -4,7 +4,7 @@
 mod agent_support;
 mod common;
 
-use agent_support::{agent, control};
+use agent_support::{agent, post_tunnel};
 use common::*;
 use serde_json::{json, Value};
 
@@ -37,10 +37,7 @@ fn after_faults_act_then_replace_the_answer() {
 fn after_reset_acts_then_drops_the_connection() {
     let mock = start();
     let sessions = mock.seed(json!({"sessions": [{}]}));
-    let id = sessions["sessions"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let id = str_of(&sessions["sessions"][0]);
     mock.inject(
         json!({"path": "/tunnel_sessions/*/stop", "after": true, "reset": true, "count": 1}),
     );
@@ -72,11 +69,10 @@ fn reset_before_drops_the_connection_without_acting() {
     );
     assert!(api_bytes(&mock, "POST", "/ip_policies", Some(json!({}))).is_empty());
     assert_eq!(mock.state()["ip_policies"], json!([]));
-    let r = control(
+    let r = ctl_post(
         &mock,
-        "POST",
         "/_mock/faults",
-        Some(json!({"path": "/**", "reset_before": true, "after": true})),
+        json!({"path": "/**", "reset_before": true, "after": true}),
     );
     assert_eq!(assert_error(&r, 400)["details"]["field"], "reset_before");
 }
@@ -172,12 +168,7 @@ fn after_faults_apply_to_the_agent_api_too() {
     mock.inject(
         json!({"method": "POST", "path": "/api/tunnels", "after": true, "status": 502, "count": 1}),
     );
-    let r = agent(
-        &mock,
-        "POST",
-        "/api/tunnels",
-        Some(json!({"name": "lost", "proto": "tcp", "addr": "9"})),
-    );
+    let r = post_tunnel(&mock, json!({"name": "lost", "proto": "tcp", "addr": "9"}));
     assert_eq!(r.status, 502);
     let listed = agent(&mock, "GET", "/api/tunnels", None).json();
     assert_eq!(listed["tunnels"][0]["name"], "lost", "{listed}");
@@ -214,15 +205,14 @@ fn invalid_fault_kinds_are_400() {
         ),
         (json!({"path": "/x", "after": true}), "status"),
     ] {
-        let r = control(&mock, "POST", "/_mock/faults", Some(bad.clone()));
+        let r = ctl_post(&mock, "/_mock/faults", bad.clone());
         assert_eq!(assert_error(&r, 400)["details"]["field"], field, "{bad}");
     }
     // The listing shows what was injected.
-    let shown = control(
+    let shown = ctl_post(
         &mock,
-        "POST",
         "/_mock/faults",
-        Some(json!({"path": "/x", "body_kind": "huge", "size": 100, "seed": 3, "after": true})),
+        json!({"path": "/x", "body_kind": "huge", "size": 100, "seed": 3, "after": true}),
     )
     .json();
     assert_eq!(shown["body_kind"], "huge");

@@ -30,7 +30,7 @@ fn follows_next_page_uri_across_three_pages() {
         pages += 1;
         assert_eq!(page["uri"], format!("{}/ip_policies", mock.url()));
         for p in page["ip_policies"].as_array().into_iter().flatten() {
-            seen.push(p["id"].as_str().unwrap_or_default().to_string());
+            seen.push(str_of(&p["id"]));
         }
         match &page["next_page_uri"] {
             Value::String(next) => {
@@ -60,7 +60,7 @@ fn default_page_size_and_exact_fit() {
     mock.seed(json!({"session_count": 8}));
     let p1 = get(&mock, "/tunnel_sessions").json();
     assert_eq!(p1["tunnel_sessions"].as_array().map(Vec::len), Some(4));
-    let next = p1["next_page_uri"].as_str().unwrap_or_default().to_string();
+    let next = str_of(&p1["next_page_uri"]);
     assert!(next.ends_with("&limit=4"), "{next}");
     let p2 = get(&mock, &target_of(&mock, &next)).json();
     assert_eq!(p2["tunnel_sessions"].as_array().map(Vec::len), Some(4));
@@ -78,17 +78,9 @@ fn default_page_size_and_exact_fit() {
 fn before_id_and_limit_validation() {
     let mock = start();
     let seeded = mock.seed(json!({"ip_policy_count": 5}));
-    let third = seeded["ip_policies"][2]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let third = str_of(&seeded["ip_policies"][2]);
     let page = get(&mock, &format!("/ip_policies?before_id={third}")).json();
-    let ids: Vec<&str> = page["ip_policies"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|p| p["id"].as_str())
-        .collect();
+    let ids = field_strs(&page["ip_policies"], "id");
     assert_eq!(
         ids,
         [

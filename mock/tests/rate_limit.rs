@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use agent_support::{agent, control};
+use agent_support::agent;
 use common::*;
 use serde_json::json;
 use tunnelctl_mock::MockOptions;
@@ -13,13 +13,8 @@ use tunnelctl_mock::MockOptions;
 #[test]
 fn requests_over_the_limit_get_429_and_are_not_handled() {
     let mock = start();
-    let cfg = control(
-        &mock,
-        "POST",
-        "/_mock/config",
-        Some(json!({"rate_limit": {"max": 3, "per_ms": 5000}})),
-    )
-    .json();
+    let limit = json!({"rate_limit": {"max": 3, "per_ms": 5000}});
+    let cfg = ctl_post(&mock, "/_mock/config", limit).json();
     assert_eq!(cfg["rate_limit"], json!({"max": 3, "per_ms": 5000}));
     for _ in 0..3 {
         assert_eq!(get(&mock, "/ip_policies").status, 200);
@@ -108,7 +103,7 @@ fn invalid_rate_limits_are_400() {
         json!({"rate_limit": {"max": 4_294_967_296_u64, "per_ms": 1000}}),
         json!({"rate_limit": "120/60000"}),
     ] {
-        let r = control(&mock, "POST", "/_mock/config", Some(bad.clone()));
+        let r = ctl_post(&mock, "/_mock/config", bad.clone());
         let body = assert_error(&r, 400);
         assert!(
             body["details"]["field"]

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use agent_support::{agent, control};
+use agent_support::agent;
 use common::*;
 use serde_json::json;
 
@@ -63,19 +63,7 @@ fn the_log_keeps_the_order_of_arrival_when_answers_finish_out_of_order() {
     let mock = start();
     mock.inject(json!({"path": "/ip_policies", "method": "GET", "status": 503, "delay_ms": 600, "count": 1}));
     let url = mock.url();
-    let slow = std::thread::spawn(move || {
-        raw(
-            &url,
-            "GET",
-            "/ip_policies",
-            &[
-                ("Authorization", "Bearer mock-api-key"),
-                ("Service-Version", "2"),
-            ],
-            b"",
-        )
-        .status
-    });
+    let slow = std::thread::spawn(move || get_at(&url, "mock-api-key", "/ip_policies").status);
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(get(&mock, "/tunnel_sessions").status, 200);
     let log = mock.requests();

@@ -13,15 +13,12 @@ fn is_id(v: &Value, prefix: &str) -> bool {
 #[test]
 fn ip_policy_crud() {
     let mock = start();
-    let r = post(
-        &mock,
-        "/ip_policies",
-        json!({"description": "office", "metadata": "{\"a\":1}"}),
-    );
+    let fields = json!({"description": "office", "metadata": "{\"a\":1}"});
+    let r = post(&mock, "/ip_policies", fields);
     assert_eq!(r.status, 201, "{}", r.text());
     let p = r.json();
     assert!(is_id(&p["id"], "ipp_"), "{p}");
-    let id = p["id"].as_str().unwrap_or_default().to_string();
+    let id = str_of(&p["id"]);
     assert_eq!(p["uri"], format!("{}/ip_policies/{id}", mock.url()));
     assert_eq!(p["description"], "office");
     assert!(
@@ -63,76 +60,55 @@ fn ip_policy_crud() {
 #[test]
 fn byte_limits_for_ip_policies_and_destinations() {
     let mock = start();
-    let ok = post(
-        &mock,
-        "/ip_policies",
-        json!({"description": "a".repeat(255), "metadata": "m".repeat(4096)}),
-    );
+    let full = json!({"description": "a".repeat(255), "metadata": "m".repeat(4096)});
+    let ok = post(&mock, "/ip_policies", full);
     assert_eq!(ok.status, 201);
-    let body = assert_error(
-        &post(
-            &mock,
-            "/ip_policies",
-            json!({"description": "a".repeat(256)}),
-        ),
-        400,
-    );
-    assert_eq!(body["details"]["field"], "description");
-    let body = assert_error(
-        &post(&mock, "/ip_policies", json!({"metadata": "m".repeat(4097)})),
-        400,
-    );
-    assert_eq!(body["details"]["field"], "metadata");
+    let id = str_of(&ok.json()["id"]);
     // 128 two-byte characters are 256 bytes: too long although only 128 characters.
-    let body = assert_error(
-        &post(
-            &mock,
-            "/ip_policies",
-            json!({"description": "é".repeat(128)}),
+    let two_byte = json!({"description": "é".repeat(128)});
+    for (method, target, body, field) in [
+        (
+            "POST",
+            "/ip_policies".to_string(),
+            json!({"description": "a".repeat(256)}),
+            "description",
         ),
-        400,
-    );
-    assert_eq!(body["details"]["field"], "description");
-    let id = ok.json()["id"].as_str().unwrap_or_default().to_string();
-    let body = assert_error(
-        &patch(
-            &mock,
-            &format!("/ip_policies/{id}"),
-            json!({"description": "é".repeat(128)}),
+        (
+            "POST",
+            "/ip_policies".to_string(),
+            json!({"metadata": "m".repeat(4097)}),
+            "metadata",
         ),
-        400,
-    );
-    assert_eq!(body["details"]["field"], "description");
+        (
+            "POST",
+            "/ip_policies".to_string(),
+            two_byte.clone(),
+            "description",
+        ),
+        (
+            "PATCH",
+            format!("/ip_policies/{id}"),
+            two_byte,
+            "description",
+        ),
+    ] {
+        assert_bad_field(&api(&mock, method, &target, Some(body)), field);
+    }
 }
 
 #[test]
 fn char_limits_for_subscriptions() {
     let mock = start();
     // 255 characters of two bytes each: 510 bytes, still within a 255-character limit.
-    let r = post(
-        &mock,
-        "/event_subscriptions",
-        json!({"description": "é".repeat(255), "metadata": "é".repeat(4096)}),
-    );
+    let full = json!({"description": "é".repeat(255), "metadata": "é".repeat(4096)});
+    let r = post(&mock, "/event_subscriptions", full);
     assert_eq!(r.status, 201, "{}", r.text());
-    let body = assert_error(
-        &post(
-            &mock,
-            "/event_subscriptions",
-            json!({"description": "é".repeat(256)}),
-        ),
-        400,
-    );
-    assert_eq!(body["details"]["field"], "description");
-    let body = assert_error(
-        &post(
-            &mock,
-            "/event_subscriptions",
-            json!({"metadata": "x".repeat(4097)}),
-        ),
-        400,
-    );
-    assert_eq!(body["details"]["field"], "metadata");
+    for (body, field) in [
+        (json!({"description": "é".repeat(256)}), "description"),
+        (json!({"metadata": "x".repeat(4097)}), "metadata"),
+    ] {
+        assert_bad_field(&post(&mock, "/event_subscriptions", body), field);
+    }
 }
 
 #[test]
@@ -142,10 +118,7 @@ fn backends_match_tunnels_and_show_the_labels_null_quirk() {
         {"labels": {"env": "prod", "app": "web"}},
         {"labels": {"env": "staging", "app": "web"}},
     ]}));
-    let prod_tunnel = seeded["tunnels"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let prod_tunnel = str_of(&seeded["tunnels"][0]);
     let r = post(
         &mock,
         "/backends/tunnel_group",
@@ -159,7 +132,7 @@ fn backends_match_tunnels_and_show_the_labels_null_quirk() {
         b["tunnels"],
         json!([{"id": prod_tunnel, "uri": format!("{}/tunnels/{prod_tunnel}", mock.url())}])
     );
-    let id = b["id"].as_str().unwrap_or_default().to_string();
+    let id = str_of(&b["id"]);
     let path = format!("/backends/tunnel_group/{id}");
 
     let r = patch(&mock, &path, json!({"description": "renamed"}));
@@ -196,14 +169,8 @@ fn backends_match_tunnels_and_show_the_labels_null_quirk() {
 fn tls_termination_module() {
     let mock = start();
     let seeded = mock.seed(json!({"tls_edges": [{"module": null}, {"module": {"enabled": true, "terminate_at": "edge", "min_version": "1.2"}}]}));
-    let bare = seeded["tls_edges"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let with = seeded["tls_edges"][1]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let bare = str_of(&seeded["tls_edges"][0]);
+    let with = str_of(&seeded["tls_edges"][1]);
     let path = |e: &str| format!("/edges/tls/{e}/tls_termination");
 
     let body = assert_error(&get(&mock, &path(&bare)), 404);
@@ -216,45 +183,26 @@ fn tls_termination_module() {
         json!({"enabled": true, "terminate_at": "edge", "min_version": "1.2"})
     );
 
-    let r = api(
-        &mock,
-        "PUT",
-        &path(&bare),
-        Some(json!({"terminate_at": "upstream"})),
-    );
+    let r = put(&mock, &path(&bare), json!({"terminate_at": "upstream"}));
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(
         r.json(),
         json!({"enabled": true, "terminate_at": "upstream", "min_version": null})
     );
-    let body = assert_error(
-        &api(
-            &mock,
-            "PUT",
-            &path(&bare),
-            Some(json!({"terminate_at": "upstream", "min_version": "1.2"})),
+    for (body, field) in [
+        (
+            json!({"terminate_at": "upstream", "min_version": "1.2"}),
+            "min_version",
         ),
-        400,
-    );
-    assert_eq!(body["details"]["field"], "min_version");
-    assert_error(
-        &api(
-            &mock,
-            "PUT",
-            &path(&bare),
-            Some(json!({"terminate_at": "middle"})),
-        ),
-        400,
-    );
-    assert_error(
-        &api(
-            &mock,
-            "PUT",
-            &path(&bare),
-            Some(json!({"min_version": "1.4"})),
-        ),
-        400,
-    );
+        (json!({"terminate_at": "middle"}), ""),
+        (json!({"min_version": "1.4"}), ""),
+    ] {
+        let r = put(&mock, &path(&bare), body);
+        match field {
+            "" => drop(assert_error(&r, 400)),
+            field => assert_bad_field(&r, field),
+        }
+    }
 
     assert_eq!(delete(&mock, &path(&bare)).status, 204);
     assert_error(&delete(&mock, &path(&bare)), 404);
@@ -286,7 +234,7 @@ fn event_destinations() {
             "datadog": null,
         })
     );
-    let id = d["id"].as_str().unwrap_or_default().to_string();
+    let id = str_of(&d["id"]);
 
     let role = json!({"role": {"role_arn": "arn:aws:iam::1:role/r"}});
     // Default format is json.
@@ -312,11 +260,8 @@ fn event_destinations() {
         assert_error(&post(&mock, "/event_destinations", b.clone()), 400);
     }
 
-    let r = patch(
-        &mock,
-        &format!("/event_destinations/{id}"),
-        json!({"description": "renamed"}),
-    );
+    let renamed = json!({"description": "renamed"});
+    let r = patch(&mock, &format!("/event_destinations/{id}"), renamed);
     assert_eq!(r.status, 200);
     assert_eq!(
         r.json()["target"]["kinesis"]["stream_arn"],
@@ -329,20 +274,14 @@ fn event_destinations() {
         json!({"destination_ids": [id]}),
     )
     .json();
-    let sub_id = sub["id"].as_str().unwrap_or_default().to_string();
+    let sub_id = str_of(&sub["id"]);
     let body = assert_error(&delete(&mock, &format!("/event_destinations/{id}")), 400);
     assert!(
         body["msg"].as_str().unwrap_or("").contains(&sub_id),
         "{body}"
     );
-    assert_eq!(
-        delete(&mock, &format!("/event_subscriptions/{sub_id}")).status,
-        204
-    );
-    assert_eq!(
-        delete(&mock, &format!("/event_destinations/{id}")).status,
-        204
-    );
+    assert_deleted(&mock, &format!("/event_subscriptions/{sub_id}"));
+    assert_deleted(&mock, &format!("/event_destinations/{id}"));
 }
 
 #[test]
@@ -351,10 +290,7 @@ fn event_subscriptions_and_sources() {
     let seeded = mock.seed(json!({"event_destinations": [
         {"target": {"kinesis": {"auth": {"role": {"role_arn": "r"}}, "stream_arn": "s"}}}
     ]}));
-    let ed = seeded["event_destinations"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let ed = str_of(&seeded["event_destinations"][0]);
     let body = assert_error(
         &post(
             &mock,
@@ -376,7 +312,7 @@ fn event_subscriptions_and_sources() {
     assert_eq!(r.status, 201, "{}", r.text());
     let s = r.json();
     assert!(is_id(&s["id"], "esb_"));
-    let id = s["id"].as_str().unwrap_or_default().to_string();
+    let id = str_of(&s["id"]);
     let base = mock.url();
     assert_eq!(
         s["sources"],
@@ -434,10 +370,7 @@ fn event_subscriptions_and_sources() {
     );
     assert_eq!(r.json()["sources"], json!([]));
     assert_eq!(r.json()["destinations"], json!([]));
-    assert_eq!(
-        delete(&mock, &format!("/event_subscriptions/{id}")).status,
-        204
-    );
+    assert_deleted(&mock, &format!("/event_subscriptions/{id}"));
 }
 
 #[test]
@@ -447,10 +380,7 @@ fn sessions_render_like_the_seeds() {
         {"region": "eu", "os": "darwin", "agent_version": "3.18.4", "ip": "192.0.2.1", "credential_id": "cr_abc"},
         {"metadata": "host-2"},
     ]}));
-    let plain = seeded["sessions"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let plain = str_of(&seeded["sessions"][0]);
     let s = get(&mock, &format!("/tunnel_sessions/{plain}")).json();
     let base = mock.url();
     assert_eq!(
@@ -463,10 +393,7 @@ fn sessions_render_like_the_seeds() {
         })
     );
     assert!(s.get("metadata").is_none(), "metadata omitted when empty");
-    let with_meta = seeded["sessions"][1]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let with_meta = str_of(&seeded["sessions"][1]);
     assert_eq!(
         get(&mock, &format!("/tunnel_sessions/{with_meta}")).json()["metadata"],
         "host-2"

@@ -9,10 +9,7 @@ use serde_json::{json, Value};
 use tunnelctl_mock::{Mock, MockOptions};
 
 fn seed_one(mock: &Mock, session: Value) -> String {
-    mock.seed(json!({"sessions": [session]}))["sessions"][0]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    str_of(&mock.seed(json!({"sessions": [session]}))["sessions"][0])
 }
 
 fn sessions(mock: &Mock) -> Vec<Value> {
@@ -53,14 +50,7 @@ fn restart_comes_back_with_a_new_id_after_the_delay() {
     };
     assert_ne!(after["id"], before["id"]);
     assert!(after["id"].as_str().is_some_and(|i| i.starts_with("ts_")));
-    for k in [
-        "credential",
-        "ip",
-        "os",
-        "region",
-        "metadata",
-        "agent_version",
-    ] {
+    for k in "credential ip os region metadata agent_version".split(' ') {
         assert_eq!(after[k], before[k], "{k}");
     }
     assert!(after["started_at"].as_str() >= before["started_at"].as_str());
@@ -78,7 +68,7 @@ fn restart_shows_the_updated_version_and_windows_refuses() {
     let s = sessions(&mock);
     assert_eq!(s.len(), 1);
     assert_eq!(s[0]["agent_version"], "3.20.0");
-    let new_id = s[0]["id"].as_str().unwrap_or_default().to_string();
+    let new_id = str_of(&s[0]["id"]);
     let body = assert_error(&command(&mock, &new_id, "update"), 400);
     assert_eq!(body["msg"], "no update is available");
 

@@ -28,9 +28,4 @@ pub struct TunnelGroupFields {
     pub labels: Option<BTreeMap<String, String>>,
 }
 
-impl TunnelGroupFields {
-    /// No field is set.
-    pub fn is_empty(&self) -> bool {
-        self.description.is_none() && self.metadata.is_none() && self.labels.is_none()
-    }
-}
+impl TunnelGroupFields {}

@@ -52,14 +52,6 @@ impl DestinationFields {
         }
         Ok(())
     }
-
-    /// No field is set.
-    pub fn is_empty(&self) -> bool {
-        self.description.is_none()
-            && self.metadata.is_none()
-            && self.format.is_none()
-            && self.target.is_none()
-    }
 }
 
 /// The kind of AWS target, with its resource name.

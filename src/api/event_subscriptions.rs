@@ -43,12 +43,4 @@ impl SubscriptionFields {
         max_chars("description", self.description.as_deref(), 255)?;
         max_chars("metadata", self.metadata.as_deref(), 4096)
     }
-
-    /// No field is set.
-    pub fn is_empty(&self) -> bool {
-        self.metadata.is_none()
-            && self.description.is_none()
-            && self.sources.is_none()
-            && self.destination_ids.is_none()
-    }
 }

@@ -29,9 +29,4 @@ impl IpPolicyFields {
         max_bytes("description", self.description.as_deref(), 255)?;
         max_bytes("metadata", self.metadata.as_deref(), 4096)
     }
-
-    /// No field is set.
-    pub fn is_empty(&self) -> bool {
-        self.description.is_none() && self.metadata.is_none()
-    }
 }

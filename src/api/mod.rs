@@ -408,6 +408,12 @@ fn shorten(s: &str, max: usize) -> String {
     }
 }
 
+/// True when a create or update body sets no field: every field of those bodies is skipped
+/// when unset, so nothing set serializes to `{}`.
+pub fn sets_nothing(body: &impl Serialize) -> bool {
+    matches!(serde_json::to_value(body), Ok(Value::Object(fields)) if fields.is_empty())
+}
+
 /// A collection of the API with the usual verbs: list, get, create, update (PATCH), delete.
 pub struct Resource {
     /// The literal path segments of the collection, e.g. `["backends", "tunnel_group"]`.

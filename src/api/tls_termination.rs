@@ -56,11 +56,6 @@ impl TlsTermination {
         }
         Ok(())
     }
-
-    /// No field is set.
-    pub fn is_empty(&self) -> bool {
-        self.enabled.is_none() && self.terminate_at.is_none() && self.min_version.is_none()
-    }
 }
 
 fn segs(edge_id: &str) -> [Seg<'_>; 4] {

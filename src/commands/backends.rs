@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use clap::{Args, Subcommand};
 
 use super::crud::Crud;
-use super::{nothing_to_update, LimitArg};
+use super::LimitArg;
 use crate::api::backends::{TunnelGroupFields, RESOURCE};
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -129,11 +129,8 @@ pub async fn run(args: BackendsArgs, ctx: &Context) -> Result<()> {
         TunnelGroupCommand::Get { id } => CRUD.get(ctx, &id).await,
         TunnelGroupCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
         TunnelGroupCommand::Update { id, fields } => {
-            let body = fields.into_api()?;
-            if body.is_empty() {
-                return Err(nothing_to_update("--description, --metadata, --label"));
-            }
-            let mut updated = CRUD.update(ctx, &id, &body).await?;
+            let flags = "--description, --metadata, --label";
+            let mut updated = CRUD.update(ctx, &id, &fields.into_api()?, flags).await?;
             // The API answers `labels: null` to a PATCH that did not set labels, although it
             // kept them. JSON shows the answer as it is; people are shown the stored labels.
             let labels_unknown = updated

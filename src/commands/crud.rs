@@ -4,8 +4,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{for_each_id, print_list};
-use crate::api::Resource;
+use super::{for_each_id, nothing_to_update, print_list};
+use crate::api::{sets_nothing, Resource};
 use crate::context::Context;
 use crate::error::Result;
 use crate::escape::escape;
@@ -47,9 +47,31 @@ impl Crud {
     }
 
     /// Changes the given fields of an item; returns the API's answer for the caller to print.
-    pub async fn update(&self, ctx: &Context, id: &str, body: &impl Serialize) -> Result<Value> {
+    /// A body that sets nothing is a usage error naming the `flags` that set something.
+    pub async fn update(
+        &self,
+        ctx: &Context,
+        id: &str,
+        body: &impl Serialize,
+        flags: &str,
+    ) -> Result<Value> {
+        if sets_nothing(body) {
+            return Err(nothing_to_update(flags));
+        }
         let client = ctx.management()?;
         self.resource.update(&client, id, body).await
+    }
+
+    /// [`Crud::update`], then prints the answer.
+    pub async fn update_and_show(
+        &self,
+        ctx: &Context,
+        id: &str,
+        body: &impl Serialize,
+        flags: &str,
+    ) -> Result<()> {
+        let updated = self.update(ctx, id, body, flags).await?;
+        ctx.printer.object(self.kind, &updated)
     }
 
     /// Deletes items after confirmation, one after another, reporting each.

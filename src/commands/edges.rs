@@ -3,6 +3,7 @@
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::check;
+use crate::api::sets_nothing;
 use crate::api::tls_termination::{self, TlsTermination};
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -111,7 +112,7 @@ pub async fn run(args: EdgesArgs, ctx: &Context) -> Result<()> {
                 }),
                 min_version: min_version.map(Some),
             };
-            if module.is_empty() {
+            if sets_nothing(&module) {
                 return Err(Error::usage(
                     "nothing to set: give at least one of --terminate-at, --min-version, --enabled",
                 ));

@@ -10,7 +10,7 @@ use clap::{ArgGroup, Args, Subcommand};
 use serde_json::Value;
 
 use super::crud::Crud;
-use super::{check, non_empty, nothing_to_update, value_or_file, LimitArg};
+use super::{check, non_empty, value_or_file, LimitArg};
 use crate::api::event_destinations::{aws_target, AwsAuth, AwsTarget, DestinationFields, RESOURCE};
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -266,13 +266,8 @@ pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> Result<()> {
         }
         DestinationsCommand::Update { id, fields } => {
             let body = fields.into_api(false, &ctx.prompter)?;
-            if body.is_empty() {
-                return Err(nothing_to_update(
-                    "--description, --metadata, --format, a target flag, --target-json",
-                ));
-            }
-            ctx.printer
-                .object(&EVENT_DESTINATION, &CRUD.update(ctx, &id, &body).await?)
+            let flags = "--description, --metadata, --format, a target flag, --target-json";
+            CRUD.update_and_show(ctx, &id, &body, flags).await
         }
         DestinationsCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
     }

@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 
 use super::crud::Crud;
-use super::{check, non_empty, nothing_to_update, print_list, LimitArg};
+use super::{check, non_empty, print_list, LimitArg};
 use crate::api::event_sources;
 use crate::api::event_subscriptions::{SourceType, SubscriptionFields, RESOURCE};
 use crate::context::Context;
@@ -174,14 +174,9 @@ pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> Result<()> {
         SubscriptionsCommand::Get { id } => CRUD.get(ctx, &id).await,
         SubscriptionsCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
         SubscriptionsCommand::Update { id, fields } => {
-            let body = fields.into_api()?;
-            if body.is_empty() {
-                return Err(nothing_to_update(
-                    "--description, --metadata, --source, --destination-id",
-                ));
-            }
-            ctx.printer
-                .object(&EVENT_SUBSCRIPTION, &CRUD.update(ctx, &id, &body).await?)
+            let flags = "--description, --metadata, --source, --destination-id";
+            CRUD.update_and_show(ctx, &id, &fields.into_api()?, flags)
+                .await
         }
         SubscriptionsCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
         SubscriptionsCommand::Sources(s) => run_sources(s, ctx).await,
@@ -196,61 +191,40 @@ const CRUD: Crud = Crud {
 
 async fn run_sources(args: SourcesArgs, ctx: &Context) -> Result<()> {
     let client = ctx.management()?;
-    match args.command {
+    let shown = match args.command {
         SourcesCommand::List {
             subscription_id,
             limit,
         } => {
-            print_list(
-                ctx,
-                &EVENT_SOURCE,
-                event_sources::list(&client, &subscription_id, limit.limit)?,
-            )
-            .await
+            let pages = event_sources::list(&client, &subscription_id, limit.limit)?;
+            return print_list(ctx, &EVENT_SOURCE, pages).await;
         }
         SourcesCommand::Get {
-            subscription_id,
+            subscription_id: id,
             kind,
-        } => ctx.printer.object(
-            &EVENT_SOURCE,
-            &event_sources::get(&client, &subscription_id, &kind).await?,
-        ),
+        } => event_sources::get(&client, &id, &kind).await?,
         SourcesCommand::Create {
-            subscription_id,
+            subscription_id: id,
             kind,
-        } => ctx.printer.object(
-            &EVENT_SOURCE,
-            &event_sources::create(&client, &subscription_id, &kind)
-                .await
-                .map_err(|e| {
-                    e.with_check(&format!(
-                        "tunnelctl event-subscriptions sources list {subscription_id}"
-                    ))
-                })?,
-        ),
+        } => event_sources::create(&client, &id, &kind)
+            .await
+            .map_err(|e| {
+                e.with_check(&format!("tunnelctl event-subscriptions sources list {id}"))
+            })?,
         SourcesCommand::Update {
-            subscription_id,
+            subscription_id: id,
             kind,
-        } => ctx.printer.object(
-            &EVENT_SOURCE,
-            &event_sources::update(&client, &subscription_id, &kind).await?,
-        ),
+        } => event_sources::update(&client, &id, &kind).await?,
         SourcesCommand::Delete {
-            subscription_id,
+            subscription_id: id,
             kind,
         } => {
-            ctx.confirm(&format!(
-                "Remove the event type {} from {}?",
-                escape(&kind),
-                escape(&subscription_id)
-            ))?;
-            event_sources::delete(&client, &subscription_id, &kind).await?;
-            ctx.note(&format!(
-                "Removed {} from {}",
-                escape(&kind),
-                escape(&subscription_id)
-            ));
-            Ok(())
+            let (kind, from) = (escape(&kind), escape(&id));
+            ctx.confirm(&format!("Remove the event type {kind} from {from}?"))?;
+            event_sources::delete(&client, &id, &kind).await?;
+            ctx.note(&format!("Removed {kind} from {from}"));
+            return Ok(());
         }
-    }
+    };
+    ctx.printer.object(&EVENT_SOURCE, &shown)
 }

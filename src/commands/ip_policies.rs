@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 
 use super::crud::Crud;
-use super::{check, nothing_to_update, LimitArg};
+use super::{check, LimitArg};
 use crate::api::ip_policies::{IpPolicyFields, RESOURCE};
 use crate::context::Context;
 use crate::error::Result;
@@ -95,11 +95,8 @@ pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> Result<()> {
         IpPoliciesCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
         IpPoliciesCommand::Update { id, fields } => {
             let body = fields.into_api()?;
-            if body.is_empty() {
-                return Err(nothing_to_update("--description, --metadata"));
-            }
-            ctx.printer
-                .object(&IP_POLICY, &CRUD.update(ctx, &id, &body).await?)
+            CRUD.update_and_show(ctx, &id, &body, "--description, --metadata")
+                .await
         }
         IpPoliciesCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
     }

@@ -94,6 +94,31 @@ pub async fn run(
     results
 }
 
+/// Sends a command to the agents at `indices` of `ids` (`parallel` at once) and returns the
+/// indices it reached; the step of each other one says why (the command's failure step, or
+/// not started).
+async fn send(
+    client: &Client,
+    ids: &[String],
+    indices: Vec<usize>,
+    parallel: usize,
+    (command, failed): (AgentCommand, fn(Error) -> Step),
+    steps: &mut [Option<Step>],
+) -> Vec<usize> {
+    let targets: Vec<String> = indices.iter().map(|i| ids[*i].clone()).collect();
+    let send_one = |id: String| async move { sessions::send(client, &id, command).await };
+    let outcomes = bulk::run(&targets, parallel, send_one, |_, _| {}).await;
+    let mut reached = Vec::new();
+    for (i, outcome) in indices.into_iter().zip(outcomes) {
+        match outcome {
+            Outcome::Done => reached.push(i),
+            Outcome::Failed(e) => steps[i] = Some(failed(e)),
+            Outcome::NotStarted => steps[i] = Some(Step::NotStarted),
+        }
+    }
+    reached
+}
+
 async fn one_batch(
     client: &Client,
     batch: &[Value],
@@ -108,23 +133,14 @@ async fn one_batch(
     let mut reported = vec![false; batch.len()];
 
     progress.phase(n, of, &format!("updating {} agent(s)", ids.len()));
-    let updates = bulk::run(
-        &ids,
-        plan.parallel,
-        |id| async move { sessions::send(client, &id, AgentCommand::Update).await },
-        |_, _| {},
-    )
-    .await;
+    let all = (0..ids.len()).collect();
+    let update = (
+        AgentCommand::Update,
+        Step::UpdateFailed as fn(Error) -> Step,
+    );
+    let to_restart = send(client, &ids, all, plan.parallel, update, &mut steps).await;
     // Counted from the last answer, so every agent has had the full wait since its own update.
     let updated_at = Instant::now();
-    let mut to_restart = Vec::new();
-    for (i, outcome) in updates.into_iter().enumerate() {
-        match outcome {
-            Outcome::Done => to_restart.push(i),
-            Outcome::Failed(e) => steps[i] = Some(Step::UpdateFailed(e)),
-            Outcome::NotStarted => steps[i] = Some(Step::NotStarted),
-        }
-    }
     finish(batch, &steps, &mut reported, progress);
     if to_restart.is_empty() {
         return collect(steps);
@@ -160,23 +176,11 @@ async fn one_batch(
         Err(_) => batch.iter().map(|s| id_of(s).to_string()).collect(),
     };
     progress.phase(n, of, &format!("restarting {} agent(s)", to_restart.len()));
-    let restart_ids: Vec<String> = to_restart.iter().map(|i| ids[*i].clone()).collect();
-    let restarts = bulk::run(
-        &restart_ids,
-        plan.parallel,
-        |id| async move { sessions::send(client, &id, AgentCommand::Restart).await },
-        |_, _| {},
-    )
-    .await;
-    let mut restarted = Vec::new();
-    for (k, outcome) in restarts.into_iter().enumerate() {
-        let i = to_restart[k];
-        match outcome {
-            Outcome::Done => restarted.push(i),
-            Outcome::Failed(e) => steps[i] = Some(Step::RestartFailed(e)),
-            Outcome::NotStarted => steps[i] = Some(Step::NotStarted),
-        }
-    }
+    let restart = (
+        AgentCommand::Restart,
+        Step::RestartFailed as fn(Error) -> Step,
+    );
+    let restarted = send(client, &ids, to_restart, plan.parallel, restart, &mut steps).await;
     finish(batch, &steps, &mut reported, progress);
 
     progress.phase(

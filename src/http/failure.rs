@@ -181,47 +181,25 @@ mod tests {
 
     #[test]
     fn error_bodies_of_every_shape() {
-        let j = decode_error(
-            "GET",
-            "/x",
-            400,
-            Some("application/json"),
-            br#"{"error_code":"ERR_1","status_code":400,"msg":"bad","details":{"operation_id":"op_9"}}"#,
-            TEST_SECRETS,        );
+        let decode = |status, content_type, body: &[u8]| {
+            decode_error("GET", "/x", status, content_type, body, TEST_SECRETS)
+        };
+        let json = br#"{"error_code":"ERR_1","status_code":400,"msg":"bad","details":{"operation_id":"op_9"}}"#;
+        let j = decode(400, Some("application/json"), json);
         assert_eq!(j.code.as_deref(), Some("ERR_1"));
         assert_eq!(j.message.as_deref(), Some("bad"));
         assert_eq!(j.operation_id.as_deref(), Some("op_9"));
-        let n = decode_error(
-            "GET",
-            "/x",
-            404,
-            None,
-            br#"{"error_code":100,"msg":"tunnel not found","details":{"name":"t1"}}"#,
-            TEST_SECRETS,
-        );
+        let agent = br#"{"error_code":100,"msg":"tunnel not found","details":{"name":"t1"}}"#;
+        let n = decode(404, None, agent);
         assert_eq!(n.code.as_deref(), Some("100"));
         assert_eq!(n.detail.as_deref(), Some("name: t1"));
-        let h = decode_error(
-            "GET",
-            "/x",
-            502,
-            Some("text/html"),
-            b"<html><head><title>502 Bad Gateway</title></head></html>",
-            TEST_SECRETS,
-        );
+        let html = b"<html><head><title>502 Bad Gateway</title></head></html>";
+        let h = decode(502, Some("text/html"), html);
         assert_eq!(h.message.as_deref(), Some("502 Bad Gateway"));
-        let t = decode_error(
-            "GET",
-            "/x",
-            500,
-            Some("text/plain"),
-            b"\n oops\nmore",
-            TEST_SECRETS,
-        );
+        let t = decode(500, Some("text/plain"), b"\n oops\nmore");
         assert_eq!(t.message.as_deref(), Some("oops"));
-        let e = decode_error("GET", "/x", 500, None, b"", TEST_SECRETS);
-        assert_eq!(e.message, None);
-        let esc = decode_error("GET", "/x", 500, None, b"\x1b[2Jboom", TEST_SECRETS);
+        assert_eq!(decode(500, None, b"").message, None);
+        let esc = decode(500, None, b"\x1b[2Jboom");
         assert_eq!(esc.message.as_deref(), Some("\\x1b[2Jboom"));
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use crate::common::{assert_management_headers, run, Env};
+use crate::common::{assert_management_headers, run, words, Env};
 use serde_json::json;
 use tunnelctl_mock::MockOptions;
 
@@ -106,13 +106,7 @@ fn api_refuses_bad_input_before_sending() {
         &["api", "POST", "/ip_policies", "-f", "a=1", "-f", "a=2"],
         &["api", "POST", "/ip_policies", "--paginate"],
         &["api", "GET", "http://127.0.0.2:9/ip_policies"],
-        &[
-            "api",
-            "POST",
-            "/ip_policies",
-            "--input",
-            "/nonexistent/file.json",
-        ],
+        &words("api POST /ip_policies --input /nonexistent/file.json"),
     ];
     for args in cases {
         env.run(args).code(2);

@@ -5,9 +5,8 @@
 use crate::common;
 
 use crate::common::seed::sorted;
-use crate::common::{assert_management_headers, only_write, Env};
+use crate::common::{assert_request, assert_write, only_write, Env};
 use serde_json::{json, Value};
-use tunnelctl_mock::RecordedRequest;
 
 /// The command words of this module.
 const CMD: &[&str] = &["backends", "tunnel-group"];
@@ -23,14 +22,6 @@ fn tunnel_ids(backend: &Value) -> Vec<String> {
         .collect();
     ids.sort();
     ids
-}
-
-#[track_caller]
-fn assert_request(req: &RecordedRequest, method: &str, path: &str) {
-    assert_eq!(req.method, method);
-    assert_eq!(req.path, path);
-    assert_eq!(req.query, None);
-    assert_management_headers(req);
 }
 
 #[test]
@@ -53,15 +44,15 @@ fn create_sends_the_fields_and_prints_the_backend_with_its_tunnels() {
         ],
     );
     out.ok();
-    let req = only_write(&env);
-    assert_request(&req, "POST", PATH);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({
+    assert_write(
+        &env,
+        "POST",
+        PATH,
+        json!({
             "description": "prod web",
             "metadata": "{\"team\":\"ops\"}",
             "labels": {"env": "prod", "app": "web"}
-        }))
+        }),
     );
     let printed = out.json();
     let id = printed["id"].as_str().unwrap();
@@ -180,11 +171,8 @@ fn bad_labels_are_usage_errors_and_send_nothing() {
         CMD,
         &["create", "--label", "env=prod", "--label", "env=staging"],
     );
-    assert!(
-        out.stderr.contains("env"),
-        "the duplicate key is named: {}",
-        out.stderr
-    );
+    // The duplicate key is named.
+    out.says("env");
     assert!(env.requests().is_empty(), "{:?}", env.requests());
     assert_eq!(
         env.stored("backends", id).unwrap()["labels"],
@@ -259,7 +247,7 @@ fn get_prints_the_backend_and_the_tunnels_it_matches() {
         assert!(table.stdout.contains(t.as_str()), "{t}:\n{}", table.stdout);
     }
     assert!(!table.stdout.contains(tunnels[2].as_str()));
-    assert!(table.stdout.contains("ago") || table.stdout.contains("just now"));
+    table.shows_age();
 }
 
 #[test]
@@ -344,9 +332,12 @@ fn update_sends_only_the_flags_given_and_copes_with_labels_null() {
     let id = &ids[0];
     let out = env.run_in(CMD, &["update", id, "--description", "new", "--json"]);
     out.ok();
-    let req = only_write(&env);
-    assert_request(&req, "PATCH", &format!("{PATH}/{id}"));
-    assert_eq!(req.body_json(), Some(json!({"description": "new"})));
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("{PATH}/{id}"),
+        json!({"description": "new"}),
+    );
     let printed = out.json();
     assert_eq!(printed["description"], "new");
     assert_eq!(printed["metadata"], "m0", "kept");
@@ -425,9 +416,12 @@ fn update_with_labels_replaces_the_whole_map() {
     let id = &ids[0];
     let out = env.run_in(CMD, &["update", id, "--label", "env=staging", "--json"]);
     out.ok();
-    let req = only_write(&env);
-    assert_request(&req, "PATCH", &format!("{PATH}/{id}"));
-    assert_eq!(req.body_json(), Some(json!({"labels": {"env": "staging"}})));
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("{PATH}/{id}"),
+        json!({"labels": {"env": "staging"}}),
+    );
     let printed = out.json();
     assert_eq!(
         printed["labels"],

@@ -419,7 +419,7 @@ fn jq_filters_in_process(c: &Collection) {
     assert_eq!(out.stdout, format!("{}\n", seeded[0]));
     let out = c.run(&env, "get", &[&seeded[0], "--jq", "{"]);
     out.code(2);
-    assert!(out.stderr.contains("--jq"), "{}", out.stderr);
+    out.says("--jq");
 }
 
 fn get_prints_the_item_as_returned(c: &Collection) {
@@ -582,7 +582,7 @@ fn remove_all_missing_exits_4(c: &Collection) {
     let [n1, n2, n3] = ["nope1", "nope2", "nope3"].map(|n| format!("{}{n}", c.prefix));
     let out = c.run(&env, c.remove.verb, &[&n1, "--yes"]);
     out.code(4);
-    assert!(out.stderr.contains("404"), "{}", out.stderr);
+    out.says("404");
     let said = format!("{} {}{}", c.remove.method, c.item(&n1), c.remove.suffix);
     assert!(out.stderr.contains(&said), "{said}: {}", out.stderr);
     let out = c.run(&env, c.remove.verb, &[&n2, &n3, "--yes"]);
@@ -600,17 +600,14 @@ fn remove_without_yes_off_a_terminal_sends_nothing(c: &Collection) {
         let args: Vec<&str> = given.iter().map(String::as_str).collect();
         let out = c.run(&env, c.remove.verb, &args);
         out.code(2);
-        assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+        out.says("--yes");
         assert_eq!(out.stdout, "");
     }
     let out = c.run(&env, c.remove.verb, &["--yes"]);
     out.code(2);
     assert_ne!(out.stderr, "", "an id is required");
-    assert!(
-        out.stderr.contains(c.remove.no_id),
-        "an id is required: {}",
-        out.stderr
-    );
+    // An id is required.
+    out.says(c.remove.no_id);
     assert!(env.requests().is_empty(), "{:?}", env.requests());
     assert_eq!(c.stored(&env).len(), 2);
 }

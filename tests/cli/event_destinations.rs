@@ -5,7 +5,8 @@ use crate::common;
 
 use crate::common::seed::{KINESIS, ROLE};
 use crate::common::words;
-use crate::common::{assert_management_headers, only_write, run, Env, AWS_SECRET};
+use crate::common::{assert_management_headers, assert_write, only_write, run, Env, AWS_SECRET};
+use assert_cmd::Command;
 use serde_json::{json, Value};
 
 /// The command words of this module.
@@ -24,6 +25,48 @@ fn run_with_secret(env: &Env, args: &[&str]) -> common::Out {
 /// [`run_with_secret`] with the arguments as one line.
 fn with_secret(env: &Env, line: &str) -> common::Out {
     run_with_secret(env, &words(line))
+}
+
+/// A Kinesis target with a role, as `--target-json` takes it.
+fn kinesis_role_json() -> String {
+    json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}}).to_string()
+}
+
+/// The secret access key of the Kinesis target in the one write.
+fn sent_kinesis_secret(env: &Env) -> Value {
+    let body = only_write(env).body_json().unwrap();
+    body["target"]["kinesis"]["auth"]["creds"]["aws_secret_access_key"].clone()
+}
+
+/// `event-destinations create TARGET --aws-access-key-id KEY_ID --aws-secret-access-key-stdin`
+/// on `cmd`, with `stdin`.
+fn create_with_stdin_secret(mut cmd: Command, target: [&str; 2], stdin: &str) -> common::Out {
+    let secret = [
+        "--aws-access-key-id",
+        KEY_ID,
+        "--aws-secret-access-key-stdin",
+    ];
+    run(cmd
+        .args(CMD)
+        .arg("create")
+        .args(target)
+        .args(secret)
+        .write_stdin(stdin))
+}
+
+/// Runs `create FLAGS` and `update ed_x FLAGS` (with the AWS secret in the environment when
+/// `secret`): each is a usage error that names every one of `named` and prints nothing.
+#[track_caller]
+fn refused_on_create_and_update(env: &Env, flags: &[&str], named: &[&str], secret: bool) {
+    for verb in [&["create"][..], &["update", "ed_x"]] {
+        let args = [verb, flags].concat();
+        let out = match secret {
+            true => run_with_secret(env, &args),
+            false => env.run_in(CMD, &args),
+        };
+        out.code(2).says_all(named);
+        assert_eq!(out.stdout, "", "{args:?}");
+    }
 }
 
 // ---------------------------------------------------------------- create
@@ -49,19 +92,16 @@ fn create_kinesis_with_a_role_sends_the_target_and_prints_the_destination() {
         ],
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "POST");
-    assert_eq!(req.path, "/event_destinations");
-    assert_eq!(req.query, None);
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({
+    assert_write(
+        &env,
+        "POST",
+        "/event_destinations",
+        json!({
             "description": "audit stream",
             "metadata": "{\"team\":\"sec\"}",
             "format": "json",
             "target": {"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}},
-        }))
+        }),
     );
     let printed = out.json();
     let id = printed["id"].as_str().unwrap();
@@ -78,11 +118,9 @@ fn create_kinesis_with_a_role_sends_the_target_and_prints_the_destination() {
 #[test]
 fn create_without_format_sends_no_format() {
     let env = Env::new();
-    env.run_in(
+    env.run_words(
         CMD,
-        &words(&format!(
-            "create --cloudwatch-log-group-arn {LOGS} --role-arn {ROLE} --json"
-        )),
+        &format!("create --cloudwatch-log-group-arn {LOGS} --role-arn {ROLE} --json"),
     )
     .ok();
     assert_eq!(
@@ -101,19 +139,17 @@ fn create_with_an_access_key_takes_the_secret_from_the_environment() {
     );
     let out = with_secret(&env, &line);
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "POST");
-    assert_eq!(req.path, "/event_destinations");
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({
+    // The API receives the secret.
+    assert_write(
+        &env,
+        "POST",
+        "/event_destinations",
+        json!({
             "target": {"firehose": {
                 "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
                 "delivery_stream_arn": FIREHOSE,
             }},
-        })),
-        "the API receives the secret"
+        }),
     );
     let printed = out.json();
     assert_eq!(
@@ -131,18 +167,8 @@ fn create_with_an_access_key_takes_the_secret_from_the_environment() {
 #[test]
 fn create_with_an_access_key_reads_the_secret_from_stdin() {
     let env = Env::new();
-    let out = run(env
-        .cmd()
-        .args([
-            "event-destinations",
-            "create",
-            "--cloudwatch-log-group-arn",
-            LOGS,
-            "--aws-access-key-id",
-            KEY_ID,
-            "--aws-secret-access-key-stdin",
-        ])
-        .write_stdin(format!("{AWS_SECRET}\r\n")));
+    let logs = ["--cloudwatch-log-group-arn", LOGS];
+    let out = create_with_stdin_secret(env.cmd(), logs, &format!("{AWS_SECRET}\r\n"));
     out.ok();
     assert_eq!(
         only_write(&env).body_json(),
@@ -165,49 +191,24 @@ fn create_with_an_access_key_reads_the_secret_from_stdin() {
 #[test]
 fn stdin_beats_the_environment_for_the_secret() {
     let env = Env::new();
-    run(env
-        .cmd()
-        .env(SECRET_ENV, "env-secret-not-used")
-        .args([
-            "event-destinations",
-            "create",
-            "--kinesis-stream-arn",
-            KINESIS,
-            "--aws-access-key-id",
-            KEY_ID,
-            "--aws-secret-access-key-stdin",
-        ])
-        .write_stdin(format!("{AWS_SECRET}\n")))
+    let mut cmd = env.cmd();
+    cmd.env(SECRET_ENV, "env-secret-not-used");
+    create_with_stdin_secret(
+        cmd,
+        ["--kinesis-stream-arn", KINESIS],
+        &format!("{AWS_SECRET}\n"),
+    )
     .ok();
-    let body = only_write(&env).body_json().unwrap();
-    assert_eq!(
-        body["target"]["kinesis"]["auth"]["creds"]["aws_secret_access_key"],
-        AWS_SECRET
-    );
+    assert_eq!(sent_kinesis_secret(&env), AWS_SECRET);
 }
 
 #[test]
 fn an_empty_stdin_holds_no_secret() {
     let env = Env::new();
     for input in ["", "\n"] {
-        let out = run(env
-            .cmd()
-            .args([
-                "event-destinations",
-                "create",
-                "--kinesis-stream-arn",
-                KINESIS,
-                "--aws-access-key-id",
-                KEY_ID,
-                "--aws-secret-access-key-stdin",
-            ])
-            .write_stdin(input));
-        out.code(2);
-        assert!(
-            out.stderr.contains("--aws-secret-access-key-stdin"),
-            "{input:?}: {}",
-            out.stderr
-        );
+        create_with_stdin_secret(env.cmd(), ["--kinesis-stream-arn", KINESIS], input)
+            .code(2)
+            .says("--aws-secret-access-key-stdin");
     }
     assert!(env.requests().is_empty());
 }
@@ -215,9 +216,7 @@ fn an_empty_stdin_holds_no_secret() {
 #[test]
 fn secret_stdin_needs_an_access_key_id() {
     let env = Env::new();
-    let target_json =
-        json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}})
-            .to_string();
+    let target_json = kinesis_role_json();
     for flags in [
         vec!["--kinesis-stream-arn", KINESIS],
         vec!["--kinesis-stream-arn", KINESIS, "--role-arn", ROLE],
@@ -226,13 +225,9 @@ fn secret_stdin_needs_an_access_key_id() {
         let mut args = vec!["event-destinations", "create"];
         args.extend(flags.iter().copied());
         args.push("--aws-secret-access-key-stdin");
-        let out = run(env.cmd().args(&args).write_stdin(format!("{AWS_SECRET}\n")));
-        out.code(2);
-        assert!(
-            out.stderr.contains("--aws-access-key-id"),
-            "{flags:?}: {}",
-            out.stderr
-        );
+        run(env.cmd().args(&args).write_stdin(format!("{AWS_SECRET}\n")))
+            .code(2)
+            .says("--aws-access-key-id");
     }
     assert!(env.requests().is_empty(), "{:?}", env.requests());
 }
@@ -257,11 +252,11 @@ fn no_secret_source_off_a_terminal_is_a_usage_error() {
     let out = run(env.cmd().env(SECRET_ENV, "").args(args));
     out.code(2).says(SECRET_ENV);
     // Nor on update.
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
+        &format!(
             "update ed_x --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID}"
-        )),
+        ),
     );
     out.code(2).says(SECRET_ENV);
     assert!(env.requests().is_empty());
@@ -284,8 +279,9 @@ fn the_secret_is_never_a_flag() {
             KEY_ID,
         ];
         full.extend(args.iter().copied());
-        let out = run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(&full));
-        out.code(2).says("unexpected argument");
+        run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(&full))
+            .code(2)
+            .says("unexpected argument");
     }
     assert!(env.requests().is_empty());
 }
@@ -307,11 +303,7 @@ fn verbose_trace_redacts_the_secret() {
     );
     out.says(KEY_ID).says("201");
     // The API still got the real secret.
-    let body = only_write(&env).body_json().unwrap();
-    assert_eq!(
-        body["target"]["kinesis"]["auth"]["creds"]["aws_secret_access_key"],
-        AWS_SECRET
-    );
+    assert_eq!(sent_kinesis_secret(&env), AWS_SECRET);
 }
 
 #[test]
@@ -456,21 +448,7 @@ fn a_bad_target_json_names_the_flag_and_sends_nothing() {
         missing,
     ];
     for raw in &cases {
-        for verb in [
-            vec!["event-destinations", "create"],
-            vec!["event-destinations", "update", "ed_x"],
-        ] {
-            let mut args = verb.clone();
-            args.extend(["--target-json", raw.as_str()]);
-            let out = env.run(&args);
-            out.code(2);
-            assert!(
-                out.stderr.contains("--target-json"),
-                "{verb:?} {raw}: {}",
-                out.stderr
-            );
-            assert_eq!(out.stdout, "");
-        }
+        refused_on_create_and_update(&env, &["--target-json", raw], &["--target-json"], false);
     }
     assert!(env.requests().is_empty());
 }
@@ -480,65 +458,30 @@ fn a_bad_target_json_names_the_flag_and_sends_nothing() {
 #[test]
 fn exactly_one_target() {
     let env = Env::new();
-    let target_json =
-        json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}})
-            .to_string();
-    let two: Vec<(Vec<&str>, [&str; 2])> = vec![
-        (
-            vec![
-                "--kinesis-stream-arn",
-                KINESIS,
-                "--firehose-delivery-stream-arn",
-                FIREHOSE,
-            ],
-            ["--kinesis-stream-arn", "--firehose-delivery-stream-arn"],
-        ),
-        (
-            vec![
-                "--firehose-delivery-stream-arn",
-                FIREHOSE,
-                "--cloudwatch-log-group-arn",
-                LOGS,
-            ],
-            [
-                "--firehose-delivery-stream-arn",
-                "--cloudwatch-log-group-arn",
-            ],
-        ),
-        (
-            vec![
-                "--cloudwatch-log-group-arn",
-                LOGS,
-                "--target-json",
-                &target_json,
-            ],
-            ["--cloudwatch-log-group-arn", "--target-json"],
-        ),
-    ];
-    for (flags, named) in &two {
-        for verb in [
-            vec!["event-destinations", "create"],
-            vec!["event-destinations", "update", "ed_x"],
-        ] {
-            let mut args = verb.clone();
-            args.extend(flags.iter().copied());
-            args.extend(["--role-arn", ROLE]);
-            let out = env.run(&args);
-            out.code(2);
-            for flag in named {
-                assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
-            }
-        }
+    let target_json = kinesis_role_json();
+    for (flags, named) in [
+        [
+            ("--kinesis-stream-arn", KINESIS),
+            ("--firehose-delivery-stream-arn", FIREHOSE),
+        ],
+        [
+            ("--firehose-delivery-stream-arn", FIREHOSE),
+            ("--cloudwatch-log-group-arn", LOGS),
+        ],
+        [
+            ("--cloudwatch-log-group-arn", LOGS),
+            ("--target-json", target_json.as_str()),
+        ],
+    ]
+    .map(|two| (two.map(|(f, v)| [f, v]).concat(), two.map(|(f, _)| f)))
+    {
+        let args = [&flags[..], &["--role-arn", ROLE]].concat();
+        refused_on_create_and_update(&env, &args, &named, false);
     }
     // None on create.
     let out = env.run_in(CMD, &["create", "--description", "no target"]);
     out.code(2);
-    out.says_all(&[
-        "--kinesis-stream-arn",
-        "--firehose-delivery-stream-arn",
-        "--cloudwatch-log-group-arn",
-        "--target-json",
-    ]);
+    out.says_all(&words("--kinesis-stream-arn --firehose-delivery-stream-arn --cloudwatch-log-group-arn --target-json"));
     let out = env.run_in(CMD, &["create"]);
     out.code(2).says("--target-json");
     assert!(env.requests().is_empty());
@@ -554,33 +497,15 @@ fn exactly_one_auth() {
     let out = with_secret(&env, &line);
     out.code(2).says("--role-arn").says("--aws-access-key-id");
     // None, with a target.
-    for verb in [
-        vec!["event-destinations", "create"],
-        vec!["event-destinations", "update", "ed_x"],
-    ] {
-        let mut args = verb.clone();
-        args.extend(["--kinesis-stream-arn", KINESIS]);
-        let out = env.run(&args);
-        out.code(2).says("--role-arn").says("--aws-access-key-id");
-    }
+    let named = ["--role-arn", "--aws-access-key-id"];
+    refused_on_create_and_update(&env, &["--kinesis-stream-arn", KINESIS], &named, false);
     // An auth without a target.
+    // (It says which flags make a target.)
     for auth in [["--role-arn", ROLE], ["--aws-access-key-id", KEY_ID]] {
-        for verb in [vec!["create"], vec!["update", "ed_x"]] {
-            let mut args = verb.clone();
-            args.extend(auth);
-            let out = run_with_secret(&env, &args);
-            out.code(2).says(auth[0]);
-            assert!(
-                out.stderr.contains("--kinesis-stream-arn"),
-                "says which flags make a target: {}",
-                out.stderr
-            );
-        }
+        refused_on_create_and_update(&env, &auth, &[auth[0], "--kinesis-stream-arn"], true);
     }
     // An auth flag with a whole target in JSON.
-    let target_json =
-        json!({"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}})
-            .to_string();
+    let target_json = kinesis_role_json();
     let out = env.run_in(
         CMD,
         &["create", "--target-json", &target_json, "--role-arn", ROLE],
@@ -608,9 +533,7 @@ fn format_takes_only_json() {
         ] {
             let mut args = verb.clone();
             args.extend(["--format", bad]);
-            let out = env.run(&args);
-            out.code(2);
-            assert!(out.stderr.contains("--format"), "{bad}: {}", out.stderr);
+            env.run(&args).code(2).says("--format");
         }
     }
     assert!(env.requests().is_empty());
@@ -636,9 +559,9 @@ fn description_and_metadata_limits_are_bytes() {
         let out = env.run(&create);
         out.code(2);
         assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
-        let out = env.run_in(CMD, &["update", "ed_x", flag, value]);
-        out.code(2);
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+        env.run_in(CMD, &["update", "ed_x", flag, value])
+            .code(2)
+            .says(flag);
     }
     assert!(env.requests().is_empty());
     // At the limits is fine.
@@ -669,9 +592,7 @@ fn every_value_flag_needs_its_value() {
         "--aws-access-key-id",
         "--target-json",
     ] {
-        let out = env.run_in(CMD, &["create", flag]);
-        out.code(2);
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+        env.run_in(CMD, &["create", flag]).code(2).says(flag);
     }
     assert!(env.requests().is_empty());
 }
@@ -704,9 +625,7 @@ fn empty_arns_and_key_ids_are_refused_before_sending() {
     for (flags, named) in &cases {
         let mut args = vec!["create"];
         args.extend(flags.iter().copied());
-        let out = run_with_secret(&env, &args);
-        out.code(2);
-        assert!(out.stderr.contains(named), "{named}: {}", out.stderr);
+        run_with_secret(&env, &args).code(2).says(named);
     }
     assert!(env.requests().is_empty(), "{:?}", env.requests());
     assert_eq!(env.stored_all("event_destinations").len(), 0);
@@ -737,11 +656,7 @@ fn get_tsv_and_table() {
         ("TARGET", "kinesis"),
         ("AUTH", "role"),
     ]);
-    assert!(
-        table.stdout.contains("ago") || table.stdout.contains("just now"),
-        "{}",
-        table.stdout
-    );
+    table.shows_age();
 }
 
 #[test]
@@ -801,12 +716,12 @@ fn update_sends_only_the_flags_given() {
     let before = env.stored("event_destinations", &ids[0]).unwrap();
     let out = env.run_in(CMD, &["update", &ids[0], "--metadata", "m2", "--json"]);
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PATCH");
-    assert_eq!(req.path, format!("/event_destinations/{}", ids[0]));
-    assert_eq!(req.query, None);
-    assert_management_headers(&req);
-    assert_eq!(req.body_json(), Some(json!({"metadata": "m2"})));
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("/event_destinations/{}", ids[0]),
+        json!({"metadata": "m2"}),
+    );
     let printed = out.json();
     assert_eq!(printed["metadata"], "m2");
     assert_eq!(printed["description"], "dest 1", "the description is kept");
@@ -814,12 +729,9 @@ fn update_sends_only_the_flags_given() {
     assert_eq!(printed, env.stored("event_destinations", &ids[0]).unwrap());
 
     env.mock.clear_requests();
-    env.run_in(
+    env.run_words(
         CMD,
-        &words(&format!(
-            "update {} --description renamed --format json",
-            ids[0]
-        )),
+        &format!("update {} --description renamed --format json", ids[0]),
     )
     .ok();
     assert_eq!(
@@ -842,18 +754,16 @@ fn update_with_a_target_replaces_the_target() {
     );
     let out = with_secret(&env, &line);
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PATCH");
-    assert_eq!(req.path, format!("/event_destinations/{}", ids[0]));
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("/event_destinations/{}", ids[0]),
+        json!({
             "target": {"cloudwatch_logs": {
                 "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
                 "log_group_arn": LOGS,
             }},
-        }))
+        }),
     );
     let printed = out.json();
     assert_eq!(printed["target"]["kinesis"], Value::Null, "replaced");

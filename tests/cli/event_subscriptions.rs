@@ -3,8 +3,7 @@
 
 use crate::common;
 
-use crate::common::words;
-use crate::common::{assert_management_headers, only_write, Env};
+use crate::common::{assert_management_headers, assert_write, only_write, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
 
@@ -12,6 +11,11 @@ use tunnelctl_mock::MockOptions;
 const CMD: &[&str] = &["event-subscriptions"];
 
 /// The `type` of each EventSource in a list.
+/// The event types a subscription has in the emulator.
+fn stored_types(env: &Env, id: &str) -> Vec<String> {
+    types(&env.stored("event_subscriptions", id).unwrap()["sources"])
+}
+
 fn types(sources: &Value) -> Vec<String> {
     sources
         .as_array()
@@ -58,19 +62,16 @@ fn create_sends_every_flag_and_prints_the_subscription() {
         ],
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "POST");
-    assert_eq!(req.path, "/event_subscriptions");
-    assert_eq!(req.query, None);
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({
+    assert_write(
+        &env,
+        "POST",
+        "/event_subscriptions",
+        json!({
             "description": "policy changes",
             "metadata": "{\"team\":\"sec\"}",
             "sources": [{"type": "ip_policy_created.v0"}, {"type": "ip_policy_updated.v0"}],
             "destination_ids": [dests[0], dests[1]],
-        }))
+        }),
     );
     let printed = out.json();
     let id = printed["id"].as_str().expect("an id");
@@ -119,10 +120,7 @@ fn create_without_flags_sends_an_empty_object() {
 fn create_prints_a_tsv_row_off_a_terminal() {
     let env = Env::new();
     let dests = env.seed_destinations(1);
-    let out = env.run_in(
-        CMD,
-        &words(&format!("create --description desc --metadata meta --source a.v0 --source b.v0 --destination-id {}", dests[0])),
-    );
+    let out = env.run_words(CMD, &format!("create --description desc --metadata meta --source a.v0 --source b.v0 --destination-id {}", dests[0]));
     out.ok();
     let sub = env.mock.state()["event_subscriptions"][0].clone();
     let lines: Vec<&str> = out.stdout.lines().collect();
@@ -221,11 +219,12 @@ fn update_sends_only_the_flags_given() {
     let before = env.stored("event_subscriptions", &id).unwrap();
     let out = env.run_in(CMD, &["update", &id, "--metadata", "m2", "--json"]);
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PATCH");
-    assert_eq!(req.path, format!("/event_subscriptions/{id}"));
-    assert_management_headers(&req);
-    assert_eq!(req.body_json(), Some(json!({"metadata": "m2"})));
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("/event_subscriptions/{id}"),
+        json!({"metadata": "m2"}),
+    );
     let printed = out.json();
     assert_eq!(printed["metadata"], "m2");
     assert_eq!(printed["description"], before["description"], "kept");
@@ -255,21 +254,19 @@ fn update_a_given_list_replaces_the_stored_one() {
         json!({"description": "d", "sources": [{"type": "a.v0"}, {"type": "b.v0"}],
                "destination_ids": [dests[0], dests[1]]}),
     );
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
+        &format!(
             "update {id} --source c.v0 --destination-id {} --json",
             dests[2]
-        )),
+        ),
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PATCH");
-    assert_eq!(req.path, format!("/event_subscriptions/{id}"));
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({"sources": [{"type": "c.v0"}], "destination_ids": [dests[2]]}))
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("/event_subscriptions/{id}"),
+        json!({"sources": [{"type": "c.v0"}], "destination_ids": [dests[2]]}),
     );
     let printed = out.json();
     assert_eq!(types(&printed["sources"]), ["c.v0"]);
@@ -281,9 +278,9 @@ fn update_a_given_list_replaces_the_stored_one() {
 
     // Only the sources: the destinations stay.
     env.mock.clear_requests();
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!("update {id} --source x.v0 --source y.v0 --json")),
+        &format!("update {id} --source x.v0 --source y.v0 --json"),
     );
     out.ok();
     assert_eq!(
@@ -306,9 +303,9 @@ fn update_a_given_list_replaces_the_stored_one() {
 fn sources_list_limit_takes_only_positive_numbers() {
     let env = Env::new();
     for bad in ["0", "-1", "ten", ""] {
-        let out = env.run_in(CMD, &["sources", "list", "esb_x", "--limit", bad]);
-        out.code(2);
-        assert!(out.stderr.contains("--limit"), "{bad}: {}", out.stderr);
+        env.run_in(CMD, &["sources", "list", "esb_x", "--limit", bad])
+            .code(2)
+            .says("--limit");
     }
     assert!(env.requests().is_empty());
 }
@@ -371,11 +368,7 @@ fn tsv_off_a_terminal_and_a_table_on_one() {
     for sub in state.as_array().unwrap() {
         table.prints(sub["id"].as_str().unwrap());
     }
-    assert!(
-        table.stdout.contains("ago") || table.stdout.contains("just now"),
-        "{}",
-        table.stdout
-    );
+    table.shows_age();
 }
 
 #[test]
@@ -439,11 +432,9 @@ fn description_and_metadata_limits_count_characters() {
     // At the limit, in multi-byte characters (more than 255/4096 bytes), is fine.
     let desc_255 = "é".repeat(255);
     let meta_4096 = "🦀".repeat(4096);
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
-            "create --description {desc_255} --metadata {meta_4096} --json"
-        )),
+        &format!("create --description {desc_255} --metadata {meta_4096} --json"),
     );
     out.ok();
     let req = only_write(&env);
@@ -458,11 +449,9 @@ fn description_and_metadata_limits_count_characters() {
     env.mock.clear_requests();
     let desc_255_emoji = "🦀".repeat(255);
     let meta_4096_multi = "é".repeat(4096);
-    let out = env.run_in(
+    let out = env.run_words(
         CMD,
-        &words(&format!(
-            "update {id} --description {desc_255_emoji} --metadata {meta_4096_multi} --json"
-        )),
+        &format!("update {id} --description {desc_255_emoji} --metadata {meta_4096_multi} --json"),
     );
     out.ok();
     assert_eq!(
@@ -672,10 +661,7 @@ fn sources_list_of_a_subscription_without_sources_is_empty() {
 fn sources_list_of_an_unknown_subscription_exits_4() {
     let env = Env::new();
     let out = env.run_in(CMD, &["sources", "list", "esb_nothere"]);
-    out.code(4);
-    assert_eq!(out.stdout, "");
-    out.says("GET /event_subscriptions/esb_nothere/sources")
-        .says("404");
+    out.not_found("GET /event_subscriptions/esb_nothere/sources");
 }
 
 #[test]
@@ -733,14 +719,11 @@ fn sources_create_posts_the_type() {
         &["sources", "create", &id, "ip_policy_deleted.v0", "--json"],
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "POST");
-    assert_eq!(req.path, format!("/event_subscriptions/{id}/sources"));
-    assert_eq!(req.query, None);
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({"type": "ip_policy_deleted.v0"}))
+    assert_write(
+        &env,
+        "POST",
+        &format!("/event_subscriptions/{id}/sources"),
+        json!({"type": "ip_policy_deleted.v0"}),
     );
     let sub = env.stored("event_subscriptions", &id).unwrap();
     assert_eq!(types(&sub["sources"]), ["a.v0", "ip_policy_deleted.v0"]);
@@ -766,10 +749,7 @@ fn sources_create_a_type_already_there_reports_the_api_error() {
     out.says("400")
         .says(&format!("POST /event_subscriptions/{id}/sources"));
     assert_eq!(only_write(&env).body_json(), Some(json!({"type": "a.v0"})));
-    assert_eq!(
-        types(&env.stored("event_subscriptions", &id).unwrap()["sources"]),
-        ["a.v0"]
-    );
+    assert_eq!(stored_types(&env, &id), ["a.v0"]);
 }
 
 #[test]
@@ -824,10 +804,7 @@ fn sources_delete_removes_the_type() {
     assert_eq!(req.path, format!("/event_subscriptions/{id}/sources/a.v0"));
     assert!(req.body.is_empty());
     assert_management_headers(&req);
-    assert_eq!(
-        types(&env.stored("event_subscriptions", &id).unwrap()["sources"]),
-        ["b.v0"]
-    );
+    assert_eq!(stored_types(&env, &id), ["b.v0"]);
 
     let out = env.run_in(CMD, &["sources", "delete", &id, "b.v0", "--yes", "--quiet"]);
     out.ok();
@@ -847,10 +824,7 @@ fn sources_delete_unknown_type_exits_4() {
     out.code(4)
         .says(&format!("DELETE /event_subscriptions/{id}/sources/b.v0"))
         .says("404");
-    assert_eq!(
-        types(&env.stored("event_subscriptions", &id).unwrap()["sources"]),
-        ["a.v0"]
-    );
+    assert_eq!(stored_types(&env, &id), ["a.v0"]);
 }
 
 #[test]
@@ -861,10 +835,7 @@ fn sources_delete_without_yes_off_a_terminal_sends_nothing() {
     out.code(2).says("--yes");
     assert_eq!(out.stdout, "");
     assert!(env.requests().is_empty());
-    assert_eq!(
-        types(&env.stored("event_subscriptions", &id).unwrap()["sources"]),
-        ["a.v0"]
-    );
+    assert_eq!(stored_types(&env, &id), ["a.v0"]);
 }
 
 #[test]
@@ -946,8 +917,8 @@ fn sources_refuse_an_empty_or_dot_type_before_sending() {
                 out.stderr
             );
         }
-        let out = env.run_in(CMD, &["sources", verb, "", "a.v0", "--yes"]);
-        out.code(2);
+        env.run_in(CMD, &["sources", verb, "", "a.v0", "--yes"])
+            .code(2);
     }
     assert!(env.requests().is_empty(), "{:?}", env.requests());
 }

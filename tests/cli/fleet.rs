@@ -16,6 +16,14 @@ fn ids(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// An emulator whose restarted sessions come back after `ms` milliseconds.
+fn restart_delay(ms: u64) -> Env {
+    Env::with(MockOptions {
+        restart_delay_ms: ms,
+        ..Default::default()
+    })
+}
+
 fn linux_sessions(env: &Env, n: usize, extra: Value) -> Vec<String> {
     let mut list = Vec::new();
     for i in 0..n {
@@ -49,10 +57,7 @@ fn session_of(r: &RecordedRequest) -> String {
 
 #[test]
 fn upgrade_all_updates_waits_restarts_and_sees_every_agent_back() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 300,
-        ..Default::default()
-    });
+    let env = restart_delay(300);
     let old = linux_sessions(&env, 20, json!({"update_available": "3.20.0"}));
     let before = sessions_now(&env);
     let out = env.run(&words("sessions upgrade --all --batch 20 --parallel 16"));
@@ -106,10 +111,7 @@ fn upgrade_all_updates_waits_restarts_and_sees_every_agent_back() {
 
 #[test]
 fn upgrade_reports_each_update_refusal_and_restarts_none_of_them() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 100,
-        ..Default::default()
-    });
+    let env = restart_delay(100);
     let refused = ids(&env.seed(json!({"sessions": [
         {"os": "linux", "update_available": null},
         {"os": "linux", "update_checks_disabled": true},
@@ -162,10 +164,7 @@ fn upgrade_reports_each_update_refusal_and_restarts_none_of_them() {
 
 #[test]
 fn upgrade_stops_after_the_first_failed_batch() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 100,
-        ..Default::default()
-    });
+    let env = restart_delay(100);
     let first = ids(
         &env.seed(json!({"sessions": [{"os": "linux", "update_available": null}]}))["sessions"],
     );
@@ -197,19 +196,16 @@ fn settle_and_batch_refuse_bad_values() {
         ("--parallel", "0"),
         ("--parallel", "65"),
     ] {
-        let out = env.run(&["sessions", "upgrade", "--all", flag, value]);
-        out.code(2);
-        assert!(out.stderr.contains(flag), "{flag} {value}: {}", out.stderr);
+        env.run(&["sessions", "upgrade", "--all", flag, value])
+            .code(2)
+            .says(flag);
     }
     assert!(env.requests().is_empty());
 }
 
 #[test]
 fn restart_wait_prints_old_and_new_ids() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 300,
-        ..Default::default()
-    });
+    let env = restart_delay(300);
     let old = linux_sessions(&env, 3, json!({}));
     let out = env.run(&words(&format!(
         "sessions restart {} {} {} --wait --timeout 30",
@@ -233,10 +229,7 @@ fn restart_wait_prints_old_and_new_ids() {
 
 #[test]
 fn restart_wait_times_out_with_exit_7() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 60_000,
-        ..Default::default()
-    });
+    let env = restart_delay(60_000);
     let old = linux_sessions(&env, 1, json!({}));
     let started = Instant::now();
     let out = env.run(&["sessions", "restart", &old[0], "--wait", "--timeout", "2"]);
@@ -320,9 +313,7 @@ fn selectors_pick_sessions() {
         ("--rate", "0/5"),
         ("--rate", "fast"),
     ] {
-        let out = env.run(&["sessions", "list", flag, bad]);
-        out.code(2);
-        assert!(out.stderr.contains(flag), "{flag} {bad}: {}", out.stderr);
+        env.run(&["sessions", "list", flag, bad]).code(2).says(flag);
     }
     assert!(env.requests().is_empty());
 }
@@ -355,12 +346,10 @@ fn no_ids_and_no_selector_off_a_terminal_is_a_usage_error() {
     let env = Env::new();
     linux_sessions(&env, 1, json!({}));
     for verb in ["restart", "stop", "update", "upgrade"] {
-        let out = env.run(&["sessions", verb]);
-        out.code(2).says("--all");
+        env.run(&["sessions", verb]).code(2).says("--all");
     }
     assert!(env.requests().is_empty());
-    let out = env.run(&["sessions", "restart", "ts_1", "--all"]);
-    out.code(2);
+    env.run(&["sessions", "restart", "ts_1", "--all"]).code(2);
 }
 
 #[test]
@@ -389,10 +378,7 @@ fn requests_run_in_parallel_up_to_the_bound() {
 
 #[test]
 fn the_client_stays_under_the_rate_limit() {
-    let env = Env::with(MockOptions {
-        restart_delay_ms: 60_000,
-        ..Default::default()
-    });
+    let env = restart_delay(60_000);
     let old = linux_sessions(&env, 60, json!({}));
     env.mock
         .configure(json!({"rate_limit": {"max": 20, "per_ms": 5000}}));

@@ -1,6 +1,6 @@
 //! `tunnelctl ip-policies …` against the emulator: what was sent, what was printed.
 
-use crate::common::{assert_management_headers, only_write, Env};
+use crate::common::{assert_write, Env};
 use serde_json::json;
 
 /// The command words of this module.
@@ -21,13 +21,11 @@ fn create_sends_the_fields_and_prints_the_policy() {
         ],
     );
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "POST");
-    assert_eq!(req.path, "/ip_policies");
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({"description": "office", "metadata": "{\"team\":\"ops\"}"}))
+    assert_write(
+        &env,
+        "POST",
+        "/ip_policies",
+        json!({"description": "office", "metadata": "{\"team\":\"ops\"}"}),
     );
     let printed = out.json();
     assert!(printed["id"].as_str().unwrap().starts_with("ipp_"));
@@ -43,11 +41,12 @@ fn update_sends_only_the_flags_given() {
     let id = ids["ip_policies"][0].as_str().unwrap().to_string();
     let out = env.run_in(CMD, &["update", &id, "--metadata", "m2", "--json"]);
     out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "PATCH");
-    assert_eq!(req.path, format!("/ip_policies/{id}"));
-    assert_management_headers(&req);
-    assert_eq!(req.body_json(), Some(json!({"metadata": "m2"})));
+    assert_write(
+        &env,
+        "PATCH",
+        &format!("/ip_policies/{id}"),
+        json!({"metadata": "m2"}),
+    );
     assert_eq!(out.json()["metadata"], "m2");
     assert_eq!(
         out.json()["description"],
@@ -83,11 +82,7 @@ fn tsv_off_a_terminal_and_a_table_on_one() {
     for col in ["ID", "DESCRIPTION", "METADATA", "CREATED"] {
         assert!(header.contains(col), "{header}");
     }
-    assert!(
-        table.stdout.contains("ago") || table.stdout.contains("just now"),
-        "{}",
-        table.stdout
-    );
+    table.shows_age();
 }
 
 #[test]
@@ -125,9 +120,7 @@ fn validation_names_the_flag_and_sends_nothing() {
         ),
     ];
     for (args, flag) in cases {
-        let out = env.run(&args);
-        out.code(2);
-        assert!(out.stderr.contains(flag), "{flag}: {}", out.stderr);
+        env.run(&args).code(2).says(flag);
     }
     assert!(env.requests().is_empty());
     // At the limit is fine.

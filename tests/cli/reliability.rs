@@ -1,8 +1,6 @@
 //! Faults survived, nothing done twice, nothing leaked, hostile answers defused: each test
 //! injects the fault into the emulator and checks what the binary did and what the server holds.
 
-use crate::common;
-
 use std::time::Duration;
 
 use crate::common::{run, Env, Out};
@@ -206,15 +204,7 @@ fn control_characters_from_the_server_are_escaped() {
 #[test]
 fn a_config_readable_by_others_warns() {
     let env = Env::new();
-    std::fs::write(
-        env.config_path(),
-        format!(
-            "[default]\napi_url = \"{}\"\napi_key = \"{}\"\n",
-            env.mock.url(),
-            common::API_KEY
-        ),
-    )
-    .unwrap();
+    env.write_config(&Env::default_profile(&env.mock.url()));
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -33,14 +33,7 @@ fn flag_beats_env_beats_profile() {
     let env = Env::new();
     let other = Env::new();
     // The profile points at `other`; the environment at `env`.
-    std::fs::write(
-        env.config_path(),
-        format!(
-            "[default]\napi_url = \"{}\"\napi_key = \"{API_KEY}\"\n",
-            other.mock.url()
-        ),
-    )
-    .unwrap();
+    env.write_config(&Env::default_profile(&other.mock.url()));
     run(env.bare().args(["ip-policies", "list"])).ok();
     assert_eq!(
         other.requests().len(),
@@ -83,14 +76,10 @@ fn flag_beats_env_beats_profile() {
 #[test]
 fn profiles_are_chosen_by_flag_or_env() {
     let env = Env::new();
-    std::fs::write(
-        env.config_path(),
-        format!(
+    env.write_config(&format!(
             "[default]\napi_url = \"https://default.invalid\"\napi_key = \"x\"\n\n[test]\napi_url = \"{}\"\napi_key = \"{API_KEY}\"\n",
             env.mock.url()
-        ),
-    )
-    .unwrap();
+        ));
     run(env
         .bare()
         .args(["--profile", "test", "ip-policies", "list"]))
@@ -106,11 +95,7 @@ fn profiles_are_chosen_by_flag_or_env() {
 #[test]
 fn config_set_get_unset_keep_other_keys_and_mode_0600() {
     let env = Env::new();
-    std::fs::write(
-        env.config_path(),
-        "# my settings\n[staging]\napi_url = \"https://staging.example.com\"\n",
-    )
-    .unwrap();
+    env.write_config("# my settings\n[staging]\napi_url = \"https://staging.example.com\"\n");
     run(env
         .bare()
         .args(["config", "set", "api_url", &env.mock.url()]))
@@ -171,14 +156,13 @@ fn config_init_off_a_terminal_reads_flags_and_stdin() {
     show.ok();
     assert!(show.stdout.contains("redacted"));
     assert!(show.stdout.contains(&env.mock.url()));
-    let out = run(env.bare().args(["config", "init"]));
-    out.code(2);
+    run(env.bare().args(["config", "init"])).code(2);
 }
 
 #[test]
 fn unreadable_config_is_exit_3() {
     let env = Env::new();
-    std::fs::write(env.config_path(), "[default\napi_key = ").unwrap();
+    env.write_config("[default\napi_key = ");
     let out = run(env.bare().args(["ip-policies", "list"]));
     out.code(3).says("TOML");
 }

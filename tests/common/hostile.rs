@@ -35,6 +35,13 @@ impl Seen {
         self.target.split_once('?').map(|(_, q)| q)
     }
 
+    /// The number in the query parameter `key` (`page=2`), 0 when there is none.
+    pub fn page_number(&self, key: &str) -> usize {
+        let prefix = format!("{key}=");
+        let value = self.query().and_then(|q| q.strip_prefix(prefix.as_str()));
+        value.and_then(|p| p.parse().ok()).unwrap_or(0)
+    }
+
     /// The first value of a header.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
@@ -150,7 +157,9 @@ fn serve(conn: TcpStream, log: &Mutex<Vec<Seen>>, stop: &AtomicBool, handler: &H
     answer(&mut writer, reply, stop);
 }
 
-fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Seen> {
+/// Reads one request (header names lower-cased, the body by `Content-Length`); `None` at the
+/// end of the connection or on anything unreadable.
+pub fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Seen> {
     let mut line = String::new();
     if reader.read_line(&mut line).ok()? == 0 {
         return None;

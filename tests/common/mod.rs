@@ -61,11 +61,7 @@ impl Out {
     /// Asserts that stderr holds `text`.
     #[track_caller]
     pub fn says(&self, text: &str) -> &Self {
-        assert!(
-            self.stderr.contains(text),
-            "{text:?} not in stderr:\n{}",
-            self.stderr
-        );
+        holds("stderr", &self.stderr, text);
         self
     }
 
@@ -104,11 +100,15 @@ impl Out {
     /// Asserts that stdout holds `text`.
     #[track_caller]
     pub fn prints(&self, text: &str) -> &Self {
-        assert!(
-            self.stdout.contains(text),
-            "{text:?} not in stdout:\n{}",
-            self.stdout
-        );
+        holds("stdout", &self.stdout, text);
+        self
+    }
+
+    /// Asserts that stdout shows a relative time ("… ago" or "just now").
+    #[track_caller]
+    pub fn shows_age(&self) -> &Self {
+        let shown = self.stdout.contains("ago") || self.stdout.contains("just now");
+        assert!(shown, "no relative time in stdout:\n{}", self.stdout);
         self
     }
 
@@ -119,6 +119,12 @@ impl Out {
         assert_eq!(self.stdout, "", "nothing on stdout");
         self
     }
+}
+
+/// Asserts that `output` (the stream `name`) holds `text`, showing it when not.
+#[track_caller]
+fn holds(name: &str, output: &str, text: &str) {
+    assert!(output.contains(text), "{text:?} not in {name}:\n{output}");
 }
 
 impl Env {
@@ -138,6 +144,16 @@ impl Env {
     /// The config file path of this test.
     pub fn config_path(&self) -> PathBuf {
         self.dir.path().join("config.toml")
+    }
+
+    /// Writes the config file of this test.
+    pub fn write_config(&self, text: &str) {
+        std::fs::write(self.config_path(), text).expect("the config file is written");
+    }
+
+    /// A default profile pointing at `url` with the test key, as config file text.
+    pub fn default_profile(url: &str) -> String {
+        format!("[default]\napi_url = \"{url}\"\napi_key = \"{API_KEY}\"\n")
     }
 
     /// The binary as a plain `std::process::Command`, pointed at the emulator (for tests
@@ -225,6 +241,11 @@ impl Env {
         run(self.cmd().args(prefix).args(args))
     }
 
+    /// [`Env::run_in`] with the rest as one line of words (see [`words`]).
+    pub fn run_words(&self, prefix: &[&str], line: &str) -> Out {
+        self.run_in(prefix, &words(line))
+    }
+
     /// [`Env::run`] with the output taken for a terminal (tables, notes on stderr).
     pub fn run_tty(&self, args: &[&str]) -> Out {
         run(self.cmd().env("TUNNELCTL_FORCE_TTY", "1").args(args))
@@ -305,6 +326,23 @@ pub fn assert_management_headers(req: &RecordedRequest) {
     } else {
         assert_eq!(req.header("content-type"), Some("application/json"));
     }
+}
+
+/// Asserts a request's method and path, that it has no query, and the management headers.
+#[track_caller]
+pub fn assert_request(req: &RecordedRequest, method: &str, path: &str) {
+    assert_eq!((req.method.as_str(), req.path.as_str()), (method, path));
+    assert_eq!(req.query, None, "{req:?}");
+    assert_management_headers(req);
+}
+
+/// Asserts the one write (see [`only_write`]): method, path, headers and JSON body.
+#[track_caller]
+pub fn assert_write(env: &Env, method: &str, path: &str, body: Value) -> RecordedRequest {
+    let req = only_write(env);
+    assert_request(&req, method, path);
+    assert_eq!(req.body_json(), Some(body), "{req:?}");
+    req
 }
 
 /// The one request that is not a GET; fails unless there is exactly one.

@@ -1,12 +1,14 @@
 //! A tiny HTTP/1.1 upstream for tunnel tests: answers every request with a JSON echo of its
 //! method, path and body, and remembers what it received.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// One request the upstream received.
+use super::hostile::read_request;
+
+/// One request the upstream received (header names lower-cased).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Received {
     pub method: String,
@@ -49,51 +51,20 @@ fn serve(conn: TcpStream, log: Arc<Mutex<Vec<Received>>>) {
         return;
     };
     let mut reader = BufReader::new(conn);
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-            return;
-        }
-        let mut parts = line.split_whitespace();
-        let method = parts.next().unwrap_or("").to_string();
-        let path = parts.next().unwrap_or("").to_string();
-        let mut headers = Vec::new();
-        let mut len = 0usize;
-        let mut close = false;
-        loop {
-            let mut h = String::new();
-            if reader.read_line(&mut h).unwrap_or(0) == 0 {
-                return;
-            }
-            let h = h.trim_end();
-            if h.is_empty() {
-                break;
-            }
-            if let Some((k, v)) = h.split_once(':') {
-                let (k, v) = (k.trim().to_string(), v.trim().to_string());
-                if k.eq_ignore_ascii_case("content-length") {
-                    len = v.parse().unwrap_or(0);
-                }
-                if k.eq_ignore_ascii_case("connection") && v.eq_ignore_ascii_case("close") {
-                    close = true;
-                }
-                headers.push((k, v));
-            }
-        }
-        let mut body = vec![0; len];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
+    while let Some(seen) = read_request(&mut reader) {
+        let close = seen
+            .header("connection")
+            .is_some_and(|v| v.eq_ignore_ascii_case("close"));
         let echo = serde_json::json!({
-            "method": method, "path": path, "body": String::from_utf8_lossy(&body)
+            "method": seen.method, "path": seen.target, "body": String::from_utf8_lossy(&seen.body)
         })
         .to_string();
         if let Ok(mut l) = log.lock() {
             l.push(Received {
-                method,
-                path,
-                headers,
-                body,
+                method: seen.method,
+                path: seen.target,
+                headers: seen.headers,
+                body: seen.body,
             });
         }
         let _ = write!(

@@ -18,11 +18,7 @@ fn mode(path: &std::path::Path) -> u32 {
 #[test]
 fn twenty_concurrent_config_sets_on_twenty_profiles_all_survive() {
     let env = Env::new();
-    std::fs::write(
-        env.config_path(),
-        "# kept\n[default]\napi_url = \"https://default.example.com\"\n",
-    )
-    .unwrap();
+    env.write_config("# kept\n[default]\napi_url = \"https://default.example.com\"\n");
     let children: Vec<_> = (0..20)
         .map(|i| {
             env.std_cmd()
@@ -107,11 +103,7 @@ fn a_writer_waits_for_the_lock_and_keeps_the_holders_change() {
     let start = Instant::now();
     std::thread::sleep(Duration::from_millis(1200));
     // The holder writes while the other waits.
-    std::fs::write(
-        env.config_path(),
-        "[a]\napi_url = \"https://a.example.com\"\n",
-    )
-    .unwrap();
+    env.write_config("[a]\napi_url = \"https://a.example.com\"\n");
     fs4::FileExt::unlock(&lock).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(
@@ -149,7 +141,7 @@ fn every_documented_key_can_be_set_read_shown_and_unset() {
     .ok();
     let out = run(env.bare().args(["config", "get", "api_key"]));
     out.ok();
-    assert!(out.stdout.contains("redacted"), "{}", out.stdout);
+    out.prints("redacted");
 
     let show = run(env.bare().args(["config", "show", "--json"]));
     show.ok();
@@ -160,16 +152,8 @@ fn every_documented_key_can_be_set_read_shown_and_unset() {
     }
     assert_eq!(settings["api_key"]["source"], "profile default");
     let tsv = run(env.bare().args(["config", "show"]));
-    assert!(
-        tsv.stdout.contains("max_attempts\t5\tprofile default"),
-        "{}",
-        tsv.stdout
-    );
-    assert!(
-        tsv.stdout.contains("rate\t60/60\tprofile default"),
-        "{}",
-        tsv.stdout
-    );
+    tsv.prints("max_attempts\t5\tprofile default");
+    tsv.prints("rate\t60/60\tprofile default");
 
     // A flag wins over the profile, and says so.
     let show = run(env.bare().args([
@@ -239,7 +223,7 @@ fn a_bad_value_in_the_file_is_exit_3_naming_the_key() {
         .unwrap();
         let out = env.run(&["ip-policies", "list"]);
         out.code(3);
-        assert!(out.stderr.contains(key), "{}", out.stderr);
+        out.says(key);
     }
     assert!(env.requests().is_empty());
 }

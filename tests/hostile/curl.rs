@@ -25,6 +25,18 @@ fn curl_of(env: &Env, capture: Value) -> Out {
         .args(["local", "requests", "get", &id, "--curl"]))
 }
 
+/// A server to replay against, and the curl command of a GET of `uri` captured for it.
+fn get_to_a_server(env: &Env, uri: &str) -> (Hostile, String, Out) {
+    let server = Hostile::start(|_| Reply::ok("{}"));
+    let host = format!("127.0.0.1:{}", server.port());
+    let out = curl_of(
+        env,
+        json!({"method": "GET", "uri": uri, "headers": {"Host": host}}),
+    );
+    out.ok();
+    (server, host, out)
+}
+
 /// No raw control, bidi or invisible character in what was printed.
 #[track_caller]
 fn assert_terminal_safe(text: &str) {
@@ -78,7 +90,7 @@ fn the_printed_command_sends_exactly_the_captured_request() {
     );
     out.ok();
     assert_terminal_safe(&out.stdout);
-    assert!(out.stdout.contains(" -g "), "{}", out.stdout);
+    out.prints(" -g ");
     let got = replay_with_bash(&out.stdout, &server);
     assert_eq!(got.method, "PATCH");
     assert_eq!(
@@ -144,14 +156,7 @@ fn a_large_text_body_is_not_one_huge_argument() {
 
 #[test]
 fn an_absolute_form_target_cannot_redirect_the_command() {
-    let env = Env::new();
-    let server = Hostile::start(|_| Reply::ok("{}"));
-    let host = format!("127.0.0.1:{}", server.port());
-    let out = curl_of(
-        &env,
-        json!({"method": "GET", "uri": "http://evil.invalid:8/steal?x=1", "headers": {"Host": host}}),
-    );
-    out.ok();
+    let (server, host, out) = get_to_a_server(&Env::new(), "http://evil.invalid:8/steal?x=1");
     assert!(!out.stdout.contains("evil"), "{}", out.stdout);
     let got = replay_with_bash(&out.stdout, &server);
     assert_eq!(
@@ -190,14 +195,7 @@ fn a_hostile_host_header_is_refused() {
 
 #[test]
 fn a_path_curl_would_change_goes_in_the_request_target() {
-    let env = Env::new();
-    let server = Hostile::start(|_| Reply::ok("{}"));
-    let host = format!("127.0.0.1:{}", server.port());
-    let out = curl_of(
-        &env,
-        json!({"method": "GET", "uri": "/p#frag?x", "headers": {"Host": host}}),
-    );
-    out.ok();
+    let (server, _, out) = get_to_a_server(&Env::new(), "/p#frag?x");
     let got = replay_with_bash(&out.stdout, &server);
     assert_eq!(got.target, "/p#frag?x", "{}", out.stdout);
 }

@@ -2,7 +2,7 @@
 //! while it was paged gets one command, not two.
 
 use crate::common::hostile::{page, Hostile, Reply};
-use crate::common::Env;
+use crate::common::{words, Env};
 
 fn session(i: usize) -> String {
     format!(
@@ -57,15 +57,7 @@ fn selectors_and_dry_runs_list_each_session_once() {
     let env = Env::new();
     let out = env.run_at(
         &server.url(),
-        &[
-            "sessions",
-            "stop",
-            "--os",
-            "linux",
-            "--dry-run",
-            "--rate",
-            "off",
-        ],
+        &words("sessions stop --os linux --dry-run --rate off"),
     );
     out.ok();
     assert_eq!(out.stdout.lines().count(), 3, "{}", out.stdout);

@@ -32,11 +32,7 @@ fn a_cycle_of_two_pages_ends_with_a_clear_error() {
     let out = env.run_at(&server.url(), &["ip-policies", "list"]);
     out.code(1);
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert!(
-        out.stderr.contains("leads back to a page already read"),
-        "{}",
-        out.stderr
-    );
+    out.says("leads back to a page already read");
     assert_eq!(
         server.count(),
         3,
@@ -51,7 +47,7 @@ fn a_cycle_of_empty_pages_ends_even_with_a_limit() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list", "--limit", "1"]);
     out.code(1);
-    assert!(out.stderr.contains("already read"), "{}", out.stderr);
+    out.says("already read");
     let out = env.run_at(&server.url(), &["api", "GET", "/ip_policies", "--paginate"]);
     out.code(1);
 }
@@ -59,11 +55,7 @@ fn a_cycle_of_empty_pages_ends_even_with_a_limit() {
 #[test]
 fn endless_empty_pages_end() {
     let server = Hostile::start(|req| {
-        let n: usize = req
-            .query()
-            .and_then(|q| q.strip_prefix("p="))
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(0);
+        let n = req.page_number("p");
         Reply::ok(page(
             "ip_policies",
             "",
@@ -74,11 +66,7 @@ fn endless_empty_pages_end() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list", "--limit", "1"]);
     out.code(1);
-    assert!(
-        out.stderr.contains("empty pages in a row"),
-        "{}",
-        out.stderr
-    );
+    out.says("empty pages in a row");
     assert!(server.count() <= 25, "{} pages read", server.count());
 }
 
@@ -104,11 +92,7 @@ fn a_next_page_with_credentials_is_refused() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list"]);
     out.code(1);
-    assert!(
-        out.stderr.contains("user name or password"),
-        "{}",
-        out.stderr
-    );
+    out.says("user name or password");
     assert_eq!(
         server.count(),
         1,
@@ -122,19 +106,17 @@ fn a_next_page_with_credentials_is_refused() {
     );
 }
 
+/// A server with two pages of IP policies at `path`; the first links to the second by `next`.
+fn two_pages(path: &'static str, next: &'static str) -> Hostile {
+    Hostile::start(move |req| match req.query() {
+        Some("page=2") => Reply::ok(page("ip_policies", &policy("2"), path, None)),
+        _ => Reply::ok(page("ip_policies", &policy("1"), path, Some(next))),
+    })
+}
+
 #[test]
 fn a_relative_next_page_resolves_against_the_page() {
-    let server = Hostile::start(|req| {
-        if req.query() == Some("page=2") {
-            return Reply::ok(page("ip_policies", &policy("2"), "/v1/ip_policies", None));
-        }
-        Reply::ok(page(
-            "ip_policies",
-            &policy("1"),
-            "/v1/ip_policies",
-            Some("ip_policies?page=2"),
-        ))
-    });
+    let server = two_pages("/v1/ip_policies", "ip_policies?page=2");
     let env = Env::new();
     let base = format!("{}/v1", server.url());
     let out = env.run_at(&base, &["ip-policies", "list"]);
@@ -146,17 +128,7 @@ fn a_relative_next_page_resolves_against_the_page() {
 
 #[test]
 fn a_query_only_next_page_stays_on_the_page_path() {
-    let server = Hostile::start(|req| {
-        if req.query() == Some("page=2") {
-            return Reply::ok(page("ip_policies", &policy("2"), "/ip_policies", None));
-        }
-        Reply::ok(page(
-            "ip_policies",
-            &policy("1"),
-            "/ip_policies",
-            Some("?page=2"),
-        ))
-    });
+    let server = two_pages("/ip_policies", "?page=2");
     let env = Env::new();
     env.run_at(&server.url(), &["ip-policies", "list"]).ok();
     let targets: Vec<String> = server.seen().into_iter().map(|r| r.target).collect();
@@ -176,11 +148,11 @@ fn an_unparsable_next_page_is_reported_escaped() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list"]);
     out.code(1);
-    assert!(out.stderr.contains("is not a URL"), "{}", out.stderr);
+    out.says("is not a URL");
     for c in ['\u{1b}', '\u{7}', '\u{200b}'] {
         assert!(!out.stderr.contains(c), "raw {c:?} in {:?}", out.stderr);
     }
-    assert!(out.stderr.contains("\\x1b]2;pwned\\x07"), "{}", out.stderr);
+    out.says("\\x1b]2;pwned\\x07");
 }
 
 #[test]
@@ -194,6 +166,6 @@ fn a_megabyte_header_is_a_bad_answer_not_an_unreachable_server() {
     let env = Env::new();
     let out = env.run_at(&server.url(), &["ip-policies", "list"]);
     out.code(1);
-    assert!(out.stderr.contains("not valid HTTP"), "{}", out.stderr);
+    out.says("not valid HTTP");
     assert_eq!(server.count(), 1, "a bad answer is not asked for again");
 }

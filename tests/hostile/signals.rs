@@ -131,9 +131,8 @@ fn a_second_signal_during_a_graceful_stop_stops_at_once() {
 fn sigterm_ends_a_plain_command_promptly_with_143() {
     let env = Env::new();
     let server = Hostile::start(|_| Reply::Hang);
-    let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_API_URL", server.url())
-        .args(["ip-policies", "list"])
+    let mut cmd = env.std_cmd_at(&server.url());
+    cmd.args(["ip-policies", "list"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let child = cmd.spawn().unwrap();

@@ -91,11 +91,8 @@ fn tail_escapes_hostile_captures() {
         .args(["local", "requests", "tail"])
         .timeout(Duration::from_secs(3)));
     assert!(calls.load(Ordering::SeqCst) >= 2, "tail polled the agent");
-    assert!(
-        out.stdout.contains("POST\\x1b[2J"),
-        "the capture was printed: {}",
-        out.stdout
-    );
+    // The capture was printed.
+    out.prints("POST\\x1b[2J");
     assert_no_raw_danger(&out.stdout);
     assert_no_raw_danger(&out.stderr);
     for shown in ["\\u{200b}", "\\u{202e}", "\\u{9b}", "\\x07", "\\r"] {
@@ -114,8 +111,8 @@ fn get_escapes_hostile_captures_including_invisible_characters() {
             .args(["local", "requests", "get", "airt_1"]));
         out.ok();
         assert_no_raw_danger(&out.stdout);
-        assert!(out.stdout.contains("\\u{200b}"), "{}", out.stdout);
-        assert!(out.stdout.contains("\\u{202e}X-Name"), "{}", out.stdout);
+        out.prints("\\u{200b}");
+        out.prints("\\u{202e}X-Name");
     }
 }
 
@@ -189,7 +186,7 @@ fn plain_raw_text_still_prints_on_a_terminal_and_force_needs_raw() {
         .cmd_at(&server.url())
         .args(["local", "requests", "get", "airt_1", "--force"]));
     misuse.code(2);
-    assert!(misuse.stderr.contains("--raw"), "{}", misuse.stderr);
+    misuse.says("--raw");
     let wrong_value = run(env.cmd_at(&server.url()).args([
         "local",
         "requests",

@@ -24,6 +24,21 @@ fn timed_at(env: &Env, server: &Hostile, args: &str) -> (Out, Duration) {
     timed(|| env.run_at(&server.url(), &args))
 }
 
+/// Runs `line` (which holds `--timeout N`) against `server`: exit 7 within N seconds (and
+/// the slack).
+#[track_caller]
+fn stops_at_its_timeout(server: &Hostile, line: &str) -> Out {
+    let mut words = line.split(' ').skip_while(|w| *w != "--timeout").skip(1);
+    let limit: u64 = words
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("--timeout N");
+    let (out, took) = timed_at(&Env::new(), server, line);
+    out.code(7);
+    within(took, limit, &out);
+    out
+}
+
 #[track_caller]
 fn within(took: Duration, limit_secs: u64, out: &Out) {
     assert!(
@@ -40,11 +55,7 @@ fn policy(n: usize) -> String {
 /// Endless pages, each taking two seconds.
 fn slow_pages() -> Hostile {
     Hostile::start(|req| {
-        let n: usize = req
-            .query()
-            .and_then(|q| q.strip_prefix("page="))
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(0);
+        let n = req.page_number("page");
         let next = format!("/ip_policies?page={}", n + 1);
         Reply::ok(page("ip_policies", &policy(n), "/ip_policies", Some(&next)))
             .after(Duration::from_secs(2))
@@ -54,31 +65,19 @@ fn slow_pages() -> Hostile {
 #[test]
 fn slow_pages_stop_at_the_timeout_with_what_was_printed() {
     let server = slow_pages();
-    let env = Env::new();
-    let (out, took) = timed_at(&env, &server, "ip-policies list --timeout 3");
-    out.code(7);
-    within(took, 3, &out);
-    assert!(
-        out.stdout.contains("ipp_0"),
-        "the first page is printed: {}",
-        out.stdout
-    );
-    assert!(out.stderr.contains("--timeout 3s"), "{}", out.stderr);
-    assert!(
-        out.stderr.contains("1 item(s) from 1 page(s) were printed"),
-        "says what was done: {}",
-        out.stderr
-    );
+    let out = stops_at_its_timeout(&server, "ip-policies list --timeout 3");
+    // The first page is printed.
+    out.prints("ipp_0");
+    out.says("--timeout 3s");
+    // Says what was done.
+    out.says("1 item(s) from 1 page(s) were printed");
 }
 
 #[test]
 fn api_paginate_stops_at_the_timeout() {
     let server = slow_pages();
-    let env = Env::new();
-    let (out, took) = timed_at(&env, &server, "api GET /ip_policies --paginate --timeout 3");
-    out.code(7);
-    within(took, 3, &out);
-    assert!(out.stderr.contains("time limit"), "{}", out.stderr);
+    let out = stops_at_its_timeout(&server, "api GET /ip_policies --paginate --timeout 3");
+    out.says("time limit");
 }
 
 fn sessions_page(count: usize) -> String {
@@ -103,14 +102,7 @@ fn forty_hung_restarts_stop_at_the_timeout_and_report() {
         "GET" => Reply::ok(sessions_page(40)),
         _ => Reply::Hang,
     });
-    let env = Env::new();
-    let (out, took) = timed_at(
-        &env,
-        &server,
-        "sessions restart --all --timeout 2 --rate off",
-    );
-    out.code(7);
-    within(took, 2, &out);
+    let out = stops_at_its_timeout(&server, "sessions restart --all --timeout 2 --rate off");
     let posts = server
         .seen()
         .into_iter()
@@ -120,27 +112,19 @@ fn forty_hung_restarts_stop_at_the_timeout_and_report() {
         posts <= 4,
         "nothing new starts once time is up ({posts} sent)"
     );
-    assert!(out.stderr.contains("0 of 40 done"), "{}", out.stderr);
-    assert!(out.stderr.contains("36 not started"), "{}", out.stderr);
+    out.says("0 of 40 done");
+    out.says("36 not started");
 }
 
 #[test]
 fn several_deletes_stop_at_the_timeout() {
     let server = Hostile::start(|_| Reply::Hang);
-    let env = Env::new();
-    let (out, took) = timed_at(
-        &env,
+    let out = stops_at_its_timeout(
         &server,
         "ip-policies delete ipp_1 ipp_2 ipp_3 --yes --timeout 2",
     );
-    out.code(7);
-    within(took, 2, &out);
     assert_eq!(server.count(), 1, "no delete after the time ran out");
-    assert!(
-        out.stderr.contains("not started: ipp_2 ipp_3"),
-        "{}",
-        out.stderr
-    );
+    out.says("not started: ipp_2 ipp_3");
 }
 
 #[test]
@@ -150,15 +134,11 @@ fn restart_wait_ends_at_the_timeout_counted_from_the_start() {
         "GET" => Reply::ok(sessions_page(1)).after(Duration::from_millis(400)),
         _ => Reply::Json(204, String::new()),
     });
-    let env = Env::new();
-    let (out, took) = timed_at(
-        &env,
+    let out = stops_at_its_timeout(
         &server,
         "sessions restart ts_0 --wait --timeout 3 --rate off",
     );
-    out.code(7);
-    within(took, 3, &out);
-    assert!(out.stderr.contains("did not reconnect"), "{}", out.stderr);
+    out.says("did not reconnect");
 }
 
 #[test]
@@ -174,24 +154,13 @@ fn upgrade_with_a_timeout_shorter_than_the_settle_time_ends_in_time() {
             Reply::Json(204, String::new())
         }
     });
-    let env = Env::new();
-    let (out, took) = timed_at(
-        &env,
-        &server,
-        "sessions upgrade --all --timeout 2 --rate off",
-    );
-    out.code(7);
-    within(took, 2, &out);
+    let out = stops_at_its_timeout(&server, "sessions upgrade --all --timeout 2 --rate off");
     assert_eq!(
         restarts.load(Ordering::SeqCst),
         0,
         "no restart after the deadline"
     );
-    assert!(
-        out.stderr.contains("restart could be sent"),
-        "{}",
-        out.stderr
-    );
+    out.says("restart could be sent");
 }
 
 #[test]
@@ -233,11 +202,7 @@ fn tail_follows_for_the_timeout_then_exits_7() {
 fn a_listing_that_fits_in_its_timeout_completes() {
     // Pages that each take 1.5 s: with --timeout 8 all three arrive.
     let server = Hostile::start(|req| {
-        let n: usize = req
-            .query()
-            .and_then(|q| q.strip_prefix("page="))
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(0);
+        let n = req.page_number("page");
         let next = (n < 2).then(|| format!("/ip_policies?page={}", n + 1));
         Reply::ok(page(
             "ip_policies",

@@ -529,66 +529,62 @@ mod tests {
                 "{given}"
             );
         }
-        assert_eq!(
-            addr_of("http", json!("http://x.example:81/path")).unwrap_err(),
-            "Tunnel 't' specifies a path '/path', this is unsupported"
-        );
-        assert_eq!(
-            addr_of("http", json!("foo bar")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'foo bar': strange hostname"
-        );
-        assert_eq!(
-            addr_of("http", json!("ftp://x:1")).unwrap_err(),
-            "Tunnel 't' specifies a URL with an unsupported scheme: ftp"
-        );
-        assert_eq!(
-            addr_of("http", json!("x:y")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'x:y': port not a number?"
-        );
-        assert_eq!(
-            addr_of("http", json!("http://")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'http://': malformed URL"
-        );
-        assert_eq!(
-            addr_of("http", json!("-1")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address '-1': parse \"http://localhost:-1\": invalid port \":-1\" after host"
-        );
+        let bad = "Tunnel 't' specifies an invalid or malformed address";
+        for (given, err) in [
+            (
+                "http://x.example:81/path",
+                "Tunnel 't' specifies a path '/path', this is unsupported".to_string(),
+            ),
+            ("foo bar", format!("{bad} 'foo bar': strange hostname")),
+            (
+                "ftp://x:1",
+                "Tunnel 't' specifies a URL with an unsupported scheme: ftp".to_string(),
+            ),
+            ("x:y", format!("{bad} 'x:y': port not a number?")),
+            ("http://", format!("{bad} 'http://': malformed URL")),
+            (
+                "-1",
+                format!(
+                    "{bad} '-1': parse \"http://localhost:-1\": invalid port \":-1\" after host"
+                ),
+            ),
+        ] {
+            assert_eq!(addr_of("http", json!(given)), Err(err), "{given}");
+        }
     }
 
     #[test]
     fn tcp_and_tls_addresses() {
-        assert_eq!(addr_of("tcp", json!("22")).as_deref(), Ok("localhost:22"));
-        assert_eq!(addr_of("tcp", json!(":84")).as_deref(), Ok("localhost:84"));
-        assert_eq!(addr_of("tcp", json!("host:x")).as_deref(), Ok("host:x"));
-        assert_eq!(
-            addr_of("tcp", json!("tcp://localhost:22")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address: tcp://localhost:22"
-        );
-        assert_eq!(
-            addr_of("tcp", json!("http://localhost:22")).unwrap_err(),
-            "Tunnel 't' specifies a URL instead of a host address: http://localhost:22"
-        );
-        assert_eq!(
-            addr_of("tls", json!("443")).as_deref(),
-            Ok("tls://localhost:443")
-        );
-        assert_eq!(addr_of("tls", json!(":84")).as_deref(), Ok("localhost:84"));
-        assert_eq!(
-            addr_of("tls", json!("127.0.0.1:443")).as_deref(),
-            Ok("tls://127.0.0.1:443")
-        );
-        assert_eq!(
-            addr_of("tls", json!("a.b:1/x")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'a.b:1/x': unsupported scheme for tls tunnel: a.b"
-        );
-        assert_eq!(
-            addr_of("tls", json!("localhost:443")).as_deref(),
-            Ok("tls://localhost:443")
-        );
-        assert_eq!(
-            addr_of("tls", json!("host")).unwrap_err(),
-            "Tunnel 't' specifies an invalid or malformed address 'host': unsupported scheme for tls tunnel: "
-        );
+        let bad = "Tunnel 't' specifies an invalid or malformed address";
+        let url = "Tunnel 't' specifies a URL instead of a host address";
+        let tls = "unsupported scheme for tls tunnel";
+        for (proto, given, expected) in [
+            ("tcp", "22", Ok("localhost:22".to_string())),
+            ("tcp", ":84", Ok("localhost:84".into())),
+            ("tcp", "host:x", Ok("host:x".into())),
+            (
+                "tcp",
+                "tcp://localhost:22",
+                Err(format!("{bad}: tcp://localhost:22")),
+            ),
+            (
+                "tcp",
+                "http://localhost:22",
+                Err(format!("{url}: http://localhost:22")),
+            ),
+            ("tls", "443", Ok("tls://localhost:443".into())),
+            ("tls", ":84", Ok("localhost:84".into())),
+            ("tls", "127.0.0.1:443", Ok("tls://127.0.0.1:443".into())),
+            (
+                "tls",
+                "a.b:1/x",
+                Err(format!("{bad} 'a.b:1/x': {tls}: a.b")),
+            ),
+            ("tls", "localhost:443", Ok("tls://localhost:443".into())),
+            ("tls", "host", Err(format!("{bad} 'host': {tls}: "))),
+        ] {
+            assert_eq!(addr_of(proto, json!(given)), expected, "{proto} {given}");
+        }
     }
 
     #[test]

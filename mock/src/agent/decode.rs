@@ -345,35 +345,34 @@ mod tests {
 
     #[test]
     fn go_decoder_behaviour() {
-        assert_eq!(first_value(b"").unwrap_err(), "EOF");
-        assert_eq!(first_value(b"  \n").unwrap_err(), "EOF");
-        assert_eq!(
-            first_value(b"not json").unwrap_err(),
-            "invalid character 'o' in literal null (expecting 'u')"
-        );
-        assert_eq!(
-            first_value(b"{x").unwrap_err(),
-            "invalid character 'x' looking for beginning of object key string"
-        );
-        assert_eq!(
-            first_value(b"<tunnel/>").unwrap_err(),
-            "invalid character '<' looking for beginning of value"
-        );
-        assert_eq!(first_value(b"{\"a\":1").unwrap_err(), "unexpected EOF");
-        assert_eq!(first_value(b"{\"a\":1} trailing").unwrap(), json!({"a": 1}));
-        assert_eq!(
-            first_value(b"{\"a\":[1,2]}{\"b\":1}").unwrap(),
-            json!({"a": [1, 2]})
-        );
-        assert_eq!(first_value(b"null").unwrap(), Value::Null);
-        assert_eq!(
-            first_value(b"{\"a\" 1}").unwrap_err(),
-            "invalid character '1' after object key"
-        );
-        assert_eq!(
-            first_value(b"[1 2]").unwrap_err(),
-            "invalid character '2' after array element"
-        );
+        for (input, err) in [
+            (&b""[..], "EOF"),
+            (b"  \n", "EOF"),
+            (
+                b"not json",
+                "invalid character 'o' in literal null (expecting 'u')",
+            ),
+            (
+                b"{x",
+                "invalid character 'x' looking for beginning of object key string",
+            ),
+            (
+                b"<tunnel/>",
+                "invalid character '<' looking for beginning of value",
+            ),
+            (b"{\"a\":1", "unexpected EOF"),
+            (b"{\"a\" 1}", "invalid character '1' after object key"),
+            (b"[1 2]", "invalid character '2' after array element"),
+        ] {
+            assert_eq!(first_value(input).unwrap_err(), err, "{input:?}");
+        }
+        for (input, value) in [
+            (&b"{\"a\":1} trailing"[..], json!({"a": 1})),
+            (b"{\"a\":[1,2]}{\"b\":1}", json!({"a": [1, 2]})),
+            (b"null", Value::Null),
+        ] {
+            assert_eq!(first_value(input).unwrap(), value, "{input:?}");
+        }
     }
 
     #[test]

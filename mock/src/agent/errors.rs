@@ -58,6 +58,11 @@ impl AgentError {
         }
     }
 
+    /// One of the agent's coded errors whose `details.err` says why.
+    fn failed(status: u16, code: u32, msg: &str, err: impl Into<String>) -> Self {
+        Self::new(status, Some(code), msg).detail("err", err.into())
+    }
+
     fn detail(mut self, key: &'static str, value: impl Into<Value>) -> Self {
         self.details.push((key, value.into()));
         self
@@ -70,22 +75,22 @@ impl AgentError {
 
     /// 102: invalid tunnel definition; `err` is the agent's explanation.
     pub fn invalid_config(err: impl Into<String>) -> Self {
-        Self::new(
+        Self::failed(
             400,
-            Some(code::INVALID_TUNNEL_CONFIG),
+            code::INVALID_TUNNEL_CONFIG,
             "invalid tunnel configuration",
+            err,
         )
-        .detail("err", err.into())
     }
 
     /// 103: the tunnel could not be started.
     pub fn start_failed(err: impl Into<String>) -> Self {
-        Self::new(
+        Self::failed(
             502,
-            Some(code::TUNNEL_START_FAILED),
+            code::TUNNEL_START_FAILED,
             "failed to start tunnel",
+            err,
         )
-        .detail("err", err.into())
     }
 
     /// 104: no session with the tunnel service yet.
@@ -108,12 +113,12 @@ impl AgentError {
 
     /// 108: the tunnel name in the path does not unescape.
     pub fn bad_name_escape(err: impl Into<String>) -> Self {
-        Self::new(
+        Self::failed(
             400,
-            Some(code::BAD_NAME_ESCAPE),
+            code::BAD_NAME_ESCAPE,
             "failed to unescape tunnel name",
+            err,
         )
-        .detail("err", err.into())
     }
 
     /// Framework 400: a body or query parameter could not be decoded.

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::encode::{go_float_g, number, xml_elem};
 use crate::sync::lock;
@@ -207,29 +207,11 @@ impl Metrics {
 impl Snapshot {
     /// The `metrics` object.
     pub fn to_json(&self) -> Value {
-        json!({
-            "conns": {
-                "count": self.conns_count,
-                "gauge": self.gauge,
-                "rate1": number(self.conns_rates[0]),
-                "rate5": number(self.conns_rates[1]),
-                "rate15": number(self.conns_rates[2]),
-                "p50": number(self.conns_p[0]),
-                "p90": number(self.conns_p[1]),
-                "p95": number(self.conns_p[2]),
-                "p99": number(self.conns_p[3]),
-            },
-            "http": {
-                "count": self.http_count,
-                "rate1": number(self.http_rates[0]),
-                "rate5": number(self.http_rates[1]),
-                "rate15": number(self.http_rates[2]),
-                "p50": number(self.http_p[0]),
-                "p90": number(self.http_p[1]),
-                "p95": number(self.http_p[2]),
-                "p99": number(self.http_p[3]),
-            }
-        })
+        let mut conns = window_json(self.conns_count, &self.conns_rates, &self.conns_p);
+        // The gauge of open connections stands second, as the agent writes it.
+        conns.shift_insert(1, "gauge".into(), json!(self.gauge));
+        let http = window_json(self.http_count, &self.http_rates, &self.http_p);
+        json!({"conns": conns, "http": http})
     }
 
     /// The `<Metrics>` element.
@@ -243,6 +225,19 @@ impl Snapshot {
         push_rates_xml(out, &self.http_rates, &self.http_p);
         out.push_str("</HTTP></Metrics>");
     }
+}
+
+/// `count`, the rates and the percentiles of one kind of event, as JSON members.
+fn window_json(count: u64, rates: &[f64; 3], p: &[f64; 4]) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("count".into(), json!(count));
+    for (name, v) in ["rate1", "rate5", "rate15"].iter().zip(rates) {
+        out.insert((*name).into(), number(*v));
+    }
+    for (name, v) in ["p50", "p90", "p95", "p99"].iter().zip(p) {
+        out.insert((*name).into(), number(*v));
+    }
+    out
 }
 
 fn push_rates_xml(out: &mut String, rates: &[f64; 3], p: &[f64; 4]) {

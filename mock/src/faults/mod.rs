@@ -105,27 +105,27 @@ impl Answer {
 impl Fault {
     /// Reads a fault from its JSON form (see SPEC.md).
     pub fn from_json(v: &Value, id: u64) -> Result<Fault, ApiError> {
-        let Value::Object(map) = v else {
-            return Err(ApiError::invalid("", "A fault must be a JSON object."));
-        };
-        let f = Fields::root(map);
-        f.only(&[
-            "method",
-            "path",
-            "status",
-            "body",
-            "content_type",
-            "headers",
-            "count",
-            "delay_ms",
-            "probability",
-            "seed",
-            "reset",
-            "reset_before",
-            "after",
-            "body_kind",
-            "size",
-        ])?;
+        let f = Fields::control(
+            v,
+            "A fault",
+            &[
+                "method",
+                "path",
+                "status",
+                "body",
+                "content_type",
+                "headers",
+                "count",
+                "delay_ms",
+                "probability",
+                "seed",
+                "reset",
+                "reset_before",
+                "after",
+                "body_kind",
+                "size",
+            ],
+        )?;
         let path = f.required_string("path")?;
         if !path.starts_with('/') {
             return Err(ApiError::invalid("path", "path must start with '/'."));

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tunnelctl_mock::Mock;
 
-use crate::common::{raw, Resp};
+use crate::common::{control, field_strs, raw, read_until_closed, Resp};
 
 /// `http://127.0.0.1:PORT` of the agent listener (the API is under `/api`).
 pub fn agent_base(mock: &Mock) -> String {
@@ -47,23 +47,61 @@ pub fn agent_raw(
     raw(&agent_base(mock), method, target, headers, body)
 }
 
-/// A control request on the management port (lenient JSON body).
-pub fn control(mock: &Mock, method: &str, path: &str, body: Option<Value>) -> Resp {
-    let bytes = body
-        .map(|b| serde_json::to_vec(&b).unwrap_or_default())
-        .unwrap_or_default();
-    raw(
-        &mock.url(),
-        method,
-        path,
+/// `POST /api/tunnels` with `body`.
+pub fn post_tunnel(mock: &Mock, body: Value) -> Resp {
+    agent(mock, "POST", "/api/tunnels", Some(body))
+}
+
+/// `POST /api/requests/http` (a replay) with `body`.
+pub fn replay(mock: &Mock, body: Value) -> Resp {
+    agent(mock, "POST", "/api/requests/http", Some(body))
+}
+
+/// A GET of the agent API with one `Accept` header.
+pub fn accept(mock: &Mock, target: &str, accept: &str) -> Resp {
+    agent_raw(mock, "GET", target, &[("Accept", accept)], b"")
+}
+
+/// A POST of raw bytes to the agent API as `application/json`.
+pub fn post_bytes(mock: &Mock, target: &str, body: &[u8]) -> Resp {
+    agent_raw(
+        mock,
+        "POST",
+        target,
         &[("Content-Type", "application/json")],
-        &bytes,
+        body,
     )
+}
+
+/// The names in a tunnel list.
+pub fn tunnel_names(list: &Value) -> Vec<String> {
+    let names = field_strs(&list["tunnels"], "name");
+    names.into_iter().map(str::to_string).collect()
+}
+
+/// `POST /api/tunnels` with these body bytes under this `Content-Type`.
+pub fn post_typed(mock: &Mock, content_type: &str, body: &[u8]) -> Resp {
+    agent_raw(
+        mock,
+        "POST",
+        "/api/tunnels",
+        &[("Content-Type", content_type)],
+        body,
+    )
+}
+
+/// Starts a tunnel `name` of `proto` to `addr`, with the `extra` fields of the definition.
+pub fn tunnel(mock: &Mock, name: &str, proto: &str, addr: impl Into<Value>, extra: Value) -> Value {
+    let mut def = json!({"name": name, "proto": proto, "addr": addr.into()});
+    if let (Some(def), Value::Object(extra)) = (def.as_object_mut(), extra) {
+        def.extend(extra);
+    }
+    start_tunnel(mock, def)
 }
 
 /// Starts a tunnel and returns the 201 body.
 pub fn start_tunnel(mock: &Mock, body: Value) -> Value {
-    let r = agent(mock, "POST", "/api/tunnels", Some(body));
+    let r = post_tunnel(mock, body);
     assert_eq!(r.status, 201, "{}", r.text());
     r.json()
 }
@@ -84,14 +122,7 @@ pub fn visit_raw(port: u16, bytes: &[u8], timeout: Duration) -> Vec<u8> {
     let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect to the edge");
     s.set_read_timeout(Some(timeout)).expect("timeout");
     s.write_all(bytes).expect("write");
-    let mut out = Vec::new();
-    let mut buf = [0u8; 65536];
-    loop {
-        match s.read(&mut buf) {
-            Ok(0) | Err(_) => return out,
-            Ok(n) => out.extend_from_slice(&buf[..n]),
-        }
-    }
+    read_until_closed(&mut s)
 }
 
 /// One request through a tunnel leg, `Connection: close`; returns the raw answer.
@@ -118,20 +149,25 @@ pub fn captures(mock: &Mock, query: &str) -> Vec<Value> {
     r.json()["requests"].as_array().cloned().unwrap_or_default()
 }
 
-/// Waits until `pred` holds for the capture list (captures complete asynchronously).
-pub fn wait_for(mock: &Mock, what: &str, pred: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+/// Polls `fetch` until `pred` holds for its answer (for at most 10 s) and returns it.
+pub fn poll<T: std::fmt::Debug>(what: &str, fetch: impl Fn() -> T, pred: impl Fn(&T) -> bool) -> T {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let list = captures(mock, "");
-        if pred(&list) {
-            return list;
+        let got = fetch();
+        if pred(&got) {
+            return got;
         }
         assert!(
             Instant::now() < deadline,
-            "timed out waiting for {what}: {list:?}"
+            "timed out waiting for {what}: {got:?}"
         );
         thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Waits until `pred` holds for the capture list (captures complete asynchronously).
+pub fn wait_for(mock: &Mock, what: &str, pred: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    poll(what, || captures(mock, ""), |l| pred(l))
 }
 
 /// A tiny upstream HTTP server on 127.0.0.1: answers each request with a JSON echo
@@ -272,17 +308,6 @@ pub fn dead_port() -> u16 {
 /// Waits until `pred` holds for a tunnel (`path_name` percent-encoded); metrics of a
 /// connection are updated just after the visitor sees it close.
 pub fn wait_tunnel(mock: &Mock, path_name: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let r = agent(mock, "GET", &format!("/api/tunnels/{path_name}"), None);
-        let t = r.json();
-        if pred(&t) {
-            return t;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting on {path_name}: {t}"
-        );
-        thread::sleep(Duration::from_millis(20));
-    }
+    let target = format!("/api/tunnels/{path_name}");
+    poll(path_name, || agent(mock, "GET", &target, None).json(), pred)
 }

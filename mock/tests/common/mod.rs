@@ -9,7 +9,9 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::time::Duration;
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tunnelctl_mock::{Mock, MockOptions};
@@ -141,6 +143,27 @@ pub fn api(mock: &Mock, method: &str, target: &str, body: Option<Value>) -> Resp
     raw(&mock.url(), method, target, &headers, &bytes)
 }
 
+/// An authenticated GET by URL and key, for threads that cannot hold the `Mock`.
+pub fn get_at(base: &str, key: &str, target: &str) -> Resp {
+    let auth = format!("Bearer {key}");
+    let headers = [("Authorization", auth.as_str()), ("Service-Version", "2")];
+    raw(base, "GET", target, &headers, b"")
+}
+
+/// A control request on the management port (lenient JSON body).
+pub fn control(mock: &Mock, method: &str, path: &str, body: Option<Value>) -> Resp {
+    let bytes = body
+        .map(|b| serde_json::to_vec(&b).unwrap_or_default())
+        .unwrap_or_default();
+    let headers = [("Content-Type", "application/json")];
+    raw(&mock.url(), method, path, &headers, &bytes)
+}
+
+/// A control POST with a JSON body.
+pub fn ctl_post(mock: &Mock, path: &str, body: Value) -> Resp {
+    control(mock, "POST", path, Some(body))
+}
+
 /// Shorthands.
 pub fn get(mock: &Mock, target: &str) -> Resp {
     api(mock, "GET", target, None)
@@ -156,6 +179,36 @@ pub fn patch(mock: &Mock, target: &str, body: Value) -> Resp {
 
 pub fn delete(mock: &Mock, target: &str) -> Resp {
     api(mock, "DELETE", target, None)
+}
+
+/// A JSON string as an owned `String` ("" when it is not a string).
+pub fn str_of(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
+/// The `key` strings of the objects in a JSON array (none when it is not an array).
+pub fn field_strs<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
+    let items = list.as_array().into_iter().flatten();
+    items.filter_map(|item| item[key].as_str()).collect()
+}
+
+/// `PUT` with a JSON body.
+pub fn put(mock: &Mock, target: &str, body: Value) -> Resp {
+    api(mock, "PUT", target, Some(body))
+}
+
+/// Deletes `target` and asserts the 204.
+#[track_caller]
+pub fn assert_deleted(mock: &Mock, target: &str) {
+    let r = delete(mock, target);
+    assert_eq!(r.status, 204, "{}", r.text());
+}
+
+/// Asserts a 400 whose details name `field`.
+#[track_caller]
+pub fn assert_bad_field(resp: &Resp, field: &str) {
+    let body = assert_error(resp, 400);
+    assert_eq!(body["details"]["field"], field, "{body}");
 }
 
 /// The path and query of an absolute URL on the emulator.
@@ -210,13 +263,72 @@ pub fn api_bytes(mock: &Mock, method: &str, target: &str, body: Option<Value>) -
     );
     stream.write_all(head.as_bytes()).expect("write request");
     stream.write_all(&body).expect("write body");
+    read_until_closed(&mut stream)
+}
+
+/// Every byte the peer sends until it closes. A reset connection (or a read timeout) ends
+/// the read with an error; what arrived before it is the answer.
+pub fn read_until_closed(stream: &mut TcpStream) -> Vec<u8> {
     let mut buf = Vec::new();
-    // A reset connection ends the read with an error; what arrived before it is the answer.
-    let mut chunk = [0u8; 8192];
+    let mut chunk = [0u8; 65536];
     loop {
         match stream.read(&mut chunk) {
             Ok(0) | Err(_) => return buf,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
         }
+    }
+}
+
+/// The emulator's own program.
+pub const BIN: &str = env!("CARGO_BIN_EXE_tunnelctl-mock");
+
+/// Runs the program with `args` to its end.
+pub fn run_bin(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("run the binary")
+}
+
+/// The program serving in the background, once its ready file has named its URL.
+pub struct Served {
+    pub child: Child,
+    pub url: String,
+    dir: PathBuf,
+}
+
+/// Starts the program in serve mode with `args` and `--ready-file`; waits for the file.
+pub fn serve(args: &[&str], stdout: Stdio) -> Served {
+    let dir = std::env::temp_dir().join(format!(
+        "tunnelctl-mock-test-{}-{}",
+        std::process::id(),
+        args.join("_").replace('/', "_")
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ready = dir.join("ready");
+    let child = Command::new(BIN)
+        .args(args)
+        .arg("--ready-file")
+        .arg(&ready)
+        .stdout(stdout)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the binary");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !ready.exists() {
+        assert!(Instant::now() < deadline, "no ready file");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let url = std::fs::read_to_string(&ready).expect("read ready file");
+    let url = url.trim().to_string();
+    Served { child, url, dir }
+}
+
+impl Served {
+    /// Stops the program; returns what it printed.
+    pub fn stop(mut self) -> Output {
+        let _ = self.child.kill();
+        let _ = std::fs::remove_dir_all(&self.dir);
+        self.child.wait_with_output().expect("wait")
     }
 }
