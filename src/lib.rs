@@ -115,7 +115,7 @@ async fn dispatch(cli: Cli) -> Result<()> {
         Command::EventSubscriptions(a) => commands::event_subscriptions::run(a, &ctx).await,
         Command::Api(a) => commands::api::run(a, &ctx).await,
         Command::Local(a) => commands::local::run(a, &ctx).await,
-        Command::Config(a) => commands::config::run(a, &ctx),
+        Command::Config(a) => commands::config::run(a, &ctx).await,
         Command::Help(_) | Command::Completions(_) => Ok(()),
     }
 }
