@@ -142,6 +142,11 @@ impl Pty {
         self
     }
 
+    /// The program's process id (to send it a signal as another process would).
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().expect("the child has a pid")
+    }
+
     /// The screen's text as it is drawn now (rows joined by newlines, trailing blanks cut).
     pub fn screen(&self) -> String {
         self.seen
