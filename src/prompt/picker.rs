@@ -82,10 +82,7 @@ impl Picker {
             self.top = self.cursor + 1 - rows;
         }
         let end = (self.top + rows).min(items.len());
-        let mut lines = vec![fit(
-            &format!("{prompt}  [space: choose, a: all, enter: done, esc/q: cancel]"),
-            width,
-        )];
+        let mut lines = vec![fit(prompt, width)];
         for (i, item) in items.iter().enumerate().take(end).skip(self.top) {
             let pointer = if i == self.cursor { '>' } else { ' ' };
             let mark = if self.chosen.get(i) == Some(&true) {
@@ -100,7 +97,7 @@ impl Picker {
             "Nothing chosen yet: space chooses the item under the cursor".to_string()
         } else {
             format!(
-                "{chosen} chosen; {}-{} of {}",
+                "{chosen} chosen; {}-{} of {}  (space: choose, a: all, enter: done, esc/q: cancel)",
                 (self.top + 1).min(end),
                 end,
                 items.len()
@@ -161,13 +158,17 @@ mod tests {
         let first = p.view("Sessions", &list, 10, 30);
         assert_eq!(first.len(), 10);
         assert!(first[1].starts_with("> [ ] ts_1"), "{first:?}");
-        assert_eq!(first[9], "0 chosen; 1-8 of 50");
+        assert!(
+            first[9].starts_with("0 chosen; 1-8 of 50  (space"),
+            "{}",
+            first[9]
+        );
         p.key(Key::End);
         p.key(Key::Char(' '));
         let last = p.view("Sessions", &list, 10, 30);
         assert!(last[8].starts_with("> [x] ts_50"), "{last:?}");
-        assert_eq!(last[9], "1 chosen; 43-50 of 50");
-        assert!(last[0].ends_with('…'), "{}", last[0]);
+        assert!(last[9].starts_with("1 chosen; 43-50 of 50"), "{}", last[9]);
+        assert!(last[9].ends_with('…'), "{}", last[9]);
         assert!(last.iter().all(|l| l.chars().count() < 30), "{last:?}");
     }
 
