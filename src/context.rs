@@ -15,7 +15,7 @@ use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
 use crate::output::Printer;
 use crate::prompt::Prompter;
 use crate::ratelimit::{Limiter, RateSetting, DEFAULT_RATE};
-use crate::settings::{Given, Settings, DEFAULT_AGENT_URL, DEFAULT_MAX_ATTEMPTS};
+use crate::settings::{Given, Settings, Source, DEFAULT_AGENT_URL, DEFAULT_MAX_ATTEMPTS};
 
 /// The default time limit of one request.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -53,6 +53,7 @@ impl Context {
             verbose: self.settings.given.verbose,
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             unreachable_hint: hint,
+            unauthorized_hint: None,
             max_body: DEFAULT_MAX_BODY,
             limiter: None,
             deadline: crate::deadline::get(),
@@ -85,12 +86,26 @@ impl Context {
                 )));
             }
         };
-        let base = validate_api_url(&url)?;
+        let source = self.settings.api_key()?.source;
+        let hint = unauthorized_hint(&source, &self.settings.config_path());
+        self.management_at(&url, &key, Some(hint))
+    }
+
+    /// A management API client for this URL and key, whatever the settings say (`config
+    /// init` checks a key with it before saving); `unauthorized_hint` is added to a 401.
+    pub fn management_at(
+        &self,
+        url: &str,
+        key: &str,
+        unauthorized_hint: Option<String>,
+    ) -> Result<api::Client> {
+        let base = validate_api_url(url)?;
         let mut opts = self.http_options(
             base,
             "Check the API URL (--api-url, TUNNELCTL_API_URL or 'tunnelctl config set api_url URL') and your network.".into(),
         );
-        opts.bearer = Some(key);
+        opts.bearer = Some(key.to_string());
+        opts.unauthorized_hint = unauthorized_hint;
         opts.max_attempts = self
             .settings
             .max_attempts()?
@@ -142,6 +157,28 @@ impl Context {
     }
 }
 
+/// What a 401 adds: check the key, and where this one came from (never the key itself).
+fn unauthorized_hint(source: &Source, config: &Result<std::path::PathBuf>) -> String {
+    let origin = match source {
+        Source::Flag => "the --api-key flag".to_string(),
+        Source::Env(var) => {
+            format!("the environment variable {var} (it overrides the config file)")
+        }
+        Source::Profile(p) => {
+            let file = config.as_ref().map_or_else(
+                |_| "the config file".to_string(),
+                |f| f.display().to_string(),
+            );
+            format!(
+                "profile '{}' in {file}; 'tunnelctl config init' stores a new one",
+                crate::escape::escape(p)
+            )
+        }
+        Source::Default => "nowhere".to_string(),
+    };
+    format!("The API key was not accepted: check it. It came from {origin}.")
+}
+
 /// Parses the management API URL: https://, or http:// only to a loopback address, because the
 /// API key travels with every request.
 pub fn validate_api_url(raw: &str) -> Result<Url> {
@@ -190,5 +227,18 @@ mod tests {
         );
         assert!(validate_api_url("ftp://x").is_err());
         assert!(validate_api_url("nonsense").is_err());
+    }
+
+    #[test]
+    fn a_refused_key_says_where_it_came_from() {
+        let path = Ok(std::path::PathBuf::from("cfg.toml"));
+        let hint = unauthorized_hint(&Source::Env("TUNNELCTL_API_KEY"), &path);
+        assert!(
+            hint.contains("environment variable TUNNELCTL_API_KEY"),
+            "{hint}"
+        );
+        assert!(unauthorized_hint(&Source::Flag, &path).contains("--api-key"));
+        let hint = unauthorized_hint(&Source::Profile("staging".into()), &path);
+        assert!(hint.contains("profile 'staging' in cfg.toml"), "{hint}");
     }
 }

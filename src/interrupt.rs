@@ -7,7 +7,7 @@
 //! at once. The exit code says which signal ended the run, as a shell would: 130 for SIGINT,
 //! 143 for SIGTERM.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
 
 use crate::error::Error;
 
@@ -15,6 +15,11 @@ static GRACEFUL: AtomicBool = AtomicBool::new(false);
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 /// The last stop signal received: 0 (none), [`SIGINT`] or [`SIGTERM`].
 static LAST: AtomicU8 = AtomicU8::new(0);
+
+/// Stop signals counted as they arrive, outside the runtime (see [`watch`]).
+static SEEN: AtomicU32 = AtomicU32::new(0);
+/// The last of them.
+static SEEN_LAST: AtomicU8 = AtomicU8::new(0);
 
 const SIGINT: u8 = 2;
 const SIGTERM: u8 = 15;
@@ -59,6 +64,38 @@ fn name(signal: u8) -> &'static str {
     } else {
         "Ctrl-C"
     }
+}
+
+/// Starts counting stop signals the moment they arrive (once per run). The runtime hears a
+/// signal only when it is polled, and a question waiting for a key blocks it; with this, the
+/// question notices a SIGTERM (or a SIGINT sent with `kill`) itself and ends. The count is
+/// kept beside the runtime's own handling, which is unchanged.
+pub fn watch() {
+    #[cfg(unix)]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            for (signal, code) in [(libc::SIGINT, SIGINT), (libc::SIGTERM, SIGTERM)] {
+                // SAFETY: the action only stores to atomics, which is async-signal-safe.
+                let _ = unsafe {
+                    signal_hook_registry::register(signal, move || {
+                        SEEN_LAST.store(code, Ordering::SeqCst);
+                        SEEN.fetch_add(1, Ordering::SeqCst);
+                    })
+                };
+            }
+        });
+    }
+}
+
+/// How many stop signals [`watch`] has counted so far.
+pub fn seen() -> u32 {
+    SEEN.load(Ordering::SeqCst)
+}
+
+/// The error to end on if a stop signal arrived since [`seen`] returned `before`.
+pub fn error_since(before: u32) -> Option<Error> {
+    (seen() != before).then(|| error_for(SEEN_LAST.load(Ordering::SeqCst)))
 }
 
 /// Resolves, with the error to end on, when the program should stop at once: a stop signal

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::ratelimit::RateSetting;
 use crate::secrets::redact;
+use crate::settings::{Resolved, Source};
 
 /// `config` and its verbs.
 #[derive(Debug, Args)]
@@ -29,14 +30,25 @@ pub struct ConfigArgs {
 #[derive(Debug, Subcommand)]
 enum ConfigCommand {
     /// Store the API URL and key in the profile (asks on a terminal; the key is hidden)
-    #[command(after_help = "Examples:
+    #[command(
+        long_about = "Store the API URL and key in the profile (asks on a terminal; the key is hidden).\n\n\
+The key is checked against the API first (one GET of /ip_policies, as 'gh auth login' \
+does): a key the API refuses (401, 403) is not saved (exit 3), nor is anything when the API \
+cannot be reached (exit 6) unless --no-check is given. Only what is typed, or given on this \
+command line (--api-url, --api-key, --agent-url, --api-key-stdin), is stored: values from \
+TUNNELCTL_* environment variables are not.",
+        after_help = "Examples:
   tunnelctl config init
   tunnelctl --profile staging config init
-  printf '%s\\n' \"$KEY\" | tunnelctl config init --api-url https://api.example.com --api-key-stdin")]
+  printf '%s\\n' \"$KEY\" | tunnelctl config init --api-url https://api.example.com --api-key-stdin"
+    )]
     Init {
         /// Read the API key from the first line of stdin
         #[arg(long)]
         api_key_stdin: bool,
+        /// Save without checking the key against the API (e.g. while it cannot be reached)
+        #[arg(long)]
+        no_check: bool,
     },
     /// Show the settings in effect and where each comes from (the key redacted)
     #[command(
@@ -112,13 +124,16 @@ fn read_line(what: &str) -> Result<String> {
 }
 
 /// Runs a `config` command.
-pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
+pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
     let profile = ctx.settings.profile().to_string();
     match args.command {
         ConfigCommand::Path => ctx
             .printer
             .line(&ctx.settings.config_path()?.display().to_string()),
-        ConfigCommand::Init { api_key_stdin } => init(ctx, &profile, api_key_stdin),
+        ConfigCommand::Init {
+            api_key_stdin,
+            no_check,
+        } => init(ctx, &profile, api_key_stdin, !no_check).await,
         ConfigCommand::Show => show(ctx, &profile),
         ConfigCommand::Get { key } => {
             known_key(&key)?;
@@ -173,12 +188,32 @@ pub fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
     }
 }
 
-fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
+/// A value given on this command line as `flag`, not one picked up from the environment:
+/// `config init` stores only what the person gave it.
+fn from_command_line(resolved: Resolved<String>, flag: &str) -> Option<String> {
+    match resolved.source {
+        Source::Flag => resolved.value,
+        // The settings tell a flag from its variable by value; when both hold the same
+        // value, the command line says whether the flag was given too.
+        Source::Env(_) if typed_flag(std::env::args_os(), flag) => resolved.value,
+        _ => None,
+    }
+}
+
+/// Does the command line hold `flag` (`--flag VALUE` or `--flag=VALUE`)?
+fn typed_flag(args: impl Iterator<Item = std::ffi::OsString>, flag: &str) -> bool {
+    let with_value = format!("{flag}=");
+    args.filter_map(|a| a.into_string().ok())
+        .take_while(|a| a != "--")
+        .any(|a| a == flag || a.starts_with(&with_value))
+}
+
+async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) -> Result<()> {
     let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
     let interactive = ctx.prompter.is_interactive() && !api_key_stdin;
     let existing_url = cfg.get(profile, "api_url").map(str::to_string);
-    let url = match (&ctx.settings.given.api_url, interactive) {
-        (Some(u), _) => u.clone(),
+    let url = match (from_command_line(ctx.settings.api_url()?, "--api-url"), interactive) {
+        (Some(u), _) => u,
         (None, true) => {
             ctx.prompter
                 .text("Management API URL", existing_url.clone(), |s: &str| {
@@ -187,15 +222,15 @@ fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
         }
         (None, false) => existing_url.ok_or_else(|| {
             Error::usage(
-                "no API URL: pass --api-url URL (or set TUNNELCTL_API_URL) when not on a terminal",
+                "no API URL: pass --api-url URL when not on a terminal (config init does not store TUNNELCTL_API_URL)",
             )
         })?,
     };
     check_value("api_url", &url)?;
     let key = if api_key_stdin {
         read_line("the API key")?
-    } else if let Some(k) = &ctx.settings.given.api_key {
-        k.clone()
+    } else if let Some(k) = from_command_line(ctx.settings.api_key()?, "--api-key") {
+        k
     } else if interactive {
         let has_key = cfg.get(profile, "api_key").is_some();
         let prompt = if has_key {
@@ -211,18 +246,22 @@ fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
         }
     } else {
         return Err(Error::usage(
-            "no API key: pipe it with --api-key-stdin (or set TUNNELCTL_API_KEY) when not on a terminal",
+            "no API key: pipe it with --api-key-stdin when not on a terminal (config init does not store TUNNELCTL_API_KEY)",
         ));
     };
     check_value("api_key", &key)?;
-    if let Some(agent) = &ctx.settings.given.agent_url {
+    let agent = from_command_line(ctx.settings.agent_url()?, "--agent-url");
+    if let Some(agent) = &agent {
         check_value("agent_url", agent)?;
+    }
+    if check {
+        check_key(ctx, &url, &key).await?;
     }
     // The answers above may have taken a while: write under the lock, on a fresh read.
     ConfigFile::update(cfg.path(), |fresh| {
         fresh.set(profile, "api_url", &url)?;
         fresh.set(profile, "api_key", &key)?;
-        if let Some(agent) = &ctx.settings.given.agent_url {
+        if let Some(agent) = &agent {
             fresh.set(profile, "agent_url", agent)?;
         }
         Ok(())
@@ -233,6 +272,38 @@ fn init(ctx: &Context, profile: &str, api_key_stdin: bool) -> Result<()> {
         cfg.path().display()
     ));
     Ok(())
+}
+
+/// Makes one cheap authenticated request with the key about to be saved: a key the API
+/// refuses is exit 3, any other failure keeps its own code; either way nothing is saved.
+async fn check_key(ctx: &Context, url: &str, key: &str) -> Result<()> {
+    let client = ctx.management_at(url, key, None)?;
+    let outcome = client
+        .raw(reqwest::Method::GET, "ip_policies?limit=1", None)
+        .await;
+    const NOTHING_SAVED: &str = "Nothing was saved.";
+    match outcome {
+        Ok(_) => {
+            ctx.note(&format!("The API at {} accepted the key.", escape(url)));
+            Ok(())
+        }
+        Err(Error::Api(f)) if matches!(f.status, 401 | 403) => Err(Error::Config(format!(
+            "the API at {} refused the key ({}). {NOTHING_SAVED} Check the key and run 'tunnelctl config init' again.",
+            escape(url),
+            crate::error::status_text(f.status)
+        ))),
+        Err(Error::Unreachable(m)) => Err(Error::Unreachable(format!(
+            "could not check the key: {m}\n{NOTHING_SAVED} To save it without checking, add --no-check."
+        ))),
+        Err(Error::Api(mut f)) => {
+            f.hint = Some(format!(
+                "Is {} the management API? {NOTHING_SAVED} To save it without checking, add --no-check.",
+                escape(url)
+            ));
+            Err(Error::Api(f))
+        }
+        Err(other) => Err(other),
+    }
 }
 
 fn show(ctx: &Context, profile: &str) -> Result<()> {
@@ -258,4 +329,30 @@ fn show(ctx: &Context, profile: &str) -> Result<()> {
         cfg.profiles(),
         &rows,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flag_on_the_command_line_is_told_apart_from_its_variable() {
+        let args = |words: &[&str]| {
+            words
+                .iter()
+                .map(std::ffi::OsString::from)
+                .collect::<Vec<_>>()
+                .into_iter()
+        };
+        assert!(typed_flag(
+            args(&["t", "config", "init", "--api-url", "u"]),
+            "--api-url"
+        ));
+        assert!(typed_flag(
+            args(&["t", "--api-url=u", "config", "init"]),
+            "--api-url"
+        ));
+        assert!(!typed_flag(args(&["t", "config", "init"]), "--api-url"));
+        assert!(!typed_flag(args(&["t", "--api-url-x", "u"]), "--api-url"));
+    }
 }

@@ -1,11 +1,12 @@
 //! The usual verbs of a management collection — list, get, create, update, delete — as the
 //! command groups share them: the request, its output, confirmations and per-ID reports.
 
+use futures_util::future::join_all;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::{for_each_id, nothing_to_update, print_list};
-use crate::api::{sets_nothing, Resource};
+use crate::api::{sets_nothing, Client, Resource};
 use crate::context::Context;
 use crate::error::Result;
 use crate::escape::escape;
@@ -81,16 +82,7 @@ impl Crud {
             crate::http::encode_segment(self.resource.id_name, id)?;
         }
         let client = ctx.management()?;
-        let noun = if ids.len() == 1 {
-            self.kind.noun
-        } else {
-            self.kind.plural
-        };
-        ctx.confirm(&format!(
-            "Delete {} {noun}: {}?",
-            ids.len(),
-            escape(&ids.join(", "))
-        ))?;
+        self.confirm_delete(ctx, &client, ids).await?;
         let client = &client;
         for_each_id(
             ctx,
@@ -99,5 +91,66 @@ impl Crud {
             |id| async move { self.resource.delete(client, &id).await },
         )
         .await
+    }
+
+    /// Asks before deleting: on a terminal the question shows what goes (ID and description,
+    /// the first few of many, then how many more), read from the API for the question only;
+    /// off a terminal or with `--yes`, nothing more is sent than the deletes.
+    async fn confirm_delete(&self, ctx: &Context, client: &Client, ids: &[String]) -> Result<()> {
+        let noun = if ids.len() == 1 {
+            self.kind.noun
+        } else {
+            self.kind.plural
+        };
+        let question = format!("Delete {} {noun}?", ids.len());
+        if !ctx.prompter.will_ask() {
+            return ctx.confirm(&question);
+        }
+        let shown = &ids[..shown_count(ids.len())];
+        let labels = join_all(shown.iter().map(|id| self.label(client, id))).await;
+        let lines: Vec<String> = shown
+            .iter()
+            .zip(labels)
+            .map(|(id, label)| format!("{}  {label}", escape(id)))
+            .collect();
+        ctx.prompter
+            .confirm_items(&question, &lines, ids.len() - shown.len())
+    }
+
+    /// What a person knows an item by: its description, escaped.
+    async fn label(&self, client: &Client, id: &str) -> String {
+        match self.resource.get(client, id).await {
+            Ok(item) => match item.get("description").and_then(Value::as_str) {
+                Some(d) if !d.trim().is_empty() => escape(d),
+                _ => "(no description)".to_string(),
+            },
+            Err(e) if e.exit_code() == crate::error::exit::NOT_FOUND => "(not found)".to_string(),
+            Err(_) => String::new(),
+        }
+    }
+}
+
+/// How many of `total` items a confirmation lists: all of a few, else the first [`SHOWN`].
+/// Six are all shown: the sixth takes the line "… and 1 more" would.
+fn shown_count(total: usize) -> usize {
+    if total <= SHOWN + 1 {
+        total
+    } else {
+        SHOWN
+    }
+}
+
+/// How many items a confirmation lists before it counts the rest.
+const SHOWN: usize = 5;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_are_listed_and_many_are_counted() {
+        assert_eq!(shown_count(1), 1);
+        assert_eq!(shown_count(6), 6);
+        assert_eq!(shown_count(88), 5);
     }
 }

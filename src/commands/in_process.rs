@@ -9,17 +9,11 @@ use tunnelctl_mock::{Mock, MockOptions};
 use crate::cli::Cli;
 use crate::context::Context;
 use crate::output::{Asked, Captured, Format, Printer, Streams};
-use crate::prompt::{Answer, Prompter};
+use crate::prompt::Prompter;
 use crate::settings::{Given, Settings};
 
 /// A context for `mock` whose output lands in memory; `tty` and `width` fake the terminal.
-fn context(
-    mock: &Mock,
-    asked: Asked,
-    tty: bool,
-    width: u16,
-    answers: Vec<Answer>,
-) -> (Context, Captured) {
+fn context(mock: &Mock, asked: Asked, tty: bool, width: u16, keys: &str) -> (Context, Captured) {
     let (streams, captured) = Streams::memory(tty, width);
     let given = Given {
         api_url: Some(mock.url()),
@@ -32,7 +26,7 @@ fn context(
     let ctx = Context {
         settings: Settings::new(given),
         printer: Printer::resolve(&asked, streams).expect("output options"),
-        prompter: Prompter::scripted(false, answers),
+        prompter: Prompter::scripted(false, keys),
     };
     (ctx, captured)
 }
@@ -61,7 +55,7 @@ fn mock_with_policy(description: &str) -> (Mock, String) {
 #[test]
 fn a_list_on_an_80_column_terminal_is_a_table_that_fits() {
     let (mock, id) = mock_with_policy("office network");
-    let (ctx, out) = context(&mock, Asked::default(), true, 80, vec![]);
+    let (ctx, out) = context(&mock, Asked::default(), true, 80, "");
     run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
     let text = out.stdout();
     assert!(
@@ -79,7 +73,7 @@ fn a_list_on_an_80_column_terminal_is_a_table_that_fits() {
 #[test]
 fn a_list_in_a_pipe_is_tab_separated_and_json_when_asked() {
     let (mock, id) = mock_with_policy("office network");
-    let (ctx, out) = context(&mock, Asked::default(), false, 80, vec![]);
+    let (ctx, out) = context(&mock, Asked::default(), false, 80, "");
     run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
     assert!(
         out.stdout().starts_with(&format!("{id}\t")),
@@ -91,7 +85,7 @@ fn a_list_in_a_pipe_is_tab_separated_and_json_when_asked() {
         json: true,
         ..Asked::default()
     };
-    let (ctx, out) = context(&mock, asked, false, 80, vec![]);
+    let (ctx, out) = context(&mock, asked, false, 80, "");
     run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
     let listed: Value = serde_json::from_str(&out.stdout()).expect("JSON");
     assert_eq!(listed[0]["id"], json!(id));
@@ -101,25 +95,13 @@ fn a_list_in_a_pipe_is_tab_separated_and_json_when_asked() {
 #[test]
 fn a_declined_confirmation_deletes_nothing_and_an_accepted_one_notes_it_on_stderr() {
     let (mock, id) = mock_with_policy("office network");
-    let (ctx, out) = context(
-        &mock,
-        Asked::default(),
-        true,
-        80,
-        vec![Answer::Confirm(false)],
-    );
+    let (ctx, out) = context(&mock, Asked::default(), true, 80, "no\r");
     let err = run(&ctx, &["ip-policies", "delete", &id]).expect_err("declined");
     assert_eq!(err.exit_code(), crate::error::exit::USAGE);
     assert!(!mock.requests().iter().any(|r| r.method == "DELETE"));
     assert_eq!(out.stdout(), "");
 
-    let (ctx, out) = context(
-        &mock,
-        Asked::default(),
-        true,
-        80,
-        vec![Answer::Confirm(true)],
-    );
+    let (ctx, out) = context(&mock, Asked::default(), true, 80, "yes\r");
     run(&ctx, &["ip-policies", "delete", &id]).expect("deleted");
     assert!(out.stderr().contains(&id), "{}", out.stderr());
     assert!(mock.requests().iter().any(|r| r.method == "DELETE"));

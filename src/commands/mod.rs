@@ -256,7 +256,7 @@ pub async fn execute(command: crate::cli::Command, ctx: &Context) -> Result<()> 
         Command::EventSubscriptions(a) => event_subscriptions::run(a, ctx).await,
         Command::Api(a) => api::run(a, ctx).await,
         Command::Local(a) => local::run(a, ctx).await,
-        Command::Config(a) => config::run(a, ctx),
+        Command::Config(a) => config::run(a, ctx).await,
         Command::Help(h) => help::run(h),
         Command::Completions(c) => completions::run(c),
     }

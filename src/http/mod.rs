@@ -85,6 +85,9 @@ pub struct HttpOptions {
     pub max_attempts: u32,
     /// What to tell the user when the server cannot be reached.
     pub unreachable_hint: String,
+    /// What to tell the user when the server answers 401 (check the key, and where it came
+    /// from); built by the layer that knows the settings.
+    pub unauthorized_hint: Option<String>,
     /// Largest answer body read into memory.
     pub max_body: usize,
     /// Paces requests under the service's rate limit (shared by concurrent requests).
@@ -434,7 +437,7 @@ impl Http {
                 body,
             });
         }
-        let failure = decode_error(
+        let mut failure = decode_error(
             method.as_str(),
             url.path(),
             status.as_u16(),
@@ -442,6 +445,9 @@ impl Http {
             &body,
             self.opts.secret_fields,
         );
+        if status.as_u16() == 401 {
+            failure.hint.clone_from(&self.opts.unauthorized_hint);
+        }
         // A server error to a POST may come after the server acted (stored the resource, sent
         // the command): the outcome is unknown, and it is never sent again. 503 and 429 say
         // the request was not taken up.

@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::escape::{escape, escape_multiline};
 
 mod guard;
+mod message;
 
 /// Items nested deeper than this are refused before jaq reads them (its reader recurses).
 const MAX_DEPTH: usize = 128;
@@ -173,6 +174,8 @@ fn estimate(v: &Val) -> usize {
 /// A compiled filter.
 pub struct Filter {
     filter: jaq_core::Filter<data::JustLut<Val>>,
+    /// The expression as typed, for error messages.
+    code: String,
 }
 
 fn position(code: &str, at: &str) -> usize {
@@ -186,6 +189,14 @@ fn position(code: &str, at: &str) -> usize {
 impl Filter {
     /// Parses and compiles `code`; a bad expression is a usage error with its position.
     pub fn compile(code: &str) -> Result<Self> {
+        let filter = Self::compile_filter(code)?;
+        Ok(Filter {
+            filter,
+            code: code.to_string(),
+        })
+    }
+
+    fn compile_filter(code: &str) -> Result<jaq_core::Filter<data::JustLut<Val>>> {
         let defs = jaq_core::defs()
             .chain(jaq_std::defs())
             .chain(jaq_json::defs());
@@ -247,7 +258,7 @@ impl Filter {
                     msgs.join("; ")
                 ))
             })?;
-        Ok(Filter { filter })
+        Ok(filter)
     }
 
     /// Runs the filter on `input` and writes each result: strings raw (like `jq -r`), other
@@ -278,7 +289,8 @@ impl Filter {
         out: &mut impl Write,
     ) -> Result<()> {
         for result in self.filter.id.run((ctx, val)).map(unwrap_valr) {
-            let v = result.map_err(|e| Error::usage(format!("--jq: {e}")))?;
+            let v = result
+                .map_err(|e| Error::usage(message::runtime_error(&self.code, &e.to_string())))?;
             match &v {
                 Val::TStr(s) if tty => {
                     out.write_all(escape_multiline(&String::from_utf8_lossy(s)).as_bytes())?;
@@ -348,6 +360,23 @@ mod tests {
     fn nesting_is_measured_outside_strings() {
         assert_eq!(depth(br#"{"a":[1,{"b":"[[[{"}]}"#), 3);
         assert_eq!(depth(br#""\"[""#), 0);
+    }
+
+    #[test]
+    fn runtime_errors_are_one_short_line() {
+        let list: Vec<Value> = (0..3000)
+            .map(|i| json!({"id": format!("ipp_{i}"), "description": "office network"}))
+            .collect();
+        let mut out = Vec::new();
+        let e = Filter::compile(".id")
+            .unwrap()
+            .run(&Value::Array(list), false, &mut out)
+            .unwrap_err();
+        let line = e.to_string();
+        assert_eq!(e.exit_code(), 2);
+        assert!(line.len() < 300 && !line.contains('\n'), "{line}");
+        assert!(line.starts_with("--jq '.id': cannot index array"), "{line}");
+        assert!(line.contains("3000 items"), "{line}");
     }
 
     #[test]

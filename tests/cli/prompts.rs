@@ -1,0 +1,238 @@
+//! Questions asked on a real terminal (a pseudo-terminal, `tests/common/pty.rs`), as a person
+//! meets them: `config init` typed through with the key hidden, Ctrl-C at any question (exit
+//! 130, nothing saved or sent, the terminal restored), typed answers to a delete's
+//! confirmation, and the session picker's keys.
+
+use std::process::Command;
+
+use crate::common::pty::{keys, Pty};
+use crate::common::{Env, API_KEY};
+
+/// Rows and columns of the terminal most tests run on.
+const ROWS: u16 = 24;
+const COLS: u16 = 100;
+
+/// The binary pointed at the emulator's URL but given no key nor URL by the environment.
+fn without_settings(env: &Env) -> Command {
+    let mut cmd = env.std_cmd();
+    cmd.env_remove("TUNNELCTL_API_URL")
+        .env_remove("TUNNELCTL_API_KEY");
+    cmd
+}
+
+/// `script` run by bash with the environment changes of `cmd`.
+fn in_bash(cmd: &Command, script: &str) -> Command {
+    let mut bash = Command::new("bash");
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => bash.env(k, v),
+            None => bash.env_remove(k),
+        };
+    }
+    bash.args(["-c", script]);
+    bash
+}
+
+fn config_init(env: &Env) -> Pty {
+    Pty::spawn(without_settings(env).args(["config", "init"]), ROWS, COLS)
+}
+
+/// The key must never be drawn, nor written to the terminal at all.
+#[track_caller]
+fn assert_key_never_shown(term: &Pty, key: &str) {
+    assert!(!term.screen().contains(key), "{}", term.screen());
+    let written = String::from_utf8_lossy(&term.output()).into_owned();
+    assert!(
+        !written.contains(key),
+        "the key was written to the terminal"
+    );
+}
+
+#[test]
+fn config_init_is_typed_through_with_the_key_hidden() {
+    let env = Env::new();
+    let mut term = config_init(&env);
+    term.wait_for("Management API URL:");
+    term.send(&env.mock.url()).send(keys::ENTER);
+    term.wait_for("API key (hidden):");
+    term.send(API_KEY).send(keys::ENTER);
+    let screen = term.wait_for("Saved profile 'default'");
+    assert!(screen.contains("accepted the key"), "{screen}");
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    term.assert_restored();
+    assert_key_never_shown(&term, API_KEY);
+    let saved = std::fs::read_to_string(env.config_path()).unwrap();
+    assert!(
+        saved.contains(&format!("api_key = \"{API_KEY}\"")),
+        "{saved}"
+    );
+    assert!(saved.contains(&env.mock.url()), "{saved}");
+    let checks = env.requests();
+    assert_eq!(checks.len(), 1, "one GET checks the key: {checks:?}");
+    assert_eq!(checks[0].method, "GET");
+}
+
+#[test]
+fn ctrl_c_at_the_hidden_key_prompt_saves_nothing_and_takes_no_later_line() {
+    let env = Env::new();
+    let before = "# mine\n[default]\napi_url = \"https://old.example.com\"\n";
+    std::fs::write(env.config_path(), before).unwrap();
+    let mut term = config_init(&env);
+    term.wait_for("Management API URL [https://old.example.com]:");
+    term.send(&env.mock.url()).send(keys::ENTER);
+    term.wait_for("API key (hidden):");
+    // A key half typed, Ctrl-C, and a line typed right after it: none of it is an answer.
+    term.send("tk_half")
+        .send(keys::CTRL_C)
+        .send("tk_typed_after\r");
+    assert_eq!(term.wait_exit(), 130, "{}", term.screen());
+    term.assert_restored();
+    assert!(term.screen().contains("^C"), "{}", term.screen());
+    assert_key_never_shown(&term, "tk_half");
+    assert_eq!(std::fs::read_to_string(env.config_path()).unwrap(), before);
+    assert!(env.requests().is_empty(), "nothing was sent");
+}
+
+#[test]
+fn ctrl_c_at_the_url_prompt_leaves_no_config_file() {
+    let env = Env::new();
+    let mut term = config_init(&env);
+    term.wait_for("Management API URL:");
+    term.send("https://typed").send(keys::CTRL_C);
+    assert_eq!(term.wait_exit(), 130);
+    term.assert_restored();
+    assert!(!env.config_path().exists());
+}
+
+#[test]
+fn sigterm_while_a_question_waits_ends_it_and_restores_the_terminal() {
+    let env = Env::new();
+    let mut term = config_init(&env);
+    term.wait_for("Management API URL:");
+    // SAFETY: a plain kill(2) of the child this test started.
+    let sent = unsafe { libc::kill(term.pid() as libc::pid_t, libc::SIGTERM) };
+    assert_eq!(sent, 0);
+    assert_eq!(term.wait_exit(), 143, "{}", term.screen());
+    term.assert_restored();
+    assert!(!env.config_path().exists());
+}
+
+/// The confirmation lists this policy with its description ("policy N").
+#[track_caller]
+fn assert_listed(screen: &str, id: &str, n: usize) {
+    assert!(screen.contains(&format!("{id}  policy {n}")), "{screen}");
+}
+
+/// `ip-policies delete IDS` on a terminal, after seeding `n` policies ("policy 1", …).
+fn delete_policies(env: &Env, n: usize, rows: u16) -> (Vec<String>, Pty) {
+    let ids = env.seed_ip_policies(n);
+    let mut args = vec!["ip-policies", "delete"];
+    args.extend(ids.iter().map(String::as_str));
+    let term = env.pty(&args, rows, COLS);
+    (ids, term)
+}
+
+#[test]
+fn typed_yes_deletes_and_leaves_nothing_for_the_shell() {
+    let env = Env::new();
+    let ids = env.seed_ip_policies(2);
+    // A shell after the command reads whatever input the command left unread.
+    let tunnelctl = env.std_cmd();
+    let script = r#""$0" "$@"; code=$?; rest=; read -t 2 rest; echo "exit=$code left=[$rest]""#;
+    let mut cmd = in_bash(&tunnelctl, script);
+    cmd.arg(tunnelctl.get_program())
+        .args(["ip-policies", "delete", &ids[0], &ids[1]]);
+    let mut term = Pty::spawn(&cmd, ROWS, COLS);
+    let screen = term.wait_for("Delete 2 IP policies? [y/N]");
+    assert_listed(&screen, &ids[0], 1);
+    assert_listed(&screen, &ids[1], 2);
+    term.send("yes").send(keys::ENTER);
+    let screen = term.wait_for("left=[");
+    assert!(screen.contains("exit=0 left=[]"), "{screen}");
+    let deletes: Vec<_> = env
+        .writes()
+        .into_iter()
+        .filter(|r| r.method == "DELETE")
+        .collect();
+    assert_eq!(deletes.len(), 2, "{deletes:?}");
+    assert!(env.stored_all("ip_policies").is_empty());
+}
+
+#[test]
+fn no_or_nothing_at_a_confirmation_sends_nothing() {
+    for answer in ["no\r", "\r", "n\r"] {
+        let env = Env::new();
+        let (ids, mut term) = delete_policies(&env, 1, ROWS);
+        term.wait_for("Delete 1 IP policy? [y/N]");
+        term.send(answer);
+        assert_eq!(term.wait_exit(), 2, "{answer:?}: {}", term.screen());
+        term.assert_restored();
+        assert!(env.writes().is_empty(), "{answer:?}: {:?}", env.writes());
+        assert!(env.stored("ip_policies", &ids[0]).is_some());
+    }
+}
+
+#[test]
+fn ctrl_c_at_a_confirmation_is_exit_130_and_sends_nothing() {
+    let env = Env::new();
+    let (_, mut term) = delete_policies(&env, 1, ROWS);
+    term.wait_for("Delete 1 IP policy? [y/N]");
+    term.send("ye").send(keys::CTRL_C).send("s\r");
+    assert_eq!(term.wait_exit(), 130);
+    term.assert_restored();
+    assert!(env.writes().is_empty());
+}
+
+#[test]
+fn a_delete_of_many_shows_the_count_and_the_first_few() {
+    let env = Env::new();
+    let (ids, mut term) = delete_policies(&env, 40, 24);
+    let screen = term.wait_for("Delete 40 IP policies? [y/N]");
+    assert_listed(&screen, &ids[0], 1);
+    assert_listed(&screen, &ids[4], 5);
+    assert!(!screen.contains(&ids[5]), "{screen}");
+    assert!(screen.contains("… and 35 more"), "{screen}");
+    assert!(
+        screen.lines().count() < 24,
+        "the question never scrolls away"
+    );
+    term.send("n").send(keys::ENTER);
+    assert_eq!(term.wait_exit(), 2);
+    assert!(env.writes().is_empty());
+}
+
+fn restart_picker(env: &Env) -> Pty {
+    env.seed_session_count(30);
+    let mut term = env.pty(&["sessions", "restart"], 12, COLS);
+    term.wait_for("Sessions to restart");
+    term
+}
+
+#[test]
+fn esc_q_and_ctrl_c_cancel_the_picker_and_bring_the_cursor_back() {
+    for key in [keys::ESC, "q", keys::CTRL_C] {
+        let env = Env::new();
+        let mut term = restart_picker(&env);
+        term.send(keys::DOWN).send(keys::SPACE).send(key);
+        assert_eq!(term.wait_exit(), 130, "{key:?}: {}", term.screen());
+        term.assert_restored();
+        assert!(env.writes().is_empty(), "{key:?}: {:?}", env.writes());
+    }
+}
+
+#[test]
+fn the_picker_restarts_what_was_chosen() {
+    let env = Env::new();
+    let mut term = restart_picker(&env);
+    let screen = term.wait_for("0 chosen; 1-9 of 30");
+    assert!(screen.contains("> [ ] ts_"), "{screen}");
+    term.send(keys::DOWN).send(keys::SPACE);
+    term.wait_for("1 chosen");
+    term.send(keys::ENTER);
+    term.wait_for("Sessions to restart");
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    term.assert_restored();
+    let writes = env.writes();
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    assert!(writes[0].path.ends_with("/restart"), "{writes:?}");
+}
