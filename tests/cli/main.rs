@@ -11,6 +11,7 @@ mod crud_contract;
 mod edges;
 mod event_destinations;
 mod event_subscriptions;
+mod examples;
 mod fleet;
 mod help;
 mod ip_policies;
