@@ -8,6 +8,8 @@
 //! have propagated, and a value given to a hidden copy still reaches the top-level flag
 //! (the copies stay `global`).
 
+use std::sync::OnceLock;
+
 use clap::{Arg, Args, Command};
 
 use super::GlobalArgs;
@@ -78,29 +80,37 @@ const TABLE: &[(&str, Shown)] = &[
     ("no_color", Shown::Everywhere),
 ];
 
-/// Gives a top-level command (and, recursively, everything under it) its copies of the global
-/// flags, hidden where they mean nothing. Used as `mut_subcommands` of the root.
+/// Gives a top-level command (and, recursively, everything under it) a hidden copy of each
+/// global flag that means nothing to it. Used as `mut_subcommands` of the root.
+///
+/// A copy goes only where a flag stops meaning something (a group hides a flag only when
+/// every command under it does), and clap propagates it from there: the tree is built at
+/// every start, so it gets as few extra arguments as possible.
 pub(super) fn apply(cmd: Command) -> Command {
-    let globals: Vec<Arg> = GlobalArgs::augment_args(Command::new("globals"))
-        .get_arguments()
-        .cloned()
-        .collect();
-    place(cmd, "", &globals)
+    static GLOBALS: OnceLock<Vec<Arg>> = OnceLock::new();
+    let globals = GLOBALS.get_or_init(|| {
+        GlobalArgs::augment_args(Command::new("globals"))
+            .get_arguments()
+            .map(|a| a.clone().hide(true))
+            .collect()
+    });
+    let shown: Vec<&Arg> = globals.iter().collect();
+    place(cmd, "", &shown)
 }
 
-fn place(cmd: Command, parent: &str, globals: &[Arg]) -> Command {
+/// `shown`: the global flags the parent shows (for a top-level command, all of them).
+fn place(cmd: Command, parent: &str, shown: &[&Arg]) -> Command {
     let path = if parent.is_empty() {
         cmd.get_name().to_string()
     } else {
         format!("{parent} {}", cmd.get_name())
     };
-    let mut cmd = cmd.mut_subcommands(|sub| place(sub, &path, globals));
-    for arg in globals {
-        let id = arg.get_id().as_str();
-        if cmd.get_arguments().any(|a| a.get_id() == id) {
-            continue;
-        }
-        cmd = cmd.arg(arg.clone().hide(!shows(id, &path)));
+    let (still, hidden): (Vec<&Arg>, Vec<&Arg>) = shown
+        .iter()
+        .partition(|a| shows(a.get_id().as_str(), &path));
+    let mut cmd = cmd.mut_subcommands(|sub| place(sub, &path, &still));
+    for arg in hidden {
+        cmd = cmd.arg(arg.clone());
     }
     cmd
 }
