@@ -7,6 +7,11 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod color;
+mod scope;
+
+pub use color::parse;
+
 use crate::commands;
 use crate::output::{Asked, Format, Printer};
 use crate::settings::Given;
@@ -22,6 +27,9 @@ Examples:
 Settings come from flags, then TUNNELCTL_* environment variables, then the profile in the
 config file. Run 'tunnelctl help exit-codes' for the exit codes.";
 
+/// The help heading of the global flags (gh calls them "inherited flags").
+pub const GLOBAL_HEADING: &str = "Global options";
+
 /// Manage tunnel sessions, IP policies, backends, TLS edges and event delivery, and inspect
 /// the local agent.
 #[derive(Debug, Parser)]
@@ -31,8 +39,8 @@ config file. Run 'tunnelctl help exit-codes' for the exit codes.";
     about = "Manage tunnels from the command line: the hosted management API and the local agent API",
     after_help = AFTER_HELP,
     disable_help_subcommand = true,
-    propagate_version = true,
-    max_term_width = 100
+    max_term_width = 100,
+    mut_subcommands = scope::apply
 )]
 pub struct Cli {
     /// Flags every command takes.
@@ -54,8 +62,11 @@ pub enum OutputFormat {
     Ndjson,
 }
 
-/// Flags that every command takes, before or after the subcommand.
+/// Flags that every command takes, before or after the subcommand. Help shows them under
+/// their own heading, after the command's own, and only where they mean something
+/// ([`scope`]); every command still accepts all of them.
 #[derive(Debug, Args)]
+#[command(next_help_heading = GLOBAL_HEADING)]
 pub struct GlobalArgs {
     /// API key of the management API. The TUNNELCTL_API_KEY environment variable or the
     /// config file are safer: a flag is visible to other users in `ps` and in shell history
@@ -69,19 +80,43 @@ pub struct GlobalArgs {
     pub api_key: Option<String>,
 
     /// Base URL of the management API (https://, or http:// to a loopback address)
-    #[arg(long, global = true, env = "TUNNELCTL_API_URL", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_API_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
     pub api_url: Option<String>,
 
     /// URL of the local agent API [default: http://127.0.0.1:4040/api]
-    #[arg(long, global = true, env = "TUNNELCTL_AGENT_URL", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_AGENT_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
     pub agent_url: Option<String>,
 
     /// Config file [default: config.toml in the platform's config folder]
-    #[arg(long, global = true, env = "TUNNELCTL_CONFIG", value_name = "FILE")]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_CONFIG",
+        hide_env_values = true,
+        value_name = "FILE"
+    )]
     pub config: Option<PathBuf>,
 
     /// Profile of the config file to use [default: default]
-    #[arg(long, global = true, env = "TUNNELCTL_PROFILE", value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_PROFILE",
+        hide_env_values = true,
+        value_name = "NAME"
+    )]
     pub profile: Option<String>,
 
     /// Print JSON (same as -o json)
@@ -205,5 +240,17 @@ mod tests {
     #[test]
     fn the_tree_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// A global flag hidden from a command's help is still taken there, and its value is the
+    /// top-level flag's.
+    #[test]
+    fn hidden_global_flags_are_still_taken() {
+        let parsed = |line: &str| parse(line.split(' ').map(Into::into).collect()).unwrap();
+        let cli = parsed("tunnelctl local --rate 5/1 tunnels list --api-key K");
+        assert_eq!(cli.global.api_key.as_deref(), Some("K"));
+        assert!(cli.global.rate.is_some());
+        let cli = parsed("tunnelctl --agent-url http://a/api sessions list");
+        assert_eq!(cli.global.agent_url.as_deref(), Some("http://a/api"));
     }
 }

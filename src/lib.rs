@@ -30,8 +30,6 @@ pub mod settings;
 
 use std::ffi::OsString;
 
-use clap::Parser;
-
 use cli::{Cli, Command};
 use context::Context;
 use error::{exit, Error, Result};
@@ -51,7 +49,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
             return exit::USAGE;
         }
     }
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match cli::parse(args) {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout with exit 0; usage errors to stderr with exit 2.

@@ -145,6 +145,10 @@ async fn serve(mock: &MockHandle, ready_file: &Option<PathBuf>) -> ExitCode {
         let _ = writeln!(out, "management API: {}", mock.url());
         let _ = writeln!(out, "api key: {}", mock.api_key());
         let _ = writeln!(out, "agent API: {}", mock.agent_url());
+        let _ = writeln!(out, "\nTo point tunnelctl at it, run in another shell:");
+        for (name, value) in env_vars(mock) {
+            let _ = writeln!(out, "  export {name}={value}");
+        }
         let _ = out.flush();
     }
     if let Err(code) = write_ready(ready_file, mock) {
@@ -187,13 +191,12 @@ async fn exec(mock: &MockHandle, cmd: &[OsString]) -> ExitCode {
         eprintln!("tunnelctl-mock: exec needs a command");
         return ExitCode::from(2);
     };
-    let status = tokio::process::Command::new(program)
-        .args(rest)
-        .env("TUNNELCTL_API_URL", mock.url())
-        .env("TUNNELCTL_API_KEY", mock.api_key())
-        .env("TUNNELCTL_AGENT_URL", mock.agent_url())
-        .status()
-        .await;
+    let mut command = tokio::process::Command::new(program);
+    command.args(rest).envs(env_vars(mock));
+    if let Some(path) = path_with_own_folder() {
+        command.env("PATH", path);
+    }
+    let status = command.status().await;
     match status {
         Ok(s) => ExitCode::from(exit_code(&s)),
         Err(e) => {
@@ -208,6 +211,29 @@ async fn exec(mock: &MockHandle, cmd: &[OsString]) -> ExitCode {
             })
         }
     }
+}
+
+/// The variables that point `tunnelctl` at the emulator.
+fn env_vars(mock: &MockHandle) -> [(&'static str, String); 3] {
+    [
+        ("TUNNELCTL_API_URL", mock.url()),
+        ("TUNNELCTL_API_KEY", mock.api_key().to_string()),
+        ("TUNNELCTL_AGENT_URL", mock.agent_url()),
+    ]
+}
+
+/// `PATH` with this program's own folder added at the end, so that `exec -- tunnelctl ...`
+/// finds the `tunnelctl` built beside it (`target/debug/`) when none is installed, and an
+/// installed one still wins. (A changed `PATH` is also where the program itself is looked up.)
+fn path_with_own_folder() -> Option<OsString> {
+    let own = std::env::current_exe().ok()?.parent()?.to_path_buf();
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    if !dirs.contains(&own) {
+        dirs.push(own);
+    }
+    std::env::join_paths(dirs).ok()
 }
 
 /// The child's exit code; a child killed by a signal gives 128 + the signal, as shells do.

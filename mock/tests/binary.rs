@@ -64,3 +64,73 @@ fn rate_limit_flag_sets_the_limit_and_refuses_bad_values() {
     assert_eq!(cfg["rate_limit"], limit);
     assert_eq!((first, second), (200, 429));
 }
+
+/// `exec -- tunnelctl …` right after a build: a program that is not on PATH is found beside
+/// the emulator (as `target/debug/tunnelctl` is beside `target/debug/tunnelctl-mock`).
+#[test]
+fn exec_finds_a_program_beside_itself() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("tunnelctl-mock-beside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mock = dir.join("tunnelctl-mock");
+    std::fs::copy(BIN, &mock).expect("copy the emulator");
+    let beside = dir.join("tunnelctl");
+    std::fs::write(
+        &beside,
+        "#!/bin/sh\necho \"beside $TUNNELCTL_API_URL $*\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&beside, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(&mock)
+            .args(args)
+            .env("PATH", "/usr/bin:/bin")
+            .output()
+            .expect("run the copy")
+    };
+    let direct = run(&["exec", "--", "tunnelctl", "sessions", "list"]);
+    let nested = run(&["exec", "--", "sh", "-c", "tunnelctl x"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    for (out, args) in [(direct, "sessions list"), (nested, "x")] {
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.starts_with("beside http://127.0.0.1:"), "{stdout}");
+        assert!(stdout.trim_end().ends_with(args), "{stdout}");
+    }
+}
+
+#[test]
+fn serve_prints_the_export_lines() {
+    let mut child = Command::new(BIN)
+        .args(["--api-key", "k2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the binary");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut lines = Vec::new();
+    while lines.len() < 8 {
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut stdout, &mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        lines.push(line);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = lines.concat();
+    assert!(
+        text.contains("  export TUNNELCTL_API_URL=http://127.0.0.1:"),
+        "{text}"
+    );
+    assert!(text.contains("  export TUNNELCTL_API_KEY=k2\n"), "{text}");
+    assert!(
+        text.contains("  export TUNNELCTL_AGENT_URL=http://127.0.0.1:"),
+        "{text}"
+    );
+}

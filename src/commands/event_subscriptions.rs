@@ -61,7 +61,7 @@ enum SubscriptionsCommand {
     /// The event types (sources) of a subscription
     #[command(after_help = "Examples:
   tunnelctl event-subscriptions sources list esb_2Qm…
-  tunnelctl event-subscriptions sources create esb_2Qm… ip_policy_updated.v0
+  tunnelctl event-subscriptions sources create esb_2Qm… ip_policy_deleted.v0
   tunnelctl event-subscriptions sources delete esb_2Qm… ip_policy_updated.v0 --yes")]
     Sources(SourcesArgs),
 }
@@ -131,7 +131,7 @@ enum SourcesCommand {
     },
     /// Add an event type to a subscription
     #[command(
-        after_help = "Example:\n  tunnelctl event-subscriptions sources create esb_2Qm… ip_policy_updated.v0"
+        after_help = "Example:\n  tunnelctl event-subscriptions sources create esb_2Qm… ip_policy_deleted.v0"
     )]
     Create {
         /// Event subscription ID (esb_…)

@@ -167,7 +167,9 @@ impl Env {
         cmd
     }
 
-    fn isolate(&self, cmd: &mut std::process::Command) {
+    /// Gives `cmd` this test's isolated environment: no `TUNNELCTL_*` of the person running
+    /// the tests, this test's config file and home folder, no colour.
+    pub fn isolate(&self, cmd: &mut std::process::Command) {
         for (k, _) in std::env::vars() {
             if k.starts_with("TUNNELCTL_") || k == "RUST_BACKTRACE" || k == "RUST_LIB_BACKTRACE" {
                 cmd.env_remove(k);

@@ -1,0 +1,65 @@
+//! Parsing the command line with clap's own colour (help, usage errors) decided as the rest
+//! of the output's is: `--no-color` and `NO_COLOR` turn it off, `TUNNELCTL_FORCE_TTY=1` turns
+//! it on, otherwise clap looks at the terminal.
+//!
+//! clap prints usage errors before any flag is parsed, so `--no-color` is looked for in the
+//! raw arguments first.
+
+use std::ffi::OsString;
+
+use clap::{ColorChoice, CommandFactory, FromArgMatches};
+
+use super::Cli;
+
+/// Parses `args` (the program name first) into the command line.
+pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    let mut cmd = Cli::command().color(choice(&args));
+    let mut matches = cmd.try_get_matches_from_mut(args)?;
+    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))
+}
+
+/// The colour of clap's own output for these arguments and this environment.
+fn choice(args: &[OsString]) -> ColorChoice {
+    let env_set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if asks_no_color(args) || env_set("NO_COLOR") {
+        ColorChoice::Never
+    } else if std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1") {
+        ColorChoice::Always
+    } else {
+        ColorChoice::Auto
+    }
+}
+
+/// Is `--no-color` among the flags (before a `--` that ends them)?
+fn asks_no_color(args: &[OsString]) -> bool {
+    args.iter()
+        .skip(1)
+        .take_while(|a| a.as_os_str() != "--")
+        .any(|a| a.as_os_str() == "--no-color")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn no_color_is_found_before_a_double_dash_only() {
+        assert!(asks_no_color(&os(&["t", "sessions", "--no-color"])));
+        assert!(!asks_no_color(&os(&[
+            "t",
+            "api",
+            "GET",
+            "/x",
+            "--",
+            "--no-color"
+        ])));
+        assert!(
+            !asks_no_color(&os(&["--no-color"])),
+            "the program name is no flag"
+        );
+    }
+}

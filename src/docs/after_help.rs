@@ -1,0 +1,93 @@
+//! The text after a command's help (`after_help`) taken apart: its examples, then its notes.
+//!
+//! Every command's `after_help` starts with `Example:` or `Examples:` and one example per line,
+//! indented two spaces (a long one goes on over the next, more indented lines after a `\`);
+//! a blank line ends them and any paragraphs after it are notes. The man pages render the two
+//! apart, and the test suite runs every example.
+
+/// An `after_help` text taken apart.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct AfterHelp {
+    /// The examples, in order.
+    pub examples: Vec<Example>,
+    /// Paragraphs of prose after the examples (or all of the text when it has no examples).
+    pub notes: Vec<String>,
+}
+
+/// One example command line, as written in the help.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Example {
+    /// Its lines without the help's indentation: the command, then any continuation lines
+    /// (each after a line ending in `\`), which keep their extra indentation.
+    pub lines: Vec<String>,
+}
+
+impl Example {
+    /// The example as shell text (continuation lines joined by their backslash-newline).
+    pub fn shell(&self) -> String {
+        self.lines.join("\n")
+    }
+}
+
+/// Takes an `after_help` text apart.
+pub fn parse(text: &str) -> AfterHelp {
+    let mut parsed = AfterHelp::default();
+    let mut lines = text.lines().peekable();
+    let in_examples = lines
+        .peek()
+        .is_some_and(|l| matches!(l.trim_end(), "Example:" | "Examples:"));
+    if in_examples {
+        lines.next();
+        while let Some(line) = lines.next_if(|l| !l.trim().is_empty()) {
+            let body = line.strip_prefix("  ").unwrap_or(line);
+            let continues = parsed
+                .examples
+                .last()
+                .and_then(|e| e.lines.last())
+                .is_some_and(|l| l.trim_end().ends_with('\\'));
+            match parsed.examples.last_mut() {
+                Some(example) if continues => example.lines.push(body.to_string()),
+                _ => parsed.examples.push(Example {
+                    lines: vec![body.to_string()],
+                }),
+            }
+        }
+    }
+    let mut paragraph: Vec<&str> = Vec::new();
+    for line in lines {
+        if line.trim().is_empty() {
+            if !paragraph.is_empty() {
+                parsed.notes.push(paragraph.join(" "));
+                paragraph.clear();
+            }
+        } else {
+            paragraph.push(line.trim());
+        }
+    }
+    if !paragraph.is_empty() {
+        parsed.notes.push(paragraph.join(" "));
+    }
+    parsed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples_continuations_and_notes() {
+        let text = "Examples:\n  tunnelctl a   # comment\n  tunnelctl b \\\n      --long x\n\nA note\nthat goes on.\n\nAnother.";
+        let parsed = parse(text);
+        assert_eq!(parsed.examples.len(), 2);
+        assert_eq!(parsed.examples[0].shell(), "tunnelctl a   # comment");
+        assert_eq!(parsed.examples[1].shell(), "tunnelctl b \\\n    --long x");
+        assert_eq!(parsed.notes, vec!["A note that goes on.", "Another."]);
+    }
+
+    #[test]
+    fn text_without_examples_is_notes() {
+        let parsed = parse("Just prose.");
+        assert!(parsed.examples.is_empty());
+        assert_eq!(parsed.notes, vec!["Just prose."]);
+    }
+}

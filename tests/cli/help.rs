@@ -1,0 +1,296 @@
+//! The help of every command: its own arguments and options first, the global options after
+//! them under their own heading, only the global options that mean something to it (while
+//! every command still takes all of them), and `--no-color` covering clap's own output.
+
+use clap::CommandFactory;
+use tunnelctl::cli::Cli;
+
+use crate::common::{run, Env, Out};
+
+/// Every command path below the root, the root itself as an empty path.
+fn command_paths() -> Vec<Vec<String>> {
+    fn walk(cmd: &clap::Command, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        out.push(path.clone());
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            path.push(sub.get_name().to_string());
+            walk(sub, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(&Cli::command(), &mut Vec::new(), &mut out);
+    out
+}
+
+/// The command at `path` in the clap tree.
+fn find<'a>(root: &'a clap::Command, path: &[String]) -> &'a clap::Command {
+    path.iter().fold(root, |cmd, word| {
+        cmd.find_subcommand(word)
+            .unwrap_or_else(|| panic!("no {word}"))
+    })
+}
+
+/// `--long` names of the global flags.
+fn global_flags() -> Vec<String> {
+    Cli::command()
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect()
+}
+
+/// The `--long` flag an option line of the help starts with ("-o, --output <FORMAT>" gives
+/// "--output"); `None` for other lines (descriptions are indented further).
+fn flag_of(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    if line.len() - t.len() > 6 || !t.starts_with('-') {
+        return None;
+    }
+    let t = if t.starts_with("--") {
+        t
+    } else {
+        t.split_once(", ")?.1
+    };
+    t.split([' ', '=']).next()
+}
+
+/// The help split at the "Global options:" heading: (everything before, the global options
+/// section up to the next heading such as "Examples:").
+fn split_help(out: &Out, what: &str) -> (String, String) {
+    out.ok();
+    let (before, after) = out
+        .stdout
+        .split_once("\nGlobal options:\n")
+        .unwrap_or_else(|| panic!("{what}: no 'Global options:' heading:\n{}", out.stdout));
+    let section: Vec<&str> = after
+        .lines()
+        .take_while(|l| l.is_empty() || l.starts_with(' '))
+        .collect();
+    let rest = &after[section
+        .iter()
+        .map(|l| l.len() + 1)
+        .sum::<usize>()
+        .min(after.len())..];
+    assert!(
+        !rest.contains("Options:") && !rest.contains("Arguments:"),
+        "{what}: options after the global ones:\n{}",
+        out.stdout
+    );
+    (before.to_string(), section.join("\n"))
+}
+
+#[test]
+fn every_command_lists_its_own_options_first_then_the_global_ones() {
+    let env = Env::new();
+    let root = Cli::command();
+    let globals = global_flags();
+    for path in command_paths() {
+        let what = format!("tunnelctl {} --help", path.join(" "));
+        let cmd = find(&root, &path);
+        for flag in ["--help", "-h"] {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push(flag);
+            let out = run(env.bare().args(&args));
+            let (own, global) = split_help(&out, &what);
+            for line in own.lines() {
+                if let Some(f) = flag_of(line) {
+                    assert!(
+                        !globals.iter().any(|g| g == f),
+                        "{what}: global {f} among the command's own options"
+                    );
+                }
+            }
+            for f in global.lines().filter_map(flag_of) {
+                assert!(
+                    globals.iter().any(|g| g == f),
+                    "{what}: {f} among the global options"
+                );
+            }
+            for arg in cmd
+                .get_arguments()
+                .filter(|a| !a.is_global_set() && !a.is_hide_set())
+            {
+                let shown = match arg.get_long() {
+                    Some(long) => format!("--{long}"),
+                    None => arg
+                        .get_value_names()
+                        .and_then(|v| v.first())
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| arg.get_id().to_string().to_uppercase()),
+                };
+                assert!(
+                    own.contains(&shown),
+                    "{what}: its own {shown} is not before the global options"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn short_help_stays_short() {
+    let env = Env::new();
+    let long = run(env.bare().args(["ip-policies", "create", "--help"]));
+    let short = run(env.bare().args(["ip-policies", "create", "-h"]));
+    long.ok();
+    short.ok();
+    assert!(long.stdout.contains("Possible values:"), "{}", long.stdout);
+    assert!(
+        !short.stdout.contains("Possible values:"),
+        "{}",
+        short.stdout
+    );
+    assert!(
+        short.stdout.lines().count() * 2 < long.stdout.lines().count() + 10,
+        "-h is a summary:\n{}",
+        short.stdout
+    );
+    assert!(short
+        .stdout
+        .lines()
+        .any(|l| l.trim_start().starts_with("--api-key <KEY>") && l.contains("API key")));
+}
+
+/// What each kind of command shows of the global options.
+#[test]
+fn each_command_shows_only_the_global_options_that_mean_something_to_it() {
+    let env = Env::new();
+    let help = |path: &[&str]| {
+        let mut args = path.to_vec();
+        args.push("--help");
+        let out = run(env.bare().args(&args));
+        split_help(&out, &args.join(" ")).1
+    };
+    for path in command_paths().into_iter().filter(|p| !p.is_empty()) {
+        let path: Vec<&str> = path.iter().map(String::as_str).collect();
+        let global = help(&path);
+        let has = |flag: &str| global.lines().any(|l| flag_of(l) == Some(flag));
+        let what = path.join(" ");
+        match path[0] {
+            "local" => {
+                for flag in [
+                    "--api-key",
+                    "--api-url",
+                    "--rate",
+                    "--max-attempts",
+                    "--show-secrets",
+                ] {
+                    assert!(!has(flag), "{what} shows {flag}:\n{global}");
+                }
+                assert!(has("--agent-url"), "{what}");
+            }
+            "sessions"
+            | "ip-policies"
+            | "backends"
+            | "edges"
+            | "event-destinations"
+            | "event-subscriptions"
+            | "api" => {
+                assert!(!has("--agent-url"), "{what} shows --agent-url:\n{global}");
+                assert!(
+                    has("--api-key") && has("--api-url") && has("--rate"),
+                    "{what}"
+                );
+            }
+            "help" | "completions" => {
+                assert!(
+                    !has("--api-key") && !has("--json") && !has("--profile"),
+                    "{what}"
+                );
+                assert!(has("--no-color"), "{what}");
+            }
+            _ => {}
+        }
+        let confirms = matches!(path.last(), Some(&("delete" | "stop" | "clear")));
+        if path.len() > 1 && ["list", "get", "create", "update"].contains(path.last().unwrap()) {
+            assert!(!has("--yes"), "{what} asks nothing, yet shows --yes");
+        }
+        if confirms {
+            assert!(has("--yes"), "{what} asks for confirmation: it shows --yes");
+        }
+    }
+    // The top level lists every global option.
+    let top = help(&[]);
+    for flag in global_flags() {
+        assert!(top.contains(&flag), "tunnelctl --help lacks {flag}");
+    }
+}
+
+#[test]
+fn hidden_global_options_are_still_taken_everywhere() {
+    let env = Env::new();
+    let agent = env.mock.agent_url();
+    let local = |args: &[&str]| run(env.cmd().env("TUNNELCTL_AGENT_URL", &agent).args(args));
+    local(&["--api-key", "K", "local", "tunnels", "list"]).ok();
+    local(&[
+        "local",
+        "tunnels",
+        "list",
+        "--api-key",
+        "K",
+        "--api-url",
+        "https://api.example.com",
+        "--rate",
+        "5/1",
+        "--max-attempts",
+        "2",
+        "--show-secrets",
+        "--yes",
+    ])
+    .ok();
+    run(env
+        .cmd()
+        .args(["sessions", "list", "--agent-url", "http://127.0.0.1:9/api"]))
+    .ok();
+    // A wrong value of a flag the command does not show is still refused before sending.
+    env.mock.clear_agent_requests();
+    for bad in [["--rate", "fast"], ["--max-attempts", "0"]] {
+        let mut args = vec!["local", "tunnels", "list"];
+        args.extend(bad);
+        local(&args).code(2).says(bad[0]);
+    }
+    assert!(env.mock.agent_requests().is_empty(), "nothing sent");
+}
+
+/// clap's usage errors and help, run where it would colour them, with and without
+/// `--no-color` and `NO_COLOR`.
+#[test]
+fn no_color_covers_usage_errors_and_help() {
+    let env = Env::new();
+    let colour = |envs: &[(&str, &str)], args: &[&str]| {
+        let mut cmd = env.bare();
+        cmd.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let out = run(cmd.args(args));
+        out.stdout.contains('\u{1b}') || out.stderr.contains('\u{1b}')
+    };
+    let forced = [("TUNNELCTL_FORCE_TTY", "1")];
+    let usage_error = ["sessions", "list", "--bogus"];
+    assert!(
+        colour(&forced, &usage_error),
+        "forced onto the terminal path, clap colours"
+    );
+    assert!(colour(&[("CLICOLOR_FORCE", "1")], &usage_error));
+    let mut flagged = usage_error.to_vec();
+    flagged.push("--no-color");
+    assert!(
+        !colour(&forced, &flagged),
+        "--no-color: a plain usage error"
+    );
+    assert!(!colour(&[("CLICOLOR_FORCE", "1")], &flagged));
+    assert!(!colour(
+        &[("TUNNELCTL_FORCE_TTY", "1"), ("NO_COLOR", "1")],
+        &usage_error
+    ));
+    assert!(!colour(
+        &forced,
+        &["--no-color", "ip-policies", "create", "--help"]
+    ));
+    assert!(colour(&forced, &["ip-policies", "create", "--help"]));
+    let out = run(env
+        .bare()
+        .args(["--no-color", "sessions", "list", "--bogus"]));
+    out.code(2).says("--bogus");
+}
