@@ -13,7 +13,7 @@ use crate::prompt::{Answer, Prompter};
 use crate::settings::{Given, Settings};
 
 /// A context for `mock` whose output lands in memory; `tty` and `width` fake the terminal.
-fn context(
+pub(super) fn context(
     mock: &Mock,
     asked: Asked,
     tty: bool,
@@ -38,7 +38,7 @@ fn context(
 }
 
 /// Runs `args` (after `tunnelctl`) with `ctx`.
-fn run(ctx: &Context, args: &[&str]) -> crate::error::Result<()> {
+pub(super) fn run(ctx: &Context, args: &[&str]) -> crate::error::Result<()> {
     let cli = Cli::try_parse_from(std::iter::once("tunnelctl").chain(args.iter().copied()))
         .expect("a valid command line");
     tokio::runtime::Builder::new_current_thread()

@@ -286,6 +286,8 @@ pub async fn execute(command: crate::cli::Command, ctx: &Context) -> Result<()> 
 
 #[cfg(test)]
 mod in_process;
+#[cfg(test)]
+mod in_process_bulk;
 
 #[cfg(test)]
 mod tests {

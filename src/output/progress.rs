@@ -105,8 +105,8 @@ fn secs_key(state: &ProgressState, w: &mut dyn std::fmt::Write) {
     let _ = w.write_str(&human_secs(state.elapsed()));
 }
 
-/// A bar drawn on the printer's stderr with `template`, ticking on its own.
-fn bar(streams: &Streams, template: &str) -> ProgressBar {
+/// A bar drawn on the printer's stderr with `template`, saying `msg`, ticking on its own.
+fn bar(streams: &Streams, template: &str, msg: String) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(
         None,
         ProgressDrawTarget::term_like(Box::new(ErrTerm(streams.clone()))),
@@ -116,6 +116,7 @@ fn bar(streams: &Streams, template: &str) -> ProgressBar {
         .with_key("pacing", pacing_key)
         .with_key("secs", secs_key);
     bar.set_style(style);
+    bar.set_message(msg);
     bar.enable_steady_tick(TICK);
     bar
 }
@@ -131,9 +132,11 @@ impl Printer {
     /// (and not `--quiet`); otherwise nothing is drawn.
     pub fn spinner(&self, quiet: bool, what: &str) -> Spinner {
         let bar = (self.streams.err_is_terminal() && !quiet).then(|| {
-            let b = bar(&self.streams, "{spinner} {msg} ({secs}){pacing}");
-            b.set_message(escape(what));
-            b
+            bar(
+                &self.streams,
+                "{spinner} {msg} ({secs}){pacing}",
+                escape(what),
+            )
         });
         Spinner { bar }
     }
@@ -141,9 +144,14 @@ impl Printer {
     /// The view of a bulk operation over `total` items whose successes read `{done} ID`.
     pub fn bulk_view(&self, quiet: bool, total: usize, done: &str) -> BulkView<'_> {
         let terminal = self.shows_progress();
-        let bar =
-            (terminal && !quiet).then(|| bar(&self.streams, "{spinner} {msg}{pacing} ({secs})"));
-        let view = BulkView {
+        let bar = (terminal && !quiet).then(|| {
+            bar(
+                &self.streams,
+                "{spinner} {msg}{pacing} ({secs})",
+                counts(0, 0, total),
+            )
+        });
+        BulkView {
             printer: self,
             quiet,
             terminal,
@@ -152,9 +160,7 @@ impl Printer {
             total,
             done: 0,
             failed: 0,
-        };
-        view.redraw();
-        view
+        }
     }
 
     /// The end of a bulk operation Ctrl-C or SIGTERM stopped: what was and was not done.
@@ -230,6 +236,12 @@ impl Drop for Spinner {
     }
 }
 
+/// The progress line's counts.
+fn counts(done: usize, failed: usize, total: usize) -> String {
+    let remaining = total.saturating_sub(done + failed);
+    format!("{done} done, {failed} failed, {remaining} remaining")
+}
+
 /// What a person sees of a bulk operation as its items end (see the module's documentation).
 pub struct BulkView<'a> {
     printer: &'a Printer,
@@ -245,11 +257,7 @@ pub struct BulkView<'a> {
 impl BulkView<'_> {
     fn redraw(&self) {
         if let Some(bar) = &self.bar {
-            let remaining = self.total.saturating_sub(self.done + self.failed);
-            bar.set_message(format!(
-                "{} done, {} failed, {remaining} remaining",
-                self.done, self.failed
-            ));
+            bar.set_message(counts(self.done, self.failed, self.total));
         }
     }
 
@@ -313,7 +321,12 @@ pub fn reason(e: &Error, id: &str) -> String {
             .message
             .clone()
             .unwrap_or_else(|| crate::error::status_text(f.status));
-        if let Some(d) = &f.detail {
+        // A detail that names the item (`id: ts_…`) would split the group.
+        if let Some(d) = f
+            .detail
+            .as_ref()
+            .filter(|d| id.is_empty() || !d.contains(id))
+        {
             text.push_str(&format!(" ({d})"));
         }
         return escape(&text);
