@@ -10,6 +10,7 @@ use futures_util::stream::{self, StreamExt};
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::interrupt;
+use crate::output::Printer;
 
 /// What happened to one session.
 #[derive(Debug)]
@@ -71,8 +72,14 @@ where
 
 /// The exit of a bulk operation: stopped by a signal 130/143 (with what was and was not done),
 /// out of time 7 (likewise), items that did not come back (`not_back`, agents after a restart)
-/// 7, some failed 5, all failed alike their code.
-pub fn conclude(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Result<()> {
+/// 7, some failed 5, all failed alike their code. What a signal left undone is told through
+/// `printer`.
+pub fn conclude(
+    printer: &Printer,
+    ids: &[String],
+    outcomes: &[Outcome],
+    not_back: &[String],
+) -> Result<()> {
     let not_started: Vec<&str> = ids
         .iter()
         .zip(outcomes)
@@ -81,16 +88,7 @@ pub fn conclude(ids: &[String], outcomes: &[Outcome], not_back: &[String]) -> Re
         .collect();
     let not_started_ids = escape(&not_started.join(" "));
     if interrupt::requested() {
-        eprintln!(
-            "Interrupted: {} of {} done; not started: {}",
-            ids.len() - not_started.len(),
-            ids.len(),
-            if not_started.is_empty() {
-                "none"
-            } else {
-                &not_started_ids
-            }
-        );
+        printer.interrupted(ids.len() - not_started.len(), ids.len(), &not_started);
         return Err(interrupt::stop_error());
     }
     if crate::deadline::passed() && (!not_started.is_empty() || outcomes.iter().any(timed_out)) {

@@ -1,9 +1,11 @@
 //! A client-side limiter that keeps requests under the service's rate limit (by default 120
 //! requests per rolling 60 seconds), so bulk operations and long listings pace themselves
-//! instead of collecting 429 answers.
+//! instead of collecting 429 answers. While it holds a request back, [`pacing`] says for how
+//! much longer, so that a progress line can show the wait instead of looking stuck.
 
 use std::collections::VecDeque;
 use std::str::FromStr;
+use std::sync::{Mutex as StdMutex, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::Mutex;
@@ -73,6 +75,26 @@ impl FromStr for RateSetting {
     }
 }
 
+/// When the longest pacing wait under way ends. One run has one management client, so one
+/// value for the process is enough; it is read by progress lines, as `interrupt::requested` is.
+static PACED_UNTIL: StdMutex<Option<std::time::Instant>> = StdMutex::new(None);
+
+/// How much longer a request is being held back for the rate limit, if one is.
+pub fn pacing() -> Option<Duration> {
+    let until = (*PACED_UNTIL.lock().unwrap_or_else(PoisonError::into_inner))?;
+    let left = until.saturating_duration_since(std::time::Instant::now());
+    (!left.is_zero()).then_some(left)
+}
+
+/// Records that a request waits `wait` from now.
+fn note_pacing(wait: Duration) {
+    let until = std::time::Instant::now() + wait;
+    let mut held = PACED_UNTIL.lock().unwrap_or_else(PoisonError::into_inner);
+    if held.is_none_or(|t| t < until) {
+        *held = Some(until);
+    }
+}
+
 /// Paces requests: [`Limiter::acquire`] returns when one more request fits in the window.
 #[derive(Debug)]
 pub struct Limiter {
@@ -115,6 +137,7 @@ impl Limiter {
             // it, never counts one more than its limit in its own window.
             let margin =
                 (self.rate.per / 50).clamp(Duration::from_millis(20), Duration::from_millis(500));
+            note_pacing(wait + margin);
             tokio::time::sleep(wait + margin).await;
         }
     }

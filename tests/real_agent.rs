@@ -188,3 +188,41 @@ fn refusals_are_explained() {
         limit.says("--limit");
     }
 }
+
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn an_http_tunnel_and_its_twin_are_started_shown_and_stopped_together() {
+    // The real agent makes 'twin' (https) and 'twin (http)' for proto http: both are named,
+    // with their URLs.
+    let out = tunnelctl(&[
+        "local", "tunnels", "start", "--name", "twin", "--proto", "http", "--addr", "8080",
+    ]);
+    out.ok().says("Started 2 tunnels:");
+    let listed = tunnelctl(&["local", "tunnels", "list", "--json"]).json();
+    let twins: Vec<&Value> = listed
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|t| t["name"] == "twin" || t["name"] == "twin (http)")
+        .collect();
+    assert_eq!(twins.len(), 2, "{listed}");
+    for t in twins {
+        let url = t["public_url"].as_str().expect("a URL");
+        assert!(out.stderr.contains(url), "{url}: {}", out.stderr);
+    }
+    // The agent's DELETE removes one; off a terminal the twin stays and a note says so.
+    tunnelctl(&["local", "tunnels", "stop", "twin"])
+        .ok()
+        .says("'twin (http)' is still running");
+    tunnelctl(&["local", "tunnels", "get", "twin (http)"]).ok();
+    // --yes stops both.
+    tunnelctl(&[
+        "local", "tunnels", "start", "--name", "twin", "--proto", "http", "--addr", "8080",
+    ])
+    .ok();
+    tunnelctl(&["local", "tunnels", "stop", "twin", "--yes"])
+        .ok()
+        .says("Stopped tunnel twin (http)");
+    tunnelctl(&["local", "tunnels", "get", "twin"]).code(4);
+    tunnelctl(&["local", "tunnels", "get", "twin (http)"]).code(4);
+}

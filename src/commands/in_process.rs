@@ -13,7 +13,13 @@ use crate::prompt::Prompter;
 use crate::settings::{Given, Settings};
 
 /// A context for `mock` whose output lands in memory; `tty` and `width` fake the terminal.
-fn context(mock: &Mock, asked: Asked, tty: bool, width: u16, keys: &str) -> (Context, Captured) {
+pub(super) fn context(
+    mock: &Mock,
+    asked: Asked,
+    tty: bool,
+    width: u16,
+    keys: &str,
+) -> (Context, Captured) {
     let (streams, captured) = Streams::memory(tty, width);
     let given = Given {
         api_url: Some(mock.url()),
@@ -32,7 +38,7 @@ fn context(mock: &Mock, asked: Asked, tty: bool, width: u16, keys: &str) -> (Con
 }
 
 /// Runs `args` (after `tunnelctl`) with `ctx`.
-fn run(ctx: &Context, args: &[&str]) -> crate::error::Result<()> {
+pub(super) fn run(ctx: &Context, args: &[&str]) -> crate::error::Result<()> {
     let cli = Cli::try_parse_from(std::iter::once("tunnelctl").chain(args.iter().copied()))
         .expect("a valid command line");
     tokio::runtime::Builder::new_current_thread()

@@ -83,16 +83,25 @@ enum TunnelsCommand {
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         name: String,
     },
-    /// Start a tunnel
+    /// Start a tunnel (--proto http starts two: an https tunnel NAME and its twin 'NAME (http)')
     #[command(after_help = "Examples:
   tunnelctl local tunnels start --name web --proto http --addr 8080
   tunnelctl local tunnels start --name db --proto tcp --addr 5432 --remote-addr 1.tcp.example.com:20000
-  tunnelctl local tunnels start --name web --proto http --addr 8080 --config-json '{\"bind_tls\": true}'")]
+  tunnelctl local tunnels start --name web --proto http --addr 8080 --config-json '{\"bind_tls\": true}'
+
+With --proto http (and no --schemes), the agent starts two tunnels: NAME on https and its
+twin 'NAME (http)' on http; both URLs are listed on stderr. --json prints the tunnel NAME
+as the agent returned it.")]
     Start(Box<StartArgs>),
-    /// Stop a tunnel (an http tunnel's two halves are stopped one by one)
-    #[command(
-        after_help = "Example:\n  tunnelctl local tunnels stop web && tunnelctl local tunnels stop 'web (http)'"
-    )]
+    /// Stop a tunnel (and, when asked, the 'NAME (http)' twin of an http tunnel)
+    #[command(after_help = "Examples:
+  tunnelctl local tunnels stop web                # on a terminal, asks whether to stop 'web (http)' too
+  tunnelctl local tunnels stop web --yes          # stops 'web' and 'web (http)'
+  tunnelctl local tunnels stop 'web (http)'       # only the http twin
+
+Stopping NAME leaves its twin 'NAME (http)' running unless you agree to stop it too (or pass
+--yes); without a terminal and without --yes only NAME is stopped, and a note says the twin
+is still running.")]
     Stop {
         /// Tunnel name (quote names with spaces)
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
@@ -360,15 +369,74 @@ async fn tunnels(args: TunnelsArgs, ctx: &Context) -> Result<()> {
             let config = (*start).into_config()?;
             let client = ctx.agent()?;
             let tunnel = client.start(&config).await?;
-            ctx.printer.object(&TUNNEL, &tunnel)
+            let mut started = vec![tunnel];
+            if makes_twin(&config) {
+                // The agent's answer names one tunnel; its twin is read to show its URL. A
+                // twin that cannot be read leaves the report at the one tunnel.
+                let twin = twin_of(config.get("name").and_then(Value::as_str).unwrap_or(""));
+                if let Ok(t) = client.tunnel(&twin).await {
+                    started.push(t);
+                }
+            }
+            ctx.printer
+                .tunnels_started(ctx.settings.given.quiet, &started)
         }
-        TunnelsCommand::Stop { name } => {
-            let client = ctx.agent()?;
-            client.stop(&name).await?;
-            ctx.note(&format!("Stopped tunnel {}", escape(&name)));
-            Ok(())
-        }
+        TunnelsCommand::Stop { name } => stop_tunnel(ctx, &name).await,
     }
+}
+
+/// Does this definition make the agent start an https tunnel and its http twin? `proto: http`
+/// does, unless `bind_tls` picks one scheme (`true`, `false`).
+fn makes_twin(config: &Value) -> bool {
+    config.get("proto").and_then(Value::as_str) == Some("http")
+        && match config.get("bind_tls") {
+            None | Some(Value::Null) => true,
+            Some(Value::String(s)) => s == "both",
+            Some(_) => false,
+        }
+}
+
+/// The name of the http twin of the https tunnel `name`.
+fn twin_of(name: &str) -> String {
+    format!("{name} (http)")
+}
+
+/// Stops `name`, and its http twin when the person agrees (or `--yes`); off a terminal
+/// without `--yes`, the twin stays and a note says so.
+async fn stop_tunnel(ctx: &Context, name: &str) -> Result<()> {
+    let client = ctx.agent()?;
+    let twin = twin_of(name);
+    // A name that is itself a twin has none; any failure to read the twin means none is shown.
+    let has_twin = !name.ends_with(" (http)") && client.tunnel(&twin).await.is_ok();
+    let stop_twin = has_twin && {
+        if ctx.settings.given.yes {
+            true
+        } else if ctx.prompter.is_interactive() {
+            match ctx.confirm(&format!(
+                "Also stop '{}', the http twin the agent started with '{}'?",
+                escape(&twin),
+                escape(name)
+            )) {
+                Ok(()) => true,
+                Err(Error::Usage(_)) => false,
+                Err(e) => return Err(e),
+            }
+        } else {
+            false
+        }
+    };
+    client.stop(name).await?;
+    ctx.note(&format!("Stopped tunnel {}", escape(name)));
+    if stop_twin {
+        client.stop(&twin).await?;
+        ctx.note(&format!("Stopped tunnel {}", escape(&twin)));
+    } else if has_twin {
+        ctx.note(&format!(
+            "Its http twin '{0}' is still running; stop it with: tunnelctl local tunnels stop '{0}'",
+            escape(&twin)
+        ));
+    }
+    Ok(())
 }
 
 /// Prints a list that arrived whole.

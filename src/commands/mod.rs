@@ -97,22 +97,46 @@ pub async fn stream_list(
 /// Runs `op` on each ID in turn (one bulk engine: [`crate::bulk`]), reporting each outcome on
 /// stderr. One ID: its own error. Several: exit 5 when some fail (the failure's own code when
 /// all fail alike); Ctrl-C, SIGTERM and `--timeout` stop it between IDs, with what was done.
+/// With `--json`, the results are printed as an array, as `sessions restart --json` does.
 pub async fn for_each_id<F, Fut>(ctx: &Context, ids: &[String], done: &str, op: F) -> Result<()>
 where
     F: Fn(String) -> Fut,
     Fut: Future<Output = Result<()>>,
 {
     if let [only] = ids {
-        op(only.clone()).await?;
+        let result = op(only.clone()).await;
+        let mut row = serde_json::json!({"id": only, "outcome": if result.is_ok() { "ok" } else { "failed" }});
+        if let Err(e) = &result {
+            row["error"] = serde_json::json!(e.to_string());
+        }
+        ctx.printer.results(vec![row])?;
+        result?;
         ctx.note(&format!("{done} {}", escape(only)));
         return Ok(());
     }
     let outcomes = run_reported(ctx, ids, 1, done, op).await;
-    crate::bulk::conclude(ids, &outcomes, &[])
+    ctx.printer.results(results(ids, &outcomes))?;
+    crate::bulk::conclude(&ctx.printer, ids, &outcomes, &[])
 }
 
-/// Runs `op` on `ids`, `parallel` at once ([`crate::bulk::run`]), with one line on stderr for
-/// each outcome: `{done} ID` (unless `--quiet`), or the error.
+/// One result object per ID, as every bulk command prints them with `--json`:
+/// `{"id", "outcome": "ok" | "failed" | "not-started", "error"?}`.
+pub fn results(ids: &[String], outcomes: &[crate::bulk::Outcome]) -> Vec<serde_json::Value> {
+    ids.iter()
+        .zip(outcomes)
+        .map(|(id, o)| {
+            let mut r = serde_json::json!({"id": id, "outcome": o.word()});
+            if let crate::bulk::Outcome::Failed(e) = o {
+                r["error"] = serde_json::json!(e.to_string());
+            }
+            r
+        })
+        .collect()
+}
+
+/// Runs `op` on `ids`, `parallel` at once ([`crate::bulk::run`]), shown as it goes: on a
+/// terminal one progress line and then a summary grouping failures by reason; elsewhere one
+/// line on stderr for each outcome: `{done} ID` (unless `--quiet`), or the error.
 pub async fn run_reported<F, Fut>(
     ctx: &Context,
     ids: &[String],
@@ -124,15 +148,13 @@ where
     F: Fn(String) -> Fut,
     Fut: Future<Output = Result<()>>,
 {
-    crate::bulk::run(ids, parallel, op, |id, outcome| match outcome {
-        crate::bulk::Outcome::Done => ctx.note(&format!("{done} {}", escape(id))),
-        crate::bulk::Outcome::Failed(e) => ctx
-            .printer
-            .streams
-            .err_line(&format!("error: {}: {e:#}", escape(id))),
-        crate::bulk::Outcome::NotStarted => {}
-    })
-    .await
+    let mut view = ctx
+        .printer
+        .bulk_view(ctx.settings.given.quiet, ids.len(), done);
+    let outcomes =
+        crate::bulk::run(ids, parallel, op, |id, outcome| view.outcome(id, outcome)).await;
+    view.finish(ids, &outcomes);
+    outcomes
 }
 
 /// The most a `@FILE` value, `--input` body or stdin value may hold. Targets, configs and
@@ -264,6 +286,8 @@ pub async fn execute(command: crate::cli::Command, ctx: &Context) -> Result<()> 
 
 #[cfg(test)]
 mod in_process;
+#[cfg(test)]
+mod in_process_bulk;
 
 #[cfg(test)]
 mod tests {

@@ -17,10 +17,9 @@ use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::fleet::select::{IpMatch, Selector, VersionMatch};
 use crate::fleet::upgrade::{self, Plan, Step};
-use crate::fleet::{field, id_of, wait};
+use crate::fleet::{capable, field, id_of, wait};
 use crate::interrupt;
 use crate::output::columns::SESSION;
-use crate::output::report::UpgradeProgress;
 use crate::prompt::Prompter;
 
 /// How long `--wait` and `upgrade` wait for agents when `--timeout` does not say.
@@ -48,7 +47,9 @@ struct SelectArgs {
     /// Only sessions whose agent runs on this OS (e.g. linux, darwin, windows)
     #[arg(long, value_name = "OS", value_parser = super::non_empty)]
     os: Option<String>,
-    /// Only agents of this version: 3.19.1, a prefix (3.19), or a comparison (<3.20, >=3.19.1)
+    /// Only agents of this version: 3.19 (3.19 and 3.19.x), 3.19.2, =3.19.2 (exactly), <3.20,
+    /// <=3.20, >3.19, >=3.19.1; conditions joined by commas must all hold (>=3.19,<3.20).
+    /// Anything else (abc, v3.19, =>3.19, ~3.19) is refused
     #[arg(long, value_name = "VERSION")]
     agent_version: Option<VersionMatch>,
     /// Only sessions started with this credential (cr_…)
@@ -128,7 +129,13 @@ enum SessionsCommand {
     #[command(after_help = "Examples:
   tunnelctl sessions restart ts_2Qm… ts_2Qn…
   tunnelctl sessions restart --region eu --wait --timeout 2m
-  tunnelctl sessions restart --all --parallel 8 --dry-run")]
+  tunnelctl sessions restart --all --parallel 8 --dry-run
+
+Restart is not supported on Windows: selectors (--all, --os, …) leave Windows sessions out,
+say how many were skipped, and do not count them as failures; with --json each appears as
+{\"id\": …, \"outcome\": \"skipped\", \"reason\": …} after the others. Session IDs given by
+name are always sent. On a terminal, one progress line shows what is done, failed and
+remaining, then failures are grouped by reason; elsewhere each session gets a line.")]
     Restart {
         #[command(flatten)]
         fleet: FleetArgs,
@@ -160,7 +167,9 @@ enum SessionsCommand {
 
 Agents whose update is refused (no update available, update checks disabled, already
 updating, updated but not restarted) are reported with the reason and not restarted. The
-rollout stops after the first batch with a failure unless --keep-going.")]
+rollout stops after the first batch with a failure unless --keep-going. Selectors leave out
+Windows sessions (restart is not supported on Windows), reported as skipped as by
+'sessions restart'.")]
     Upgrade {
         #[command(flatten)]
         fleet: FleetArgs,
@@ -234,9 +243,64 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
     }
 }
 
-/// The sessions to act on: the IDs given (read from the list when their details are needed),
-/// the sessions the selectors match, or, on a terminal with neither, the user's choice.
+/// The sessions to act on, and those left out: the IDs given (read from the list when their
+/// details are needed), the sessions the selectors match, or, on a terminal with neither, the
+/// user's choice. Only sessions chosen by selectors are left out, when the seeds say they
+/// cannot take `verb` ([`capable::refusal`]): a session named or picked is always sent.
 async fn targets(
+    client: &Client,
+    prompter: &Prompter,
+    fleet: &FleetArgs,
+    verb: &str,
+    need_details: bool,
+) -> Result<Targets> {
+    let sel = fleet.select.selector();
+    let chosen = chosen(client, prompter, fleet, verb, need_details).await?;
+    if !sel.is_given() {
+        return Ok(Targets {
+            send: chosen,
+            skipped: Vec::new(),
+        });
+    }
+    let (mut send, mut skipped) = (Vec::new(), Vec::new());
+    for s in chosen {
+        match capable::refusal(verb, &s) {
+            Some(why) => skipped.push((s, why)),
+            None => send.push(s),
+        }
+    }
+    Ok(Targets { send, skipped })
+}
+
+/// The sessions a fleet command sends to, and those selectors left out (with why).
+struct Targets {
+    send: Vec<Value>,
+    skipped: Vec<(Value, &'static str)>,
+}
+
+impl Targets {
+    /// Says on stderr how many were skipped and why, one line per reason.
+    fn note_skipped(&self, ctx: &Context) {
+        let mut reasons: Vec<&str> = self.skipped.iter().map(|(_, why)| *why).collect();
+        reasons.dedup();
+        for why in reasons {
+            let n = self.skipped.iter().filter(|(_, w)| *w == why).count();
+            ctx.note(&format!(
+                "Skipped {n} session(s) the selectors chose: {why} (not counted as failures)."
+            ));
+        }
+    }
+
+    /// The JSON results of the skipped sessions.
+    fn skipped_results(&self) -> impl Iterator<Item = Value> + '_ {
+        self.skipped
+            .iter()
+            .map(|(s, why)| json!({"id": id_of(s), "outcome": "skipped", "reason": why}))
+    }
+}
+
+/// The sessions named, selected or picked, before any is left out.
+async fn chosen(
     client: &Client,
     prompter: &Prompter,
     fleet: &FleetArgs,
@@ -329,15 +393,35 @@ fn describe(s: &Value) -> String {
     parts.join(" ")
 }
 
-/// Prints what a dry run would do.
-fn dry_run(ctx: &Context, verb: &str, targets: &[Value]) -> Result<()> {
-    let plan: Vec<(&str, String)> = targets.iter().map(|s| (id_of(s), describe(s))).collect();
-    ctx.printer.dry_run(verb, &plan)?;
+/// Prints what a dry run would do, the skipped sessions included.
+fn dry_run(ctx: &Context, verb: &str, targets: &Targets) -> Result<()> {
+    let plan: Vec<(&str, String)> = targets
+        .send
+        .iter()
+        .map(|s| (id_of(s), describe(s)))
+        .collect();
+    let skipped: Vec<(&str, String)> = targets
+        .skipped
+        .iter()
+        .map(|(s, why)| (id_of(s), (*why).to_string()))
+        .collect();
+    ctx.printer.dry_run(verb, &plan, &skipped)?;
+    targets.note_skipped(ctx);
     ctx.note(&format!(
         "Dry run: nothing was sent ({} session(s)).",
-        targets.len()
+        targets.send.len()
     ));
     Ok(())
+}
+
+/// Nothing to send: says so (and what was skipped, with `--json` as results); success.
+fn nothing_to_do(ctx: &Context, targets: &Targets) -> Result<()> {
+    if targets.skipped.is_empty() {
+        ctx.note("No sessions match; nothing to do.");
+        return Ok(());
+    }
+    targets.note_skipped(ctx);
+    ctx.printer.results(targets.skipped_results().collect())
 }
 
 async fn agent_command(
@@ -348,14 +432,15 @@ async fn agent_command(
 ) -> Result<()> {
     let verb = command.as_str();
     let client = ctx.management()?;
-    let targets = targets(&client, &ctx.prompter, &fleet, verb, wait_back).await?;
-    if targets.is_empty() {
-        ctx.note("No sessions match; nothing to do.");
-        return Ok(());
-    }
+    let chosen = targets(&client, &ctx.prompter, &fleet, verb, wait_back).await?;
     if fleet.dry_run {
-        return dry_run(ctx, verb, &targets);
+        return dry_run(ctx, verb, &chosen);
     }
+    if chosen.send.is_empty() {
+        return nothing_to_do(ctx, &chosen);
+    }
+    chosen.note_skipped(ctx);
+    let targets = &chosen.send;
     if command == AgentCommand::Stop {
         let ids: Vec<&str> = targets.iter().map(id_of).collect();
         ctx.confirm(&format!(
@@ -400,38 +485,44 @@ async fn agent_command(
             let until = crate::deadline::get()
                 .map(Instant::from)
                 .unwrap_or_else(|| Instant::now() + DEFAULT_WAIT);
-            ctx.note(&format!(
-                "Waiting up to {}s for {} agent(s) to reconnect…",
-                until.saturating_duration_since(Instant::now()).as_secs(),
-                restarted.len()
-            ));
+            let limit = until.saturating_duration_since(Instant::now()).as_secs();
+            let waiting = |k: usize| {
+                format!(
+                    "waiting up to {limit}s for {} agent(s) to reconnect: {k} back",
+                    restarted.len()
+                )
+            };
+            let spinner = ctx.printer.spinner(ctx.settings.given.quiet, &waiting(0));
+            if !spinner.is_drawn() {
+                ctx.note(&format!(
+                    "Waiting up to {limit}s for {} agent(s) to reconnect…",
+                    restarted.len()
+                ));
+            }
             not_back = wait::until_back(&client, &restarted, &known, until, |old, new| {
                 back.push((id_of(old).to_string(), id_of(new).to_string()));
-                // A closed stdout shows at the end; the wait goes on for the report.
-                let _ = ctx.printer.came_back(id_of(old), id_of(new));
+                spinner.update(&waiting(back.len()));
+                spinner.above(|| {
+                    // A closed stdout shows at the end; the wait goes on for the report.
+                    let _ = ctx.printer.came_back(id_of(old), id_of(new));
+                });
             })
             .await?;
+            spinner.finish();
         }
     }
-    let results: Vec<Value> = ids
-        .iter()
-        .zip(&outcomes)
-        .map(|(id, o)| {
-            let mut r = json!({"id": id, "outcome": o.word()});
-            if let Outcome::Failed(e) = o {
-                r["error"] = json!(e.to_string());
-            }
-            if let Some((_, new)) = back.iter().find(|(old, _)| old == id) {
-                r["new_id"] = json!(new);
-            }
-            if not_back.contains(id) {
-                r["outcome"] = json!("not-back");
-            }
-            r
-        })
-        .collect();
+    let mut results = super::results(&ids, &outcomes);
+    for (r, id) in results.iter_mut().zip(&ids) {
+        if let Some((_, new)) = back.iter().find(|(old, _)| old == id) {
+            r["new_id"] = json!(new);
+        }
+        if not_back.contains(id) {
+            r["outcome"] = json!("not-back");
+        }
+    }
+    results.extend(chosen.skipped_results());
     ctx.printer.results(results)?;
-    bulk::conclude(&ids, &outcomes, &not_back)
+    bulk::conclude(&ctx.printer, &ids, &outcomes, &not_back)
 }
 
 async fn run_upgrade(
@@ -442,14 +533,15 @@ async fn run_upgrade(
     keep_going: bool,
 ) -> Result<()> {
     let client = ctx.management()?;
-    let targets = targets(&client, &ctx.prompter, &fleet, "upgrade", true).await?;
-    if targets.is_empty() {
-        ctx.note("No sessions match; nothing to do.");
-        return Ok(());
-    }
+    let chosen = targets(&client, &ctx.prompter, &fleet, "upgrade", true).await?;
     if fleet.dry_run {
-        return dry_run(ctx, "upgrade", &targets);
+        return dry_run(ctx, "upgrade", &chosen);
     }
+    if chosen.send.is_empty() {
+        return nothing_to_do(ctx, &chosen);
+    }
+    chosen.note_skipped(ctx);
+    let targets = &chosen.send;
     let plan = Plan {
         batch,
         parallel: fleet.parallel,
@@ -457,23 +549,14 @@ async fn run_upgrade(
         keep_going,
         reconnect_timeout: DEFAULT_WAIT,
     };
-    let bar = (ctx.printer.streams.err_is_terminal() && !ctx.settings.given.quiet).then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(Duration::from_millis(120));
-        bar
-    });
-    let mut progress = UpgradeProgress {
-        bar,
-        quiet: ctx.settings.given.quiet,
-        out: &ctx.printer,
-    };
+    let mut progress = ctx
+        .printer
+        .upgrade_progress(ctx.settings.given.quiet, targets.len());
     let _graceful = interrupt::graceful();
-    let results = upgrade::run(&client, &targets, &plan, &mut progress).await;
-    if let Some(bar) = &progress.bar {
-        bar.finish_and_clear();
-    }
+    let results = upgrade::run(&client, targets, &plan, &mut progress).await;
+    progress.finish();
     {
-        let rows: Vec<Value> = results
+        let mut rows: Vec<Value> = results
             .iter()
             .map(|(id, step)| match step {
                 Step::Upgraded { new_id, version } => json!({"id": id, "outcome": "upgraded", "new_id": new_id, "agent_version": version}),
@@ -483,6 +566,7 @@ async fn run_upgrade(
                 Step::NotStarted => json!({"id": id, "outcome": "not-started"}),
             })
             .collect();
+        rows.extend(chosen.skipped_results());
         ctx.printer.results(rows)?;
     }
     if interrupt::requested() {

@@ -4,6 +4,7 @@
 //!
 //! Nothing here parses flags or prints tables: it takes settled choices and reports outcomes.
 
+pub mod capable;
 pub mod select;
 pub mod upgrade;
 pub mod wait;

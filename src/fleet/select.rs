@@ -7,41 +7,67 @@ use serde_json::Value;
 
 use super::{credential_of, field};
 
-/// A condition on the agent version: exact, a prefix of dotted parts, or a comparison.
+/// The grammar `--agent-version` accepts, for its help text and its errors.
+pub const VERSION_GRAMMAR: &str = "a version (3.19 matches 3.19 and 3.19.x; 3.19.2 matches that one), \
+=VERSION (exactly), <VERSION, <=VERSION, >VERSION or >=VERSION; several joined with commas must all hold \
+(>=3.19,<3.20). A version is numbers joined by dots";
+
+/// One condition on the agent version.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum VersionMatch {
-    /// `3.19.1` matches exactly that; `3.19` matches 3.19 and 3.19.x.
-    Prefix(String),
-    /// `<3.20`, `<=3.20`, `>3.19.1`, `>=3.19`.
-    Compare(Ordering, bool, String),
+enum Condition {
+    /// `3.19` matches 3.19 and 3.19.x; `3.19.1` matches 3.19.1 and 3.19.1.x.
+    Prefix(Vec<u64>),
+    /// `=3.19.1`, `<3.20`, `<=3.20`, `>3.19.1`, `>=3.19`: how the version must compare with
+    /// this one (missing parts count as 0), and whether equal also holds.
+    Compare(Ordering, bool, Vec<u64>),
+}
+
+/// A condition on the agent version: one or more [`Condition`]s that must all hold. Anything
+/// outside [`VERSION_GRAMMAR`] (`abc`, `v3.19`, `=>3.19`, `~3.19`) is refused, so a typo never
+/// selects nothing in silence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionMatch(Vec<Condition>);
+
+/// `3.19.1` as numbers, or why not.
+fn numbers(text: &str, whole: &str) -> Result<Vec<u64>, String> {
+    let parts: Option<Vec<u64>> = text
+        .split('.')
+        .map(|p| {
+            (!p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| p.parse().ok())
+                .flatten()
+        })
+        .collect();
+    parts.ok_or_else(|| format!("'{whole}' is not a version condition: expected {VERSION_GRAMMAR}"))
 }
 
 impl std::str::FromStr for VersionMatch {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        let s = s.trim();
-        let (ord, or_equal, rest) = if let Some(r) = s.strip_prefix("<=") {
-            (Ordering::Less, true, r)
-        } else if let Some(r) = s.strip_prefix(">=") {
-            (Ordering::Greater, true, r)
-        } else if let Some(r) = s.strip_prefix('<') {
-            (Ordering::Less, false, r)
-        } else if let Some(r) = s.strip_prefix('>') {
-            (Ordering::Greater, false, r)
-        } else {
-            if s.is_empty() {
-                return Err("must not be empty".into());
-            }
-            return Ok(VersionMatch::Prefix(s.to_string()));
-        };
-        let rest = rest.trim();
-        if rest.is_empty() || !rest.split('.').all(|p| p.parse::<u64>().is_ok()) {
-            return Err(format!(
-                "'{s}': a comparison needs a version of numbers, e.g. <3.20 or >=3.19.1"
-            ));
+        if s.trim().is_empty() {
+            return Err(format!("must not be empty: expected {VERSION_GRAMMAR}"));
         }
-        Ok(VersionMatch::Compare(ord, or_equal, rest.to_string()))
+        let mut conditions = Vec::new();
+        for part in s.split(',') {
+            let part = part.trim();
+            let (ord, or_equal, rest) = if let Some(r) = part.strip_prefix("<=") {
+                (Ordering::Less, true, r)
+            } else if let Some(r) = part.strip_prefix(">=") {
+                (Ordering::Greater, true, r)
+            } else if let Some(r) = part.strip_prefix('<') {
+                (Ordering::Less, false, r)
+            } else if let Some(r) = part.strip_prefix('>') {
+                (Ordering::Greater, false, r)
+            } else if let Some(r) = part.strip_prefix('=') {
+                (Ordering::Equal, true, r)
+            } else {
+                conditions.push(Condition::Prefix(numbers(part, s)?));
+                continue;
+            };
+            conditions.push(Condition::Compare(ord, or_equal, numbers(rest.trim(), s)?));
+        }
+        Ok(VersionMatch(conditions))
     }
 }
 
@@ -63,15 +89,33 @@ pub fn compare_versions(a: &str, b: &str) -> Ordering {
     Ordering::Equal
 }
 
-impl VersionMatch {
+/// Dotted numbers as the text [`compare_versions`] reads.
+fn dotted(parts: &[u64]) -> String {
+    parts
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+impl Condition {
     fn matches(&self, version: &str) -> bool {
         match self {
-            VersionMatch::Prefix(p) => version == p || version.starts_with(&format!("{p}.")),
-            VersionMatch::Compare(ord, or_equal, v) => {
-                let o = compare_versions(version, v);
+            Condition::Prefix(p) => {
+                let p = dotted(p);
+                version == p || version.starts_with(&format!("{p}."))
+            }
+            Condition::Compare(ord, or_equal, v) => {
+                let o = compare_versions(version, &dotted(v));
                 o == *ord || (*or_equal && o == Ordering::Equal)
             }
         }
+    }
+}
+
+impl VersionMatch {
+    fn matches(&self, version: &str) -> bool {
+        self.0.iter().all(|c| c.matches(version))
     }
 }
 
@@ -199,7 +243,39 @@ mod tests {
         assert!(!v("<3.20").matches("3.20.0"));
         assert!(v("<=3.20").matches("3.20.0"));
         assert!(v(">=3.19.1").matches("3.100.0"));
-        assert!("<abc".parse::<VersionMatch>().is_err());
+        assert!(v(">=3.19,<3.20").matches("3.19.7"));
+        assert!(!v(">=3.19,<3.20").matches("3.20.0"));
+        assert!(v("=3.19.1").matches("3.19.1"));
+        assert!(!v("=3.19").matches("3.19.1"));
+        assert!(v(" 3.19 ").matches("3.19"));
+    }
+
+    #[test]
+    fn versions_outside_the_grammar_are_refused() {
+        for bad in [
+            "",
+            " ",
+            "abc",
+            "v3.19",
+            "=>3.19",
+            "~3.19",
+            "^3.19",
+            "3.",
+            ".3",
+            "3..1",
+            "<",
+            ">=",
+            "<abc",
+            "3.19,",
+            ",3.19",
+            "3.19-beta",
+            "3.x",
+            "== 3.19",
+            "<<3",
+            "1234567890",
+        ] {
+            assert!(bad.parse::<VersionMatch>().is_err(), "{bad:?} accepted");
+        }
     }
 
     #[test]

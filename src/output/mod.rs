@@ -9,6 +9,7 @@ pub mod capture;
 pub mod columns;
 pub mod jq;
 pub mod json;
+pub mod progress;
 pub mod report;
 pub mod streams;
 pub mod table;

@@ -105,6 +105,13 @@ impl Streams {
         (streams, Captured { out, err })
     }
 
+    /// These streams with stderr taken for a terminal or not: memory streams are not one by
+    /// default, and tests of what a person sees on stderr (progress lines) make them one.
+    pub fn with_stderr_terminal(mut self, tty: bool) -> Self {
+        self.err_tty = tty;
+        self
+    }
+
     /// A writer to stdout (buffered: flush it when done).
     pub fn out(&self) -> Box<dyn Write> {
         self.out.writer()

@@ -438,6 +438,11 @@ fn tail_prints_a_request_within_a_second() {
         "{line}"
     );
     assert!(!line.contains("/old"), "only new requests");
+    let id = line.split_whitespace().last().unwrap_or("");
+    assert!(
+        id.starts_with("airt_"),
+        "the request ID ends the line: {line}"
+    );
     assert!(
         at.duration_since(sent) < Duration::from_secs(1),
         "printed {:?} after the request",

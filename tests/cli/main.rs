@@ -7,6 +7,7 @@ mod common;
 
 mod api_and_completion;
 mod backends;
+mod bulk_view;
 mod crud_contract;
 mod edges;
 mod event_destinations;

@@ -76,7 +76,7 @@ impl Printer {
     }
 }
 
-/// time, method, path, status, duration, tunnel.
+/// time, method, path, status, duration, tunnel, and the request's ID (for `requests get`).
 fn tail_line(item: &Value) -> String {
     let col = |name: &str| CAPTURED_REQUEST.columns.iter().find(|c| c.header == name);
     let cell = |name: &str| col(name).map(|c| render(c, item, true)).unwrap_or_default();
@@ -87,11 +87,12 @@ fn tail_line(item: &Value) -> String {
             .unwrap_or(""),
     );
     format!(
-        "{time}  {:<6} {}  {}  {}  {}",
+        "{time}  {:<6} {}  {}  {}  {}  {}",
         cell("METHOD"),
         cell("PATH"),
         cell("STATUS"),
         cell("DURATION"),
-        cell("TUNNEL")
+        cell("TUNNEL"),
+        cell("ID")
     )
 }

@@ -1,0 +1,421 @@
+//! What a person sees while work over many items runs, when stderr is a terminal and the
+//! output is for people (no `--json`, no `--jq`): one progress line with the done, failed and
+//! remaining counts and the rate-limit pacing while a request is held back; spinners for long
+//! waits that say what is awaited and for how long; and, at the end, a summary that groups the
+//! failures by reason and lists each ID once. Elsewhere (a pipe, a log, JSON output) each item
+//! gets its own line on stderr as it ends, as scripts and CI logs expect.
+//!
+//! Everything is drawn through the printer's [`Streams`], so tests read it back.
+
+use std::io::Write as _;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike};
+
+use super::{Printer, Streams};
+use crate::bulk::Outcome;
+use crate::error::Error;
+use crate::escape::escape;
+
+/// How often a progress line or spinner is redrawn while nothing else happens.
+const TICK: Duration = Duration::from_millis(120);
+
+/// The stderr of a run's [`Streams`], as the terminal indicatif draws on.
+#[derive(Debug)]
+struct ErrTerm(Streams);
+
+impl ErrTerm {
+    fn put(&self, text: &str) -> std::io::Result<()> {
+        let mut err = self.0.err();
+        err.write_all(text.as_bytes())?;
+        err.flush()
+    }
+}
+
+impl TermLike for ErrTerm {
+    fn width(&self) -> u16 {
+        self.0.width()
+    }
+
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}A"))
+    }
+
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}B"))
+    }
+
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}C"))
+    }
+
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}D"))
+    }
+
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.put(&format!("{s}\n"))
+    }
+
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.put(s)
+    }
+
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.put("\r\x1b[2K")
+    }
+
+    fn flush(&self) -> std::io::Result<()> {
+        self.put("")
+    }
+}
+
+/// `12s`, `2m05s`: how long something has run.
+fn human_secs(d: Duration) -> String {
+    let s = d.as_secs();
+    if s < 60 {
+        format!("{s}s")
+    } else {
+        format!("{}m{:02}s", s / 60, s % 60)
+    }
+}
+
+/// The `{pacing}` key: the rate-limit wait under way, if any.
+fn pacing_key(_: &ProgressState, w: &mut dyn std::fmt::Write) {
+    if let Some(left) = crate::ratelimit::pacing() {
+        let secs = left.as_secs_f64().ceil().max(1.0);
+        let _ = write!(w, " · waiting {secs}s for the rate limit");
+    }
+}
+
+/// The `{secs}` key: how long the bar (or its current phase) has run.
+fn secs_key(state: &ProgressState, w: &mut dyn std::fmt::Write) {
+    let _ = w.write_str(&human_secs(state.elapsed()));
+}
+
+/// A bar drawn on the printer's stderr with `template`, saying `msg`, ticking on its own.
+fn bar(streams: &Streams, template: &str, msg: String) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        None,
+        ProgressDrawTarget::term_like(Box::new(ErrTerm(streams.clone()))),
+    );
+    let style = ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_spinner())
+        .with_key("pacing", pacing_key)
+        .with_key("secs", secs_key);
+    bar.set_style(style);
+    bar.set_message(msg);
+    bar.enable_steady_tick(TICK);
+    bar
+}
+
+impl Printer {
+    /// Is this run's stderr a terminal a person reads, with output meant for people? Then
+    /// bulk work shows a progress line and a grouped summary instead of a line per item.
+    pub fn shows_progress(&self) -> bool {
+        self.streams.err_is_terminal() && self.for_people()
+    }
+
+    /// A spinner saying `what` is awaited and for how long, when a person watches stderr
+    /// (and not `--quiet`); otherwise nothing is drawn.
+    pub fn spinner(&self, quiet: bool, what: &str) -> Spinner {
+        let bar = (self.streams.err_is_terminal() && !quiet).then(|| {
+            bar(
+                &self.streams,
+                "{spinner} {msg} ({secs}){pacing}",
+                escape(what),
+            )
+        });
+        Spinner { bar }
+    }
+
+    /// The view of a bulk operation over `total` items whose successes read `{done} ID`.
+    pub fn bulk_view(&self, quiet: bool, total: usize, done: &str) -> BulkView<'_> {
+        let terminal = self.shows_progress();
+        let bar = (terminal && !quiet).then(|| {
+            bar(
+                &self.streams,
+                "{spinner} {msg}{pacing} ({secs})",
+                counts(0, 0, total),
+            )
+        });
+        BulkView {
+            printer: self,
+            quiet,
+            terminal,
+            done_text: done.to_string(),
+            bar,
+            total,
+            done: 0,
+            failed: 0,
+        }
+    }
+
+    /// The end of a bulk operation Ctrl-C or SIGTERM stopped: what was and was not done.
+    pub fn interrupted(&self, done: usize, total: usize, not_started: &[&str]) {
+        let rest = if not_started.is_empty() {
+            "none".to_string()
+        } else {
+            escape(&not_started.join(" "))
+        };
+        self.streams.err_line(&format!(
+            "Interrupted: {done} of {total} done; not started: {rest}"
+        ));
+    }
+
+    /// Failures grouped by reason, for a person: `N failed: reason` and the IDs, wrapped to the
+    /// terminal's width, each listed once.
+    pub fn failure_summary(&self, failures: &[(String, String)]) {
+        for (reason, ids) in group(failures) {
+            self.streams
+                .err_line(&format!("{} failed: {reason}", ids.len()));
+            for line in wrap_ids(&ids, usize::from(self.streams.width())) {
+                self.streams.err_line(&line);
+            }
+        }
+    }
+}
+
+/// A spinner for a long wait; draws nothing off a terminal.
+pub struct Spinner {
+    bar: Option<ProgressBar>,
+}
+
+impl Spinner {
+    /// Is it drawn (a person watches stderr)?
+    pub fn is_drawn(&self) -> bool {
+        self.bar.is_some()
+    }
+
+    /// A new thing is awaited: says so and counts its time from now.
+    pub fn phase(&self, what: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(escape(what));
+            bar.reset_elapsed();
+        }
+    }
+
+    /// The same wait, told differently (a count changed): its time goes on.
+    pub fn update(&self, what: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(escape(what));
+        }
+    }
+
+    /// Runs `print` with the spinner lifted, so lines written meanwhile are not drawn over.
+    pub fn above(&self, print: impl FnOnce()) {
+        match &self.bar {
+            Some(bar) => bar.suspend(print),
+            None => print(),
+        }
+    }
+
+    /// Removes the spinner.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// The progress line's counts.
+fn counts(done: usize, failed: usize, total: usize) -> String {
+    let remaining = total.saturating_sub(done + failed);
+    format!("{done} done, {failed} failed, {remaining} remaining")
+}
+
+/// What a person sees of a bulk operation as its items end (see the module's documentation).
+pub struct BulkView<'a> {
+    printer: &'a Printer,
+    quiet: bool,
+    terminal: bool,
+    done_text: String,
+    bar: Option<ProgressBar>,
+    total: usize,
+    done: usize,
+    failed: usize,
+}
+
+impl BulkView<'_> {
+    fn redraw(&self) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(counts(self.done, self.failed, self.total));
+        }
+    }
+
+    /// One item ended.
+    pub fn outcome(&mut self, id: &str, outcome: &Outcome) {
+        match outcome {
+            Outcome::Done => self.done += 1,
+            Outcome::Failed(_) => self.failed += 1,
+            Outcome::NotStarted => {}
+        }
+        if self.terminal {
+            self.redraw();
+            return;
+        }
+        match outcome {
+            Outcome::Done => self
+                .printer
+                .note(self.quiet, &format!("{} {}", self.done_text, escape(id))),
+            Outcome::Failed(e) => self
+                .printer
+                .streams
+                .err_line(&format!("error: {}: {e:#}", escape(id))),
+            Outcome::NotStarted => {}
+        }
+    }
+
+    /// The work ended: on a terminal, the progress line gives way to the summary (how many
+    /// were done, and the failures grouped by reason).
+    pub fn finish(self, ids: &[String], outcomes: &[Outcome]) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        if !self.terminal {
+            return;
+        }
+        if !self.quiet {
+            let mut line = format!("{} of {} done", self.done, self.total);
+            if self.failed > 0 {
+                line.push_str(&format!(", {} failed", self.failed));
+            }
+            self.printer.streams.err_line(&format!("{line}."));
+        }
+        let failures: Vec<(String, String)> = ids
+            .iter()
+            .zip(outcomes)
+            .filter_map(|(id, o)| match o {
+                Outcome::Failed(e) => Some((id.clone(), reason(e, id))),
+                _ => None,
+            })
+            .collect();
+        self.printer.failure_summary(&failures);
+    }
+}
+
+/// Why an item failed, in words shared by every item that failed alike: the server's message
+/// for an API error (not its path, which names the item), else the error's first line with the
+/// item's ID taken out.
+pub fn reason(e: &Error, id: &str) -> String {
+    if let Error::Api(f) = e {
+        let mut text = f
+            .message
+            .clone()
+            .unwrap_or_else(|| crate::error::status_text(f.status));
+        // A detail that names the item (`id: ts_…`) would split the group.
+        if let Some(d) = f
+            .detail
+            .as_ref()
+            .filter(|d| id.is_empty() || !d.contains(id))
+        {
+            text.push_str(&format!(" ({d})"));
+        }
+        return escape(&text);
+    }
+    let text = format!("{e:#}");
+    let first = text.lines().next().unwrap_or("");
+    let first = if id.is_empty() {
+        first.to_string()
+    } else {
+        first.replace(id, "…")
+    };
+    escape(&first)
+}
+
+/// `(id, reason)` pairs grouped by reason, largest group first, IDs in their order.
+fn group(failures: &[(String, String)]) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (id, why) in failures {
+        match groups.iter_mut().find(|(r, _)| r == why) {
+            Some((_, ids)) => ids.push(id.clone()),
+            None => groups.push((why.clone(), vec![id.clone()])),
+        }
+    }
+    // Stable: groups of the same size keep the order their first failure came in.
+    groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
+    groups
+}
+
+/// IDs joined by spaces in lines of at most `width` columns, indented by two; an ID longer
+/// than a line gets a line of its own, whole.
+fn wrap_ids(ids: &[String], width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::from(" ");
+    for id in ids {
+        let id = escape(id);
+        let len = line.chars().count();
+        if len > 1 && len + 1 + id.chars().count() > width {
+            lines.push(std::mem::replace(&mut line, String::from(" ")));
+        }
+        line.push(' ');
+        line.push_str(&id);
+    }
+    if line.len() > 1 {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_wrap_to_the_width_and_stay_whole() {
+        let ids: Vec<String> = (0..5).map(|i| format!("ts_{i:0>10}")).collect();
+        let lines = wrap_ids(&ids, 30);
+        assert_eq!(
+            lines,
+            [
+                "  ts_0000000000 ts_0000000001",
+                "  ts_0000000002 ts_0000000003",
+                "  ts_0000000004"
+            ]
+        );
+        let long = vec!["ts_".to_string() + &"x".repeat(40)];
+        assert_eq!(wrap_ids(&long, 20), [format!("  {}", long[0])]);
+    }
+
+    #[test]
+    fn failures_group_by_reason_largest_first() {
+        let f = |id: &str, r: &str| (id.to_string(), r.to_string());
+        let groups = group(&[
+            f("a", "no update is available"),
+            f("b", "restart is not supported on Windows"),
+            f("c", "restart is not supported on Windows"),
+        ]);
+        assert_eq!(groups[0].0, "restart is not supported on Windows");
+        assert_eq!(groups[0].1, ["b", "c"]);
+        assert_eq!(groups[1].1, ["a"]);
+    }
+
+    #[test]
+    fn a_reason_never_names_the_item() {
+        let e = Error::Unknown(
+            "POST /tunnel_sessions/ts_1/restart: the connection failed\nCheck with: x".into(),
+        );
+        assert_eq!(
+            reason(&e, "ts_1"),
+            "POST /tunnel_sessions/…/restart: the connection failed"
+        );
+    }
+}
