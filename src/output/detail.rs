@@ -323,7 +323,10 @@ fn lay_out(entries: &[Entry], color: bool, terminal_width: usize) -> String {
             out.push(format!("{}{more}", " ".repeat(column)));
         }
     }
-    out.join("\n")
+    out.iter()
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The lines of one value, free text wrapped to `room`.

@@ -4,11 +4,12 @@
 //! Widths come from the rows (display width, so wide CJK characters count twice). When every
 //! column does not fit, the columns are taken in order of priority ([`Column::priority`]),
 //! and each is kept if it still fits beside those already kept; a free-text column counts at
-//! most [`FREE_TEXT_NEED`] columns wide for this choice. The columns left out are named once
-//! on stderr. Free text then gets the room left, up to its full width, and is cut with `…`
-//! beyond it. IDs, names, times and references are never cut; when the columns a table always
-//! keeps ([`super::columns::ALWAYS`]) are wider than the terminal by themselves, the line is
-//! longer than the terminal rather than an ID being cut.
+//! most [`FREE_TEXT_NEED`] columns wide for this choice. Free text then gets the room left, up
+//! to its full width; where leaving out columns of lower priority (the lowest first) would let
+//! a free text be shown whole, they are left out. Only then is free text cut, with `…`. The
+//! columns left out are named once on stderr. IDs, names, times and references are never
+//! cut; when the columns a table always keeps ([`super::columns::ALWAYS`]) are wider than the
+//! terminal by themselves, the line is longer than the terminal rather than an ID being cut.
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -28,6 +29,44 @@ pub const STREAM_AFTER: usize = 1000;
 /// The display width of `s` in terminal columns.
 pub fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
+}
+
+/// The widths of a table's columns: what each needs to be kept, its full width, and the room.
+struct Sizes {
+    need: Vec<usize>,
+    natural: Vec<usize>,
+    room: usize,
+}
+
+impl Sizes {
+    /// The width of each kept column: what it needs, then the room left shared evenly among
+    /// the free text that is cut below its full width.
+    fn widths(&self, kept: &[bool]) -> Vec<Option<usize>> {
+        let mut widths: Vec<Option<usize>> = kept
+            .iter()
+            .zip(&self.need)
+            .map(|(k, n)| k.then_some(*n))
+            .collect();
+        let shown = widths.iter().flatten();
+        let used: usize = shown.clone().sum::<usize>() + GAP * shown.count().saturating_sub(1);
+        let mut left = self.room.saturating_sub(used);
+        loop {
+            let short: Vec<usize> = (0..widths.len())
+                .filter(|i| widths[*i].is_some_and(|w| w < self.natural[*i]))
+                .collect();
+            if short.is_empty() || left == 0 {
+                break;
+            }
+            let share = (left / short.len()).max(1);
+            for i in short {
+                let Some(w) = widths[i] else { continue };
+                let add = share.min(self.natural[i] - w).min(left);
+                widths[i] = Some(w + add);
+                left -= add;
+            }
+        }
+        widths
+    }
 }
 
 /// Which columns of a kind a table shows, and how wide each is.
@@ -66,40 +105,48 @@ impl Layout {
                 }
             })
             .collect();
-        let room = usize::from(terminal_width);
+        let sizes = Sizes {
+            need,
+            natural,
+            room: usize::from(terminal_width),
+        };
 
         // The most important columns first; among equals, the leftmost.
         let mut order: Vec<usize> = (0..columns.len()).collect();
         order.sort_by_key(|i| (columns[*i].priority, *i));
-        let mut widths: Vec<Option<usize>> = vec![None; columns.len()];
+        let mut kept = vec![false; columns.len()];
         let mut used = 0;
-        for i in order {
-            let extra = need[i] + if used == 0 { 0 } else { GAP };
-            if columns[i].priority <= super::columns::ALWAYS || used + extra <= room {
-                widths[i] = Some(need[i]);
+        for &i in &order {
+            let extra = sizes.need[i] + if used == 0 { 0 } else { GAP };
+            if columns[i].priority <= super::columns::ALWAYS || used + extra <= sizes.room {
+                kept[i] = true;
                 used += extra;
             }
         }
 
-        // The room left goes to free text cut below its full width, in even shares.
-        let mut left = room.saturating_sub(used);
-        loop {
-            let short: Vec<usize> = (0..columns.len())
-                .filter(|i| widths[*i].is_some_and(|w| w < natural[*i]))
-                .collect();
-            if short.is_empty() || left == 0 {
-                break;
+        // Free text that would be cut is shown whole instead when leaving out columns of
+        // lower priority (the lowest first) makes room for all of it.
+        for &f in &order {
+            if !kept[f] || sizes.widths(&kept)[f].is_none_or(|w| w >= sizes.natural[f]) {
+                continue;
             }
-            let share = (left / short.len()).max(1);
-            for i in short {
-                let Some(w) = widths[i] else { continue };
-                let add = share.min(natural[i] - w).min(left);
-                widths[i] = Some(w + add);
-                left -= add;
+            let mut trial = kept.clone();
+            for &j in order.iter().rev() {
+                if columns[j].priority <= columns[f].priority {
+                    break;
+                }
+                if !trial[j] {
+                    continue;
+                }
+                trial[j] = false;
+                if sizes.widths(&trial)[f].is_some_and(|w| w >= sizes.natural[f]) {
+                    kept = trial;
+                    break;
+                }
             }
         }
         Layout {
-            widths,
+            widths: sizes.widths(&kept),
             cut: columns.iter().map(|c| c.may_cut()).collect(),
             headers: columns.iter().map(|c| c.header).collect(),
         }
@@ -122,7 +169,7 @@ impl Layout {
             return None;
         }
         Some(format!(
-            "{} not shown: the terminal is {terminal_width} columns wide (--json shows every field)",
+            "{} not shown at {terminal_width} columns; --json shows every field",
             dropped.join(", ")
         ))
     }
@@ -270,7 +317,9 @@ mod tests {
         assert_eq!(text, format!("ID\n{id}"));
         assert_eq!(
             layout.dropped_note(30).as_deref(),
-            Some("DESCRIPTION, METADATA, CREATED not shown: the terminal is 30 columns wide (--json shows every field)")
+            Some(
+                "DESCRIPTION, METADATA, CREATED not shown at 30 columns; --json shows every field"
+            )
         );
     }
 }
