@@ -30,6 +30,8 @@ enum Piece {
     Whole(String),
     /// Free text, wrapped at spaces.
     Free(String),
+    /// Items joined by ", ", wrapped between items, never inside one (labels, event types).
+    List(Vec<String>),
     /// A reference: its id, and its URI beside it when both fit, else below it.
     Ref(String, String),
 }
@@ -93,23 +95,25 @@ fn push_field(entries: &mut Vec<Entry>, c: &Column, item: &Value) {
         },
         Cell::RefId => ref_pieces(std::slice::from_ref(v)),
         Cell::RefIds => ref_pieces(v.as_array().map(Vec::as_slice).unwrap_or_default()),
-        Cell::Types => v
-            .as_array()
-            .map(|sources| {
-                sources
-                    .iter()
-                    .map(|s| Piece::Ref(text_of(s.get("type").unwrap_or(s)), uri_of(s)))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        Cell::Labels => v
-            .as_object()
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| Piece::Whole(format!("{}={}", escape(k), text_of(v))))
-                    .collect()
-            })
-            .unwrap_or_default(),
+        Cell::Types => list(
+            v.as_array()
+                .map(|sources| {
+                    sources
+                        .iter()
+                        .map(|s| text_of(s.get("type").unwrap_or(s)))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        ),
+        Cell::Labels => list(
+            v.as_object()
+                .map(|m| {
+                    m.iter()
+                        .map(|(k, v)| format!("{}={}", escape(k), text_of(v)))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        ),
         Cell::Target => target_pieces(v),
         Cell::Pairs => {
             entries.push(Entry::new(c.header, vec![]));
@@ -216,6 +220,15 @@ fn text_of(v: &Value) -> String {
 
 fn uri_of(v: &Value) -> String {
     v.get("uri").map(text_of).unwrap_or_default()
+}
+
+/// A list of items, or nothing when it is empty.
+fn list(items: Vec<String>) -> Vec<Piece> {
+    if items.is_empty() {
+        vec![]
+    } else {
+        vec![Piece::List(items)]
+    }
 }
 
 /// References by id, each with its URI.
@@ -336,6 +349,7 @@ fn value_lines(pieces: &[Piece], room: usize) -> Vec<String> {
         match p {
             Piece::Whole(s) => lines.push(s.clone()),
             Piece::Free(s) => lines.extend(wrap(s, room)),
+            Piece::List(items) => lines.extend(wrap_items(items, room)),
             Piece::Ref(id, uri) if uri.is_empty() => lines.push(id.clone()),
             Piece::Ref(id, uri) if width(id) + GAP + width(uri) <= room => {
                 lines.push(format!("{id}  {uri}"));
@@ -345,6 +359,28 @@ fn value_lines(pieces: &[Piece], room: usize) -> Vec<String> {
                 lines.push(format!("  {uri}"));
             }
         }
+    }
+    lines
+}
+
+/// `items` joined by ", " in lines of at most `room` columns, broken only between items (an
+/// item wider than a line has a line of its own).
+fn wrap_items(items: &[String], room: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for (i, item) in items.iter().enumerate() {
+        let sep = if i + 1 < items.len() { "," } else { "" };
+        if !line.is_empty() && width(&line) + 1 + width(item) + sep.len() > room {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(item);
+        line.push_str(sep);
+    }
+    if !line.is_empty() {
+        lines.push(line);
     }
     lines
 }
@@ -385,6 +421,14 @@ mod tests {
         assert_eq!(wrap("a bb ccc dddd", 6), vec!["a bb", "ccc", "dddd"]);
         assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
         assert_eq!(wrap("数据中心", 5), vec!["数据", "中心"]);
+    }
+
+    #[test]
+    fn lists_wrap_between_items() {
+        let items: Vec<String> = ["a=1", "bb=2", "ccc=3"].map(String::from).to_vec();
+        assert_eq!(wrap_items(&items, 80), vec!["a=1, bb=2, ccc=3"]);
+        assert_eq!(wrap_items(&items, 10), vec!["a=1, bb=2,", "ccc=3"]);
+        assert_eq!(wrap_items(&items, 2), vec!["a=1,", "bb=2,", "ccc=3"]);
     }
 
     #[test]

@@ -155,3 +155,53 @@ fn tables() {
 fn detail_views() {
     snapshot_all("detail", detailed(), detail_screens, false);
 }
+
+#[test]
+fn a_streamed_table_follows_the_same_rules() {
+    let rows = super::table::STREAM_AFTER + 500;
+    let sessions = fixtures::sessions(false);
+    let (printer, captured) = terminal(80);
+    let mut sink = printer.list(&columns::SESSION).expect("a list");
+    for i in 0..rows {
+        sink.push(sessions[i % sessions.len()].clone())
+            .expect("an item");
+    }
+    sink.finish().expect("the end");
+    let out = captured.stdout();
+    assert_eq!(
+        out.lines().count(),
+        rows + 1,
+        "a header and one line per row"
+    );
+    let header = out.lines().next().unwrap_or_default();
+    assert!(header.starts_with("ID  "), "{header}");
+    let started = header.find("STARTED").expect("STARTED shown");
+    for line in out.lines() {
+        assert!(width(line) <= 80, "{line}");
+        assert!(line.starts_with("ID") || line.starts_with("ts_"), "{line}");
+        assert_ne!(line.as_bytes().get(started), Some(&b' '), "{line}");
+    }
+    assert_eq!(
+        captured.stderr(),
+        "IP, METADATA not shown at 80 columns; --json shows every field\n",
+        "named once"
+    );
+}
+
+#[test]
+fn a_table_in_a_pipe_says_nothing_on_stderr() {
+    let (streams, captured) = Streams::memory(false, 80);
+    let asked = Asked {
+        format: Some(super::Format::Table),
+        no_color: true,
+        ..Asked::default()
+    };
+    let printer = Printer::resolve(&asked, streams).expect("a printer");
+    let mut sink = printer.list(&columns::SESSION).expect("a list");
+    for s in fixtures::sessions(false) {
+        sink.push(s).expect("an item");
+    }
+    sink.finish().expect("the end");
+    assert!(captured.stdout().starts_with("ID"));
+    assert_eq!(captured.stderr(), "");
+}

@@ -188,24 +188,25 @@ impl Layout {
     /// One row on one line: the cells of the columns shown, padded to their widths, free text
     /// cut to fit.
     pub fn line(&self, cells: &[String]) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(self.widths.iter().flatten().sum::<usize>() + 16);
         // Blanks owed by the previous cell, written only when another cell follows.
         let mut pad = None;
         for (i, (w, cell)) in self.widths.iter().zip(cells).enumerate() {
             let Some(w) = *w else { continue };
-            let one_line = cell.replace(['\n', '\r'], " ");
-            let text = if self.cut[i] && width(&one_line) > w {
-                cut(&one_line, w)
-            } else {
-                one_line
-            };
             if let Some(pad) = pad {
-                out.push_str(&" ".repeat(pad + GAP));
+                out.extend(std::iter::repeat_n(' ', pad + GAP));
             }
-            pad = Some(w.saturating_sub(width(&text)));
-            out.push_str(&text);
+            // Cells are escaped text: no line breaks or control characters are left in them.
+            let shown = if self.cut[i] && width(cell) > w {
+                cut(cell, w)
+            } else {
+                cell.clone()
+            };
+            pad = Some(w.saturating_sub(width(&shown)));
+            out.push_str(&shown);
         }
-        out.trim_end().to_string()
+        out.truncate(out.trim_end().len());
+        out
     }
 }
 
