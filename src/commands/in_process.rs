@@ -61,11 +61,16 @@ fn mock_with_policy(description: &str) -> (Mock, String) {
 #[test]
 fn a_list_on_an_80_column_terminal_is_a_table_that_fits() {
     let (mock, id) = mock_with_policy("office network");
-    let (ctx, out) = context(&mock, Asked::default(), true, 80, "");
+    // Colour off: whether it is on by default depends on the runner's NO_COLOR.
+    let asked = Asked {
+        no_color: true,
+        ..Asked::default()
+    };
+    let (ctx, out) = context(&mock, asked, true, 80, "");
     run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
     let text = out.stdout();
     assert!(
-        text.lines().next().unwrap_or("").starts_with("ID"),
+        text.lines().next().unwrap_or("").starts_with("ID "),
         "{text}"
     );
     assert!(

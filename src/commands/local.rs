@@ -449,9 +449,7 @@ fn print_all(
     for item in items {
         sink.push(item)?;
     }
-    if sink.finish()? == 0 && ctx.printer.notes_empty_lists() {
-        ctx.note(&format!("No {} found.", kind.plural));
-    }
+    super::note_if_empty(ctx, kind, sink.finish()?);
     Ok(())
 }
 
@@ -467,9 +465,7 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             for item in raw.items()? {
                 sink.push_raw(item)?;
             }
-            if sink.finish()? == 0 && ctx.printer.notes_empty_lists() {
-                ctx.note(&format!("No {} found.", CAPTURED_REQUEST.plural));
-            }
+            super::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
             Ok(())
         }
         RequestsCommand::Get {

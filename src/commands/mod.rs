@@ -65,10 +65,16 @@ pub fn check(result: std::result::Result<(), Invalid>) -> Result<()> {
 /// failed), what was printed stays and the error says how far the listing got.
 pub async fn print_list(ctx: &Context, kind: &'static Kind, pages: Pages<'_>) -> Result<()> {
     let n = stream_list(&ctx.printer, kind, pages).await?;
-    if n == 0 && ctx.printer.notes_empty_lists() {
-        ctx.note(&format!("No {} found.", kind.plural));
-    }
+    note_if_empty(ctx, kind, n);
     Ok(())
+}
+
+/// Says so on stderr when a list shown as a table had no items ("No IP policies."); a pipe
+/// and machine output get nothing.
+pub fn note_if_empty(ctx: &Context, kind: &Kind, n: usize) {
+    if n == 0 && ctx.printer.tty && ctx.printer.notes_empty_lists() {
+        ctx.note(&kind.empty_note());
+    }
 }
 
 /// [`print_list`] with these output options; returns how many items there were.

@@ -215,7 +215,7 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
                     }
                 }
             }
-            if sink.finish()? == 0 && ctx.printer.notes_empty_lists() {
+            if sink.finish()? == 0 && ctx.printer.tty && ctx.printer.notes_empty_lists() {
                 ctx.note("No tunnel sessions match.");
             }
             Ok(())

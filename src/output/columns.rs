@@ -9,13 +9,17 @@ use crate::escape::escape;
 /// How a field becomes text.
 #[derive(Debug, Clone, Copy)]
 pub enum Cell {
-    /// A string, number or boolean as it is.
+    /// A string, number or boolean as it is: an ID, a name, a code. Never cut in a table.
     Text,
-    /// An RFC 3339 time: "3h ago" in a table, unchanged in TSV.
+    /// Free text a person wrote (a description, metadata, a path): cut with `…` when a table
+    /// is short of room, wrapped at spaces in a detail view.
+    Free,
+    /// An RFC 3339 time: "3h ago" in a table, absolute and relative in a detail view,
+    /// unchanged in TSV.
     Time,
-    /// A Ref `{id, uri}`: its id.
+    /// A Ref `{id, uri}`: its id (and its URI in a detail view).
     RefId,
-    /// A list of Refs: their ids.
+    /// A list of Refs: their ids (and URIs in a detail view).
     RefIds,
     /// A map of strings: `k=v` pairs.
     Labels,
@@ -29,9 +33,14 @@ pub enum Cell {
     Nanos,
     /// A response status code, or "pending" when there is no response yet.
     Status,
+    /// An object shown as `key  value` lines in a detail view (a tunnel's config).
+    Pairs,
+    /// The agent's metrics of one kind of event (count, rates, duration percentiles), shown
+    /// as a person reads them in a detail view.
+    Metrics,
 }
 
-/// One column.
+/// One field of a resource, as a table column, a TSV field and a line of its detail view.
 #[derive(Debug)]
 pub struct Column {
     /// Upper-case header.
@@ -40,26 +49,25 @@ pub struct Column {
     pub field: &'static str,
     /// How it is shown.
     pub cell: Cell,
-    /// Shown in list tables (TSV and detail views show every column).
+    /// In a table too narrow for every column, which go first: [`ALWAYS`] is never dropped,
+    /// a larger number is dropped before a smaller one.
+    pub priority: u8,
+    /// Shown in list tables.
     pub in_table: bool,
+    /// Shown in TSV rows.
+    pub in_tsv: bool,
+    /// Shown in detail views.
+    pub in_detail: bool,
 }
 
+/// The priority of a column a table always keeps (the ID or name).
+pub const ALWAYS: u8 = 1;
+
 impl Column {
-    /// May this column wrap in a narrow table? IDs, times and short codes never do.
-    pub fn may_wrap(&self) -> bool {
-        matches!(
-            self.field,
-            "description"
-                | "metadata"
-                | "target"
-                | "labels"
-                | "tunnels"
-                | "sources"
-                | "destinations"
-                | "uri"
-                | "/request/uri"
-                | "public_url"
-        )
+    /// May a table cut this column's text with `…`? Only free text: IDs, names, times,
+    /// references and codes are never cut.
+    pub fn may_cut(&self) -> bool {
+        matches!(self.cell, Cell::Free)
     }
 }
 
@@ -70,26 +78,46 @@ pub struct Kind {
     pub noun: &'static str,
     /// Plural noun ("IP policies").
     pub plural: &'static str,
-    /// Columns, in order.
+    /// Columns, in order: the order of a table's columns, TSV fields and a detail view's
+    /// first lines (what a person needs first).
     pub columns: &'static [Column],
 }
 
-const fn col(header: &'static str, field: &'static str, cell: Cell) -> Column {
+/// A field shown everywhere: table (with this priority), TSV and detail view.
+const fn col(header: &'static str, field: &'static str, cell: Cell, priority: u8) -> Column {
     Column {
         header,
         field,
         cell,
+        priority,
         in_table: true,
+        in_tsv: true,
+        in_detail: true,
     }
 }
 
 /// A column left out of list tables, where width is short (still in TSV and detail views).
 const fn detail_col(header: &'static str, field: &'static str, cell: Cell) -> Column {
     Column {
-        header,
-        field,
-        cell,
         in_table: false,
+        ..col(header, field, cell, ALWAYS)
+    }
+}
+
+/// A summary column of tables and TSV whose field a detail view shows in full elsewhere.
+const fn list_col(header: &'static str, field: &'static str, cell: Cell, priority: u8) -> Column {
+    Column {
+        in_detail: false,
+        ..col(header, field, cell, priority)
+    }
+}
+
+/// A line of detail views only (TSV keeps its columns as they were).
+const fn detail_only(header: &'static str, field: &'static str, cell: Cell) -> Column {
+    Column {
+        in_table: false,
+        in_tsv: false,
+        ..col(header, field, cell, ALWAYS)
     }
 }
 
@@ -98,14 +126,14 @@ pub static SESSION: Kind = Kind {
     noun: "tunnel session",
     plural: "tunnel sessions",
     columns: &[
-        col("ID", "id", Cell::Text),
-        col("REGION", "region", Cell::Text),
-        col("OS", "os", Cell::Text),
-        col("AGENT VERSION", "agent_version", Cell::Text),
-        col("IP", "ip", Cell::Text),
-        col("STARTED", "started_at", Cell::Time),
+        col("ID", "id", Cell::Text, ALWAYS),
+        col("REGION", "region", Cell::Text, 2),
+        col("OS", "os", Cell::Text, 2),
+        col("AGENT VERSION", "agent_version", Cell::Text, 3),
+        col("IP", "ip", Cell::Text, 4),
+        col("STARTED", "started_at", Cell::Time, 3),
         detail_col("CREDENTIAL", "credential", Cell::RefId),
-        col("METADATA", "metadata", Cell::Text),
+        col("METADATA", "metadata", Cell::Free, 5),
     ],
 };
 
@@ -114,10 +142,10 @@ pub static IP_POLICY: Kind = Kind {
     noun: "IP policy",
     plural: "IP policies",
     columns: &[
-        col("ID", "id", Cell::Text),
-        col("DESCRIPTION", "description", Cell::Text),
-        col("METADATA", "metadata", Cell::Text),
-        col("CREATED", "created_at", Cell::Time),
+        col("ID", "id", Cell::Text, ALWAYS),
+        col("DESCRIPTION", "description", Cell::Free, 2),
+        col("METADATA", "metadata", Cell::Free, 4),
+        col("CREATED", "created_at", Cell::Time, 3),
     ],
 };
 
@@ -126,12 +154,12 @@ pub static BACKEND: Kind = Kind {
     noun: "tunnel-group backend",
     plural: "tunnel-group backends",
     columns: &[
-        col("ID", "id", Cell::Text),
-        col("DESCRIPTION", "description", Cell::Text),
-        col("LABELS", "labels", Cell::Labels),
-        col("TUNNELS", "tunnels", Cell::RefIds),
-        col("METADATA", "metadata", Cell::Text),
-        col("CREATED", "created_at", Cell::Time),
+        col("ID", "id", Cell::Text, ALWAYS),
+        col("DESCRIPTION", "description", Cell::Free, 2),
+        col("LABELS", "labels", Cell::Labels, 3),
+        col("TUNNELS", "tunnels", Cell::RefIds, 4),
+        col("METADATA", "metadata", Cell::Free, 6),
+        col("CREATED", "created_at", Cell::Time, 5),
     ],
 };
 
@@ -140,9 +168,9 @@ pub static TLS_TERMINATION: Kind = Kind {
     noun: "TLS termination module",
     plural: "TLS termination modules",
     columns: &[
-        col("ENABLED", "enabled", Cell::Text),
-        col("TERMINATE AT", "terminate_at", Cell::Text),
-        col("MIN VERSION", "min_version", Cell::Text),
+        col("ENABLED", "enabled", Cell::Text, ALWAYS),
+        col("TERMINATE AT", "terminate_at", Cell::Text, ALWAYS),
+        col("MIN VERSION", "min_version", Cell::Text, ALWAYS),
     ],
 };
 
@@ -151,13 +179,13 @@ pub static EVENT_DESTINATION: Kind = Kind {
     noun: "event destination",
     plural: "event destinations",
     columns: &[
-        col("ID", "id", Cell::Text),
-        col("DESCRIPTION", "description", Cell::Text),
-        col("FORMAT", "format", Cell::Text),
-        col("TARGET", "target", Cell::Target),
-        col("AUTH", "target", Cell::Auth),
-        col("METADATA", "metadata", Cell::Text),
-        col("CREATED", "created_at", Cell::Time),
+        col("ID", "id", Cell::Text, ALWAYS),
+        col("DESCRIPTION", "description", Cell::Free, 2),
+        col("FORMAT", "format", Cell::Text, 6),
+        col("TARGET", "target", Cell::Target, 3),
+        col("AUTH", "target", Cell::Auth, 5),
+        col("METADATA", "metadata", Cell::Free, 7),
+        col("CREATED", "created_at", Cell::Time, 4),
     ],
 };
 
@@ -166,12 +194,12 @@ pub static EVENT_SUBSCRIPTION: Kind = Kind {
     noun: "event subscription",
     plural: "event subscriptions",
     columns: &[
-        col("ID", "id", Cell::Text),
-        col("DESCRIPTION", "description", Cell::Text),
-        col("SOURCES", "sources", Cell::Types),
-        col("DESTINATIONS", "destinations", Cell::RefIds),
-        col("METADATA", "metadata", Cell::Text),
-        col("CREATED", "created_at", Cell::Time),
+        col("ID", "id", Cell::Text, ALWAYS),
+        col("DESCRIPTION", "description", Cell::Free, 2),
+        col("SOURCES", "sources", Cell::Types, 3),
+        col("DESTINATIONS", "destinations", Cell::RefIds, 4),
+        col("METADATA", "metadata", Cell::Free, 6),
+        col("CREATED", "created_at", Cell::Time, 5),
     ],
 };
 
@@ -180,8 +208,8 @@ pub static EVENT_SOURCE: Kind = Kind {
     noun: "event source",
     plural: "event sources",
     columns: &[
-        col("TYPE", "type", Cell::Text),
-        col("URI", "uri", Cell::Text),
+        col("TYPE", "type", Cell::Text, ALWAYS),
+        col("URI", "uri", Cell::Text, 2),
     ],
 };
 
@@ -197,13 +225,16 @@ pub static TUNNEL: Kind = Kind {
     noun: "tunnel",
     plural: "tunnels",
     columns: &[
-        col("NAME", "name", Cell::Text),
-        col("PROTO", "proto", Cell::Text),
-        col("PUBLIC URL", "public_url", Cell::Text),
-        col("ADDR", "/config/addr", Cell::Text),
-        col("INSPECT", "/config/inspect", Cell::Text),
-        col("CONNS", "/metrics/conns/count", Cell::Text),
-        col("REQUESTS", "/metrics/http/count", Cell::Text),
+        col("NAME", "name", Cell::Text, ALWAYS),
+        col("PROTO", "proto", Cell::Text, 3),
+        col("PUBLIC URL", "public_url", Cell::Text, 2),
+        list_col("ADDR", "/config/addr", Cell::Text, 4),
+        list_col("INSPECT", "/config/inspect", Cell::Text, 7),
+        list_col("CONNS", "/metrics/conns/count", Cell::Text, 5),
+        list_col("REQUESTS", "/metrics/http/count", Cell::Text, 6),
+        detail_only("CONFIG", "config", Cell::Pairs),
+        detail_only("CONNECTIONS", "/metrics/conns", Cell::Metrics),
+        detail_only("HTTP REQUESTS", "/metrics/http", Cell::Metrics),
     ],
 };
 
@@ -212,14 +243,14 @@ pub static CAPTURED_REQUEST: Kind = Kind {
     noun: "captured request",
     plural: "captured requests",
     columns: &[
-        col("ID", "id", Cell::Text),
-        col("TIME", "start", Cell::Time),
-        col("TUNNEL", "tunnel_name", Cell::Text),
-        col("METHOD", "/request/method", Cell::Text),
-        col("PATH", "/request/uri", Cell::Text),
-        col("STATUS", "/response/status_code", Cell::Status),
-        col("DURATION", "duration", Cell::Nanos),
-        col("FROM", "remote_addr", Cell::Text),
+        col("ID", "id", Cell::Text, ALWAYS),
+        col("TIME", "start", Cell::Time, 3),
+        col("TUNNEL", "tunnel_name", Cell::Text, 6),
+        col("METHOD", "/request/method", Cell::Text, 2),
+        col("PATH", "/request/uri", Cell::Free, 2),
+        col("STATUS", "/response/status_code", Cell::Status, 2),
+        col("DURATION", "duration", Cell::Nanos, 4),
+        col("FROM", "remote_addr", Cell::Text, 5),
     ],
 };
 
@@ -227,6 +258,16 @@ impl Kind {
     /// The columns of a list table.
     pub fn table_columns(&self) -> impl Iterator<Item = &Column> {
         self.columns.iter().filter(|c| c.in_table)
+    }
+
+    /// The lines a detail view starts with.
+    pub fn detail_columns(&self) -> impl Iterator<Item = &Column> {
+        self.columns.iter().filter(|c| c.in_detail)
+    }
+
+    /// What a terminal is told when a list of this kind is empty ("No IP policies.").
+    pub fn empty_note(&self) -> String {
+        format!("No {}.", self.plural)
     }
 
     /// The cells of a table row (human times, escaped).
@@ -240,6 +281,7 @@ impl Kind {
     pub fn tsv_row(&self, item: &Value) -> String {
         self.columns
             .iter()
+            .filter(|c| c.in_tsv)
             .map(|c| render(c, item, false))
             .collect::<Vec<_>>()
             .join("\t")
@@ -289,7 +331,11 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
     }
     .unwrap_or(&Value::Null);
     match col.cell {
-        Cell::Text => scalar(v),
+        Cell::Text | Cell::Free => scalar(v),
+        Cell::Pairs | Cell::Metrics => match v {
+            Value::Null => String::new(),
+            other => json_text(other),
+        },
         Cell::Time => match v.as_str() {
             Some(t) if human => human_time(t).unwrap_or_else(|| escape(t)),
             _ => scalar(v),

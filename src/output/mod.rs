@@ -7,6 +7,7 @@
 
 pub mod capture;
 pub mod columns;
+pub mod detail;
 pub mod jq;
 pub mod json;
 pub mod progress;
@@ -14,6 +15,11 @@ pub mod report;
 pub mod streams;
 pub mod table;
 pub mod time;
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod screens;
 
 use std::io::Write;
 
@@ -119,7 +125,7 @@ impl Printer {
             kind,
             out: self.streams.out(),
             rows: Vec::new(),
-            streamed: None,
+            layout: None,
             jq: match &self.jq {
                 Some(code) => Some(jq::ListFilter::new(code, self.format == Format::Ndjson)?),
                 None => None,
@@ -154,7 +160,7 @@ impl Printer {
                     writeln!(out, "{}", kind.tsv_row(value))?;
                 }
                 Format::Table => {
-                    let text = table::detail(kind, value, self.color, self.streams.width());
+                    let text = detail::render_detail(kind, value, self.color, self.streams.width());
                     writeln!(out, "{text}")?;
                 }
             }
@@ -232,7 +238,9 @@ pub struct ListSink {
     kind: &'static Kind,
     out: Box<dyn Write>,
     rows: Vec<Vec<String>>,
-    streamed: Option<table::Streamed>,
+    /// A table's layout once it is fixed: when the table starts streaming (fitted to its
+    /// first rows), or when it ends.
+    layout: Option<table::Layout>,
     jq: Option<jq::ListFilter>,
     count: usize,
 }
@@ -311,8 +319,8 @@ impl ListSink {
             }
             Format::Table => {
                 let row = self.kind.table_row(&item);
-                match &self.streamed {
-                    Some(st) => writeln!(self.out, "{}", st.row(&row))?,
+                match &self.layout {
+                    Some(layout) => writeln!(self.out, "{}", layout.line(&row))?,
                     None => {
                         self.rows.push(row);
                         if self.rows.len() >= table::STREAM_AFTER {
@@ -328,12 +336,37 @@ impl ListSink {
     /// A table longer than any screen: columns sized from the rows so far, which are printed,
     /// and every later row printed as it comes.
     fn start_streaming(&mut self) -> Result<()> {
-        let st = table::Streamed::new(self.kind, &self.rows, self.opts.streams.width());
-        writeln!(self.out, "{}", st.header(self.kind, self.opts.color))?;
+        let layout = table::Layout::fit(self.kind, &self.rows, self.opts.streams.width());
+        writeln!(self.out, "{}", layout.header(self.opts.color))?;
         for row in std::mem::take(&mut self.rows) {
-            writeln!(self.out, "{}", st.row(&row))?;
+            writeln!(self.out, "{}", layout.line(&row))?;
         }
-        self.streamed = Some(st);
+        self.layout = Some(layout);
+        Ok(())
+    }
+
+    /// Ends a table: the rows held are printed (unless it was streamed), then, on a terminal,
+    /// one line on stderr names the columns left out for want of width.
+    fn end_table(&mut self) -> Result<()> {
+        let width = self.opts.streams.width();
+        if self.layout.is_none() && !self.rows.is_empty() {
+            let layout = table::Layout::fit(self.kind, &self.rows, width);
+            writeln!(
+                self.out,
+                "{}",
+                table::list(&layout, &self.rows, self.opts.color)
+            )?;
+            self.layout = Some(layout);
+        }
+        self.out.flush()?;
+        if let Some(note) = self
+            .layout
+            .as_ref()
+            .filter(|_| self.opts.tty)
+            .and_then(|layout| layout.dropped_note(width))
+        {
+            self.opts.streams.err_line(&note);
+        }
         Ok(())
     }
 
@@ -345,15 +378,7 @@ impl ListSink {
             match self.opts.format {
                 Format::Json if self.count > 0 && self.opts.tty => self.out.write_all(b"\n]\n")?,
                 Format::Json => self.out.write_all(b"]\n")?,
-                Format::Table if self.streamed.is_none() && !self.rows.is_empty() => {
-                    let text = table::list(
-                        self.kind,
-                        &self.rows,
-                        self.opts.color,
-                        self.opts.streams.width(),
-                    );
-                    writeln!(self.out, "{text}")?;
-                }
+                Format::Table => self.end_table()?,
                 _ => {}
             }
         }
@@ -365,18 +390,8 @@ impl ListSink {
     /// printed, and machine output is left open (no closing `]`, no jq run), so no script
     /// takes a partial list for a whole one.
     pub fn abandon(mut self) -> Result<usize> {
-        if self.opts.jq.is_none()
-            && self.opts.format == Format::Table
-            && self.streamed.is_none()
-            && !self.rows.is_empty()
-        {
-            let text = table::list(
-                self.kind,
-                &self.rows,
-                self.opts.color,
-                self.opts.streams.width(),
-            );
-            writeln!(self.out, "{text}")?;
+        if self.opts.jq.is_none() && self.opts.format == Format::Table {
+            self.end_table()?;
         }
         if self.opts.jq.is_none() && matches!(self.opts.format, Format::Json) {
             self.out.write_all(b"\n")?;

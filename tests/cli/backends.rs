@@ -304,7 +304,7 @@ fn list_prints_json_tsv_and_a_table() {
     assert!(web.contains("\tapp=web,env=prod\t"), "{web}");
     assert!(web.contains(&format!("\t{}\t", tunnels[0])), "{web}");
 
-    let table = env.run_tty(&["backends", "tunnel-group", "list"]);
+    let table = env.run_terminal(200, &["backends", "tunnel-group", "list"]);
     table.ok();
     let mut lines = table.stdout.lines();
     let header = lines.next().unwrap();

@@ -18,7 +18,7 @@ pub struct Collection {
     state: &'static str,
     /// The prefix of its ids.
     prefix: &'static str,
-    /// What a terminal is told when the list is empty (`No {plural} found.`).
+    /// What a terminal is told when the list is empty (`No {plural}.`).
     plural: &'static str,
     /// Seeds `n` items; their ids in creation order.
     seed: fn(&Env, usize) -> Vec<String>,
@@ -359,15 +359,16 @@ fn empty_list(c: &Collection) {
     let out = c.run(&env, "list", &["--json"]);
     out.ok();
     assert_eq!(out.stdout.trim(), "[]");
+    let said = format!("No {}.\n", c.plural);
     for flags in [&[][..], &["-o", "ndjson"]] {
         let out = c.run(&env, "list", flags);
         out.ok();
         assert_eq!(out.stdout, "", "{flags:?}");
+        assert!(!out.stderr.contains(&said), "not in a pipe: {}", out.stderr);
     }
     let out = c.run_tty(&env, "list", &[]);
     out.ok();
     assert_eq!(out.stdout, "");
-    let said = format!("No {} found", c.plural);
     assert!(out.stderr.contains(&said), "{said}: {}", out.stderr);
     assert_eq!(env.requests().len(), 4);
 }

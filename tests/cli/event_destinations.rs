@@ -679,7 +679,7 @@ fn list_tsv_off_a_terminal_and_a_table_on_one() {
             "{line}"
         );
     }
-    let table = env.run_tty(&["event-destinations", "list"]);
+    let table = env.run_terminal(200, &["event-destinations", "list"]);
     table.ok();
     let header = table.stdout.lines().next().unwrap();
     for col in [

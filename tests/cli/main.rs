@@ -24,6 +24,7 @@ mod pty_harness;
 mod reliability;
 mod sessions;
 mod settings_and_errors;
+mod tables;
 
 /// The hostile-server suite: every promise of the README's "Reliability and security" section
 /// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or

@@ -260,6 +260,15 @@ impl Env {
         run(self.cmd().env("TUNNELCTL_FORCE_TTY", "1").args(args))
     }
 
+    /// [`Env::run_tty`] on a terminal `columns` wide.
+    pub fn run_terminal(&self, columns: u16, args: &[&str]) -> Out {
+        run(self
+            .cmd()
+            .env("TUNNELCTL_FORCE_TTY", "1")
+            .env("COLUMNS", columns.to_string())
+            .args(args))
+    }
+
     /// The requests the emulator received, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.mock.requests()
