@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 
 use common::*;
 
