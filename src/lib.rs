@@ -25,6 +25,7 @@ pub mod output;
 pub mod parse;
 pub mod prompt;
 pub mod ratelimit;
+pub mod replay;
 pub mod secrets;
 pub mod settings;
 
