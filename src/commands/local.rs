@@ -298,18 +298,50 @@ enum RequestsCommand {
         #[arg(long)]
         curl: bool,
     },
-    /// Send a captured request to the local server again (captured again as "replayed")
+    /// Send a captured request to the local server again: as it was, through the agent
+    /// (captured again as "replayed"); or changed, or to another server, sent by tunnelctl
+    /// itself to the tunnel's upstream (not captured), showing the answer as 'get' does
     #[command(after_help = "Examples:
   tunnelctl local requests replay airt_2Qm…
-  tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'")]
+  tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'
+  tunnelctl local requests replay airt_2Qm… --header 'X-Signature: test' --remove-header Cookie
+  tunnelctl local requests replay airt_2Qm… --body @event.json
+  tunnelctl local requests replay airt_2Qm… --set data.amount=2500 --set data.currency=eur
+  tunnelctl local requests replay airt_2Qm… --edit
+  tunnelctl local requests replay airt_2Qm… --to http://localhost:3000
+
+Changes are made in this order: --body, --set, --remove-header, --header, then --edit.
+Content-Length always follows the body.")]
     Replay {
         /// Captured request ID (airt_…)
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
         id: String,
-        /// Replay on this tunnel instead of the one it was captured on
-        #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
+        /// Replay on this tunnel instead of the one it was captured on (with changes: send
+        /// to this tunnel's upstream)
+        #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         tunnel: Option<String>,
+        #[command(flatten)]
+        changes: Box<super::resend::ChangeArgs>,
     },
+    /// Write a captured request to a file as an HTTP message (what 'get --raw' shows, a
+    /// chunked body written out whole), to send again later with 'send'
+    #[command(after_help = "Examples:
+  tunnelctl local requests save airt_2Qm… --out paid.http
+  tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
+  tunnelctl local requests save airt_2Qm… --out - | less")]
+    Save(super::resend::SaveArgs),
+    /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
+    /// printing each answer's status (one request: the whole answer, as 'get' shows it)
+    #[command(after_help = "Examples:
+  tunnelctl local requests send paid.http --to http://localhost:8080
+  tunnelctl local requests send fixtures/*.http --tunnel 'web (http)'
+  tunnelctl local requests send --har hooks.har --to http://localhost:8080/v2
+  tunnelctl local requests send paid.http --to http://localhost:8080 --json | jq .response.status_code
+
+Any answer, whatever its status, counts as sent. Exit 2: a file is not a request (nothing
+is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
+failed after sending; 5: several files, some sent and some not.")]
+    Send(super::resend::SendArgs),
     /// Delete every captured request
     #[command(after_help = "Example:\n  tunnelctl local requests clear --yes")]
     Clear,
@@ -422,12 +454,21 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             };
             ctx.out.capture(&id, &captured, view)
         }
-        RequestsCommand::Replay { id, tunnel } => {
+        RequestsCommand::Replay {
+            id,
+            tunnel,
+            changes,
+        } if changes.any() => {
+            super::resend::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await
+        }
+        RequestsCommand::Replay { id, tunnel, .. } => {
             let client = ctx.agent()?;
             client.replay(&id, tunnel.as_deref()).await?;
             ctx.note(&format!("Replayed {}", escape(&id)));
             Ok(())
         }
+        RequestsCommand::Save(args) => super::resend::save(ctx, args).await,
+        RequestsCommand::Send(args) => super::resend::send_files(ctx, args).await,
         RequestsCommand::Clear => {
             let client = ctx.agent()?;
             ctx.confirm("Delete every captured request?")?;

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
+use base64::Engine;
+use serde_json::{json, Value};
 use url::Url;
 
 use super::message::Message;
@@ -28,6 +29,64 @@ impl Sent {
     pub fn took(&self) -> Duration {
         self.answer.took
     }
+
+    /// The exchange in the shape of a captured one (`request` and `response` with their
+    /// `headers` and base64 `raw` bytes, `duration` in nanoseconds), with `source` (the
+    /// capture's ID or the file it came from) and `url`. The answer's `raw` is rebuilt from
+    /// what the HTTP layer read: its body de-chunked, so without `Transfer-Encoding`.
+    pub fn to_json(&self, source: &str) -> Value {
+        let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+        let a = &self.answer;
+        let reason = reqwest::StatusCode::from_u16(a.status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .unwrap_or("");
+        let status = format!("{} {reason}", a.status).trim_end().to_string();
+        let mut raw = format!("{} {status}\r\n", a.version).into_bytes();
+        for (k, v) in a
+            .headers
+            .iter()
+            .filter(|(k, _)| !k.eq_ignore_ascii_case("transfer-encoding"))
+        {
+            raw.extend_from_slice(format!("{k}: {v}\r\n").as_bytes());
+        }
+        raw.extend_from_slice(b"\r\n");
+        raw.extend_from_slice(&a.body);
+        let req = &self.request;
+        json!({
+            "source": source,
+            "url": self.url.as_str(),
+            "duration": u64::try_from(a.took.as_nanos()).unwrap_or(u64::MAX),
+            "request": {
+                "method": req.method,
+                "uri": req.target,
+                "proto": req.version,
+                "headers": grouped(&req.headers),
+                "raw": b64(&req.to_bytes()),
+            },
+            "response": {
+                "status": status,
+                "status_code": a.status,
+                "proto": a.version,
+                "headers": grouped(&a.headers),
+                "raw": b64(&raw),
+            },
+        })
+    }
+}
+
+/// Headers as the agent shows them: each name with the list of its values.
+fn grouped(headers: &[(String, String)]) -> Value {
+    let mut map = serde_json::Map::new();
+    for (k, v) in headers {
+        if let Value::Array(values) = map
+            .entry(k.clone())
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
+            values.push(Value::String(v.clone()));
+        }
+    }
+    Value::Object(map)
 }
 
 /// Parses `--to URL`: an `http://` or `https://` URL of a server, optionally with a path

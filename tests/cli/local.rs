@@ -13,7 +13,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 /// The edge port of a tunnel leg.
-fn edge_port(env: &Env, name: &str) -> u16 {
+pub(crate) fn edge_port(env: &Env, name: &str) -> u16 {
     let edges = env.mock.agent_edges();
     edges
         .as_array()
@@ -23,7 +23,7 @@ fn edge_port(env: &Env, name: &str) -> u16 {
 }
 
 /// An emulator with an upstream and an HTTP tunnel to it for each name.
-fn tunnels_to_upstream(names: &[&str]) -> (Env, Upstream) {
+pub(crate) fn tunnels_to_upstream(names: &[&str]) -> (Env, Upstream) {
     let env = Env::new();
     let up = Upstream::start();
     for name in names {
@@ -40,7 +40,7 @@ fn start_http(env: &Env, name: &str, upstream: &Upstream) {
     .ok();
 }
 
-fn captured(env: &Env) -> Vec<Value> {
+pub(crate) fn captured(env: &Env) -> Vec<Value> {
     let out = env.local(&["requests", "list", "--json"]);
     out.ok();
     out.json().as_array().cloned().unwrap_or_default()

@@ -16,6 +16,7 @@ mod ip_policies;
 mod local;
 mod properties;
 mod reliability;
+mod replay;
 mod sessions;
 mod settings_and_errors;
 

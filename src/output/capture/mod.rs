@@ -5,6 +5,7 @@
 pub mod curl;
 pub mod exchange;
 pub mod har;
+pub mod sent;
 
 use std::io::Write;
 
@@ -46,17 +47,7 @@ impl OutputOptions {
                             escape(id)
                         ))
                     })?;
-                // As curl does with binary output: bytes a visitor chose could drive the
-                // terminal (escape sequences, OSC 52 to the clipboard), so they go only to a
-                // file or a pipe unless asked; plain text is shown as it is.
-                if self.tty && !force && !escape::is_terminal_safe(&bytes) {
-                    return Err(Error::usage(format!(
-                        "the raw {part} holds control characters or binary data that would act on \
-                         your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
-                         or add --force to write it here anyway"
-                    )));
-                }
-                self.bytes(&bytes)
+                self.raw(part, &bytes, force)
             }
             View::Curl => self.line(&curl::command(captured)?),
             View::Decoded if self.is_json() || self.jq.is_some() => {
@@ -64,6 +55,21 @@ impl OutputOptions {
             }
             View::Decoded => self.bytes(exchange::render(captured).as_bytes()),
         }
+    }
+
+    /// Writes the raw bytes of an HTTP message (`part`: request or response) to stdout. As
+    /// curl does with binary output: bytes a visitor chose could drive the terminal (escape
+    /// sequences, OSC 52 to the clipboard), so they go only to a file or a pipe unless
+    /// `force`; plain text is shown as it is.
+    pub fn raw(&self, part: &str, bytes: &[u8], force: bool) -> Result<()> {
+        if self.tty && !force && !escape::is_terminal_safe(bytes) {
+            return Err(Error::usage(format!(
+                "the raw {part} holds control characters or binary data that would act on \
+                 your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
+                 or add --force to write it here anyway"
+            )));
+        }
+        self.bytes(bytes)
     }
 
     /// One request `tail` follows: a line for a person, or its JSON on one line.
