@@ -265,13 +265,21 @@ enum RequestsCommand {
     /// List captured requests, newest first
     #[command(after_help = "Examples:
   tunnelctl local requests list
-  tunnelctl local requests list --tunnel 'web (http)' --limit 10 --json")]
+  tunnelctl local requests list --tunnel 'web (http)' --limit 10 --json
+  tunnelctl local requests list --method POST --status 5xx --since 10m
+  tunnelctl local requests list --path '/hooks/*' --grep invoice.paid
+  tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
+
+Every filter given must match. --limit counts the requests that match; with a filter every
+captured request is read from the agent and filtered here.")]
     List {
         /// At most N requests (1 or more)
         #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
         limit: Option<usize>,
         #[command(flatten)]
         filter: Filter,
+        #[command(flatten)]
+        only: super::request_filters::RequestFilters,
     },
     /// Show one captured exchange, decoded: request line, headers, body, then the response
     #[command(after_help = "Examples:
@@ -421,14 +429,30 @@ fn print_all(
 
 async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
     match args.command {
-        RequestsCommand::List { limit, filter } => {
+        RequestsCommand::List {
+            limit,
+            filter,
+            only,
+        } => {
             let client = ctx.agent()?;
+            let query = only.query();
+            // The agent filters by tunnel only: with other filters, every capture is read and
+            // --limit counts the matches.
+            let asked = if query.is_empty() { limit } else { None };
             // Each captured request is handed on as the agent's JSON text: machine output
             // passes it through without building values, so a list of large captured bodies
             // costs little more memory than its text.
-            let raw = client.requests_raw(limit, filter.tunnel.as_deref()).await?;
+            let raw = client.requests_raw(asked, filter.tunnel.as_deref()).await?;
             let mut sink = ctx.out.list(&CAPTURED_REQUEST)?;
+            let mut shown = 0;
             for item in raw.items()? {
+                if limit.is_some_and(|n| shown >= n) {
+                    break;
+                }
+                if !query.is_empty() && !query.matches(&parse_capture(item)?) {
+                    continue;
+                }
+                shown += 1;
                 sink.push_raw(item)?;
             }
             if sink.finish()? == 0 && ctx.out.notes_empty_lists() {
@@ -497,6 +521,12 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// One captured request of a list, as a value to filter.
+fn parse_capture(text: &str) -> Result<Value> {
+    serde_json::from_str(text)
+        .map_err(|e| Error::BadResponse(format!("a captured request is not valid JSON ({e})")))
 }
 
 /// How often `tail` asks the agent for new requests.

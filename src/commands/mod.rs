@@ -12,6 +12,7 @@ pub mod event_subscriptions;
 pub mod help;
 pub mod ip_policies;
 pub mod local;
+pub mod request_filters;
 pub mod resend;
 pub mod sessions;
 
