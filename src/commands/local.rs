@@ -336,13 +336,13 @@ Content-Length always follows the body.")]
     #[command(after_help = "Examples:
   tunnelctl local requests save airt_2Qm… --out paid.http
   tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
-  tunnelctl local requests save airt_2Qm… --out - | less")]
+  tunnelctl local requests save airt_2Qm… --out - | head -20")]
     Save(super::resend::SaveArgs),
     /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
     /// printing each answer's status (one request: the whole answer, as 'get' shows it)
     #[command(after_help = "Examples:
   tunnelctl local requests send paid.http --to http://localhost:8080
-  tunnelctl local requests send fixtures/*.http --tunnel 'web (http)'
+  tunnelctl local requests send paid.http refund.http --tunnel 'web (http)'
   tunnelctl local requests send --har hooks.har --to http://localhost:8080/v2
   tunnelctl local requests send paid.http --to http://localhost:8080 --json | jq .response.status_code
 

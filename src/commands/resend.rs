@@ -147,6 +147,9 @@ pub async fn replay_changed(
             }
         };
     }
+    if let Some(why) = msg.unsendable() {
+        return Err(Error::usage(format!("{why}; nothing was sent")));
+    }
     let http = ctx.upstream(&upstream)?;
     let sent = send(&http, &msg, &upstream).await?;
     ctx.out.sent(&sent.to_json(id))
@@ -189,7 +192,15 @@ pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
     }
     let client = ctx.agent()?;
     let captured = client.request(&args.id).await?;
-    let bytes = Message::from_capture(&captured)?.to_bytes();
+    // A request that does not read as one (a header no server would take) is saved as it
+    // was captured: the file is a record of what came in.
+    let bytes = match Message::from_capture(&captured) {
+        Ok(msg) => msg.to_bytes(),
+        Err(e) => captured
+            .get("request")
+            .and_then(crate::output::capture::exchange::raw_bytes)
+            .ok_or(e)?,
+    };
     if to_stdout {
         return ctx.out.raw("request", &bytes, args.force);
     }
@@ -242,6 +253,14 @@ pub async fn send_files(ctx: &Context, args: SendArgs) -> Result<()> {
     let mut requests: Vec<(String, Message)> = Vec::new();
     for file in &args.files {
         requests.extend(read_requests(file, args.har)?);
+    }
+    for (source, msg) in &requests {
+        if let Some(why) = msg.unsendable() {
+            return Err(Error::usage(format!(
+                "{}: {why}; nothing was sent",
+                escape(source)
+            )));
+        }
     }
     let upstream = match (args.to, args.tunnel) {
         (Some(url), _) => url,

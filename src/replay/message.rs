@@ -36,10 +36,10 @@ pub fn is_token(s: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
 }
 
-/// Can `s` be sent as a header value (no control character but tab)?
+/// Can `s` be sent as a header value: no ASCII control character but tab (bytes from 0x80 up
+/// are obs-text, which HTTP allows and servers such as the agent pass on)?
 pub fn is_header_value(s: &str) -> bool {
-    !s.chars()
-        .any(|c| (c.is_control() && c != '\t') || c == '\u{7f}')
+    !s.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f)
 }
 
 impl Message {
@@ -103,13 +103,9 @@ impl Message {
                     n + 2
                 ));
             }
+            // A value with control characters is kept, to be shown, saved or removed; it is
+            // refused only when the message is to be sent (`unsendable`).
             let value = value.trim_matches([' ', '\t']);
-            if !is_header_value(value) {
-                return Err(format!(
-                    "the value of {} holds control characters",
-                    escape(name)
-                ));
-            }
             headers.push((name.to_string(), value.to_string()));
         }
         let mut msg = Message {
@@ -144,6 +140,22 @@ impl Message {
         msg.body = body.to_vec();
         msg.frame();
         Ok(msg)
+    }
+
+    /// Why the message cannot be sent as it is, if it cannot: a header value holding a
+    /// control character (a capture may hold one; no server takes it).
+    pub fn unsendable(&self) -> Option<String> {
+        self.headers
+            .iter()
+            .find(|(_, v)| !is_header_value(v))
+            .map(|(k, v)| {
+                format!(
+                    "the header {}: {} holds control characters that cannot be sent (remove it with --remove-header {})",
+                    escape(k),
+                    escape(v),
+                    escape(k)
+                )
+            })
     }
 
     /// The message as bytes: request line, headers, a blank line, the body (CRLF line ends).
@@ -320,7 +332,6 @@ mod tests {
             (b"GET / FTP/1\r\n\r\n", "version"),
             (b"GET / HTTP/1.1\r\nnocolon\r\n\r\n", "no colon"),
             (b"GET / HTTP/1.1\r\nBad Name: x\r\n\r\n", "header name"),
-            (b"GET / HTTP/1.1\r\nX: a\x1bb\r\n\r\n", "control"),
             (
                 b"GET / HTTP/1.1\r\nContent-Length: x\r\n\r\n",
                 "not a number",
@@ -337,6 +348,24 @@ mod tests {
             let e = Message::parse(bad).unwrap_err();
             assert!(e.contains(says), "{e}");
         }
+    }
+
+    #[test]
+    fn control_characters_are_kept_but_not_sendable() {
+        let m = Message::parse(b"GET / HTTP/1.1\r\nX: a\x1bb\r\nY: \xc2\x9b\r\n\r\n").unwrap();
+        assert_eq!(m.header("x"), Some("a\u{1b}b"));
+        let why = m.unsendable().unwrap();
+        assert!(
+            why.contains("X: a\\x1bb") && why.contains("--remove-header X"),
+            "{why}"
+        );
+        let mut m = m;
+        m.remove_header("x");
+        assert_eq!(
+            m.unsendable(),
+            None,
+            "obs-text (a UTF-8 C1 character) may be sent"
+        );
     }
 
     #[test]

@@ -542,3 +542,78 @@ fn send_refuses_bad_files_before_sending_any_and_reports_failures() {
         "the POST that failed after sending is not sent again"
     );
 }
+
+#[test]
+fn hostile_captures_are_saved_as_captured_and_never_reach_the_terminal() {
+    let env = Env::new();
+    let seeded = env.mock.seed_captures(json!([
+        {"tunnel_name": "t (http)", "method": "POST", "uri": "/evil",
+         "headers": {"X-C1": ["\u{9b}31m"]}, "body": "bell \u{7} \u{1b}[2J"}
+    ]));
+    let id = seeded[0].as_str().unwrap().to_string();
+    let file = env.dir.path().join("evil.http");
+    env.local(&["requests", "save", &id, "--out", file.to_str().unwrap()])
+        .ok();
+    let raw = env.local(&["requests", "get", &id, "--raw"]);
+    assert_eq!(std::fs::read(&file).unwrap(), raw.stdout.as_bytes());
+    // To a terminal only with --force, as get --raw.
+    let tty = |extra: &[&str]| {
+        let mut cmd = env.cmd();
+        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+            .env("TUNNELCTL_FORCE_TTY", "1")
+            .args(["local", "requests", "save", &id, "--out", "-"])
+            .args(extra);
+        run(&mut cmd)
+    };
+    let refused = tty(&[]);
+    refused.code(2).says("--force");
+    assert_eq!(refused.stdout, "");
+    assert!(tty(&["--force"]).ok().stdout.contains('\u{1b}'));
+    // A header no server takes (in a file written by hand) is not sent: refused before
+    // anything goes out, whichever file holds it.
+    let up = Hostile::start(|_| Reply::ok("{}"));
+    let evil = env.dir.path().join("evil-header.http");
+    std::fs::write(
+        &evil,
+        "GET / HTTP/1.1\r\nX-Evil: a\x1b]52;c;aGk=\x07\r\n\r\n",
+    )
+    .unwrap();
+    env.local(&[
+        "requests",
+        "send",
+        file.to_str().unwrap(),
+        evil.to_str().unwrap(),
+        "--to",
+        &up.url(),
+    ])
+    .code(2)
+    .says("evil-header.http: the header X-Evil: a\\x1b]52;c;aGk=\\x07")
+    .says("nothing was sent");
+    assert_eq!(up.count(), 0);
+    // The C1 character (valid bytes on the wire) is sent; the answer's headers and body are
+    // shown escaped.
+    let back = Hostile::start(|_| {
+        Reply::With(
+            200,
+            vec![("X-Back".into(), "\u{9b}0;title".into())],
+            b"ok \x1b[31m".to_vec(),
+        )
+    });
+    let out = env.local(&[
+        "requests",
+        "replay",
+        &id,
+        "-H",
+        "X-Via: test",
+        "--to",
+        &back.url(),
+    ]);
+    out.ok()
+        .prints("< x-back: \\u{9b}0;title")
+        .prints("ok \\x1b[31m");
+    for bad in ['\u{1b}', '\u{7}', '\u{9b}'] {
+        assert!(!out.stdout.contains(bad), "{bad:?} reached the terminal");
+    }
+    assert_eq!(back.seen()[0].header("x-c1"), Some("\u{9b}31m"));
+    assert_eq!(back.seen()[0].body, "bell \u{7} \u{1b}[2J".as_bytes());
+}
