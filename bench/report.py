@@ -218,7 +218,9 @@ section("S9 filtering captured traffic: 10,000 captured requests",
         f"both: tunnelctl's flags, and the same selection as a jq program over the agent's answer (text is "
         f"looked for in the decoded raw request and response, any case). Both found "
         f"{int(facts['s9_a_matches']):,} and {int(facts['s9_b_matches']):,} matches.")
-for name, label in (("s9a", "method, status class and path"), ("s9b", "text in headers and bodies")):
+for i, (name, label) in enumerate((("s9a", "method, status class and path"), ("s9b", "text in headers and bodies"))):
+    if i > 0:  # each filter's rows in a table of their own, after the previous one's notes
+        out.extend(["", "| measure | median | ratio | bound | result |", "|---|---:|---:|---|---|"])
     r = bench(name, ["tunnelctl", "curl_jq"])
     labels = [("tunnelctl", f"`tunnelctl local requests list …` ({label})"),
               ("curl_jq", f"`curl -s AGENT/api/requests/http | jq -c -f {name}.jq` (in `bash -c`)")]
