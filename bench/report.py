@@ -210,6 +210,26 @@ for key, label, lines in modes8:
         check("S8", f"{label}: lines printed", "", f"= {lines:,}", got == lines, value=f"{got:,}")
 out.extend(["", "Commands: " + "; ".join(f"`{facts[f's8_{k}_cmd']}`" for k, _, _ in modes8) + "."])
 
+# S9 ------------------------------------------------------------------------------------------
+answer9 = int(facts["s9_answer_bytes"])
+section("S9 filtering captured traffic: 10,000 captured requests",
+        f"Four kinds of 2,500 captures each (a Stripe webhook, a failing GitHub webhook, a status GET, a "
+        f"404 PUT); the agent's JSON answer is {answer9:,} bytes ({mb(answer9)}). Each filter is given to "
+        f"both: tunnelctl's flags, and the same selection as a jq program over the agent's answer (text is "
+        f"looked for in the decoded raw request and response, any case). Both found "
+        f"{int(facts['s9_a_matches']):,} and {int(facts['s9_b_matches']):,} matches.")
+for i, (name, label) in enumerate((("s9a", "method, status class and path"), ("s9b", "text in headers and bodies"))):
+    if i > 0:  # each filter's rows in a table of their own, after the previous one's notes
+        out.extend(["", "| measure | median | ratio | bound | result |", "|---|---:|---:|---|---|"])
+    r = bench(name, ["tunnelctl", "curl_jq"])
+    labels = [("tunnelctl", f"`tunnelctl local requests list …` ({label})"),
+              ("curl_jq", f"`curl -s AGENT/api/requests/http | jq -c -f {name}.jq` (in `bash -c`)")]
+    timing_rows(r, labels)
+    t, cj = r["tunnelctl"]["median"], r["curl_jq"]["median"]
+    check("S9", f"{label}: tunnelctl / (curl | jq)", x(t / cj), "<= 1.0x", t / cj <= 1.0)
+    commands(r, labels)
+    out.extend(["", f"`{name}.jq`: `{facts[name + '_jq']}`"])
+
 # The page ------------------------------------------------------------------------------------
 mem = int(facts["mem_kib"]) * 1024
 head = [

@@ -264,6 +264,56 @@ fact s6_rss_peer_cmd "bash -c '$S6_PEER' > /dev/null"
 ctl POST reset >/dev/null
 
 # ---------------------------------------------------------------------------------------------
+# S9 filtering captured traffic: 10,000 captures of four kinds, `local requests list` with
+# filters against `curl | jq` with the same filter (both print the matches as one array).
+# ---------------------------------------------------------------------------------------------
+log "S9 filtered captures"
+ctl POST reset >/dev/null
+ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+c=$(ctl POST agent/captures '[
+  {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe?attempt=1", "status_code": 200,
+   "headers": {"Content-Type": "application/json", "Stripe-Signature": "t=1,v1=abc"},
+   "body": "{\"type\":\"invoice.paid\",\"data\":{\"amount\":2500,\"note\":\"'"$(printf 'x%.0s' $(seq 400))"'\"}}",
+   "response_body": "{\"ok\":true}", "repeat": 2500},
+  {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/github", "status_code": 500,
+   "headers": {"Content-Type": "application/json", "X-GitHub-Event": "push"},
+   "body_size": 512, "response_body": "internal error", "repeat": 2500},
+  {"tunnel_name": "web (http)", "method": "GET", "uri": "/status", "status_code": 200,
+   "headers": {"Accept": "*/*"}, "response_body": "{\"up\":true}", "repeat": 2500},
+  {"tunnel_name": "api (http)", "method": "PUT", "uri": "/items/7", "status_code": 404,
+   "headers": {"Content-Type": "text/plain"}, "body": "rename", "response_body": "not found", "repeat": 2500}
+]' | jq length)
+[ "$c" = 10000 ] || die "S9: seeded $c captures, not 10000"
+fact s9_answer_bytes "$(curl -s "$AGENT/requests/http" | wc -c)"
+# The same filters in both: method, status class and path glob; then text in either message.
+S9A_FLAGS="--method POST --status 5xx --path /hooks/*"
+S9A_JQ='[.requests[] | select(.request.method == "POST" and ((.response.status_code // 0) / 100 | floor) == 5 and (.request.uri | test("^/hooks/")))]'
+S9B_FLAGS="--grep invoice.paid"
+S9B_JQ='[.requests[] | select([.request.raw, .response.raw] | map(. // "" | @base64d | ascii_downcase | contains("invoice.paid")) | any)]'
+s9_check() { # s9_check NAME FLAGS JQ EXPECTED: both find the same EXPECTED matches
+    local - a b
+    set -f # FLAGS is split into words, its globs kept as they are
+    # shellcheck disable=SC2086
+    a=$("$T" local requests list $2 --json | jq length)
+    b=$(curl -s "$AGENT/requests/http" | jq -c "$3" | jq length)
+    [ "$a" = "$4" ] && [ "$b" = "$4" ] || die "S9 $1: tunnelctl found $a, curl | jq $b, not $4"
+    fact "s9_${1}_matches" "$a"
+}
+s9_check a "$S9A_FLAGS" "$S9A_JQ" 2500
+s9_check b "$S9B_FLAGS" "$S9B_JQ" 2500
+printf '%s\n' "$S9A_JQ" >"$TMP/s9a.jq"
+printf '%s\n' "$S9B_JQ" >"$TMP/s9b.jq"
+hf s9a --warmup 1 --runs 5 \
+    "$T local requests list $S9A_FLAGS --json" \
+    "bash -c 'curl -s $AGENT/requests/http | jq -c -f $TMP/s9a.jq'"
+hf s9b --warmup 1 --runs 5 \
+    "$T local requests list $S9B_FLAGS --json" \
+    "bash -c 'curl -s $AGENT/requests/http | jq -c -f $TMP/s9b.jq'"
+fact s9a_jq "$S9A_JQ"
+fact s9b_jq "$S9B_JQ"
+ctl POST reset >/dev/null
+
+# ---------------------------------------------------------------------------------------------
 # S8 a hostile page: one answer of ~15 MiB (under the 16 MiB bound) holding ~1.4 million tiny
 # items, served by a static file server on loopback, in every output mode: peak RSS against
 # 32 MB + 10x the answer, and the time it takes.

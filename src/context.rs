@@ -146,6 +146,20 @@ impl Context {
         Ok(agent::Client::new(Http::new(opts)?))
     }
 
+    /// A client for sending requests as they were captured or saved to `upstream`, someone's
+    /// own server: it carries no credentials (never the API key) and adds no header.
+    pub fn upstream(&self, upstream: &Url) -> Result<Http> {
+        let hint = format!(
+            "Is the server at {} running? Give another with --to URL.",
+            crate::http::origin(upstream)
+        );
+        let mut opts = self.http_options(upstream.clone(), hint);
+        // Retried only when nothing was sent (see http::raw): one quick retry is enough.
+        opts.max_attempts = 2;
+        opts.secret_fields = &[];
+        Http::verbatim(opts)
+    }
+
     /// Asks the user to confirm a destructive action; off a terminal, refuses unless `--yes`.
     pub fn confirm(&self, question: &str) -> Result<()> {
         self.prompter.confirm(question)

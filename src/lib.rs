@@ -8,6 +8,7 @@
 pub mod agent;
 pub mod api;
 pub mod bulk;
+pub mod capture_filter;
 pub mod cli;
 pub mod commands;
 pub mod complete;
@@ -25,6 +26,7 @@ pub mod output;
 pub mod parse;
 pub mod prompt;
 pub mod ratelimit;
+pub mod replay;
 pub mod secrets;
 pub mod settings;
 

@@ -130,7 +130,10 @@ fn the_webhook_loop_against_the_real_agent() {
     assert!(raw.stdout.ends_with("{\"event\":\"paid\"}"));
 
     // replay: the upstream receives it again, and it is captured as "replayed"
-    tunnelctl(&["local", "requests", "replay", &id]).ok();
+    tunnelctl(&["local", "requests", "replay", &id])
+        .ok()
+        .says(&format!("Replayed {id} as airt_"))
+        .says(": 200 in ");
     let after = wait_for_requests("hook (http)", 3);
     let replayed = after
         .iter()
@@ -225,4 +228,229 @@ fn an_http_tunnel_and_its_twin_are_started_shown_and_stopped_together() {
         .says("Stopped tunnel twin (http)");
     tunnelctl(&["local", "tunnels", "get", "twin"]).code(4);
     tunnelctl(&["local", "tunnels", "get", "twin (http)"]).code(4);
+}
+
+/// The ids `local requests list ARGS --json` prints, newest first.
+fn ids_of(args: &[&str]) -> Vec<String> {
+    let mut all = vec!["local", "requests", "list"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let out = tunnelctl(&all);
+    out.ok();
+    out.json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The request headers of a capture, as the agent shows them.
+fn captured_header(capture: &Value, name: &str) -> Option<String> {
+    capture["request"]["headers"]
+        .as_object()?
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .and_then(|(_, v)| v[0].as_str().map(str::to_string))
+}
+
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn filters_changed_replays_save_and_send_against_the_real_agent() {
+    tunnelctl(&[
+        "local", "tunnels", "start", "--name", "hook", "--proto", "http", "--addr", "8080",
+    ])
+    .ok();
+    let leg = tunnelctl(&["local", "tunnels", "get", "hook (http)", "--json"]);
+    leg.ok();
+    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    let edge = format!("http://127.0.0.1:{port}");
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    assert!(visit(port, "POST", "/hook?n=1", "{\"event\":\"paid\",\"n\":1}").contains("200"));
+    assert!(visit(port, "GET", "/status", "").contains("200"));
+    let both = wait_for_requests("hook (http)", 2);
+    let post = both
+        .iter()
+        .find(|r| r["request"]["method"] == "POST")
+        .expect("the POST");
+    let get = both
+        .iter()
+        .find(|r| r["request"]["method"] == "GET")
+        .expect("the GET");
+    let (post_id, get_id) = (
+        post["id"].as_str().unwrap().to_string(),
+        get["id"].as_str().unwrap().to_string(),
+    );
+
+    // Filters, on what the real agent captured.
+    assert_eq!(ids_of(&["--method", "post"]), [post_id.as_str()]);
+    assert_eq!(ids_of(&["--status", "2xx", "--since", "10m"]).len(), 2);
+    assert_eq!(ids_of(&["--status", "404"]), Vec::<String>::new());
+    assert_eq!(ids_of(&["--grep", "PAID"]), [post_id.as_str()]);
+    assert_eq!(ids_of(&["--grep", "x-test"]).len(), 2, "header names too");
+    assert_eq!(ids_of(&["--path", "/sta*"]), [get_id.as_str()]);
+    assert_eq!(
+        ids_of(&[
+            "--tunnel",
+            "hook (http)",
+            "--method",
+            "GET,POST",
+            "--limit",
+            "1"
+        ])
+        .len(),
+        1
+    );
+    assert_eq!(ids_of(&["--tunnel", "nope", "--method", "GET"]).len(), 0);
+    for bad in [["--status", "6xx"], ["--since", "10x"], ["--method", ""]] {
+        let mut args = vec!["local", "requests", "list"];
+        args.extend_from_slice(&bad);
+        let out = tunnelctl(&args);
+        out.code(2);
+        assert!(out.stderr.contains(bad[0]), "{}", out.stderr);
+    }
+
+    // A changed replay goes to the tunnel's upstream (config.addr, http://localhost:8080):
+    // the echo shows the changed body; nothing new is captured.
+    let out = tunnelctl(&[
+        "local",
+        "requests",
+        "replay",
+        &post_id,
+        "--set",
+        "n=2",
+        "-H",
+        "X-Test: changed",
+    ]);
+    out.ok();
+    assert!(out.stdout.contains("< HTTP/1.0 200 OK"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("\"path\": \"/hook?n=1\""),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains(r#"\"n\":2"#), "{}", out.stdout);
+    assert_eq!(ids_of(&[]).len(), 2, "not through the agent");
+    // --body from a file.
+    let dir = tempfile::tempdir().unwrap();
+    let body = dir.path().join("refund.json");
+    std::fs::write(&body, "{\"event\":\"refunded\"}").unwrap();
+    let at = format!("@{}", body.display());
+    let out = tunnelctl(&[
+        "local", "requests", "replay", &post_id, "--body", &at, "--json",
+    ]);
+    out.ok();
+    let answer = out.json();
+    assert_eq!(answer["response"]["status_code"], 200);
+    let raw = base64_decode(answer["response"]["raw"].as_str().unwrap());
+    assert!(raw.contains("refunded"), "{raw}");
+    // --to the tunnel's own edge: the real agent takes it as a visitor's request and captures
+    // it, with the changed header and body.
+    tunnelctl(&[
+        "local",
+        "requests",
+        "replay",
+        &post_id,
+        "--set",
+        "n=3",
+        "-H",
+        "X-Test: via-edge",
+        "--remove-header",
+        "Content-Type",
+        "--to",
+        &edge,
+    ])
+    .ok();
+    let three = wait_for_requests("hook (http)", 3);
+    let newest = three
+        .iter()
+        .find(|r| captured_header(r, "x-test").as_deref() == Some("via-edge"))
+        .expect("the changed replay, captured by the agent");
+    assert_eq!(newest["request"]["method"], "POST");
+    assert_eq!(newest["request"]["uri"], "/hook?n=1");
+    assert_eq!(captured_header(newest, "content-type"), None);
+    let shown = tunnelctl(&[
+        "local",
+        "requests",
+        "get",
+        newest["id"].as_str().unwrap(),
+        "--raw",
+    ]);
+    assert!(
+        shown.stdout.ends_with(r#"{"event":"paid","n":3}"#),
+        "{}",
+        shown.stdout
+    );
+
+    // save, then send after the captures are gone.
+    let file = dir.path().join("paid.http");
+    let path = file.to_str().unwrap();
+    tunnelctl(&["local", "requests", "save", &post_id, "--out", path]).ok();
+    tunnelctl(&["local", "requests", "save", &post_id, "--out", path]).code(2);
+    let har = dir.path().join("all.har");
+    tunnelctl(&[
+        "local",
+        "requests",
+        "export",
+        "--har",
+        har.to_str().unwrap(),
+    ])
+    .ok();
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    let out = tunnelctl(&[
+        "local",
+        "requests",
+        "send",
+        path,
+        "--to",
+        "http://127.0.0.1:8080",
+    ]);
+    out.ok();
+    assert!(
+        out.stdout.contains(r#"\"event\":\"paid\""#),
+        "{}",
+        out.stdout
+    );
+    let out = tunnelctl(&[
+        "local",
+        "requests",
+        "send",
+        path,
+        "--tunnel",
+        "hook (http)",
+        "--json",
+    ]);
+    out.ok();
+    assert_eq!(out.json()["response"]["status_code"], 200);
+    // Through the edge: the agent captures the sent file again, as it was saved.
+    tunnelctl(&["local", "requests", "send", path, "--to", &edge]).ok();
+    let again = wait_for_requests("hook (http)", 1);
+    assert_eq!(again[0]["request"]["uri"], "/hook?n=1");
+    let out = tunnelctl(&[
+        "local",
+        "requests",
+        "send",
+        "--har",
+        har.to_str().unwrap(),
+        "--to",
+        "http://127.0.0.1:8080",
+    ]);
+    out.ok();
+    assert_eq!(out.stdout.lines().count(), 3, "{}", out.stdout);
+    assert!(
+        out.stdout.lines().all(|l| l.starts_with("200 OK")),
+        "{}",
+        out.stdout
+    );
+
+    tunnelctl(&["local", "tunnels", "stop", "hook"]).ok();
+    tunnelctl(&["local", "tunnels", "stop", "hook (http)"]).ok();
+}
+
+fn base64_decode(s: &str) -> String {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(s)
+        .expect("base64");
+    String::from_utf8_lossy(&bytes).into_owned()
 }

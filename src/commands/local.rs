@@ -274,13 +274,21 @@ enum RequestsCommand {
     /// List captured requests, newest first
     #[command(after_help = "Examples:
   tunnelctl local requests list
-  tunnelctl local requests list --tunnel 'web (http)' --limit 10 --json")]
+  tunnelctl local requests list --tunnel 'web (http)' --limit 10 --json
+  tunnelctl local requests list --method POST --status 5xx --since 10m
+  tunnelctl local requests list --path '/hooks/*' --grep invoice.paid
+  tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
+
+Every filter given must match. --limit counts the requests that match; with a filter every
+captured request is read from the agent and filtered here.")]
     List {
         /// At most N requests (1 or more)
         #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
         limit: Option<usize>,
         #[command(flatten)]
         filter: Filter,
+        #[command(flatten)]
+        only: super::request_filters::RequestFilters,
     },
     /// Show one captured exchange, decoded: request line, headers, body, then the response
     #[command(after_help = "Examples:
@@ -307,18 +315,50 @@ enum RequestsCommand {
         #[arg(long)]
         curl: bool,
     },
-    /// Send a captured request to the local server again (captured again as "replayed")
+    /// Send a captured request to the local server again: as it was, through the agent
+    /// (captured again as "replayed"); or changed, or to another server, sent by tunnelctl
+    /// itself to the tunnel's upstream (not captured), showing the answer as 'get' does
     #[command(after_help = "Examples:
   tunnelctl local requests replay airt_2Qm…
-  tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'")]
+  tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'
+  tunnelctl local requests replay airt_2Qm… --header 'X-Signature: test' --remove-header Cookie
+  tunnelctl local requests replay airt_2Qm… --body @event.json
+  tunnelctl local requests replay airt_2Qm… --set data.amount=2500 --set data.currency=eur
+  tunnelctl local requests replay airt_2Qm… --edit
+  tunnelctl local requests replay airt_2Qm… --to http://localhost:3000
+
+Changes are made in this order: --body, --set, --remove-header, --header, then --edit.
+Content-Length always follows the body.")]
     Replay {
         /// Captured request ID (airt_…)
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
         id: String,
-        /// Replay on this tunnel instead of the one it was captured on
-        #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
+        /// Replay on this tunnel instead of the one it was captured on (with changes: send
+        /// to this tunnel's upstream)
+        #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         tunnel: Option<String>,
+        #[command(flatten)]
+        changes: Box<super::resend::ChangeArgs>,
     },
+    /// Write a captured request to a file as an HTTP message (what 'get --raw' shows, a
+    /// chunked body written out whole), to send again later with 'send'
+    #[command(after_help = "Examples:
+  tunnelctl local requests save airt_2Qm… --out paid.http
+  tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
+  tunnelctl local requests save airt_2Qm… --out - | head -20")]
+    Save(super::resend::SaveArgs),
+    /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
+    /// printing each answer's status (one request: the whole answer, as 'get' shows it)
+    #[command(after_help = "Examples:
+  tunnelctl local requests send paid.http --to http://localhost:8080
+  tunnelctl local requests send paid.http refund.http --tunnel 'web (http)'
+  tunnelctl local requests send --har hooks.har --to http://localhost:8080/v2
+  tunnelctl local requests send paid.http --to http://localhost:8080 --json | jq .response.status_code
+
+Any answer, whatever its status, counts as sent. Exit 2: a file is not a request (nothing
+is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
+failed after sending; 5: several files, some sent and some not.")]
+    Send(super::resend::SendArgs),
     /// Delete every captured request
     #[command(after_help = "Example:\n  tunnelctl local requests clear --yes")]
     Clear,
@@ -455,14 +495,30 @@ fn print_all(
 
 async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
     match args.command {
-        RequestsCommand::List { limit, filter } => {
+        RequestsCommand::List {
+            limit,
+            filter,
+            only,
+        } => {
             let client = ctx.agent()?;
+            let query = only.query();
+            // The agent filters by tunnel only: with other filters, every capture is read and
+            // --limit counts the matches.
+            let asked = if query.is_empty() { limit } else { None };
             // Each captured request is handed on as the agent's JSON text: machine output
             // passes it through without building values, so a list of large captured bodies
             // costs little more memory than its text.
-            let raw = client.requests_raw(limit, filter.tunnel.as_deref()).await?;
+            let raw = client.requests_raw(asked, filter.tunnel.as_deref()).await?;
             let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
+            let mut shown = 0;
             for item in raw.items()? {
+                if limit.is_some_and(|n| shown >= n) {
+                    break;
+                }
+                if !query.is_empty() && !query.matches(&parse_capture(item)?) {
+                    continue;
+                }
+                shown += 1;
                 sink.push_raw(item)?;
             }
             super::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
@@ -486,12 +542,18 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             };
             ctx.printer.capture(&id, &captured, view)
         }
-        RequestsCommand::Replay { id, tunnel } => {
-            let client = ctx.agent()?;
-            client.replay(&id, tunnel.as_deref()).await?;
-            ctx.note(&format!("Replayed {}", escape(&id)));
-            Ok(())
+        RequestsCommand::Replay {
+            id,
+            tunnel,
+            changes,
+        } if changes.any() => {
+            super::resend::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await
         }
+        RequestsCommand::Replay { id, tunnel, .. } => {
+            super::resend::replay_unchanged(ctx, &id, tunnel.as_deref()).await
+        }
+        RequestsCommand::Save(args) => super::resend::save(ctx, args).await,
+        RequestsCommand::Send(args) => super::resend::send_files(ctx, args).await,
         RequestsCommand::Clear => {
             let client = ctx.agent()?;
             ctx.confirm("Delete every captured request?")?;
@@ -520,6 +582,12 @@ async fn requests(args: RequestsArgs, ctx: &Context) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// One captured request of a list, as a value to filter.
+fn parse_capture(text: &str) -> Result<Value> {
+    serde_json::from_str(text)
+        .map_err(|e| Error::BadResponse(format!("a captured request is not valid JSON ({e})")))
 }
 
 /// How often `tail` asks the agent for new requests.

@@ -12,6 +12,8 @@ pub mod event_subscriptions;
 pub mod help;
 pub mod ip_policies;
 pub mod local;
+pub mod request_filters;
+pub mod resend;
 pub mod sessions;
 
 use std::future::Future;
@@ -179,12 +181,21 @@ pub fn value_or_file(flag: &str, raw: &str) -> Result<String> {
     let Some(path) = raw.strip_prefix('@') else {
         return Ok(raw.to_string());
     };
+    let bytes = read_input(flag, path, MAX_INPUT)?;
+    let shown = if path == "-" { "stdin" } else { path };
+    String::from_utf8(bytes)
+        .map_err(|_| Error::usage(format!("{flag}: {} is not UTF-8 text", escape(shown))))
+}
+
+/// Reads the bytes of `path` (`-` is stdin), at most `max`, with the same bounds in time as
+/// [`value_or_file`]: for bodies and saved requests, which need not be text.
+pub fn read_input(flag: &str, path: &str, max: usize) -> Result<Vec<u8>> {
     if path == "-" {
-        return read_bounded(flag, "stdin", None, crate::deadline::get());
+        return read_bounded(flag, "stdin", None, crate::deadline::get(), max);
     }
     // Reading input counts against the command's --timeout.
     let deadline = crate::deadline::get().unwrap_or_else(|| Instant::now() + INPUT_WAIT);
-    read_bounded(flag, path, Some(PathBuf::from(path)), Some(deadline))
+    read_bounded(flag, path, Some(PathBuf::from(path)), Some(deadline), max)
 }
 
 /// Reads `path` (stdin when `None`) on a thread of its own, so that a reader that blocks (a
@@ -195,13 +206,14 @@ fn read_bounded(
     shown: &str,
     path: Option<PathBuf>,
     deadline: Option<Instant>,
-) -> Result<String> {
+    max: usize,
+) -> Result<Vec<u8>> {
     let shown = escape(shown);
     let (tx, rx) = std::sync::mpsc::channel();
     let reader = move || {
         let read = |source: &mut dyn Read| -> std::io::Result<Vec<u8>> {
             let mut buf = Vec::new();
-            source.take(MAX_INPUT as u64 + 1).read_to_end(&mut buf)?;
+            source.take(max as u64 + 1).read_to_end(&mut buf)?;
             Ok(buf)
         };
         let result = match path {
@@ -237,13 +249,13 @@ fn read_bounded(
         }
         Err(false) => return Err(Error::Io(format!("{flag}: reading {shown} failed"))),
     };
-    if bytes.len() > MAX_INPUT {
+    if bytes.len() > max {
         return Err(Error::usage(format!(
-            "{flag}: {shown} holds more than {} MiB; refusing it (a value is a few kilobytes)",
-            MAX_INPUT / (1024 * 1024)
+            "{flag}: {shown} holds more than {} MiB; refusing it",
+            max / (1024 * 1024)
         )));
     }
-    String::from_utf8(bytes).map_err(|_| Error::usage(format!("{flag}: {shown} is not UTF-8 text")))
+    Ok(bytes)
 }
 
 /// Reads one line from stdin (a key or secret piped in, or typed), without its line ending,

@@ -6,6 +6,7 @@
 //! `--verbose` trace, with the API key redacted, is [`trace`]. It knows nothing of resources.
 
 pub mod failure;
+pub mod raw;
 pub mod trace;
 
 use std::time::{Duration, Instant};
@@ -142,8 +143,23 @@ enum Sent {
 impl Http {
     /// Builds a client. TLS (and its trust store) is set up only for `https://` bases.
     pub fn new(opts: HttpOptions) -> Result<Self> {
+        Self::build(opts, true)
+    }
+
+    /// Builds a client that adds no header of its own to what it is given (no `Accept`, no
+    /// credentials even if `opts` had some): for requests sent to someone's local server as
+    /// they were captured ([`Http::send_message`]).
+    pub fn verbatim(mut opts: HttpOptions) -> Result<Self> {
+        opts.bearer = None;
+        opts.fixed_headers.clear();
+        Self::build(opts, false)
+    }
+
+    fn build(opts: HttpOptions, json: bool) -> Result<Self> {
         let mut headers = HeaderMap::new();
-        headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        if json {
+            headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
+        }
         for (name, value) in &opts.fixed_headers {
             headers.insert(*name, HeaderValue::from_static(value));
         }
@@ -383,21 +399,13 @@ impl Http {
         )
     }
 
-    async fn finish(
+    /// Reads an answer's whole body, refusing one larger than the bound without reading it.
+    async fn read_body(
         &self,
         method: &Method,
         url: &Url,
-        mut resp: reqwest::Response,
-    ) -> Result<Response> {
-        let status = resp.status();
-        let content_type = resp
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        if self.opts.verbose {
-            trace::response_head(status.as_u16(), resp.headers());
-        }
+        resp: &mut reqwest::Response,
+    ) -> Result<Vec<u8>> {
         if let Some(len) = resp.content_length() {
             if len > self.opts.max_body as u64 {
                 return Err(too_large(method, url, self.opts.max_body));
@@ -417,17 +425,35 @@ impl Http {
                     }
                     body.extend_from_slice(&chunk);
                 }
-                Ok(None) => break,
+                Ok(None) => return Ok(body),
                 Err(e) => {
                     return Err(Error::BadResponse(format!(
                         "{method} {}: {}, but the answer was cut off: {}",
                         url.path(),
-                        status_text(status.as_u16()),
+                        status_text(resp.status().as_u16()),
                         root_cause(&e)
                     )))
                 }
             }
         }
+    }
+
+    async fn finish(
+        &self,
+        method: &Method,
+        url: &Url,
+        mut resp: reqwest::Response,
+    ) -> Result<Response> {
+        let status = resp.status();
+        let content_type = resp
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        if self.opts.verbose {
+            trace::response_head(status.as_u16(), resp.headers());
+        }
+        let body = self.read_body(method, url, &mut resp).await?;
         if self.opts.verbose {
             trace::response_body(&body, self.opts.secret_fields);
         }

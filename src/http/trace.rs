@@ -28,6 +28,22 @@ pub fn request(opts: &HttpOptions, method: &Method, url: &Url, body: Option<&[u8
     }
 }
 
+/// Writes the `--verbose` trace of a request sent as it was captured: its line, its headers
+/// and its body as text (escaped; any secret this run knows redacted).
+pub fn message(method: &Method, url: &Url, headers: &reqwest::header::HeaderMap, body: &[u8]) {
+    eprintln!("> {method} {url}");
+    for (name, value) in headers {
+        let value = String::from_utf8_lossy(value.as_bytes());
+        eprintln!(
+            "> {name}: {}",
+            escape(&crate::secrets::redact_known(&value))
+        );
+    }
+    if !body.is_empty() {
+        eprintln!("> {}", escape(&body_text(body, &[])));
+    }
+}
+
 /// Writes the `--verbose` trace of an answer's status line and headers.
 pub fn response_head(status: u16, headers: &reqwest::header::HeaderMap) {
     eprintln!("< {}", status_text(status));

@@ -71,6 +71,8 @@ enum Stand {
     ApiUrl,
     /// The emulator program (`target/debug/tunnelctl-mock`).
     MockProgram,
+    /// The URL of the web server the world's tunnels forward to.
+    Upstream,
 }
 
 /// Placeholders of the examples, longest first, and what stands in for them.
@@ -112,6 +114,8 @@ const PLACEHOLDERS: &[(&str, Stand)] = &[
     ("https://api.staging.example.com", Stand::ApiUrl),
     ("cargo run -p tunnelctl-mock --", Stand::MockProgram),
     ("target/debug/tunnelctl-mock", Stand::MockProgram),
+    ("http://localhost:3000", Stand::Upstream),
+    ("http://localhost:8080", Stand::Upstream),
 ];
 
 /// How long one example may take (a rolling upgrade waits at least 10 s per batch).
@@ -231,7 +235,7 @@ fn man_examples() -> Vec<Shown> {
 /// A fresh emulator holding everything the examples name.
 struct World {
     env: Env,
-    _upstream: Upstream,
+    upstream: Upstream,
     ids: Vec<(&'static str, String)>,
     cwd: tempfile::TempDir,
 }
@@ -310,7 +314,7 @@ impl World {
         fs::write(env.config_path(), config).unwrap();
         World {
             env,
-            _upstream: upstream,
+            upstream,
             ids,
             cwd,
         }
@@ -336,10 +340,41 @@ impl World {
                 Stand::Text(t) => t.to_string(),
                 Stand::ApiUrl => self.env.mock.url(),
                 Stand::MockProgram => mock_program().display().to_string(),
+                Stand::Upstream => format!("http://127.0.0.1:{}", self.upstream.port),
             });
             rest = &rest[placeholder.len()..];
         }
         out
+    }
+
+    /// The files the `local requests` examples read (a body, saved requests, a HAR log), and
+    /// an editor that changes what it is given; a file an example writes is not made first.
+    fn write_request_files(&self, script: &str) {
+        if !script.contains("local requests") {
+            return;
+        }
+        let dir = self.cwd.path();
+        fs::write(dir.join("event.json"), r#"{"event":"refunded"}"#).unwrap();
+        let request = |body: &str| {
+            format!(
+                "POST /hook?n=1 HTTP/1.1\r\nHost: example.test\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+        };
+        if !script.contains(" save ") {
+            fs::write(dir.join("paid.http"), request(r#"{"event":"paid"}"#)).unwrap();
+        }
+        fs::write(dir.join("refund.http"), request(r#"{"event":"refunded"}"#)).unwrap();
+        if !script.contains(" export ") {
+            let har = self.env.local(&["requests", "export", "--har", "-"]);
+            har.ok();
+            fs::write(dir.join("hooks.har"), &har.stdout).unwrap();
+        }
+        let editor = dir.join("edit-request");
+        fs::write(&editor, "#!/bin/sh\nsed -i 's/paid/refunded/' \"$1\"\n").unwrap();
+        let mut perms = fs::metadata(&editor).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        fs::set_permissions(&editor, perms).unwrap();
     }
 
     /// The seeded ID of this name.
@@ -355,6 +390,7 @@ impl World {
     /// that starts the emulator program gets a PATH without `tunnelctl`, as right after a build.
     fn run(&self, text: &str) -> Out {
         let script = self.substitute(text);
+        self.write_request_files(&script);
         let bin_dir = bin_dir();
         let path = std::env::var_os("PATH").unwrap_or_default();
         let path = if script.starts_with(&mock_program().display().to_string()) {
@@ -375,6 +411,8 @@ impl World {
             .env("TUNNELCTL_AGENT_URL", self.env.mock.agent_url())
             .env("KEY", API_KEY)
             .env("SECRET", AWS_SECRET)
+            .env("EDITOR", self.cwd.path().join("edit-request"))
+            .env_remove("VISUAL")
             .stdin(Stdio::null())
             .stdout(fs::File::create(&out_path).unwrap())
             .stderr(fs::File::create(&err_path).unwrap());

@@ -13,7 +13,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 /// The edge port of a tunnel leg.
-fn edge_port(env: &Env, name: &str) -> u16 {
+pub(crate) fn edge_port(env: &Env, name: &str) -> u16 {
     let edges = env.mock.agent_edges();
     edges
         .as_array()
@@ -23,7 +23,7 @@ fn edge_port(env: &Env, name: &str) -> u16 {
 }
 
 /// An emulator with an upstream and an HTTP tunnel to it for each name.
-fn tunnels_to_upstream(names: &[&str]) -> (Env, Upstream) {
+pub(crate) fn tunnels_to_upstream(names: &[&str]) -> (Env, Upstream) {
     let env = Env::new();
     let up = Upstream::start();
     for name in names {
@@ -40,7 +40,7 @@ fn start_http(env: &Env, name: &str, upstream: &Upstream) {
     .ok();
 }
 
-fn captured(env: &Env) -> Vec<Value> {
+pub(crate) fn captured(env: &Env) -> Vec<Value> {
     let out = env.local(&["requests", "list", "--json"]);
     out.ok();
     out.json().as_array().cloned().unwrap_or_default()
@@ -86,7 +86,13 @@ fn the_webhook_loop_with_real_traffic() {
     let json = env.local(&["requests", "get", &id, "--json"]);
     assert_eq!(json.json()["id"], id.as_str());
 
-    env.local(&["requests", "replay", &id]).ok();
+    let replay = env.local(&["requests", "replay", &id]);
+    // The new exchange is named with its status, once the agent has captured it.
+    replay
+        .ok()
+        .says(&format!("Replayed {id} as airt_"))
+        .says(": 200 in ");
+    assert_eq!(replay.stdout, "");
     let got = up.received();
     assert_eq!(got.len(), 3, "the upstream received the replay");
     assert_eq!(got[2].method, "POST");
@@ -95,6 +101,13 @@ fn the_webhook_loop_with_real_traffic() {
     let again = captured(&env);
     assert_eq!(again.len(), 3);
     assert_eq!(again[0]["remote_addr"], "replayed");
+    assert!(replay.stderr.contains(again[0]["id"].as_str().unwrap()));
+    // With --json, the new exchange itself.
+    let shown = env.local(&["requests", "replay", &id, "--json"]);
+    let new = shown.json();
+    assert_eq!(new["remote_addr"], "replayed");
+    assert_eq!(new["response"]["status_code"], 200);
+    assert_eq!(captured(&env)[0]["id"], new["id"]);
 
     env.local(&["requests", "clear", "--yes"]).ok();
     assert!(captured(&env).is_empty());
@@ -560,5 +573,111 @@ fn clear_needs_yes_off_a_terminal() {
     let out = env.local(&["requests", "clear"]);
     out.code(2);
     assert!(out.stderr.contains("--yes"));
+    assert!(env.mock.agent_requests().is_empty());
+}
+
+/// The ids `list ARGS --json` prints, in order.
+fn listed(env: &Env, args: &str) -> Vec<String> {
+    let line = format!("requests list {args} --json");
+    let all = words(&line);
+    let out = env.local(&all);
+    out.ok();
+    out.json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn list_filters_by_method_status_path_text_and_time_with_tunnel_and_limit() {
+    let env = Env::new();
+    let old = "2020-01-01T00:00:00Z";
+    // Oldest first; the list shows newest first.
+    let ids = env.mock.seed_captures(json!([
+        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/stripe?x=1", "status_code": 200,
+         "headers": {"Stripe-Signature": ["t=1"]}, "body": "{\"type\":\"invoice.paid\"}", "start": old},
+        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/github", "status_code": 500,
+         "headers": {"X-GitHub-Event": ["push"]}, "body": "{}"},
+        {"tunnel_name": "b (http)", "method": "GET", "uri": "/status", "status_code": 404},
+        {"tunnel_name": "a (http)", "method": "PUT", "uri": "/items/7", "status_code": 201,
+         "response_body": "created invoice.paid"},
+        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/slow", "pending": true}
+    ]));
+    let id: Vec<String> = ids
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    let want = |idx: &[usize]| idx.iter().map(|i| id[*i].clone()).collect::<Vec<_>>();
+    assert_eq!(listed(&env, "--method post"), want(&[4, 1, 0]));
+    assert_eq!(listed(&env, "--method GET,put"), want(&[3, 2]));
+    assert_eq!(listed(&env, "--method GET --method PUT"), want(&[3, 2]));
+    assert_eq!(listed(&env, "--status 200"), want(&[0]));
+    assert_eq!(listed(&env, "--status 4xx,5xx"), want(&[2, 1]));
+    assert_eq!(listed(&env, "--status pending"), want(&[4]));
+    assert_eq!(listed(&env, "--path /hooks/*"), want(&[4, 1, 0]));
+    assert_eq!(listed(&env, "--path /items/?"), want(&[3]));
+    // In a header or the body, of the request or the response, any case.
+    assert_eq!(listed(&env, "--grep INVOICE.PAID"), want(&[3, 0]));
+    assert_eq!(listed(&env, "--grep x-github-event"), want(&[1]));
+    assert_eq!(listed(&env, "--grep invoice --grep stripe"), want(&[0]));
+    assert_eq!(listed(&env, "--since 10m"), want(&[4, 3, 2, 1]));
+    assert_eq!(
+        listed(&env, "--since 2019-12-31T00:00:00Z"),
+        want(&[4, 3, 2, 1, 0])
+    );
+    // Combined with each other, --tunnel (asked of the agent) and --limit (of the matches).
+    assert_eq!(
+        listed(&env, "--method POST --status 5xx --since 1h"),
+        want(&[1])
+    );
+    let b = env.local(&["requests", "list", "--tunnel", "b (http)", "--json"]);
+    assert_eq!(b.json()[0]["id"], id[2].as_str(), "no filter: as before");
+    let b = env.local(&[
+        "requests", "list", "--tunnel", "b (http)", "--status", "2xx", "--json",
+    ]);
+    assert_eq!(b.json(), json!([]));
+    assert_eq!(listed(&env, "--method POST --limit 2"), want(&[4, 1]));
+    let out = env.local(&[
+        "requests", "list", "--tunnel", "a (http)", "--path", "/hooks/*", "--limit", "1", "--json",
+    ]);
+    let one = out.json();
+    assert_eq!(one.as_array().unwrap().len(), 1);
+    assert_eq!(one[0]["id"], id[4].as_str());
+    // TSV and table show the same rows.
+    let tsv = env.local(&words("requests list --status 4xx"));
+    tsv.ok();
+    assert_eq!(tsv.stdout.lines().count(), 1);
+    assert!(tsv.stdout.starts_with(&id[2]));
+    let none = run(env
+        .cmd()
+        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_FORCE_TTY", "1")
+        .args(words("local requests list --status 418")));
+    none.ok().says("No captured requests.");
+}
+
+#[test]
+fn bad_list_filters_exit_2_and_ask_nothing() {
+    let env = Env::new();
+    let cases: [(&[&str], &str); 9] = [
+        (&["--status", "6xx"], "--status"),
+        (&["--status", "20"], "--status"),
+        (&["--status", ""], "--status"),
+        (&["--since", "10x"], "--since"),
+        (&["--since", ""], "--since"),
+        (&["--method", ""], "--method"),
+        (&["--method", "GE T"], "--method"),
+        (&["--path", ""], "--path"),
+        (&["--grep", ""], "--grep"),
+    ];
+    for (flags, says) in cases {
+        let mut args = vec!["requests", "list"];
+        args.extend_from_slice(flags);
+        env.local(&args).code(2).says(says);
+    }
     assert!(env.mock.agent_requests().is_empty());
 }

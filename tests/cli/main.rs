@@ -22,6 +22,7 @@ mod prompts;
 mod properties;
 mod pty_harness;
 mod reliability;
+mod replay;
 mod sessions;
 mod settings_and_errors;
 mod tables;

@@ -101,7 +101,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 /// Decodes a chunked body; `None` when it is not valid chunked encoding.
-fn dechunk(mut data: &[u8]) -> Option<Vec<u8>> {
+pub fn dechunk(mut data: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
     loop {
         let line_end = find(data, b"\r\n")?;
@@ -222,7 +222,9 @@ pub fn render_body(msg: &Message) -> String {
     escape_multiline(&text)
 }
 
-fn render_message(out: &mut String, msg: &Message, arrow: &str) {
+/// One message as `get` shows it: the start line and headers after `arrow` (`>` or `<`), then
+/// the body as a person reads it.
+pub fn render_message(out: &mut String, msg: &Message, arrow: &str) {
     out.push_str(&format!("{arrow} {}\n", escape(&msg.start_line)));
     for (k, v) in &msg.headers {
         out.push_str(&format!("{arrow} {}: {}\n", escape(k), escape(v)));

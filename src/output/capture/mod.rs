@@ -5,6 +5,7 @@
 pub mod curl;
 pub mod exchange;
 pub mod har;
+pub mod sent;
 
 use std::io::Write;
 
@@ -46,17 +47,7 @@ impl Printer {
                             escape(id)
                         ))
                     })?;
-                // As curl does with binary output: bytes a visitor chose could drive the
-                // terminal (escape sequences, OSC 52 to the clipboard), so they go only to a
-                // file or a pipe unless asked; plain text is shown as it is.
-                if self.tty && !force && !escape::is_terminal_safe(&bytes) {
-                    return Err(Error::usage(format!(
-                        "the raw {part} holds control characters or binary data that would act on \
-                         your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
-                         or add --force to write it here anyway"
-                    )));
-                }
-                self.bytes(&bytes)
+                self.raw(part, &bytes, force)
             }
             View::Curl => self.line(&curl::command(captured)?),
             View::Decoded if self.is_json() || self.jq.is_some() => {
@@ -64,6 +55,21 @@ impl Printer {
             }
             View::Decoded => self.bytes(exchange::render(captured).as_bytes()),
         }
+    }
+
+    /// Writes the raw bytes of an HTTP message (`part`: request or response) to stdout. As
+    /// curl does with binary output: bytes a visitor chose could drive the terminal (escape
+    /// sequences, OSC 52 to the clipboard), so they go only to a file or a pipe unless
+    /// `force`; plain text is shown as it is.
+    pub fn raw(&self, part: &str, bytes: &[u8], force: bool) -> Result<()> {
+        if self.tty && !force && !escape::is_terminal_safe(bytes) {
+            return Err(Error::usage(format!(
+                "the raw {part} holds control characters or binary data that would act on \
+                 your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
+                 or add --force to write it here anyway"
+            )));
+        }
+        self.bytes(bytes)
     }
 
     /// One request `tail` follows: a line for a person, or its JSON on one line.
@@ -76,10 +82,51 @@ impl Printer {
     }
 }
 
+impl Printer {
+    /// The outcome of an unchanged replay: the new exchange the agent captured (its JSON for
+    /// machine output; for people a line on stderr with its ID, status and duration), or a
+    /// note that it has not been captured yet.
+    pub fn replayed(&self, quiet: bool, original: &str, capture: Option<&Value>) -> Result<()> {
+        let Some(capture) = capture else {
+            self.note(
+                quiet,
+                &format!(
+                    "Replayed {}; the agent has not captured the new exchange yet (see 'tunnelctl local requests list')",
+                    escape(original)
+                ),
+            );
+            return Ok(());
+        };
+        if self.is_json() || self.jq.is_some() {
+            return self.object(&CAPTURED_REQUEST, capture);
+        }
+        self.note(
+            quiet,
+            &format!(
+                "Replayed {} as {}: {} in {}",
+                escape(original),
+                cell(capture, "ID"),
+                cell(capture, "STATUS"),
+                cell(capture, "DURATION")
+            ),
+        );
+        Ok(())
+    }
+}
+
+/// The text of a captured request's column `name`, as tables show it.
+fn cell(item: &Value, name: &str) -> String {
+    CAPTURED_REQUEST
+        .columns
+        .iter()
+        .find(|c| c.header == name)
+        .map(|c| render(c, item, true))
+        .unwrap_or_default()
+}
+
 /// time, method, path, status, duration, tunnel, and the request's ID (for `requests get`).
 fn tail_line(item: &Value) -> String {
-    let col = |name: &str| CAPTURED_REQUEST.columns.iter().find(|c| c.header == name);
-    let cell = |name: &str| col(name).map(|c| render(c, item, true)).unwrap_or_default();
+    let cell = |name: &str| cell(item, name);
     let time = escape(
         item.get("start")
             .and_then(Value::as_str)

@@ -1,0 +1,191 @@
+//! Sending an HTTP request as it was captured (or saved, or edited) to someone's local server,
+//! and taking back whatever it answers: any status is an answer to show, not an error.
+//!
+//! Unlike the API requests, nothing is added to what the caller gives (no `Accept`, no
+//! credentials: the client comes from [`Http::verbatim`]), the framing headers are left to the
+//! HTTP layer, and a request is tried again only when the connection failed before anything
+//! was sent: a webhook the server may have acted on is never delivered twice.
+
+use std::time::{Duration, Instant};
+
+use reqwest::header::{HeaderName, HeaderValue};
+use reqwest::Method;
+use url::Url;
+
+use super::{backoff, Http, Sent};
+use crate::error::{Error, Result};
+use crate::escape::escape;
+
+/// Headers the HTTP layer writes itself from the body and the connection; the message's own
+/// values (which may be stale after an edit) are never sent.
+const FRAMING: &[&str] = &[
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "upgrade",
+    "te",
+];
+
+/// What the server answered, whatever the status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawAnswer {
+    /// Status code.
+    pub status: u16,
+    /// `HTTP/1.1`, `HTTP/2.0`.
+    pub version: String,
+    /// Header names and values, in the order received (values not UTF-8 are shown lossily).
+    pub headers: Vec<(String, String)>,
+    /// The body, de-chunked.
+    pub body: Vec<u8>,
+    /// From sending the request to the end of the answer's body.
+    pub took: Duration,
+}
+
+/// Is this header one the HTTP layer writes itself?
+pub fn is_framing(name: &str) -> bool {
+    FRAMING.iter().any(|f| f.eq_ignore_ascii_case(name))
+}
+
+impl Http {
+    /// Sends `method url` with exactly these headers (but the framing ones) and this body;
+    /// returns the answer whatever its status. A header that cannot be sent (a control
+    /// character, a name that is not a token) is a usage error, before anything is sent.
+    pub async fn send_message(
+        &self,
+        method: &str,
+        url: &Url,
+        headers: &[(String, String)],
+        body: &[u8],
+    ) -> Result<RawAnswer> {
+        let method = Method::from_bytes(method.as_bytes()).map_err(|_| {
+            Error::usage(format!(
+                "'{}' is not a method that can be sent",
+                escape(method)
+            ))
+        })?;
+        let mut map = reqwest::header::HeaderMap::new();
+        for (name, value) in headers.iter().filter(|(n, _)| !is_framing(n)) {
+            let bad = |what: &str| {
+                Error::usage(format!(
+                    "the header {}: {} cannot be sent: {what}",
+                    escape(name),
+                    escape(value)
+                ))
+            };
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| bad("its name is not an HTTP token"))?;
+            let value = HeaderValue::from_str(value)
+                .map_err(|_| bad("its value holds control characters"))?;
+            map.append(name, value);
+        }
+        let mut attempt = 1;
+        loop {
+            if self.deadline_passed() {
+                return Err(self.out_of_time(&method, url, attempt > 1));
+            }
+            let started = Instant::now();
+            match self.raw_attempt(&method, url, &map, body).await {
+                Ok(mut resp) => {
+                    let status = resp.status().as_u16();
+                    let version = format!("{:?}", resp.version());
+                    let headers = resp
+                        .headers()
+                        .iter()
+                        .map(|(k, v)| {
+                            (
+                                k.as_str().to_string(),
+                                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                            )
+                        })
+                        .collect();
+                    if self.opts.verbose {
+                        super::trace::response_head(status, resp.headers());
+                    }
+                    let body = match self.read_body(&method, url, &mut resp).await {
+                        Err(Error::BadResponse(_)) if self.deadline_passed() => {
+                            return Err(self.out_of_time(&method, url, true))
+                        }
+                        other => other?,
+                    };
+                    if self.opts.verbose {
+                        super::trace::response_body(&body, self.opts.secret_fields);
+                    }
+                    return Ok(RawAnswer {
+                        status,
+                        version,
+                        headers,
+                        body,
+                        took: started.elapsed(),
+                    });
+                }
+                Err(err) => {
+                    let sent = if err.is_connect() {
+                        Sent::No
+                    } else {
+                        Sent::Maybe
+                    };
+                    if matches!(sent, Sent::No) && attempt < self.opts.max_attempts {
+                        let delay = backoff(attempt);
+                        if self
+                            .opts
+                            .deadline
+                            .is_none_or(|d| Instant::now() + delay < d)
+                        {
+                            tokio::time::sleep(delay).await;
+                            attempt += 1;
+                            continue;
+                        }
+                    }
+                    if err.is_timeout() && self.deadline_passed() {
+                        return Err(self.out_of_time(&method, url, matches!(sent, Sent::Maybe)));
+                    }
+                    return Err(self.transport_error(&method, url, sent, &err));
+                }
+            }
+        }
+    }
+
+    async fn raw_attempt(
+        &self,
+        method: &Method,
+        url: &Url,
+        headers: &reqwest::header::HeaderMap,
+        body: &[u8],
+    ) -> std::result::Result<reqwest::Response, reqwest::Error> {
+        let limit = match self.opts.deadline {
+            Some(d) => self
+                .opts
+                .timeout
+                .min(d.saturating_duration_since(Instant::now())),
+            None => self.opts.timeout,
+        };
+        if self.opts.verbose {
+            super::trace::message(method, url, headers, body);
+        }
+        let mut req = self
+            .client
+            .request(method.clone(), url.clone())
+            .headers(headers.clone())
+            .timeout(limit.max(Duration::from_millis(1)));
+        // A GET with no body goes without Content-Length, as browsers send it.
+        if !body.is_empty() || !matches!(*method, Method::GET | Method::HEAD) {
+            req = req.body(body.to_vec());
+        }
+        req.send().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framing_headers_are_the_layers() {
+        assert!(is_framing("Content-Length"));
+        assert!(is_framing("transfer-encoding"));
+        assert!(!is_framing("Host"));
+        assert!(!is_framing("X-Signature"));
+    }
+}
