@@ -8,6 +8,7 @@
 pub mod agent;
 pub mod api;
 pub mod bulk;
+pub mod capture_filter;
 pub mod cli;
 pub mod commands;
 pub mod complete;
