@@ -15,6 +15,7 @@ mod fleet;
 mod ip_policies;
 mod local;
 mod properties;
+mod pty_harness;
 mod reliability;
 mod sessions;
 mod settings_and_errors;

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod pty;
 pub mod rusage;
 pub mod seed;
 pub mod upstream;
@@ -198,6 +199,12 @@ impl Env {
             .env("TUNNELCTL_API_KEY", API_KEY)
             .env("TUNNELCTL_AGENT_URL", format!("{url}/api"));
         cmd
+    }
+
+    /// The binary pointed at the emulator, started on a pseudo-terminal of `rows` x `cols`
+    /// (see [`pty::Pty`]).
+    pub fn pty(&self, args: &[&str], rows: u16, cols: u16) -> pty::Pty {
+        pty::Pty::spawn(self.std_cmd().args(args), rows, cols)
     }
 
     /// Runs the binary against another server (see [`Env::cmd_at`]).
