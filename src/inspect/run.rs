@@ -172,7 +172,7 @@ async fn act(
                 Err(e) => format!("Could not copy: {e}"),
             },
             Some(Ok(cmd)) => match write_new(&id, "curl.sh", (cmd + "\n").as_bytes()) {
-                Ok(path) => format!("No clipboard here: wrote the curl command to {path}"),
+                Ok(path) => format!("Curl command written to {path} (no clipboard here)"),
                 Err(e) => format!("Could not write the curl command: {e}"),
             },
         },

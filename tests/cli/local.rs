@@ -13,7 +13,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 /// The edge port of a tunnel leg.
-fn edge_port(env: &Env, name: &str) -> u16 {
+pub(crate) fn edge_port(env: &Env, name: &str) -> u16 {
     let edges = env.mock.agent_edges();
     edges
         .as_array()

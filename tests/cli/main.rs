@@ -12,6 +12,7 @@ mod edges;
 mod event_destinations;
 mod event_subscriptions;
 mod fleet;
+mod inspect;
 mod ip_policies;
 mod local;
 mod properties;

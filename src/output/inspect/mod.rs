@@ -112,8 +112,12 @@ impl View {
                 Layout::horizontal([Constraint::Percentage(45), Constraint::Min(20)]).areas(middle);
             (l, d)
         } else {
-            let list_share = if s.pane == Pane::Detail { 30 } else { 45 };
-            let [l, d] = Layout::vertical([Constraint::Percentage(list_share), Constraint::Min(3)])
+            // A short list takes only the rows it has, leaving the rest to the detail.
+            let share = if s.pane == Pane::Detail { 30 } else { 45 };
+            let most = u32::from(middle.height) * share / 100;
+            let rows = u32::try_from(s.shown().max(1) + 3).unwrap_or(u32::MAX);
+            let list_height = u16::try_from(rows.min(most).max(4)).unwrap_or(4);
+            let [l, d] = Layout::vertical([Constraint::Length(list_height), Constraint::Min(3)])
                 .areas(middle);
             (l, d)
         };
