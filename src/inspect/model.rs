@@ -132,6 +132,9 @@ pub struct State {
     pub list_offset: usize,
     /// Live updates paused?
     pub paused: bool,
+    /// Does the selection follow the newest capture? Until a key moves it off the top row,
+    /// as `tail -f` does; once moved, it stays on its exchange as new ones arrive.
+    pub following: bool,
     /// The filter as typed.
     pub filter_text: String,
     query: Query,
@@ -161,6 +164,7 @@ impl State {
             detail_rows: 10,
             list_offset: 0,
             paused: false,
+            following: true,
             filter_text: String::new(),
             query: Query::default(),
             filter_error: None,
@@ -247,10 +251,10 @@ impl State {
         }
     }
 
-    /// Keeps the selected row where it was on screen when rows were added above it, or
-    /// selects the newest when nothing was selected.
+    /// Selects the newest when following (or when nothing was selected); else keeps the
+    /// selected row where it was on screen when rows were added above it.
     fn after_rows_moved(&mut self, before: Option<usize>) {
-        if self.selected.is_none() || self.selected_row().is_none() {
+        if self.following || self.selected.is_none() || self.selected_row().is_none() {
             self.select_row(0);
             return;
         }
@@ -312,7 +316,7 @@ impl State {
                 self.filter_error = None;
                 self.refilter();
                 // The selection stays on its exchange when it passes; else the newest.
-                if self.selected_row().is_none() {
+                if self.following || self.selected_row().is_none() {
                     self.select_row(0);
                 } else {
                     self.keep_selection_in_view();
@@ -377,7 +381,10 @@ impl State {
 
     fn move_by(&mut self, delta: isize) {
         match self.pane {
-            Pane::List => self.move_rows(delta),
+            Pane::List => {
+                self.move_rows(delta);
+                self.following = self.selected_row() == Some(0);
+            }
             Pane::Detail => self.scroll(delta),
         }
     }
@@ -550,6 +557,20 @@ mod tests {
     }
 
     #[test]
+    fn the_selection_follows_the_newest_until_moved() {
+        let mut s = five();
+        s.merge(vec![ex("f", "GET", Some(200))]);
+        assert_eq!(sel(&s), "f");
+        handle(&mut s, Key::Down);
+        s.merge(vec![ex("g", "GET", Some(200))]);
+        assert_eq!(sel(&s), "e", "moved: it stays");
+        handle(&mut s, Key::Char('g'));
+        assert_eq!(sel(&s), "g");
+        s.merge(vec![ex("h", "GET", Some(200))]);
+        assert_eq!(sel(&s), "h", "back on top: it follows again");
+    }
+
+    #[test]
     fn the_selection_stays_on_its_exchange_when_new_ones_arrive() {
         let mut s = five();
         handle(&mut s, Key::Down);
@@ -580,7 +601,7 @@ mod tests {
         assert_eq!(s.shown(), 1, "the last good filter stays");
         handle(&mut s, Key::CtrlU);
         assert_eq!(s.shown(), 5);
-        assert_eq!(sel(&s), "c", "the selection stays when it passes");
+        assert_eq!(sel(&s), "e", "never moved: it follows the newest");
         for c in "!method:post".chars() {
             handle(&mut s, Key::Char(c));
         }
