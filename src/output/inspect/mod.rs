@@ -195,7 +195,7 @@ impl View {
             ("r", "replay"),
             ("c", "curl"),
             ("s", "save"),
-            ("p", "pause"),
+            // p, e and x are in the help: the line fits 80 columns.
             ("?", "help"),
             ("q", "quit"),
         ];
