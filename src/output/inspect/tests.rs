@@ -285,3 +285,22 @@ fn hostile_captures() {
         assert!(request.contains("\\x1b[2J"), "{request}");
     }
 }
+
+#[test]
+fn colour_only_when_allowed() {
+    let fg_cells = |color: bool| {
+        let mut s = state_with(fixtures());
+        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let mut view = View::new(color);
+        term.draw(|f| view.draw(f, &mut s)).unwrap();
+        term.draw(|f| view.draw(f, &mut s)).unwrap();
+        term.backend()
+            .buffer()
+            .content()
+            .iter()
+            .filter(|c| c.fg != ratatui::style::Color::Reset)
+            .count()
+    };
+    assert!(fg_cells(true) > 0, "statuses and bodies are coloured");
+    assert_eq!(fg_cells(false), 0, "NO_COLOR: no colour at all");
+}
