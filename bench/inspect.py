@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""S9: `tunnelctl local inspect` on a pseudo-terminal (called by run.sh).
+"""S10: `tunnelctl local inspect` on a pseudo-terminal (called by run.sh).
 
 Usage: inspect.py TUNNELCTL AGENT_URL MOCK_URL FACTS
 
@@ -131,7 +131,7 @@ class Inspector:
         start = time.monotonic()
         while not pred(self.screen.text()):
             if time.monotonic() - start > limit:
-                raise SystemExit(f"bench S9: timed out; the screen:\n{self.screen.text()}")
+                raise SystemExit(f"bench S10: timed out; the screen:\n{self.screen.text()}")
             self.pump(0.05)
         return time.monotonic()
 
@@ -198,9 +198,9 @@ for n in range(30):
     time.sleep(0.3)  # requests arrive at a human pace, at a random point of the poll cycle
     time.sleep((n % 5) * 0.05)
 ins.quit()
-fact("s9_latency_samples", " ".join(f"{v:.4f}" for v in latencies))
-fact("s9_latency_p50", f"{statistics.median(latencies):.4f}")
-fact("s9_latency_p95", f"{pct(latencies, 95):.4f}")
+fact("s10_latency_samples", " ".join(f"{v:.4f}" for v in latencies))
+fact("s10_latency_p50", f"{statistics.median(latencies):.4f}")
+fact("s10_latency_p95", f"{pct(latencies, 95):.4f}")
 
 # 2, 3. 10,000 captures: frame time on a key press, peak RSS -----------------------------------
 call("POST", f"{MOCK}/_mock/reset")
@@ -232,12 +232,12 @@ for n in range(60):
     time.sleep(0.05)
 rss = ins.peak_rss_kib()
 ins.quit()
-fact("s9_frame_samples", " ".join(f"{v:.5f}" for v in frames))
-fact("s9_frame_p50", f"{statistics.median(frames):.5f}")
-fact("s9_frame_p95", f"{pct(frames, 95):.5f}")
-fact("s9_rss_kib", str(rss))
-fact("s9_answer_bytes", str(answer))
-fact("s9_captures", "10000")
-print(f"S9: row latency p50 {statistics.median(latencies) * 1000:.0f} ms, p95 {pct(latencies, 95) * 1000:.0f} ms; "
+fact("s10_frame_samples", " ".join(f"{v:.5f}" for v in frames))
+fact("s10_frame_p50", f"{statistics.median(frames):.5f}")
+fact("s10_frame_p95", f"{pct(frames, 95):.5f}")
+fact("s10_rss_kib", str(rss))
+fact("s10_answer_bytes", str(answer))
+fact("s10_captures", "10000")
+print(f"S10: row latency p50 {statistics.median(latencies) * 1000:.0f} ms, p95 {pct(latencies, 95) * 1000:.0f} ms; "
       f"frame p50 {statistics.median(frames) * 1000:.1f} ms, p95 {pct(frames, 95) * 1000:.1f} ms; "
       f"peak RSS {rss / 1024:.1f} MiB with a {answer / 1e6:.1f} MB answer", file=sys.stderr)
