@@ -230,6 +230,27 @@ for i, (name, label) in enumerate((("s9a", "method, status class and path"), ("s
     commands(r, labels)
     out.extend(["", f"`{name}.jq`: `{facts[name + '_jq']}`"])
 
+# S10 -----------------------------------------------------------------------------------------
+lat10 = [float(v) for v in facts["s10_latency_samples"].split()]
+frames10 = [float(v) for v in facts["s10_frame_samples"].split()]
+answer10 = int(facts["s10_answer_bytes"])
+rss10 = int(facts["s10_rss_kib"]) * 1024
+bound10 = 64e6 + answer10
+section("S10 the inspector (`local inspect` on a pseudo-terminal, 80x24)",
+        f"Row latency: {len(lat10)} requests sent through a tunnel while the inspector runs, each timed from "
+        "the moment it is sent to its row drawn whole on the parsed screen. Frame time: with "
+        f"{int(facts['s10_captures']):,} captures in the agent (its answer: {answer10:,} bytes), {len(frames10)} "
+        "presses of j/k, each timed from the key to the frame with the selection moved (pty round trip "
+        "included). Peak RSS: the inspector's VmHWM after that.")
+p50, p95 = float(facts["s10_latency_p50"]), float(facts["s10_latency_p95"])
+measure("row latency p50", ms(p50))
+check("S10", "row latency p95", "", "<= 500 ms", p95 <= 0.5, value=ms(p95))
+f50, f95 = float(facts["s10_frame_p50"]), float(facts["s10_frame_p95"])
+measure("frame on a key press, p50", ms(f50))
+check("S10", "frame on a key press, p95 (10,000 captures)", "", "<= 16 ms", f95 <= 0.016, value=ms(f95))
+check("S10", "peak RSS (10,000 captures)", "", f"<= 64 MB + the answer = {mb(bound10)}", rss10 <= bound10,
+      value=mb(rss10))
+
 # The page ------------------------------------------------------------------------------------
 mem = int(facts["mem_kib"]) * 1024
 head = [

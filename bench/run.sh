@@ -369,6 +369,14 @@ fi
 fact s7_bytes "$(stat -c %s "$TMP/tunnelctl.stripped")"
 
 # ---------------------------------------------------------------------------------------------
+# S10 the inspector: `local inspect` on a pseudo-terminal (bench/inspect.py drives it and parses
+# its screen): time from a request to its row on screen, frame time on a key press with 10,000
+# captures, peak RSS.
+# ---------------------------------------------------------------------------------------------
+log "S10 local inspect"
+python3 "$HERE/inspect.py" "$T" "$AGENT" "$API" "$FACTS"
+
+# ---------------------------------------------------------------------------------------------
 # The machine, then the report.
 # ---------------------------------------------------------------------------------------------
 fact nproc "$(nproc)"

@@ -194,6 +194,57 @@ fn refusals_are_explained() {
 
 #[test]
 #[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn the_inspector_lists_a_real_capture() {
+    use common::pty::Pty;
+    tunnelctl(&[
+        "local", "tunnels", "start", "--name", "peek", "--proto", "http", "--addr", "8080",
+    ])
+    .ok();
+    let leg = tunnelctl(&["local", "tunnels", "get", "peek (http)", "--json"]);
+    leg.ok();
+    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    assert!(visit(port, "POST", "/peek/1?x=y", "{\"event\":\"seen\"}").contains("200"));
+    wait_for_requests("peek (http)", 1);
+
+    // On a real terminal (a pseudo-terminal), as a person starts it.
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("tunnelctl"));
+    cmd.env_remove("RUST_BACKTRACE")
+        .env("NO_COLOR", "1")
+        .current_dir(dir.path())
+        .args(["local", "inspect"]);
+    let mut term = Pty::spawn(&cmd, 24, 80);
+    let screen = term.wait_for("/peek/1?x=y");
+    let row = screen
+        .lines()
+        .find(|l| l.contains("/peek/1?x=y"))
+        .unwrap()
+        .to_string();
+    for cell in ["peek (http)", "POST", "200", "▶"] {
+        assert!(row.contains(cell), "{cell} in the row:\n{screen}");
+    }
+    // The detail shows the request the agent captured, its JSON body pretty-printed.
+    let screen = term.wait_for("\"event\": \"seen\"");
+    assert!(screen.contains("POST /peek/1?x=y HTTP/1.1"), "{screen}");
+    // The filter: a word that matches, then one that does not.
+    term.send("/tunnel:peek*");
+    term.wait_for("1 of 1");
+    term.send(" status:5xx");
+    term.wait_for("0 of 1");
+    // Esc clears the filter (waited for: an Esc and a key close behind read as Alt+key).
+    term.send("\x1b");
+    term.wait_for("Requests (1)");
+    eprintln!("the inspector against the real agent:\n{screen}");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    term.assert_restored();
+    tunnelctl(&["local", "tunnels", "stop", "peek"]).ok();
+    tunnelctl(&["local", "tunnels", "stop", "peek (http)"]).ok();
+}
+
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
 fn an_http_tunnel_and_its_twin_are_started_shown_and_stopped_together() {
     // The real agent makes 'twin' (https) and 'twin (http)' for proto http: both are named,
     // with their URLs.

@@ -45,6 +45,19 @@ enum LocalCommand {
   tunnelctl local requests get airt_2Qm… --curl
   tunnelctl local requests clear --yes")]
     Requests(RequestsArgs),
+    /// Full-screen inspector of captured traffic: a live list, decoded bodies, filters, replay
+    #[command(after_help = "Examples:
+  tunnelctl local inspect
+  tunnelctl local inspect --filter 'method:POST status:5xx path:/hooks/*'
+
+Keys: arrows or j/k, PgUp/PgDn, g/G, Enter (list/detail), Tab (request/response), / filter,
+r replay, c copy as curl, s save the request, x clear all, p pause, ? help, q quit.
+Needs a terminal; in scripts use `local requests tail` or `local requests list`.")]
+    Inspect {
+        /// Start with this filter in the / bar (e.g. 'method:POST status:5xx tunnel:hook*')
+        #[arg(long, value_name = "QUERY")]
+        filter: Option<String>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -391,6 +404,7 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> Result<()> {
     match args.command {
         LocalCommand::Tunnels(t) => tunnels(t, ctx).await,
         LocalCommand::Requests(r) => requests(r, ctx).await,
+        LocalCommand::Inspect { filter } => crate::inspect::run::run(ctx, filter.as_deref()).await,
     }
 }
 

@@ -20,9 +20,9 @@ use super::read_input;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
-use crate::replay::edit::{chosen_editor, edit, Edited};
+use crate::replay::edit::{chosen_editor, edit_to_send};
 use crate::replay::modify::{parse_header, parse_header_name, parse_set, SetField};
-use crate::replay::send::{parse_upstream, upstream_of};
+use crate::replay::send::{parse_upstream, upstream_for, upstream_of};
 use crate::replay::{apply, send, Message, Mods};
 
 /// The largest request file, HAR log or `--body` read: a captured request's body can be an
@@ -151,45 +151,11 @@ pub async fn replay_changed(
     apply(&mut msg, &mods)?;
     let upstream = match changes.to {
         Some(url) => url,
-        None => {
-            let name = match tunnel {
-                Some(t) => t.to_string(),
-                None => captured
-                    .get("tunnel_name")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-            };
-            let tunnel = client.tunnel(&name).await.map_err(|e| match e {
-                Error::Api(mut f) if f.status == 404 => {
-                    f.hint = Some(format!(
-                        "The tunnel '{}' is not running, so its upstream is unknown; give --to URL.",
-                        escape(&name)
-                    ));
-                    Error::Api(f)
-                }
-                other => other,
-            })?;
-            upstream_of(&tunnel)?
-        }
+        None => upstream_for(&client, &captured, tunnel).await?,
     };
     if let Some(editor) = editor {
-        msg = match edit(&editor, &msg)? {
-            Edited::Changed(m) => m,
-            Edited::Unchanged => {
-                return Err(Error::usage(
-                    "edit cancelled: the request was saved unchanged, so nothing was sent \
-                     (to send it as it is, leave out --edit)",
-                ))
-            }
-            Edited::Emptied => {
-                return Err(Error::usage(
-                    "edit cancelled: the request was emptied, so nothing was sent",
-                ))
-            }
-        };
-    }
-    if let Some(why) = msg.unsendable() {
+        msg = edit_to_send(&editor, &msg)?;
+    } else if let Some(why) = msg.unsendable() {
         return Err(Error::usage(format!("{why}; nothing was sent")));
     }
     let http = ctx.upstream(&upstream)?;

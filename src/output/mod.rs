@@ -8,6 +8,7 @@
 pub mod capture;
 pub mod columns;
 pub mod detail;
+pub mod inspect;
 pub mod jq;
 pub mod json;
 pub mod progress;

@@ -29,6 +29,30 @@ pub fn chosen_editor() -> Option<String> {
         .find(|v| !v.trim().is_empty())
 }
 
+/// Opens `msg` in `editor` and returns the changed request to send; saved unchanged or emptied,
+/// the edit is cancelled (a usage error: nothing is sent), and so is a request that cannot be
+/// sent.
+pub fn edit_to_send(editor: &str, msg: &Message) -> Result<Message> {
+    let msg = match edit(editor, msg)? {
+        Edited::Changed(m) => m,
+        Edited::Unchanged => {
+            return Err(Error::usage(
+                "edit cancelled: the request was saved unchanged, so nothing was sent \
+                 (to send it as it is, leave out --edit)",
+            ))
+        }
+        Edited::Emptied => {
+            return Err(Error::usage(
+                "edit cancelled: the request was emptied, so nothing was sent",
+            ))
+        }
+    };
+    match msg.unsendable() {
+        Some(why) => Err(Error::usage(format!("{why}; nothing was sent"))),
+        None => Ok(msg),
+    }
+}
+
 /// Opens `msg` in `editor` and reads back what was saved. A saved file that is not a valid
 /// request is a usage error that says where the file was kept, so the edit is not lost.
 pub fn edit(editor: &str, msg: &Message) -> Result<Edited> {

@@ -154,6 +154,34 @@ pub fn upstream_of(tunnel: &Value) -> Result<Url> {
     })
 }
 
+/// The upstream a changed replay of `captured` goes to: that of `tunnel`, or of the tunnel it
+/// was captured on, as the agent shows it running now.
+pub async fn upstream_for(
+    client: &crate::agent::Client,
+    captured: &Value,
+    tunnel: Option<&str>,
+) -> Result<Url> {
+    let name = match tunnel {
+        Some(t) => t.to_string(),
+        None => captured
+            .get("tunnel_name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+    };
+    let tunnel = client.tunnel(&name).await.map_err(|e| match e {
+        Error::Api(mut f) if f.status == 404 => {
+            f.hint = Some(format!(
+                "The tunnel '{}' is not running, so its upstream is unknown; give --to URL.",
+                escape(&name)
+            ));
+            Error::Api(f)
+        }
+        other => other,
+    })?;
+    upstream_of(&tunnel)
+}
+
 /// The URL a request goes to: the upstream's scheme, host and port, its path as a prefix,
 /// then the request's path and query.
 pub fn target_url(upstream: &Url, msg: &Message) -> Url {

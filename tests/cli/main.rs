@@ -15,6 +15,7 @@ mod event_subscriptions;
 mod examples;
 mod fleet;
 mod help;
+mod inspect;
 mod interaction;
 mod ip_policies;
 mod local;

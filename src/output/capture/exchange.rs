@@ -169,23 +169,20 @@ fn is_text(body: &[u8]) -> bool {
     }
 }
 
-/// A body as a person reads it.
+/// A body as a person reads it, its `Content-Encoding` (gzip, deflate) undone.
 pub fn render_body(msg: &Message) -> String {
-    let body = &msg.body;
-    if body.is_empty() {
+    if msg.body.is_empty() {
         return String::new();
     }
-    let ctype = msg.header("content-type").unwrap_or("");
-    if msg
-        .header("content-encoding")
-        .is_some_and(|e| !e.eq_ignore_ascii_case("identity"))
-    {
-        return format!(
-            "({} bytes, {} encoded; use --raw to save it)",
-            body.len(),
-            escape(msg.header("content-encoding").unwrap_or(""))
-        );
+    let (body, said) = super::body::decoded_body(msg);
+    match said {
+        Some(said) => format!("{said}\n{}", render_plain_body(msg, &body)),
+        None => render_plain_body(msg, &body),
     }
+}
+
+fn render_plain_body(msg: &Message, body: &[u8]) -> String {
+    let ctype = msg.header("content-type").unwrap_or("");
     if !is_text(body) {
         let what = if ctype.is_empty() {
             String::new()

@@ -2,6 +2,7 @@
 //! ([`exchange`]), as a curl command line ([`curl`]), as a HAR log ([`har`]). Renderers only:
 //! the agent client (`crate::agent`) fetches, these turn what it fetched into text.
 
+pub mod body;
 pub mod curl;
 pub mod exchange;
 pub mod har;

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""S10: `tunnelctl local inspect` on a pseudo-terminal (called by run.sh).
+
+Usage: inspect.py TUNNELCTL AGENT_URL MOCK_URL FACTS
+
+1. Row latency: a tunnel to a small upstream; each of 30 requests is sent through its edge
+   while the inspector runs, and timed from the moment it is sent to the moment its row is on
+   the parsed screen (so the upper bound of "reaching the agent to its row on screen").
+2. With 10,000 captures in the agent: the time from a key press (j, k, alternately) to the
+   frame showing the selection moved, 60 presses.
+3. The inspector's peak RSS (VmHWM) after that, and the size of the agent's answer.
+
+The screen is parsed by a small terminal model that knows what ratatui's crossterm backend
+writes (cursor moves, erasures, colours ignored), so a row counts only once it is drawn whole.
+Appends key=value lines to FACTS.
+"""
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import signal
+import socket
+import statistics
+import struct
+import sys
+import termios
+import threading
+import time
+import urllib.request
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+T, AGENT, MOCK, FACTS = sys.argv[1:5]
+ROWS, COLS = 24, 80
+
+
+def fact(k, v):
+    with open(FACTS, "a") as f:
+        f.write(f"{k}={v}\n")
+
+
+def call(method, url, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"Content-Type": "application/json", "Accept": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return r.read()
+
+
+class Screen:
+    """Just enough of a terminal for ratatui: CUP, ED, EL, SGR and private modes."""
+
+    CSI = re.compile(rb"\x1b\[([0-9;?]*)([A-Za-z@])")
+
+    def __init__(self):
+        self.grid = [[" "] * COLS for _ in range(ROWS)]
+        self.r = self.c = 0
+        self.pending = b""
+
+    def feed(self, data):
+        data = self.pending + data
+        self.pending = b""
+        i = 0
+        while i < len(data):
+            b = data[i]
+            if b == 0x1B:
+                m = self.CSI.match(data, i)
+                if m is None:
+                    if len(data) - i < 16:
+                        self.pending = data[i:]
+                        return
+                    i += 1
+                    continue
+                self.csi(m.group(1).decode(), m.group(2).decode())
+                i = m.end()
+            elif b == 0x0D:
+                self.c = 0
+                i += 1
+            elif b == 0x0A:
+                self.r = min(self.r + 1, ROWS - 1)
+                i += 1
+            elif b < 0x20:
+                i += 1
+            else:
+                n = 1 if b < 0x80 else 2 if b >> 5 == 6 else 3 if b >> 4 == 14 else 4
+                if i + n > len(data):
+                    self.pending = data[i:]
+                    return
+                ch = data[i:i + n].decode("utf-8", "replace")
+                if self.r < ROWS and self.c < COLS:
+                    self.grid[self.r][self.c] = ch
+                self.c += 1
+                i += n
+
+    def csi(self, params, final):
+        if params.startswith("?"):
+            return
+        nums = [int(p) if p else 0 for p in params.split(";")] if params else []
+        if final == "H":
+            self.r = max((nums[0] if nums else 1) - 1, 0)
+            self.c = max((nums[1] if len(nums) > 1 else 1) - 1, 0)
+        elif final == "J":
+            self.grid = [[" "] * COLS for _ in range(ROWS)]
+        elif final == "K" and self.r < ROWS:
+            for c in range(self.c, COLS):
+                self.grid[self.r][c] = " "
+
+    def text(self):
+        return "\n".join("".join(row) for row in self.grid)
+
+
+class Inspector:
+    def __init__(self, env):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execvpe(T, [T, "local", "inspect"], env)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        self.screen = Screen()
+
+    def pump(self, timeout):
+        r, _, _ = select.select([self.fd], [], [], timeout)
+        if r:
+            try:
+                self.screen.feed(os.read(self.fd, 65536))
+            except OSError:
+                pass
+
+    def wait_for(self, pred, limit=60):
+        start = time.monotonic()
+        while not pred(self.screen.text()):
+            if time.monotonic() - start > limit:
+                raise SystemExit(f"bench S10: timed out; the screen:\n{self.screen.text()}")
+            self.pump(0.05)
+        return time.monotonic()
+
+    def peak_rss_kib(self):
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+        return 0
+
+    def quit(self):
+        os.write(self.fd, b"q")
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+        os.close(self.fd)
+
+
+class Upstream(BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *a):
+        pass
+
+
+def env():
+    e = dict(os.environ, TUNNELCTL_AGENT_URL=AGENT, TERM="xterm-256color", NO_COLOR="1")
+    return e
+
+
+def pct(values, p):
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+# 1. Row latency ------------------------------------------------------------------------------
+call("POST", f"{MOCK}/_mock/reset")
+up = ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+threading.Thread(target=up.serve_forever, daemon=True).start()
+call("POST", f"{AGENT}/tunnels", {"name": "bench", "proto": "http", "addr": str(up.server_address[1])})
+edges = json.loads(call("GET", f"{MOCK}/_mock/agent/edges"))
+port = next(e["edge_port"] for e in edges if e["name"] == "bench (http)")
+ins = Inspector(env())
+ins.wait_for(lambda s: "live" in s)
+latencies = []
+for n in range(30):
+    token = uuid.uuid4().hex[:12]
+    path = f"/b/{token}"
+
+    def visit(path=path):
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n".encode())
+            s.recv(4096)
+
+    t0 = time.monotonic()
+    threading.Thread(target=visit, daemon=True).start()
+    t1 = ins.wait_for(lambda s, path=path: any(path in line and "GET" in line for line in s.splitlines()))
+    latencies.append(t1 - t0)
+    time.sleep(0.3)  # requests arrive at a human pace, at a random point of the poll cycle
+    time.sleep((n % 5) * 0.05)
+ins.quit()
+fact("s10_latency_samples", " ".join(f"{v:.4f}" for v in latencies))
+fact("s10_latency_p50", f"{statistics.median(latencies):.4f}")
+fact("s10_latency_p95", f"{pct(latencies, 95):.4f}")
+
+# 2, 3. 10,000 captures: frame time on a key press, peak RSS -----------------------------------
+call("POST", f"{MOCK}/_mock/reset")
+call("POST", f"{MOCK}/_mock/agent/captures",
+     [{"method": "POST", "uri": "/hooks/stripe", "headers": {"Content-Type": "application/json"},
+       "body": json.dumps({"event": "invoice.paid", "amount": 4200, "note": "x" * 300}),
+       "response_body": "{\"ok\":true}", "repeat": 10000}])
+answer = len(call("GET", f"{AGENT}/requests/http"))
+ins = Inspector(env())
+ins.wait_for(lambda s: "10000 captured" in s, limit=120)
+time.sleep(0.5)
+
+
+def marked_row(s):
+    for i, line in enumerate(s.splitlines()):
+        if "\u25b6" in line:
+            return i
+    return -1
+
+
+frames = []
+for n in range(60):
+    before = marked_row(ins.screen.text())
+    key = b"j" if n % 2 == 0 else b"k"
+    t0 = time.monotonic()
+    os.write(ins.fd, key)
+    t1 = ins.wait_for(lambda s, before=before: marked_row(s) not in (-1, before), limit=10)
+    frames.append(t1 - t0)
+    time.sleep(0.05)
+rss = ins.peak_rss_kib()
+ins.quit()
+fact("s10_frame_samples", " ".join(f"{v:.5f}" for v in frames))
+fact("s10_frame_p50", f"{statistics.median(frames):.5f}")
+fact("s10_frame_p95", f"{pct(frames, 95):.5f}")
+fact("s10_rss_kib", str(rss))
+fact("s10_answer_bytes", str(answer))
+fact("s10_captures", "10000")
+print(f"S10: row latency p50 {statistics.median(latencies) * 1000:.0f} ms, p95 {pct(latencies, 95) * 1000:.0f} ms; "
+      f"frame p50 {statistics.median(frames) * 1000:.1f} ms, p95 {pct(frames, 95) * 1000:.1f} ms; "
+      f"peak RSS {rss / 1024:.1f} MiB with a {answer / 1e6:.1f} MB answer", file=sys.stderr)

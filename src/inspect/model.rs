@@ -1,0 +1,688 @@
+//! The inspector's state and what each key does to it, with no terminal and no network: the
+//! event loop ([`super::run`]) feeds it keys and the agent's answers, and carries out the
+//! [`Action`]s it returns; the views (`crate::output::inspect`) draw it.
+
+use std::collections::HashMap;
+
+use crate::capture_filter::Query;
+
+use super::exchange::Exchange;
+
+/// The most exchanges kept; past it the oldest are dropped (the agent itself keeps only what
+/// fits its `inspect_db_size`).
+pub const MAX_KEPT: usize = 10_000;
+
+/// A key press, as the model knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A printable character.
+    Char(char),
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+    /// Page up.
+    PageUp,
+    /// Page down.
+    PageDown,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Enter.
+    Enter,
+    /// Tab.
+    Tab,
+    /// Shift-Tab.
+    BackTab,
+    /// Escape.
+    Esc,
+    /// Backspace.
+    Backspace,
+    /// Ctrl-C.
+    CtrlC,
+    /// Ctrl-U (clear the filter being typed).
+    CtrlU,
+}
+
+/// What the event loop must do after a key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Nothing beyond drawing again.
+    None,
+    /// Leave the inspector.
+    Quit,
+    /// Replay this capture through the agent.
+    Replay(String),
+    /// Copy this capture as a curl command.
+    Copy(String),
+    /// Save this capture's request to a file.
+    Save(String),
+    /// Open this capture's request in the user's editor and send what is saved to the
+    /// tunnel's upstream.
+    Edit(String),
+    /// Delete every capture in the agent (confirmed).
+    Clear,
+}
+
+/// Which pane has the keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// The list of exchanges.
+    List,
+    /// The detail of the selected one.
+    Detail,
+}
+
+/// Which half of the exchange the detail pane shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The request.
+    Request,
+    /// The response.
+    Response,
+}
+
+/// What is on top of the panes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The panes have the keys.
+    Normal,
+    /// The `/` bar has them.
+    Filter,
+    /// The help is shown.
+    Help,
+    /// "Delete every captured request? y/n".
+    ConfirmClear,
+}
+
+/// How the agent is doing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Agent {
+    /// Not reached yet; the error of the last try, if one failed.
+    Waiting(Option<String>),
+    /// Answering.
+    Up,
+    /// It answered before and no longer does: why.
+    Gone(String),
+}
+
+/// Everything the inspector shows.
+#[derive(Debug)]
+pub struct State {
+    /// The agent API's URL, for messages.
+    pub url: String,
+    exchanges: Vec<Exchange>,
+    by_id: HashMap<String, usize>,
+    /// Indices into `exchanges` that pass the filter, ascending (oldest first).
+    visible: Vec<usize>,
+    selected: Option<usize>,
+    /// Which pane has the keys.
+    pub pane: Pane,
+    /// Request or response.
+    pub side: Side,
+    /// What is on top.
+    pub mode: Mode,
+    /// First line of the detail shown.
+    pub detail_scroll: usize,
+    /// Lines in the detail (told by the view when it lays it out).
+    pub detail_len: usize,
+    /// Rows the list has on screen (told by the view).
+    pub list_rows: usize,
+    /// Lines the detail has on screen (told by the view).
+    pub detail_rows: usize,
+    /// First list row shown.
+    pub list_offset: usize,
+    /// Live updates paused?
+    pub paused: bool,
+    /// Does the selection follow the newest capture? Until a key moves it off the top row,
+    /// as `tail -f` does; once moved, it stays on its exchange as new ones arrive.
+    pub following: bool,
+    /// The filter as typed.
+    pub filter_text: String,
+    query: Query,
+    /// Why the filter as typed is not in force (the last good one is).
+    pub filter_error: Option<String>,
+    /// How the agent is doing.
+    pub agent: Agent,
+    /// A one-line message (what an action did).
+    pub message: Option<String>,
+}
+
+impl State {
+    /// An empty inspector for the agent at `url`.
+    pub fn new(url: &str) -> State {
+        State {
+            url: url.to_string(),
+            exchanges: Vec::new(),
+            by_id: HashMap::new(),
+            visible: Vec::new(),
+            selected: None,
+            pane: Pane::List,
+            side: Side::Request,
+            mode: Mode::Normal,
+            detail_scroll: 0,
+            detail_len: 0,
+            list_rows: 10,
+            detail_rows: 10,
+            list_offset: 0,
+            paused: false,
+            following: true,
+            filter_text: String::new(),
+            query: Query::default(),
+            filter_error: None,
+            agent: Agent::Waiting(None),
+            message: None,
+        }
+    }
+
+    /// Exchanges kept.
+    pub fn total(&self) -> usize {
+        self.exchanges.len()
+    }
+
+    /// Exchanges that pass the filter.
+    pub fn shown(&self) -> usize {
+        self.visible.len()
+    }
+
+    /// The exchange on list row `row` (0 is the newest shown).
+    pub fn row(&self, row: usize) -> Option<&Exchange> {
+        let n = self.visible.len();
+        (row < n).then(|| &self.exchanges[self.visible[n - 1 - row]])
+    }
+
+    /// The selected exchange.
+    pub fn selected(&self) -> Option<&Exchange> {
+        self.selected.map(|i| &self.exchanges[i])
+    }
+
+    /// The list row of the selected exchange, if it passes the filter.
+    pub fn selected_row(&self) -> Option<usize> {
+        let i = self.selected?;
+        let pos = self.visible.binary_search(&i).ok()?;
+        Some(self.visible.len() - 1 - pos)
+    }
+
+    /// An exchange by ID.
+    pub fn get(&self, id: &str) -> Option<&Exchange> {
+        self.by_id.get(id).map(|i| &self.exchanges[*i])
+    }
+
+    /// How far from the newest (1 for the newest itself) the oldest exchange still waiting
+    /// for its response is: how far back a poll must look to see it answered.
+    pub fn oldest_pending_depth(&self) -> Option<usize> {
+        self.exchanges
+            .iter()
+            .position(|e| !e.answered())
+            .map(|i| self.exchanges.len() - i)
+    }
+
+    /// Takes in what the agent listed (newest first): new exchanges are added on top, known
+    /// ones updated (a response arrived); the selection stays on its exchange.
+    pub fn merge(&mut self, batch: Vec<Exchange>) {
+        let before = self.selected_row();
+        let mut added = false;
+        for e in batch.into_iter().rev() {
+            match self.by_id.get(&e.id) {
+                Some(&i) => {
+                    if self.exchanges[i] != e {
+                        self.exchanges[i] = e;
+                        self.refresh_one(i);
+                    }
+                }
+                None => {
+                    let i = self.exchanges.len();
+                    self.by_id.insert(e.id.clone(), i);
+                    if self.query.matches_subject(&e) {
+                        self.visible.push(i);
+                    }
+                    self.exchanges.push(e);
+                    added = true;
+                }
+            }
+        }
+        if self.exchanges.len() > MAX_KEPT {
+            let drop = self.exchanges.len() - MAX_KEPT;
+            self.exchanges.drain(..drop);
+            self.selected = self.selected.and_then(|s| s.checked_sub(drop));
+            self.reindex();
+            self.refilter();
+        }
+        if added {
+            self.after_rows_moved(before);
+        }
+    }
+
+    /// Selects the newest when following (or when nothing was selected); else keeps the
+    /// selected row where it was on screen when rows were added above it.
+    fn after_rows_moved(&mut self, before: Option<usize>) {
+        if self.following || self.selected.is_none() || self.selected_row().is_none() {
+            self.select_row(0);
+            return;
+        }
+        if let (Some(b), Some(now)) = (before, self.selected_row()) {
+            // The list stays still under the reader unless they were looking at the top.
+            if self.list_offset > 0 || b > 0 {
+                self.list_offset += now - b.min(now);
+            }
+        }
+        self.keep_selection_in_view();
+    }
+
+    /// Forgets every exchange (after a clear).
+    pub fn clear(&mut self) {
+        self.exchanges.clear();
+        self.by_id.clear();
+        self.visible.clear();
+        self.selected = None;
+        self.list_offset = 0;
+        self.detail_scroll = 0;
+    }
+
+    fn reindex(&mut self) {
+        self.by_id = self
+            .exchanges
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.id.clone(), i))
+            .collect();
+    }
+
+    fn refresh_one(&mut self, i: usize) {
+        let passes = self.query.matches_subject(&self.exchanges[i]);
+        match (self.visible.binary_search(&i), passes) {
+            (Err(at), true) => self.visible.insert(at, i),
+            (Ok(at), false) => {
+                self.visible.remove(at);
+            }
+            _ => {}
+        }
+    }
+
+    fn refilter(&mut self) {
+        let q = &self.query;
+        self.visible = self
+            .exchanges
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| q.matches_subject(*e))
+            .map(|(i, _)| i)
+            .collect();
+    }
+
+    /// Applies the filter as typed; when it does not parse, the last good one stays.
+    fn set_filter_text(&mut self) {
+        match Query::parse(&self.filter_text) {
+            Ok(q) => {
+                self.query = q;
+                self.filter_error = None;
+                self.refilter();
+                // The selection stays on its exchange when it passes; else the newest.
+                if self.following || self.selected_row().is_none() {
+                    self.select_row(0);
+                } else {
+                    self.keep_selection_in_view();
+                }
+            }
+            Err(e) => self.filter_error = Some(e.to_string()),
+        }
+    }
+
+    /// Sets the filter from outside (`--filter`).
+    pub fn set_filter(&mut self, text: &str) {
+        self.filter_text = text.to_string();
+        self.set_filter_text();
+    }
+
+    fn select_row(&mut self, row: usize) {
+        let n = self.visible.len();
+        if n == 0 {
+            self.selected = None;
+            return;
+        }
+        let row = row.min(n - 1);
+        let new = self.visible[n - 1 - row];
+        if self.selected != Some(new) {
+            self.detail_scroll = 0;
+        }
+        self.selected = Some(new);
+        self.keep_selection_in_view();
+    }
+
+    fn keep_selection_in_view(&mut self) {
+        let Some(row) = self.selected_row() else {
+            return;
+        };
+        let page = self.list_rows.max(1);
+        if row < self.list_offset {
+            self.list_offset = row;
+        } else if row >= self.list_offset + page {
+            self.list_offset = row + 1 - page;
+        }
+        let max_offset = self.visible.len().saturating_sub(page);
+        self.list_offset = self.list_offset.min(max_offset);
+    }
+
+    /// Tells the model how big the panes are (after a resize).
+    pub fn set_sizes(&mut self, list_rows: usize, detail_rows: usize) {
+        self.list_rows = list_rows.max(1);
+        self.detail_rows = detail_rows.max(1);
+        self.keep_selection_in_view();
+    }
+
+    fn move_rows(&mut self, delta: isize) {
+        let current = self.selected_row().unwrap_or(0);
+        let row = current.saturating_add_signed(delta);
+        self.select_row(row);
+    }
+
+    fn scroll(&mut self, delta: isize) {
+        let max = self.detail_len.saturating_sub(self.detail_rows);
+        self.detail_scroll = self.detail_scroll.saturating_add_signed(delta).min(max);
+    }
+
+    fn move_by(&mut self, delta: isize) {
+        match self.pane {
+            Pane::List => {
+                self.move_rows(delta);
+                self.following = self.selected_row() == Some(0);
+            }
+            Pane::Detail => self.scroll(delta),
+        }
+    }
+
+    fn page(&self) -> isize {
+        let rows = match self.pane {
+            Pane::List => self.list_rows,
+            Pane::Detail => self.detail_rows,
+        };
+        rows.max(1) as isize
+    }
+
+    fn on_selected(&mut self, act: impl FnOnce(String) -> Action) -> Action {
+        match self.selected() {
+            Some(e) => act(e.id.clone()),
+            None => {
+                self.message = Some("Nothing selected.".into());
+                Action::None
+            }
+        }
+    }
+}
+
+/// What a key does: changes the state and says what the event loop must do.
+pub fn handle(s: &mut State, key: Key) -> Action {
+    if key == Key::CtrlC {
+        return Action::Quit;
+    }
+    match s.mode {
+        Mode::Help => {
+            s.mode = Mode::Normal;
+            if key == Key::Char('q') {
+                return Action::Quit;
+            }
+            Action::None
+        }
+        Mode::ConfirmClear => {
+            s.mode = Mode::Normal;
+            if matches!(key, Key::Char('y') | Key::Char('Y')) {
+                Action::Clear
+            } else {
+                s.message = Some("Nothing deleted.".into());
+                Action::None
+            }
+        }
+        Mode::Filter => {
+            match key {
+                Key::Char(c) => s.filter_text.push(c),
+                Key::Backspace => {
+                    s.filter_text.pop();
+                }
+                Key::CtrlU => s.filter_text.clear(),
+                Key::Enter | Key::Down | Key::Tab => {
+                    s.mode = Mode::Normal;
+                    return Action::None;
+                }
+                Key::Esc => {
+                    s.mode = Mode::Normal;
+                    s.filter_text.clear();
+                }
+                _ => return Action::None,
+            }
+            s.set_filter_text();
+            Action::None
+        }
+        Mode::Normal => normal(s, key),
+    }
+}
+
+fn normal(s: &mut State, key: Key) -> Action {
+    s.message = None;
+    match key {
+        Key::Char('q') => return Action::Quit,
+        Key::Esc if s.pane == Pane::Detail => s.pane = Pane::List,
+        Key::Esc => return Action::Quit,
+        Key::Up | Key::Char('k') => s.move_by(-1),
+        Key::Down | Key::Char('j') => s.move_by(1),
+        Key::PageUp => s.move_by(-s.page()),
+        Key::PageDown | Key::Char(' ') => s.move_by(s.page()),
+        Key::Home | Key::Char('g') => s.move_by(isize::MIN / 2),
+        Key::End | Key::Char('G') => s.move_by(isize::MAX / 2),
+        Key::Enter => {
+            s.pane = match s.pane {
+                Pane::List => Pane::Detail,
+                Pane::Detail => Pane::List,
+            }
+        }
+        Key::Tab | Key::BackTab | Key::Char('t') => {
+            s.side = match s.side {
+                Side::Request => Side::Response,
+                Side::Response => Side::Request,
+            };
+            s.detail_scroll = 0;
+        }
+        Key::Char('/') => s.mode = Mode::Filter,
+        Key::Char('?') => s.mode = Mode::Help,
+        Key::Char('p') => {
+            s.paused = !s.paused;
+            s.message = Some(if s.paused {
+                "Paused: new captures are not fetched (p to resume).".into()
+            } else {
+                "Live again.".into()
+            });
+        }
+        Key::Char('r') => return s.on_selected(Action::Replay),
+        Key::Char('c') => return s.on_selected(Action::Copy),
+        Key::Char('s') => return s.on_selected(Action::Save),
+        Key::Char('e') => return s.on_selected(Action::Edit),
+        Key::Char('x') => s.mode = Mode::ConfirmClear,
+        _ => {}
+    }
+    Action::None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ex(id: &str, method: &str, status: Option<u16>) -> Exchange {
+        Exchange {
+            id: id.into(),
+            method: method.into(),
+            uri: format!("/{id}"),
+            status,
+            request: format!("{method} /{id} HTTP/1.1\r\n\r\n").into_bytes(),
+            response: status.map(|s| format!("HTTP/1.1 {s} X\r\n\r\n").into_bytes()),
+            ..Exchange::default()
+        }
+    }
+
+    /// A state with exchanges a (oldest) … e (newest).
+    fn five() -> State {
+        let mut s = State::new("http://127.0.0.1:4040/api");
+        s.set_sizes(3, 5);
+        s.merge(
+            ["e", "d", "c", "b", "a"]
+                .iter()
+                .map(|id| ex(id, if *id == "c" { "POST" } else { "GET" }, Some(200)))
+                .collect(),
+        );
+        s
+    }
+
+    fn sel(s: &State) -> &str {
+        s.selected().map(|e| e.id.as_str()).unwrap_or("-")
+    }
+
+    #[test]
+    fn newest_first_and_moving() {
+        let mut s = five();
+        assert_eq!(s.row(0).unwrap().id, "e");
+        assert_eq!(sel(&s), "e");
+        handle(&mut s, Key::Char('j'));
+        handle(&mut s, Key::Down);
+        assert_eq!(sel(&s), "c");
+        handle(&mut s, Key::Char('k'));
+        assert_eq!(sel(&s), "d");
+        handle(&mut s, Key::Char('G'));
+        assert_eq!(sel(&s), "a");
+        assert_eq!(s.list_offset, 2, "the last row is in view");
+        handle(&mut s, Key::PageUp);
+        assert_eq!(sel(&s), "d");
+        handle(&mut s, Key::Char('g'));
+        assert_eq!(sel(&s), "e");
+        handle(&mut s, Key::Up);
+        assert_eq!(sel(&s), "e", "stops at the top");
+    }
+
+    #[test]
+    fn the_selection_follows_the_newest_until_moved() {
+        let mut s = five();
+        s.merge(vec![ex("f", "GET", Some(200))]);
+        assert_eq!(sel(&s), "f");
+        handle(&mut s, Key::Down);
+        s.merge(vec![ex("g", "GET", Some(200))]);
+        assert_eq!(sel(&s), "e", "moved: it stays");
+        handle(&mut s, Key::Char('g'));
+        assert_eq!(sel(&s), "g");
+        s.merge(vec![ex("h", "GET", Some(200))]);
+        assert_eq!(sel(&s), "h", "back on top: it follows again");
+    }
+
+    #[test]
+    fn the_selection_stays_on_its_exchange_when_new_ones_arrive() {
+        let mut s = five();
+        handle(&mut s, Key::Down);
+        handle(&mut s, Key::Down);
+        assert_eq!(sel(&s), "c");
+        s.merge(vec![ex("g", "GET", None), ex("f", "GET", Some(200))]);
+        assert_eq!(sel(&s), "c");
+        assert_eq!(s.selected_row(), Some(4));
+        assert_eq!(s.row(0).unwrap().id, "g");
+        // A response arrives for a known one: updated in place, nothing added.
+        s.merge(vec![ex("g", "GET", Some(502))]);
+        assert_eq!(s.total(), 7);
+        assert_eq!(s.get("g").unwrap().status, Some(502));
+        assert_eq!(sel(&s), "c");
+    }
+
+    #[test]
+    fn the_filter_narrows_as_typed_and_keeps_the_last_good_query() {
+        let mut s = five();
+        handle(&mut s, Key::Char('/'));
+        for c in "method:post".chars() {
+            handle(&mut s, Key::Char(c));
+        }
+        assert_eq!((s.shown(), s.total()), (1, 5));
+        assert_eq!(sel(&s), "c");
+        s.set_filter("method:post status:9");
+        assert!(s.filter_error.as_deref().unwrap().contains("status '9'"));
+        assert_eq!(s.shown(), 1, "the last good filter stays");
+        handle(&mut s, Key::CtrlU);
+        assert_eq!(s.shown(), 5);
+        assert_eq!(sel(&s), "e", "never moved: it follows the newest");
+        for c in "!method:post".chars() {
+            handle(&mut s, Key::Char(c));
+        }
+        assert_eq!(s.shown(), 4);
+        assert_eq!(
+            sel(&s),
+            "e",
+            "the newest when the selection is filtered out"
+        );
+        handle(&mut s, Key::Enter);
+        assert_eq!(s.mode, Mode::Normal);
+        handle(&mut s, Key::Char('j'));
+        assert_eq!(sel(&s), "d");
+        // New arrivals go through the filter too.
+        s.merge(vec![ex("z", "POST", Some(200))]);
+        assert_eq!((s.shown(), s.total()), (4, 6));
+        handle(&mut s, Key::Char('/'));
+        handle(&mut s, Key::Esc);
+        assert_eq!((s.shown(), s.filter_text.as_str()), (6, ""));
+    }
+
+    #[test]
+    fn keys_that_act() {
+        let mut s = five();
+        assert_eq!(handle(&mut s, Key::Char('r')), Action::Replay("e".into()));
+        assert_eq!(handle(&mut s, Key::Char('c')), Action::Copy("e".into()));
+        assert_eq!(handle(&mut s, Key::Char('s')), Action::Save("e".into()));
+        assert_eq!(handle(&mut s, Key::Char('e')), Action::Edit("e".into()));
+        assert_eq!(handle(&mut s, Key::Char('x')), Action::None);
+        assert_eq!(s.mode, Mode::ConfirmClear);
+        assert_eq!(handle(&mut s, Key::Char('n')), Action::None);
+        assert_eq!(s.message.as_deref(), Some("Nothing deleted."));
+        handle(&mut s, Key::Char('x'));
+        assert_eq!(handle(&mut s, Key::Char('y')), Action::Clear);
+        handle(&mut s, Key::Char('p'));
+        assert!(s.paused);
+        handle(&mut s, Key::Char('?'));
+        assert_eq!(s.mode, Mode::Help);
+        assert_eq!(
+            handle(&mut s, Key::Esc),
+            Action::None,
+            "Esc closes the help"
+        );
+        assert_eq!(handle(&mut s, Key::CtrlC), Action::Quit);
+        assert_eq!(handle(&mut s, Key::Char('q')), Action::Quit);
+        let mut empty = State::new("u");
+        assert_eq!(handle(&mut empty, Key::Char('r')), Action::None);
+        assert_eq!(empty.message.as_deref(), Some("Nothing selected."));
+    }
+
+    #[test]
+    fn panes_sides_and_scrolling() {
+        let mut s = five();
+        handle(&mut s, Key::Enter);
+        assert_eq!(s.pane, Pane::Detail);
+        s.detail_len = 12;
+        handle(&mut s, Key::PageDown);
+        assert_eq!(s.detail_scroll, 5);
+        handle(&mut s, Key::PageDown);
+        assert_eq!(s.detail_scroll, 7, "stops at the last page");
+        handle(&mut s, Key::Tab);
+        assert_eq!((s.side, s.detail_scroll), (Side::Response, 0));
+        assert_eq!(sel(&s), "e", "the list did not move");
+        assert_eq!(handle(&mut s, Key::Esc), Action::None);
+        assert_eq!(s.pane, Pane::List);
+        assert_eq!(handle(&mut s, Key::Esc), Action::Quit);
+    }
+
+    #[test]
+    fn memory_is_bounded() {
+        let mut s = State::new("u");
+        let many: Vec<Exchange> = (0..MAX_KEPT + 5)
+            .rev()
+            .map(|i| ex(&format!("x{i}"), "GET", Some(200)))
+            .collect();
+        s.merge(many);
+        assert_eq!(s.total(), MAX_KEPT);
+        assert!(s.get("x4").is_none(), "the oldest went");
+        assert_eq!(s.get("x5").map(|e| e.id.as_str()), Some("x5"));
+        assert_eq!(s.row(0).unwrap().id, format!("x{}", MAX_KEPT + 4));
+        s.clear();
+        assert_eq!((s.total(), s.shown(), sel(&s)), (0, 0, "-"));
+    }
+}

@@ -1,0 +1,401 @@
+//! The inspector's event loop: takes the terminal (and always gives it back), polls the agent,
+//! reads keys, and carries out what the model asks (replay, copy, save, clear).
+
+use std::future::Future;
+use std::io::{IsTerminal, Write};
+use std::pin::Pin;
+use std::time::Duration;
+
+use crossterm::event::{Event, EventStream, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::{cursor, execute, terminal};
+use futures_util::StreamExt;
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+use tokio::time::Instant;
+
+use crate::agent;
+use crate::capture_filter::Query;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::output::capture::curl;
+use crate::output::inspect::View;
+use crate::replay::edit::{chosen_editor, edit_to_send};
+use crate::replay::send::upstream_for;
+use crate::replay::{send, Message};
+use crate::settings::DEFAULT_AGENT_URL;
+
+use super::exchange::Exchange;
+use super::feed::{self, Feed};
+use super::model::{handle, Action, Agent, Key, State};
+
+/// How often the agent is asked for new captures while it answers: a new capture is on screen
+/// within this plus one answer.
+const EVERY: Duration = Duration::from_millis(250);
+/// How often an agent that does not answer is tried again.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// Runs the inspector until the user quits. `filter` is the `/` bar's first text.
+pub async fn run(ctx: &Context, filter: Option<&str>) -> Result<()> {
+    let filter = filter.unwrap_or("");
+    Query::parse(filter).map_err(|e| Error::usage(format!("--filter: {e}")))?;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(Error::usage(
+            "local inspect needs a terminal; in a script or a pipe, follow captures with \
+             `tunnelctl local requests tail` (or list them with `local requests list`)",
+        ));
+    }
+    let client = ctx.agent()?;
+    let url = ctx
+        .settings
+        .agent_url()?
+        .value
+        .unwrap_or_else(|| DEFAULT_AGENT_URL.to_string());
+    let mut state = State::new(&url);
+    state.set_filter(filter);
+    let mut view = View::new(ctx.printer.color);
+    let guard = TerminalGuard::enter()?;
+    let backend = CrosstermBackend::new(std::io::stdout());
+    let mut term = Terminal::new(backend).map_err(io_error)?;
+    let result = event_loop(ctx, &client, &mut term, &mut view, &mut state).await;
+    drop(term);
+    drop(guard);
+    result
+}
+
+type Poll<'a> = Pin<Box<dyn Future<Output = (Option<usize>, Result<Vec<Exchange>>)> + 'a>>;
+
+async fn event_loop(
+    ctx: &Context,
+    client: &agent::Client,
+    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    view: &mut View,
+    state: &mut State,
+) -> Result<()> {
+    let mut events = EventStream::new();
+    let mut feed = Feed::new();
+    let mut poll: Option<Poll<'_>> = None;
+    let mut next_poll = Instant::now();
+    let mut editing: Option<String> = None;
+    loop {
+        if let Some(id) = editing.take() {
+            // The editor reads the keys while it runs: the key reader stops first, and a new
+            // one starts when the screen is taken back.
+            drop(events);
+            state.message = Some(edit_and_send(ctx, client, term, &id).await);
+            events = EventStream::new();
+        }
+        term.draw(|f| view.draw(f, state)).map_err(io_error)?;
+        if poll.is_none() && !state.paused && Instant::now() >= next_poll {
+            let limit = feed.next_limit(state);
+            poll = Some(Box::pin(async move {
+                let answer = match client.requests_raw(limit, None).await {
+                    Ok(list) => feed::exchanges(&list),
+                    Err(e) => Err(e),
+                };
+                (limit, answer)
+            }));
+        }
+        let waiting = poll.is_none() && !state.paused;
+        tokio::select! {
+            ev = events.next() => match ev {
+                Some(Ok(Event::Key(k))) => {
+                    let Some(key) = key_of(k) else { continue };
+                    let action = handle(state, key);
+                    match action {
+                        Action::Quit => return Ok(()),
+                        Action::Edit(id) => editing = Some(id),
+                        other => act(client, term, state, &mut feed, other).await,
+                    }
+                }
+                Some(Ok(_)) => {} // a resize: drawn again at the top of the loop
+                Some(Err(e)) => return Err(io_error(e)),
+                None => return Ok(()),
+            },
+            (asked, answer) = async { poll.as_mut().expect("a poll is under way").await }, if poll.is_some() => {
+                poll = None;
+                next_poll = Instant::now() + took(state, &mut feed, asked, answer);
+            }
+            _ = tokio::time::sleep_until(next_poll), if waiting => {}
+        }
+    }
+}
+
+/// Takes in a poll's answer; returns how long to wait before the next one.
+fn took(
+    state: &mut State,
+    feed: &mut Feed,
+    asked: Option<usize>,
+    answer: Result<Vec<Exchange>>,
+) -> Duration {
+    match answer {
+        Ok(batch) => {
+            if state.agent != Agent::Up && asked.is_some() {
+                // Back after a gap: look at everything again.
+                feed.start_over();
+            }
+            state.agent = Agent::Up;
+            feed.took(state, asked, &batch);
+            if !state.paused {
+                state.merge(batch);
+            }
+            EVERY
+        }
+        Err(e) => {
+            let why = first_line(&e.to_string());
+            state.agent = match state.agent {
+                Agent::Waiting(_) => Agent::Waiting(Some(why)),
+                _ => Agent::Gone(why),
+            };
+            RETRY
+        }
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_string()
+}
+
+/// Carries out what a key asked for; how it went is told on the bottom line.
+async fn act(
+    client: &agent::Client,
+    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    state: &mut State,
+    feed: &mut Feed,
+    action: Action,
+) {
+    let said = match action {
+        Action::None | Action::Quit | Action::Edit(_) => return,
+        Action::Replay(id) => match client.replay(&id, None).await {
+            Ok(()) => format!("Replayed {id}: its new capture (↻) comes in at the top."),
+            Err(e) => format!("Replay failed: {}", first_line(&e.to_string())),
+        },
+        Action::Clear => match client.clear().await {
+            Ok(()) => {
+                state.clear();
+                feed.start_over();
+                "Deleted every captured request.".into()
+            }
+            Err(e) => format!("Nothing deleted: {}", first_line(&e.to_string())),
+        },
+        Action::Copy(id) => match state.get(&id).map(|e| curl::command(&e.to_json())) {
+            None => return,
+            Some(Err(e)) => format!("No curl command: {}", first_line(&e.to_string())),
+            Some(Ok(cmd)) if osc52_clipboard() => match copy_osc52(term, &cmd) {
+                Ok(()) => "Copied the curl command to the clipboard.".into(),
+                Err(e) => format!("Could not copy: {e}"),
+            },
+            Some(Ok(cmd)) => match write_new(&id, "curl.sh", (cmd + "\n").as_bytes()) {
+                Ok(path) => format!("Curl command written to {path} (no clipboard here)"),
+                Err(e) => format!("Could not write the curl command: {e}"),
+            },
+        },
+        Action::Save(id) => match state.get(&id) {
+            None => return,
+            Some(e) => match write_new(&id, "http", &e.request) {
+                Ok(path) => format!("Saved the request to {path}"),
+                Err(e) => format!("Could not save the request: {e}"),
+            },
+        },
+    };
+    state.message = Some(said);
+}
+
+/// `e`: the selected request opened in the user's editor (`$VISUAL`, `$EDITOR`, else `vi`),
+/// the screen given back to the terminal meanwhile, then what was saved sent to the upstream
+/// of the tunnel it was captured on, as `local requests replay ID --edit` does. How it went is
+/// the bottom line's message.
+async fn edit_and_send(
+    ctx: &Context,
+    client: &agent::Client,
+    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    id: &str,
+) -> String {
+    let captured = match client.request(id).await {
+        Ok(c) => c,
+        Err(e) => return format!("Not sent: {}", first_line(&e.to_string())),
+    };
+    let prepared = async {
+        let msg = Message::from_capture(&captured)?;
+        let upstream = upstream_for(client, &captured, None).await?;
+        Ok::<_, Error>((msg, upstream))
+    };
+    let (msg, upstream) = match prepared.await {
+        Ok(p) => p,
+        Err(e) => return format!("Not sent: {}", first_line(&e.to_string())),
+    };
+    let editor = chosen_editor().unwrap_or_else(|| "vi".to_string());
+    restore();
+    let edited = edit_to_send(&editor, &msg);
+    // A full redraw on the screen taken back (`Terminal::clear` would ask the terminal where
+    // its cursor is; a resize to the same size clears without asking).
+    let back = take_screen().and_then(|()| {
+        let size = term.size().map_err(io_error)?;
+        term.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
+            .map_err(io_error)
+    });
+    if let Err(e) = back {
+        return format!("The screen could not be taken back: {e}");
+    }
+    let msg = match edited {
+        Ok(m) => m,
+        Err(e) => return first_line(&e.to_string()),
+    };
+    let sent = async {
+        let http = ctx.upstream(&upstream)?;
+        send(&http, &msg, &upstream).await
+    };
+    match sent.await {
+        Ok(sent) => format!(
+            "Sent the edited request to {}: {} in {} ms",
+            crate::escape::escape(sent.url.as_str()),
+            sent.answer.status,
+            sent.took().as_millis()
+        ),
+        Err(e) => format!("Not sent: {}", first_line(&e.to_string())),
+    }
+}
+
+/// Does this terminal take OSC 52 (set the clipboard) from programs? Known to by default:
+/// kitty, WezTerm, Alacritty, foot, Ghostty, iTerm2 (when allowed), Windows Terminal. Others
+/// (xterm, GNOME's, tmux by default) ignore it, so a file is written instead.
+fn osc52_clipboard() -> bool {
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    if std::env::var_os("TMUX").is_some() || var("TERM").starts_with("screen") {
+        return false;
+    }
+    let term = var("TERM");
+    let program = var("TERM_PROGRAM");
+    ["kitty", "alacritty", "foot", "wezterm", "ghostty"]
+        .iter()
+        .any(|t| term.contains(t))
+        || ["WezTerm", "iTerm.app", "ghostty"].contains(&program.as_str())
+        || std::env::var_os("WT_SESSION").is_some()
+}
+
+fn copy_osc52(
+    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    text: &str,
+) -> std::io::Result<()> {
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(text);
+    let out = term.backend_mut();
+    write!(out, "\x1b]52;c;{b64}\x07")?;
+    out.flush()
+}
+
+/// Writes a new file `ID.EXT` in the current folder (`ID-2.EXT`… when taken; never over an
+/// existing file), mode 0600: a captured request may carry tokens. Returns its name.
+fn write_new(id: &str, ext: &str, bytes: &[u8]) -> std::io::Result<String> {
+    let stem: String = id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .take(64)
+        .collect();
+    let stem = if stem.is_empty() {
+        "capture".into()
+    } else {
+        stem
+    };
+    for n in 1..1000 {
+        let name = if n == 1 {
+            format!("{stem}.{ext}")
+        } else {
+            format!("{stem}-{n}.{ext}")
+        };
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
+        match opts.open(&name) {
+            Ok(mut f) => {
+                f.write_all(bytes)?;
+                return Ok(format!("./{name}"));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("too many files of that name"))
+}
+
+/// The model's name for a key press; `None` for keys it has no use for (and releases).
+fn key_of(k: KeyEvent) -> Option<Key> {
+    if k.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+    Some(match k.code {
+        KeyCode::Char('c') if ctrl => Key::CtrlC,
+        KeyCode::Char('u') if ctrl => Key::CtrlU,
+        KeyCode::Char(_) if ctrl => return None,
+        KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::PageUp => Key::PageUp,
+        KeyCode::PageDown => Key::PageDown,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Tab => Key::Tab,
+        KeyCode::BackTab => Key::BackTab,
+        KeyCode::Esc => Key::Esc,
+        KeyCode::Backspace => Key::Backspace,
+        _ => return None,
+    })
+}
+
+fn io_error(e: std::io::Error) -> Error {
+    Error::Io(format!("the terminal: {e}"))
+}
+
+/// Holds the terminal in raw mode on the alternate screen; gives it back when dropped, which
+/// also happens when the command is ended by SIGTERM or Ctrl-C (the future holding it is
+/// dropped) and, through the panic hook, on a panic.
+struct TerminalGuard(());
+
+impl TerminalGuard {
+    fn enter() -> Result<TerminalGuard> {
+        let previous = std::panic::take_hook();
+        // The release build aborts on panic; the hook still runs first, so the terminal is
+        // given back before the usual message is printed.
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+        let guard = TerminalGuard(());
+        take_screen()?;
+        Ok(guard)
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+        // Back to the default hook (the program sets no other); a panicking thread may not
+        // change hooks, and ours restoring twice does no harm.
+        if !std::thread::panicking() {
+            let _ = std::panic::take_hook();
+        }
+    }
+}
+
+/// Takes the terminal: raw mode, the alternate screen, no cursor.
+fn take_screen() -> Result<()> {
+    terminal::enable_raw_mode().map_err(io_error)?;
+    execute!(
+        std::io::stdout(),
+        terminal::EnterAlternateScreen,
+        cursor::Hide
+    )
+    .map_err(io_error)
+}
+
+/// Gives the terminal back: cooked mode, the main screen, the cursor.
+fn restore() {
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(
+        std::io::stdout(),
+        terminal::LeaveAlternateScreen,
+        cursor::Show
+    );
+}
