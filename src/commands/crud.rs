@@ -132,7 +132,7 @@ impl Crud {
 
 /// How many of `total` items a confirmation lists: all of a few, else the first [`SHOWN`].
 /// Six are all shown: the sixth takes the line "… and 1 more" would.
-fn shown_count(total: usize) -> usize {
+pub(super) fn shown_count(total: usize) -> usize {
     if total <= SHOWN + 1 {
         total
     } else {

@@ -371,10 +371,7 @@ async fn choose(client: &Client, prompter: &Prompter, verb: &str) -> Result<Vec<
             ))
         })
         .collect();
-    let picked = prompter.pick(
-        &format!("Sessions to {verb} (space to choose, enter to confirm)"),
-        &labels,
-    )?;
+    let picked = prompter.pick(&format!("Sessions to {verb}"), &labels)?;
     if picked.is_empty() {
         return Err(Error::usage("no session chosen"));
     }
@@ -442,12 +439,29 @@ async fn agent_command(
     chosen.note_skipped(ctx);
     let targets = &chosen.send;
     if command == AgentCommand::Stop {
-        let ids: Vec<&str> = targets.iter().map(id_of).collect();
-        ctx.confirm(&format!(
-            "Stop the agent of {} session(s): {}? They exit and do not come back by themselves.",
-            ids.len(),
-            escape(&ids.join(", "))
-        ))?;
+        // The question lists the first few sessions (ID, region, OS, host) and counts the rest,
+        // so it never scrolls away.
+        let shown = super::crud::shown_count(targets.len());
+        let lines: Vec<String> = targets[..shown]
+            .iter()
+            .map(|s| {
+                escape(&format!(
+                    "{}  {}  {}  {}",
+                    id_of(s),
+                    field(s, "region"),
+                    field(s, "os"),
+                    field(s, "metadata")
+                ))
+            })
+            .collect();
+        ctx.prompter.confirm_items(
+            &format!(
+                "Stop the agent of {} session(s)? They exit and do not come back by themselves.",
+                targets.len()
+            ),
+            &lines,
+            targets.len() - shown,
+        )?;
     }
     let known: HashSet<String> = if wait_back {
         wait::all_sessions(&client)

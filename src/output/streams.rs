@@ -71,8 +71,11 @@ impl Streams {
         let forced = std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1");
         let out_tty = std::io::stdout().is_terminal() || forced;
         let err_tty = std::io::stderr().is_terminal();
-        let width = comfy_table::Table::new()
-            .width()
+        let terminal = std::io::stdout()
+            .is_terminal()
+            .then(|| crossterm::terminal::size().ok().map(|(w, _)| w))
+            .flatten();
+        let width = terminal
             .filter(|w| *w > 0)
             .or_else(|| {
                 std::env::var("COLUMNS")

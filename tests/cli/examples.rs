@@ -43,6 +43,14 @@ const SKIPPED: &[(&str, &str)] = &[
         "follows requests until Ctrl-C: it never ends by itself",
     ),
     (
+        "tunnelctl local inspect",
+        "full-screen: it needs a terminal (tests/cli/inspect.rs drives it in a pseudo-terminal)",
+    ),
+    (
+        "tunnelctl local inspect --filter 'method:POST status:5xx path:/hooks/*'",
+        "full-screen: it needs a terminal (tests/cli/inspect.rs drives it in a pseudo-terminal)",
+    ),
+    (
         "cargo install --path . --locked",
         "builds a release and installs into ~/.cargo/bin",
     ),
