@@ -293,6 +293,24 @@ pub fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
+/// The string at JSON `pointer` in each item of a JSON array, in order (`""` for the items
+/// themselves, `"/id"` for their ids); panics, naming the value, on anything else.
+pub fn strings_at(list: &Value, pointer: &str) -> Vec<String> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not a JSON array: {list}"))
+        .iter()
+        .map(|item| match item.pointer(pointer).and_then(Value::as_str) {
+            Some(s) => s.to_string(),
+            None => panic!("no string at {pointer:?} in {item}"),
+        })
+        .collect()
+}
+
+/// A JSON array of strings as strings.
+pub fn strings(list: &Value) -> Vec<String> {
+    strings_at(list, "")
+}
+
 /// Runs a prepared command; fails the test if a secret appears in its output.
 pub fn run(cmd: &mut Command) -> Out {
     let output = cmd.output().expect("the binary runs");
