@@ -3,8 +3,9 @@
 //! `src/output/`): one line per row, IDs and ARNs whole, headers over their columns, columns
 //! left out named once on stderr, empty lists said so, detail views as `KEY  value` lines.
 
-use crate::common::upstream::{visit, Upstream};
-use crate::common::{words, Env, Out};
+use crate::common::upstream::visit;
+use crate::common::{Env, Out};
+use crate::local::tunnels_to_upstream;
 
 const KINESIS: &str = "arn:aws:kinesis:us-east-1:123456789012:stream/events";
 
@@ -178,13 +179,7 @@ fn headers_are_bold_only_with_colour() {
 
 #[test]
 fn local_tunnels_get_shows_metrics_and_config_as_a_person_reads_them() {
-    let env = Env::new();
-    let up = Upstream::start();
-    env.local(&words(&format!(
-        "tunnels start --name web --proto http --addr {}",
-        up.port
-    )))
-    .ok();
+    let (env, up) = tunnels_to_upstream(&["web"]);
     let edges = env.mock.agent_edges();
     let port = edges
         .as_array()
