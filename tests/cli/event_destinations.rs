@@ -321,26 +321,14 @@ fn a_table_shows_the_key_id_but_never_the_secret() {
             "with a key",
         ]));
     out.ok();
-    let auth = out
-        .stdout
-        .lines()
-        .find(|l| l.contains("AUTH"))
-        .unwrap_or_else(|| panic!("no AUTH row:\n{}", out.stdout));
+    let auth = out.row("AUTH");
     assert!(auth.contains(KEY_ID), "{auth}");
     assert!(auth.contains("secret hidden"), "{auth}");
-    let target = out
-        .stdout
-        .lines()
-        .find(|l| l.contains("TARGET"))
-        .unwrap_or_else(|| panic!("no TARGET row:\n{}", out.stdout));
+    let target = out.row("TARGET");
     assert!(target.contains("firehose"), "{target}");
     let state = env.mock.state();
     let id = state["event_destinations"][0]["id"].as_str().unwrap();
-    let id_row = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("ID"))
-        .unwrap_or_else(|| panic!("no ID row:\n{}", out.stdout));
+    let id_row = out.row("ID");
     assert!(id_row.contains(id), "the created id: {id_row}");
 }
 

@@ -196,6 +196,7 @@ fn local_tunnels_get_shows_metrics_and_config_as_a_person_reads_them() {
         .args(["local", "tunnels", "get", "web (http)"]);
     let out = crate::common::run(&mut cmd);
     out.ok();
+    // Indentation counts here: a nested row is found by its leading spaces.
     let line = |key: &str| {
         out.stdout
             .lines()
@@ -235,11 +236,7 @@ fn get_views_show_times_absolute_and_relative_and_references_with_their_uri() {
     let sessions = env.seed_session_count(1);
     let out = env.run_terminal(80, &["sessions", "get", &sessions[0]]);
     out.ok();
-    let started = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("STARTED"))
-        .unwrap_or_else(|| panic!("{}", out.stdout));
+    let started = out.row("STARTED");
     assert!(
         started.contains(" UTC (") && started.ends_with(')'),
         "{started}"

@@ -79,15 +79,20 @@ impl Out {
     #[track_caller]
     pub fn shows_rows(&self, rows: &[(&str, &str)]) -> &Self {
         for (label, value) in rows {
-            assert!(
-                self.stdout
-                    .lines()
-                    .any(|l| l.trim_start().starts_with(label) && l.contains(value)),
-                "{label} {value}:\n{}",
-                self.stdout
-            );
+            let row = self.row(label);
+            assert!(row.contains(value), "{label} {value}: {row}");
         }
         self
+    }
+
+    /// The first line of stdout that starts with `label` (after indentation): a detail
+    /// view's row; fails the test when there is none.
+    #[track_caller]
+    pub fn row(&self, label: &str) -> &str {
+        self.stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} row:\n{}", self.stdout))
     }
 
     /// stdout as newline-delimited JSON: one value a line.
