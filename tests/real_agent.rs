@@ -83,13 +83,7 @@ fn the_webhook_loop_against_the_real_agent() {
     assert_eq!(out.json()["name"], "hook");
     let list = tunnelctl(&["local", "tunnels", "list", "--json"]);
     list.ok();
-    let names: Vec<String> = list
-        .json()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_string())
-        .collect();
+    let names = common::strings_at(&list.json(), "/name");
     let mut sorted = names.clone();
     sorted.sort();
     assert_eq!(names, sorted, "tunnels are listed sorted by name");
@@ -288,12 +282,7 @@ fn ids_of(args: &[&str]) -> Vec<String> {
     all.push("--json");
     let out = tunnelctl(&all);
     out.ok();
-    out.json()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap().to_string())
-        .collect()
+    common::strings_at(&out.json(), "/id")
 }
 
 /// The request headers of a capture, as the agent shows them.

@@ -21,6 +21,15 @@ fn terminal(mock: &Mock, asked: Asked, keys: &str) -> (Context, Captured) {
     (ctx, captured)
 }
 
+/// Starts the HTTP tunnel `web` on the emulated agent (which starts its twin `web (http)`).
+fn start_web(mock: &Mock) {
+    let (ctx, _) = context(mock, Asked::default(), false, 100, "");
+    let start = [
+        "local", "tunnels", "start", "--name", "web", "--proto", "http", "--addr", "9",
+    ];
+    run(&ctx, &start).expect("the tunnel starts");
+}
+
 /// `n` sessions with these fields; their IDs.
 fn sessions(mock: &Mock, n: usize, fields: Value) -> Vec<String> {
     let seeded = mock.seed(json!({"sessions": vec![fields; n]}));
@@ -220,14 +229,7 @@ fn waiting_for_restarted_agents_shows_what_and_for_how_long() {
 #[test]
 fn stopping_an_http_tunnel_asks_about_its_twin() {
     let mock = Mock::start(MockOptions::default()).expect("the emulator starts");
-    let (ctx, _) = context(&mock, Asked::default(), false, 100, "");
-    run(
-        &ctx,
-        &[
-            "local", "tunnels", "start", "--name", "web", "--proto", "http", "--addr", "9",
-        ],
-    )
-    .expect("started");
+    start_web(&mock);
     let (ctx, out) = terminal(&mock, Asked::default(), "no\r");
     run(&ctx, &["local", "tunnels", "stop", "web"]).expect("stopped");
     assert!(
@@ -244,13 +246,7 @@ fn stopping_an_http_tunnel_asks_about_its_twin() {
     };
     assert_eq!(deletes(&mock), ["/api/tunnels/web"]);
 
-    run(
-        &context(&mock, Asked::default(), false, 100, "").0,
-        &[
-            "local", "tunnels", "start", "--name", "web", "--proto", "http", "--addr", "9",
-        ],
-    )
-    .expect("started again");
+    start_web(&mock);
     let (ctx, out) = terminal(&mock, Asked::default(), "yes\r");
     run(&ctx, &["local", "tunnels", "stop", "web"]).expect("both stopped");
     assert!(

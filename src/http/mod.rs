@@ -284,6 +284,19 @@ impl Http {
     }
 
     /// Has the command's `--timeout` run out?
+    /// How long one attempt may take: the per-request timeout, cut so that the attempt, its
+    /// answer and its body end by the command's deadline; at least a millisecond.
+    fn attempt_limit(&self) -> Duration {
+        let limit = match self.opts.deadline {
+            Some(d) => self
+                .opts
+                .timeout
+                .min(d.saturating_duration_since(Instant::now())),
+            None => self.opts.timeout,
+        };
+        limit.max(Duration::from_millis(1))
+    }
+
     fn deadline_passed(&self) -> bool {
         self.opts.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -344,16 +357,10 @@ impl Http {
                 None => limiter.acquire().await,
             }
         }
-        let mut req = self.client.request(method.clone(), url.clone());
-        // The attempt, its answer and its body end by the command's deadline.
-        let limit = match self.opts.deadline {
-            Some(d) => self
-                .opts
-                .timeout
-                .min(d.saturating_duration_since(Instant::now())),
-            None => self.opts.timeout,
-        };
-        req = req.timeout(limit.max(Duration::from_millis(1)));
+        let mut req = self
+            .client
+            .request(method.clone(), url.clone())
+            .timeout(self.attempt_limit());
         if let Some(value) = &self.auth {
             req = req.header(AUTHORIZATION, value.clone());
         }

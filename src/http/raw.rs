@@ -154,13 +154,6 @@ impl Http {
         headers: &reqwest::header::HeaderMap,
         body: &[u8],
     ) -> std::result::Result<reqwest::Response, reqwest::Error> {
-        let limit = match self.opts.deadline {
-            Some(d) => self
-                .opts
-                .timeout
-                .min(d.saturating_duration_since(Instant::now())),
-            None => self.opts.timeout,
-        };
         if self.opts.verbose {
             super::trace::message(method, url, headers, body);
         }
@@ -168,7 +161,7 @@ impl Http {
             .client
             .request(method.clone(), url.clone())
             .headers(headers.clone())
-            .timeout(limit.max(Duration::from_millis(1)));
+            .timeout(self.attempt_limit());
         // A GET with no body goes without Content-Length, as browsers send it.
         if !body.is_empty() || !matches!(*method, Method::GET | Method::HEAD) {
             req = req.body(body.to_vec());

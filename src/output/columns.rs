@@ -288,7 +288,18 @@ impl Kind {
     }
 }
 
-fn scalar(v: &Value) -> String {
+/// A field by name or JSON pointer (`/request/method`); null where it is missing.
+pub fn field<'a>(name: &str, item: &'a Value) -> &'a Value {
+    if name.starts_with('/') {
+        item.pointer(name)
+    } else {
+        item.get(name)
+    }
+    .unwrap_or(&Value::Null)
+}
+
+/// A scalar as text, anything else as compact JSON; escaped, secrets masked.
+pub fn scalar(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
         Value::String(s) => escape(s),
@@ -324,12 +335,7 @@ fn join(parts: Vec<String>, human: bool) -> String {
 
 /// The text of one cell.
 pub fn render(col: &Column, item: &Value, human: bool) -> String {
-    let v = if col.field.starts_with('/') {
-        item.pointer(col.field)
-    } else {
-        item.get(col.field)
-    }
-    .unwrap_or(&Value::Null);
+    let v = field(col.field, item);
     match col.cell {
         Cell::Text | Cell::Free => scalar(v),
         Cell::Pairs | Cell::Metrics => match v {
@@ -347,26 +353,8 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
                 .unwrap_or_default(),
             human,
         ),
-        Cell::Labels => join(
-            v.as_object()
-                .map(|m| {
-                    m.iter()
-                        .map(|(k, v)| format!("{}={}", escape(k), scalar(v)))
-                        .collect()
-                })
-                .unwrap_or_default(),
-            human,
-        ),
-        Cell::Types => join(
-            v.as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|s| scalar(s.get("type").unwrap_or(s)))
-                        .collect()
-                })
-                .unwrap_or_default(),
-            human,
-        ),
+        Cell::Labels => join(label_pairs(v), human),
+        Cell::Types => join(type_names(v), human),
         Cell::Target => target_member(v)
             .map(|(name, m)| {
                 let arn = ["stream_arn", "delivery_stream_arn", "log_group_arn"]
@@ -389,6 +377,29 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
             .map(auth_text)
             .unwrap_or_default(),
     }
+}
+
+/// A labels object as `key=value` texts, escaped; none for anything but an object.
+pub fn label_pairs(v: &Value) -> Vec<String> {
+    v.as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| format!("{}={}", escape(k), scalar(v)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The `type` of each source in a list (or the entry itself where it has none); none for
+/// anything but an array.
+pub fn type_names(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| scalar(s.get("type").unwrap_or(s)))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The one non-null member of an EventTarget.

@@ -9,7 +9,9 @@
 
 use serde_json::{Map, Value};
 
-use super::columns::{json_text, masked_field, render, Cell, Column, Kind};
+use super::columns::{
+    field, label_pairs, masked_field, render, scalar, type_names, Cell, Column, Kind,
+};
 use super::table::width;
 use super::time::full_time;
 use crate::escape::escape;
@@ -95,25 +97,8 @@ fn push_field(entries: &mut Vec<Entry>, c: &Column, item: &Value) {
         },
         Cell::RefId => ref_pieces(std::slice::from_ref(v)),
         Cell::RefIds => ref_pieces(v.as_array().map(Vec::as_slice).unwrap_or_default()),
-        Cell::Types => list(
-            v.as_array()
-                .map(|sources| {
-                    sources
-                        .iter()
-                        .map(|s| text_of(s.get("type").unwrap_or(s)))
-                        .collect()
-                })
-                .unwrap_or_default(),
-        ),
-        Cell::Labels => list(
-            v.as_object()
-                .map(|m| {
-                    m.iter()
-                        .map(|(k, v)| format!("{}={}", escape(k), text_of(v)))
-                        .collect()
-                })
-                .unwrap_or_default(),
-        ),
+        Cell::Types => list(type_names(v)),
+        Cell::Labels => list(label_pairs(v)),
         Cell::Target => target_pieces(v),
         Cell::Pairs => {
             entries.push(Entry::new(c.header, vec![]));
@@ -151,7 +136,7 @@ fn push_rest(entries: &mut Vec<Entry>, kind: &Kind, map: &Map<String, Value>) {
             entries.push(Entry::new(key, vec![]));
             push_members(entries, &v);
         } else {
-            let s = text_of(&v);
+            let s = scalar(&v);
             let value = if s.is_empty() {
                 vec![]
             } else {
@@ -169,7 +154,7 @@ fn push_members(entries: &mut Vec<Entry>, v: &Value) {
         Value::Object(map) => {
             let masked = masked_object(map);
             for (k, v) in &masked {
-                let s = text_of(v);
+                let s = scalar(v);
                 let value = if s.is_empty() {
                     vec![]
                 } else {
@@ -181,7 +166,7 @@ fn push_members(entries: &mut Vec<Entry>, v: &Value) {
         Value::Null => {}
         other => {
             if let Some(last) = entries.last_mut() {
-                last.value.push(Piece::Whole(text_of(other)));
+                last.value.push(Piece::Whole(scalar(other)));
             }
         }
     }
@@ -197,29 +182,8 @@ fn masked_object(map: &Map<String, Value>) -> Map<String, Value> {
     }
 }
 
-/// A field by name or JSON pointer.
-fn field<'a>(name: &str, item: &'a Value) -> &'a Value {
-    if name.starts_with('/') {
-        item.pointer(name)
-    } else {
-        item.get(name)
-    }
-    .unwrap_or(&Value::Null)
-}
-
-/// A scalar as text, anything else as compact JSON; escaped, secrets masked.
-fn text_of(v: &Value) -> String {
-    match v {
-        Value::Null => String::new(),
-        Value::String(s) => escape(s),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.to_string(),
-        other => json_text(other),
-    }
-}
-
 fn uri_of(v: &Value) -> String {
-    v.get("uri").map(text_of).unwrap_or_default()
+    v.get("uri").map(scalar).unwrap_or_default()
 }
 
 /// A list of items, or nothing when it is empty.
@@ -235,7 +199,7 @@ fn list(items: Vec<String>) -> Vec<Piece> {
 fn ref_pieces(refs: &[Value]) -> Vec<Piece> {
     refs.iter()
         .filter(|r| !r.is_null())
-        .map(|r| Piece::Ref(text_of(r.get("id").unwrap_or(r)), uri_of(r)))
+        .map(|r| Piece::Ref(scalar(r.get("id").unwrap_or(r)), uri_of(r)))
         .collect()
 }
 
@@ -266,9 +230,9 @@ fn push_metrics(entries: &mut Vec<Entry>, header: &str, m: &Value) {
         entries.push(Entry::new(header, vec![]));
         return;
     };
-    let mut total = format!("{} total", text_of(count));
+    let mut total = format!("{} total", scalar(count));
     if let Some(open) = m.get("gauge").filter(|g| g.is_number()) {
-        total.push_str(&format!(", {} open", text_of(open)));
+        total.push_str(&format!(", {} open", scalar(open)));
     }
     entries.push(Entry::new(header, vec![Piece::Whole(total)]));
     if num("count").is_some_and(|c| c <= 0.0) {

@@ -30,6 +30,15 @@ impl ErrTerm {
         err.write_all(text.as_bytes())?;
         err.flush()
     }
+
+    /// Moves the cursor `n` cells in the direction of the CSI `code` (A up, B down, C right,
+    /// D left); nothing for none, as `ESC[0A` would still move one.
+    fn cursor(&self, n: usize, code: char) -> std::io::Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.put(&format!("\x1b[{n}{code}"))
+    }
 }
 
 impl TermLike for ErrTerm {
@@ -38,31 +47,19 @@ impl TermLike for ErrTerm {
     }
 
     fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            return Ok(());
-        }
-        self.put(&format!("\x1b[{n}A"))
+        self.cursor(n, 'A')
     }
 
     fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            return Ok(());
-        }
-        self.put(&format!("\x1b[{n}B"))
+        self.cursor(n, 'B')
     }
 
     fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            return Ok(());
-        }
-        self.put(&format!("\x1b[{n}C"))
+        self.cursor(n, 'C')
     }
 
     fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
-        if n == 0 {
-            return Ok(());
-        }
-        self.put(&format!("\x1b[{n}D"))
+        self.cursor(n, 'D')
     }
 
     fn write_line(&self, s: &str) -> std::io::Result<()> {

@@ -389,11 +389,7 @@ fn update_without_labels_does_not_show_them_as_empty() {
 
     let table = env.run_tty(&["backends", "tunnel-group", "update", id, "--metadata", "x"]);
     table.ok();
-    let labels_line = table
-        .stdout
-        .lines()
-        .find(|l| l.trim_start().starts_with("LABELS"))
-        .unwrap_or_else(|| panic!("a LABELS line:\n{}", table.stdout));
+    let labels_line = table.row("LABELS");
     assert!(
         labels_line.contains("app=web") && labels_line.contains("env=prod"),
         "{}",

@@ -8,23 +8,17 @@ use std::io::Read;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::Stdio;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::common::{Env, Out};
-
-fn ids(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i.as_str().unwrap().to_string())
-        .collect()
-}
+use crate::common::{strings, strings_at, Env, Out};
 
 /// A mixed fleet: `linux` Linux sessions, then `windows` Windows ones.
 fn fleet(env: &Env, linux: usize, windows: usize) -> (Vec<String>, Vec<String>) {
-    let l = ids(&env.seed(json!({"sessions": vec![json!({"os": "linux"}); linux]}))["sessions"]);
-    let w =
-        ids(&env.seed(json!({"sessions": vec![json!({"os": "windows"}); windows]}))["sessions"]);
+    let l =
+        strings(&env.seed(json!({"sessions": vec![json!({"os": "linux"}); linux]}))["sessions"]);
+    let w = strings(
+        &env.seed(json!({"sessions": vec![json!({"os": "windows"}); windows]}))["sessions"],
+    );
     (l, w)
 }
 
@@ -297,20 +291,16 @@ fn every_agent_version_outside_the_grammar_exits_2_before_any_request() {
 fn accepted_agent_versions_select_what_they_say() {
     let env = Env::new();
     let versions = ["3.18.0", "3.19", "3.19.1", "3.19.2", "3.20.0"];
-    let seeded = ids(&env.seed(json!({"sessions": versions
+    let seeded = strings(
+        &env.seed(json!({"sessions": versions
         .iter()
         .map(|v| json!({"agent_version": v}))
-        .collect::<Vec<_>>()}))["sessions"]);
+        .collect::<Vec<_>>()}))["sessions"],
+    );
     let pick = |cond: &str| -> Vec<String> {
         let out = env.run(&["sessions", "list", "--agent-version", cond, "--json"]);
         out.ok();
-        let mut got: Vec<String> = out
-            .json()
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["agent_version"].as_str().unwrap().to_string())
-            .collect();
+        let mut got = strings_at(&out.json(), "/agent_version");
         got.sort();
         got
     };
@@ -326,8 +316,10 @@ fn accepted_agent_versions_select_what_they_say() {
 #[test]
 fn delete_json_prints_one_result_per_id() {
     let env = Env::new();
-    let policies = ids(&env
-        .seed(json!({"ip_policies": [{"description": "a"}, {"description": "b"}]}))["ip_policies"]);
+    let policies = strings(
+        &env.seed(json!({"ip_policies": [{"description": "a"}, {"description": "b"}]}))
+            ["ip_policies"],
+    );
     let out = env.run(&[
         "ip-policies",
         "delete",

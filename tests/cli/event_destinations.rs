@@ -5,7 +5,7 @@ use crate::common;
 
 use crate::common::seed::{KINESIS, ROLE};
 use crate::common::words;
-use crate::common::{assert_management_headers, assert_write, only_write, run, Env, AWS_SECRET};
+use crate::common::{assert_write, only_write, run, Env, AWS_SECRET};
 use assert_cmd::Command;
 use serde_json::{json, Value};
 
@@ -54,6 +54,39 @@ fn create_with_stdin_secret(mut cmd: Command, target: [&str; 2], stdin: &str) ->
         .write_stdin(stdin))
 }
 
+/// `event-destinations create` of a Kinesis target with an access key id (the secret still
+/// to come from somewhere).
+const CREATE_KINESIS_WITH_KEY_ID: [&str; 6] = [
+    "event-destinations",
+    "create",
+    "--kinesis-stream-arn",
+    KINESIS,
+    "--aws-access-key-id",
+    KEY_ID,
+];
+
+/// Asserts that `out` succeeded after one write, `METHOD PATH` with `body`, and printed the
+/// destination at `path` as the API now stores it; returns what it printed.
+#[track_caller]
+fn wrote_and_printed(env: &Env, out: &common::Out, method: &str, path: &str, body: Value) -> Value {
+    out.ok();
+    assert_write(env, method, path, body);
+    let printed = out.json();
+    let id = printed["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no id printed: {printed}"));
+    assert!(
+        path == "/event_destinations" || path == format!("/event_destinations/{id}"),
+        "{path} printed {id}"
+    );
+    assert_eq!(
+        printed,
+        env.stored("event_destinations", id).unwrap(),
+        "printed as the API returned it"
+    );
+    printed
+}
+
 /// Runs `create FLAGS` and `update ed_x FLAGS` (with the AWS secret in the environment when
 /// `secret`): each is a usage error that names every one of `named` and prints nothing.
 #[track_caller]
@@ -91,28 +124,17 @@ fn create_kinesis_with_a_role_sends_the_target_and_prints_the_destination() {
             "--json",
         ],
     );
-    out.ok();
-    assert_write(
-        &env,
-        "POST",
-        "/event_destinations",
-        json!({
-            "description": "audit stream",
-            "metadata": "{\"team\":\"sec\"}",
-            "format": "json",
-            "target": {"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}},
-        }),
-    );
-    let printed = out.json();
+    let body = json!({
+        "description": "audit stream",
+        "metadata": "{\"team\":\"sec\"}",
+        "format": "json",
+        "target": {"kinesis": {"auth": {"role": {"role_arn": ROLE}}, "stream_arn": KINESIS}},
+    });
+    let printed = wrote_and_printed(&env, &out, "POST", "/event_destinations", body);
     let id = printed["id"].as_str().unwrap();
     assert!(id.starts_with("ed_"), "{id}");
     assert_eq!(printed["description"], "audit stream");
     assert_eq!(printed["target"]["kinesis"]["stream_arn"], KINESIS);
-    assert_eq!(
-        printed,
-        env.stored("event_destinations", id).unwrap(),
-        "printed as the API returned it"
-    );
 }
 
 #[test]
@@ -138,28 +160,17 @@ fn create_with_an_access_key_takes_the_secret_from_the_environment() {
         "create --firehose-delivery-stream-arn {FIREHOSE} --aws-access-key-id {KEY_ID} --json"
     );
     let out = with_secret(&env, &line);
-    out.ok();
     // The API receives the secret.
-    assert_write(
-        &env,
-        "POST",
-        "/event_destinations",
-        json!({
-            "target": {"firehose": {
-                "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
-                "delivery_stream_arn": FIREHOSE,
-            }},
-        }),
-    );
-    let printed = out.json();
+    let body = json!({
+        "target": {"firehose": {
+            "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
+            "delivery_stream_arn": FIREHOSE,
+        }},
+    });
+    let printed = wrote_and_printed(&env, &out, "POST", "/event_destinations", body);
     assert_eq!(
         printed["target"]["firehose"]["auth"]["creds"]["aws_access_key_id"],
         KEY_ID
-    );
-    assert_eq!(
-        printed,
-        env.stored("event_destinations", printed["id"].as_str().unwrap())
-            .unwrap()
     );
     // (run() already failed the test if the secret reached stdout or stderr.)
 }
@@ -235,14 +246,7 @@ fn secret_stdin_needs_an_access_key_id() {
 #[test]
 fn no_secret_source_off_a_terminal_is_a_usage_error() {
     let env = Env::new();
-    let args = [
-        "event-destinations",
-        "create",
-        "--kinesis-stream-arn",
-        KINESIS,
-        "--aws-access-key-id",
-        KEY_ID,
-    ];
+    let args = CREATE_KINESIS_WITH_KEY_ID;
     let out = env.run(&args);
     out.code(2)
         .says(SECRET_ENV)
@@ -270,14 +274,7 @@ fn the_secret_is_never_a_flag() {
         vec!["--aws-secret-access-key=not-the-secret"],
         vec!["--secret-access-key", "not-the-secret"],
     ] {
-        let mut full = vec![
-            "event-destinations",
-            "create",
-            "--kinesis-stream-arn",
-            KINESIS,
-            "--aws-access-key-id",
-            KEY_ID,
-        ];
+        let mut full = CREATE_KINESIS_WITH_KEY_ID.to_vec();
         full.extend(args.iter().copied());
         run(env.cmd().env(SECRET_ENV, AWS_SECRET).args(&full))
             .code(2)
@@ -324,26 +321,14 @@ fn a_table_shows_the_key_id_but_never_the_secret() {
             "with a key",
         ]));
     out.ok();
-    let auth = out
-        .stdout
-        .lines()
-        .find(|l| l.contains("AUTH"))
-        .unwrap_or_else(|| panic!("no AUTH row:\n{}", out.stdout));
+    let auth = out.row("AUTH");
     assert!(auth.contains(KEY_ID), "{auth}");
     assert!(auth.contains("secret hidden"), "{auth}");
-    let target = out
-        .stdout
-        .lines()
-        .find(|l| l.contains("TARGET"))
-        .unwrap_or_else(|| panic!("no TARGET row:\n{}", out.stdout));
+    let target = out.row("TARGET");
     assert!(target.contains("firehose"), "{target}");
     let state = env.mock.state();
     let id = state["event_destinations"][0]["id"].as_str().unwrap();
-    let id_row = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("ID"))
-        .unwrap_or_else(|| panic!("no ID row:\n{}", out.stdout));
+    let id_row = out.row("ID");
     assert!(id_row.contains(id), "the created id: {id_row}");
 }
 
@@ -364,19 +349,8 @@ fn target_json_is_sent_as_given() {
             "--json",
         ],
     );
-    out.ok();
-    let req = only_write(&env);
-    assert_eq!(req.method, "POST");
-    assert_management_headers(&req);
-    assert_eq!(
-        req.body_json(),
-        Some(json!({"description": "from json", "target": target}))
-    );
-    assert_eq!(
-        out.json(),
-        env.stored("event_destinations", out.json()["id"].as_str().unwrap())
-            .unwrap()
-    );
+    let body = json!({"description": "from json", "target": target});
+    wrote_and_printed(&env, &out, "POST", "/event_destinations", body);
 }
 
 #[test]
@@ -715,18 +689,11 @@ fn update_sends_only_the_flags_given() {
     let ids = env.seed_destinations(1);
     let before = env.stored("event_destinations", &ids[0]).unwrap();
     let out = env.run_in(CMD, &["update", &ids[0], "--metadata", "m2", "--json"]);
-    out.ok();
-    assert_write(
-        &env,
-        "PATCH",
-        &format!("/event_destinations/{}", ids[0]),
-        json!({"metadata": "m2"}),
-    );
-    let printed = out.json();
+    let path = format!("/event_destinations/{}", ids[0]);
+    let printed = wrote_and_printed(&env, &out, "PATCH", &path, json!({"metadata": "m2"}));
     assert_eq!(printed["metadata"], "m2");
     assert_eq!(printed["description"], "dest 1", "the description is kept");
     assert_eq!(printed["target"], before["target"], "the target is kept");
-    assert_eq!(printed, env.stored("event_destinations", &ids[0]).unwrap());
 
     env.mock.clear_requests();
     env.run_words(
@@ -753,23 +720,17 @@ fn update_with_a_target_replaces_the_target() {
         ids[0]
     );
     let out = with_secret(&env, &line);
-    out.ok();
-    assert_write(
-        &env,
-        "PATCH",
-        &format!("/event_destinations/{}", ids[0]),
-        json!({
-            "target": {"cloudwatch_logs": {
-                "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
-                "log_group_arn": LOGS,
-            }},
-        }),
-    );
-    let printed = out.json();
+    let body = json!({
+        "target": {"cloudwatch_logs": {
+            "auth": {"creds": {"aws_access_key_id": KEY_ID, "aws_secret_access_key": AWS_SECRET}},
+            "log_group_arn": LOGS,
+        }},
+    });
+    let path = format!("/event_destinations/{}", ids[0]);
+    let printed = wrote_and_printed(&env, &out, "PATCH", &path, body);
     assert_eq!(printed["target"]["kinesis"], Value::Null, "replaced");
     assert_eq!(printed["target"]["cloudwatch_logs"]["log_group_arn"], LOGS);
     assert_eq!(printed["description"], "dest 1");
-    assert_eq!(printed, env.stored("event_destinations", &ids[0]).unwrap());
 
     // And with --target-json.
     env.mock.clear_requests();

@@ -187,13 +187,7 @@ fn get_shows_a_detail_table_on_a_terminal() {
                "destination_ids": [dests[0]]}));
     let out = env.run_tty(&["event-subscriptions", "get", &id]);
     out.ok();
-    let row = |label: &str| -> String {
-        out.stdout
-            .lines()
-            .find(|l| l.trim_start().starts_with(label))
-            .unwrap_or_else(|| panic!("no {label} row:\n{}", out.stdout))
-            .to_string()
-    };
+    let row = |label: &str| out.row(label);
     assert!(row("ID").contains(&id), "{}", out.stdout);
     assert!(row("DESCRIPTION").contains("office events"));
     assert!(row("SOURCES").contains("ip_policy_created.v0, ip_policy_updated.v0"));

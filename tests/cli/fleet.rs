@@ -4,17 +4,9 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::common::{run, words, Env};
+use crate::common::{run, strings, strings_at, words, Env};
 use serde_json::{json, Value};
 use tunnelctl_mock::{MockOptions, RecordedRequest};
-
-fn ids(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i.as_str().unwrap().to_string())
-        .collect()
-}
 
 /// An emulator whose restarted sessions come back after `ms` milliseconds.
 fn restart_delay(ms: u64) -> Env {
@@ -35,7 +27,7 @@ fn linux_sessions(env: &Env, n: usize, extra: Value) -> Vec<String> {
         }
         list.push(s);
     }
-    ids(&env.seed(json!({ "sessions": list }))["sessions"])
+    strings(&env.seed(json!({ "sessions": list }))["sessions"])
 }
 
 fn sessions_now(env: &Env) -> Vec<Value> {
@@ -112,11 +104,13 @@ fn upgrade_all_updates_waits_restarts_and_sees_every_agent_back() {
 #[test]
 fn upgrade_reports_each_update_refusal_and_restarts_none_of_them() {
     let env = restart_delay(100);
-    let refused = ids(&env.seed(json!({"sessions": [
-        {"os": "linux", "update_available": null},
-        {"os": "linux", "update_checks_disabled": true},
-        {"os": "linux", "updating": true},
-    ]}))["sessions"]);
+    let refused = strings(
+        &env.seed(json!({"sessions": [
+            {"os": "linux", "update_available": null},
+            {"os": "linux", "update_checks_disabled": true},
+            {"os": "linux", "updating": true},
+        ]}))["sessions"],
+    );
     let updated = linux_sessions(&env, 1, json!({}));
     // The fourth reason: updated already, not restarted yet.
     env.run(&["sessions", "update", &updated[0]]).ok();
@@ -165,7 +159,7 @@ fn upgrade_reports_each_update_refusal_and_restarts_none_of_them() {
 #[test]
 fn upgrade_stops_after_the_first_failed_batch() {
     let env = restart_delay(100);
-    let first = ids(
+    let first = strings(
         &env.seed(json!({"sessions": [{"os": "linux", "update_available": null}]}))["sessions"],
     );
     let rest = linux_sessions(&env, 2, json!({}));
@@ -262,7 +256,7 @@ fn dry_run_sends_nothing() {
 #[test]
 fn selectors_pick_sessions() {
     let env = Env::new();
-    let seeded = ids(&env.seed(json!({"sessions": [
+    let seeded = strings(&env.seed(json!({"sessions": [
         {"region": "eu", "os": "linux", "agent_version": "3.19.1", "ip": "203.0.113.5", "metadata": "{\"team\":\"web\"}", "credential_id": "cr_aaa"},
         {"region": "eu", "os": "windows", "agent_version": "3.20.0", "ip": "198.51.100.7"},
         {"region": "us", "os": "linux", "agent_version": "3.18.4", "ip": "203.0.113.99"},
@@ -272,13 +266,7 @@ fn selectors_pick_sessions() {
         all.extend_from_slice(args);
         let out = env.run(&all);
         out.ok();
-        let mut got: Vec<String> = out
-            .json()
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["id"].as_str().unwrap().to_string())
-            .collect();
+        let mut got = strings_at(&out.json(), "/id");
         got.sort();
         got
     };
@@ -321,7 +309,7 @@ fn selectors_pick_sessions() {
 #[test]
 fn stop_by_selector_reports_each_and_mixed_failures_exit_5() {
     let env = Env::new();
-    let seeded = ids(&env.seed(json!({"sessions": [{"region": "eu", "os": "linux"}, {"region": "eu", "os": "windows"}, {"region": "us"}]}))["sessions"]);
+    let seeded = strings(&env.seed(json!({"sessions": [{"region": "eu", "os": "linux"}, {"region": "eu", "os": "windows"}, {"region": "us"}]}))["sessions"]);
     // Named, a Windows session is sent its restart and its refusal counts (selectors would
     // skip it: see bulk_view.rs).
     let out = env.run(&["sessions", "restart", &seeded[0], &seeded[1], "--json"]);

@@ -5,9 +5,9 @@
 use std::process::Command;
 
 use crate::common::pty::{keys, Pty};
-use crate::common::upstream::{visit, Upstream};
-use crate::common::{words, Env};
-use crate::local::edge_port;
+use crate::common::upstream::visit;
+use crate::common::Env;
+use crate::local::{edge_port, tunnels_to_upstream};
 use tunnelctl_mock::MockOptions;
 
 /// `tunnelctl local inspect ARGS` on a 24x80 terminal, against the agent at `agent_url`,
@@ -29,6 +29,16 @@ fn inspect(env: &Env, agent_url: &str, args: &[&str]) -> Pty {
     Pty::spawn(&cmd, 24, 80)
 }
 
+/// The file name the screen shows right after `before`.
+fn file_named(screen: &str, before: &str) -> String {
+    screen
+        .split(before)
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no file after {before:?} on the screen:\n{screen}"))
+        .to_string()
+}
+
 /// A port nothing listens on (bound, then let go).
 fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -37,13 +47,7 @@ fn free_port() -> u16 {
 
 #[test]
 fn the_webhook_loop_on_a_real_terminal() {
-    let env = Env::new();
-    let up = Upstream::start();
-    env.local(&words(&format!(
-        "tunnels start --name hook --proto http --addr {}",
-        up.port
-    )))
-    .ok();
+    let (env, up) = tunnels_to_upstream(&["hook"]);
     let port = edge_port(&env, "hook (http)");
     let mut term = inspect(&env, &env.mock.agent_url(), &[]);
     term.wait_for("No captured requests yet");
@@ -120,13 +124,10 @@ fn the_webhook_loop_on_a_real_terminal() {
 
     // `s` saves the selected request as an HTTP message file, named on screen.
     term.send("s");
-    let screen = term.wait_for("Saved the request to ./airt_");
-    let name = screen
-        .split("Saved the request to ./")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap()
-        .to_string();
+    let name = file_named(
+        &term.wait_for("Saved the request to ./airt_"),
+        "Saved the request to ./",
+    );
     let saved = std::fs::read(env.dir.path().join(&name)).unwrap();
     assert!(
         saved.starts_with(b"POST /hooks/stripe HTTP/1.1\r\n"),
@@ -136,13 +137,10 @@ fn the_webhook_loop_on_a_real_terminal() {
 
     // `c` has no clipboard on this terminal (xterm): the curl command goes to a file.
     term.send("c");
-    let screen = term.wait_for("Curl command written to ./airt_");
-    let curl_file = screen
-        .split("Curl command written to ./")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap()
-        .to_string();
+    let curl_file = file_named(
+        &term.wait_for("Curl command written to ./airt_"),
+        "Curl command written to ./",
+    );
     let curl = std::fs::read_to_string(env.dir.path().join(curl_file)).unwrap();
     assert!(curl.starts_with("curl -g --path-as-is -X POST"), "{curl}");
 

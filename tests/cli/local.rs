@@ -8,7 +8,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::upstream::{visit, Upstream};
-use crate::common::{run, words, Env, Out};
+use crate::common::{run, strings, strings_at, words, Env, Out};
 use base64::Engine;
 use serde_json::{json, Value};
 
@@ -477,12 +477,7 @@ fn big_binary_and_hostile_captures_display_safely() {
          "response_headers": {"X-Back": ["\u{9b}0;title"]}, "response_body_base64": b64(b"ok")},
         {"tunnel_name": "t (http)", "method": "GET", "uri": "/slow", "headers": {}, "body_base64": "", "pending": true}
     ]));
-    let ids: Vec<String> = ids
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect();
+    let ids = strings(&ids);
     let check = |out: &Out| {
         for bad in ['\u{1b}', '\u{7}', '\u{9b}', '\r'] {
             assert!(
@@ -582,12 +577,7 @@ fn listed(env: &Env, args: &str) -> Vec<String> {
     let all = words(&line);
     let out = env.local(&all);
     out.ok();
-    out.json()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap().to_string())
-        .collect()
+    strings_at(&out.json(), "/id")
 }
 
 #[test]
@@ -605,12 +595,7 @@ fn list_filters_by_method_status_path_text_and_time_with_tunnel_and_limit() {
          "response_body": "created invoice.paid"},
         {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/slow", "pending": true}
     ]));
-    let id: Vec<String> = ids
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect();
+    let id = strings(&ids);
     let want = |idx: &[usize]| idx.iter().map(|i| id[*i].clone()).collect::<Vec<_>>();
     assert_eq!(listed(&env, "--method post"), want(&[4, 1, 0]));
     assert_eq!(listed(&env, "--method GET,put"), want(&[3, 2]));

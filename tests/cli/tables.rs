@@ -3,8 +3,9 @@
 //! `src/output/`): one line per row, IDs and ARNs whole, headers over their columns, columns
 //! left out named once on stderr, empty lists said so, detail views as `KEY  value` lines.
 
-use crate::common::upstream::{visit, Upstream};
-use crate::common::{words, Env, Out};
+use crate::common::upstream::visit;
+use crate::common::{Env, Out};
+use crate::local::tunnels_to_upstream;
 
 const KINESIS: &str = "arn:aws:kinesis:us-east-1:123456789012:stream/events";
 
@@ -178,13 +179,7 @@ fn headers_are_bold_only_with_colour() {
 
 #[test]
 fn local_tunnels_get_shows_metrics_and_config_as_a_person_reads_them() {
-    let env = Env::new();
-    let up = Upstream::start();
-    env.local(&words(&format!(
-        "tunnels start --name web --proto http --addr {}",
-        up.port
-    )))
-    .ok();
+    let (env, up) = tunnels_to_upstream(&["web"]);
     let edges = env.mock.agent_edges();
     let port = edges
         .as_array()
@@ -201,6 +196,7 @@ fn local_tunnels_get_shows_metrics_and_config_as_a_person_reads_them() {
         .args(["local", "tunnels", "get", "web (http)"]);
     let out = crate::common::run(&mut cmd);
     out.ok();
+    // Indentation counts here: a nested row is found by its leading spaces.
     let line = |key: &str| {
         out.stdout
             .lines()
@@ -240,11 +236,7 @@ fn get_views_show_times_absolute_and_relative_and_references_with_their_uri() {
     let sessions = env.seed_session_count(1);
     let out = env.run_terminal(80, &["sessions", "get", &sessions[0]]);
     out.ok();
-    let started = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("STARTED"))
-        .unwrap_or_else(|| panic!("{}", out.stdout));
+    let started = out.row("STARTED");
     assert!(
         started.contains(" UTC (") && started.ends_with(')'),
         "{started}"

@@ -79,15 +79,20 @@ impl Out {
     #[track_caller]
     pub fn shows_rows(&self, rows: &[(&str, &str)]) -> &Self {
         for (label, value) in rows {
-            assert!(
-                self.stdout
-                    .lines()
-                    .any(|l| l.trim_start().starts_with(label) && l.contains(value)),
-                "{label} {value}:\n{}",
-                self.stdout
-            );
+            let row = self.row(label);
+            assert!(row.contains(value), "{label} {value}: {row}");
         }
         self
+    }
+
+    /// The first line of stdout that starts with `label` (after indentation): a detail
+    /// view's row; fails the test when there is none.
+    #[track_caller]
+    pub fn row(&self, label: &str) -> &str {
+        self.stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} row:\n{}", self.stdout))
     }
 
     /// stdout as newline-delimited JSON: one value a line.
@@ -291,6 +296,24 @@ impl Env {
 /// The words of a command line (split on white space: for arguments without spaces).
 pub fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
+}
+
+/// The string at JSON `pointer` in each item of a JSON array, in order (`""` for the items
+/// themselves, `"/id"` for their ids); panics, naming the value, on anything else.
+pub fn strings_at(list: &Value, pointer: &str) -> Vec<String> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not a JSON array: {list}"))
+        .iter()
+        .map(|item| match item.pointer(pointer).and_then(Value::as_str) {
+            Some(s) => s.to_string(),
+            None => panic!("no string at {pointer:?} in {item}"),
+        })
+        .collect()
+}
+
+/// A JSON array of strings as strings.
+pub fn strings(list: &Value) -> Vec<String> {
+    strings_at(list, "")
 }
 
 /// Runs a prepared command; fails the test if a secret appears in its output.

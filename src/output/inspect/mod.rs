@@ -320,23 +320,20 @@ impl View {
 
 /// A rectangle of at most `w` x `h` in the middle of `area`.
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
+    let rows = middle(area, Direction::Vertical, area.height, h);
+    middle(rows, Direction::Horizontal, area.width, w)
+}
+
+/// The middle `len` (at most `total`, the length of `area` along `direction`) of `area`.
+fn middle(area: Rect, direction: Direction, total: u16, len: u16) -> Rect {
+    let len = len.min(total);
     let [_, mid, _] = Layout::default()
-        .direction(Direction::Vertical)
+        .direction(direction)
         .constraints([
-            Constraint::Length((area.height - h) / 2),
-            Constraint::Length(h),
+            Constraint::Length((total - len) / 2),
+            Constraint::Length(len),
             Constraint::Min(0),
         ])
         .areas(area);
-    let [_, c, _] = Layout::default()
-        .direction(Direction::Horizontal)
-        .constraints([
-            Constraint::Length((area.width - w) / 2),
-            Constraint::Length(w),
-            Constraint::Min(0),
-        ])
-        .areas(mid);
-    c
+    mid
 }
