@@ -294,3 +294,17 @@ fn no_color_covers_usage_errors_and_help() {
         .args(["--no-color", "sessions", "list", "--bogus"]));
     out.code(2).says("--bogus");
 }
+
+#[test]
+fn help_never_shows_the_value_of_an_environment_variable() {
+    // `run` fails on the API key anywhere in the output; every help page is read with the key
+    // and the URLs in the environment.
+    let env = Env::new();
+    for path in command_paths() {
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let out = run(env.cmd().env("TUNNELCTL_PROFILE", "prof-x9q").args(&args));
+        assert_eq!(out.code, 0, "{args:?}");
+        assert!(!out.stdout.contains("prof-x9q"), "{args:?}: {}", out.stdout);
+    }
+}
