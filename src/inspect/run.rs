@@ -111,7 +111,12 @@ async fn event_loop(
                 Some(Err(e)) => return Err(io_error(e)),
                 None => return Ok(()),
             },
-            (asked, answer) = async { poll.as_mut().expect("a poll is under way").await }, if poll.is_some() => {
+            (asked, answer) = async {
+                match poll.as_mut() {
+                    Some(p) => p.await,
+                    None => std::future::pending().await,
+                }
+            }, if poll.is_some() => {
                 poll = None;
                 next_poll = Instant::now() + took(state, &mut feed, asked, answer);
             }
