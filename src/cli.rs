@@ -39,8 +39,7 @@ pub const GLOBAL_HEADING: &str = "Global options";
     about = "Manage tunnels from the command line: the hosted management API and the local agent API",
     after_help = AFTER_HELP,
     disable_help_subcommand = true,
-    max_term_width = 100,
-    mut_subcommands = scope::apply
+    max_term_width = 100
 )]
 pub struct Cli {
     /// Flags every command takes.
@@ -49,6 +48,14 @@ pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The command tree as people see it (help, man pages, completions): each command shows only
+/// the global flags that mean something to it ([`scope`]). Parsing needs none of that (every
+/// command takes every global flag either way), so a run that asks for no help builds the
+/// plain tree and start-up pays nothing for it.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply)
 }
 
 /// Output format asked for with `-o`.
@@ -214,6 +221,7 @@ mod tests {
     #[test]
     fn the_tree_is_consistent() {
         Cli::command().debug_assert();
+        command().debug_assert();
     }
 
     /// A global flag hidden from a command's help is still taken there, and its value is the

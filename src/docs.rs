@@ -5,9 +5,6 @@
 
 pub mod after_help;
 
-use clap::CommandFactory;
-
-use crate::cli::Cli;
 use crate::commands::completions::Shell;
 use after_help::AfterHelp;
 
@@ -26,7 +23,7 @@ pub fn generated_files() -> Vec<(String, Vec<u8>)> {
         let _ = crate::commands::completions::write(shell, &mut buf);
         files.push((format!("completions/{name}"), buf));
     }
-    let mut cmd = Cli::command().disable_help_subcommand(true);
+    let mut cmd = crate::cli::command().disable_help_subcommand(true);
     cmd.build();
     man_pages(&cmd, &mut vec!["tunnelctl".to_string()], &mut files);
     files

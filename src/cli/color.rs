@@ -13,7 +13,12 @@ use super::Cli;
 
 /// Parses `args` (the program name first) into the command line.
 pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
-    let mut cmd = Cli::command().color(choice(&args));
+    let tree = if asks_help(&args) {
+        super::command()
+    } else {
+        Cli::command()
+    };
+    let mut cmd = tree.color(choice(&args));
     let mut matches = cmd.try_get_matches_from_mut(args)?;
     Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))
 }
@@ -30,12 +35,22 @@ fn choice(args: &[OsString]) -> ColorChoice {
     }
 }
 
-/// Is `--no-color` among the flags (before a `--` that ends them)?
-fn asks_no_color(args: &[OsString]) -> bool {
+/// Is one of `flags` among the arguments (before a `--` that ends them)?
+fn has_flag(args: &[OsString], flags: &[&str]) -> bool {
     args.iter()
         .skip(1)
         .take_while(|a| a.as_os_str() != "--")
-        .any(|a| a.as_os_str() == "--no-color")
+        .any(|a| flags.iter().any(|f| a.as_os_str() == *f))
+}
+
+/// Is `--no-color` among the flags?
+fn asks_no_color(args: &[OsString]) -> bool {
+    has_flag(args, &["--no-color"])
+}
+
+/// Is help asked for (`-h`, `--help`), so the tree people see must be built?
+fn asks_help(args: &[OsString]) -> bool {
+    has_flag(args, &["-h", "--help"])
 }
 
 #[cfg(test)]

@@ -160,7 +160,7 @@ mod tests {
     #[test]
     fn every_command_named_in_the_table_exists() {
         let mut all = Vec::new();
-        paths(&Cli::command(), "", &mut all);
+        paths(&super::super::command(), "", &mut all);
         let named = TABLE.iter().flat_map(|(_, s)| match s {
             Shown::Everywhere => Vec::new(),
             Shown::Except(l) => l.to_vec(),

@@ -2,10 +2,9 @@
 //! completion. The script calls `tunnelctl` back (with `COMPLETE=<shell>`) for each
 //! completion, so subcommands, flags and live resource IDs and tunnel names all complete.
 
-use clap::{Args, CommandFactory, ValueEnum};
+use clap::{Args, ValueEnum};
 use clap_complete::env::{CompleteEnv, Shells};
 
-use crate::cli::Cli;
 use crate::error::{Error, Result};
 
 /// Shells with completion support.
@@ -52,7 +51,7 @@ pub struct CompletionsArgs {
 
 /// The completion environment: `COMPLETE=<shell>` makes `tunnelctl` answer completions.
 pub fn env() -> CompleteEnv<'static, fn() -> clap::Command> {
-    CompleteEnv::with_factory(Cli::command as fn() -> clap::Command)
+    CompleteEnv::with_factory(crate::cli::command as fn() -> clap::Command)
         .var("COMPLETE")
         .bin("tunnelctl")
         .completer("tunnelctl")

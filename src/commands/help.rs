@@ -2,9 +2,8 @@
 
 use crate::output::report::print_bytes;
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 
-use crate::cli::Cli;
 use crate::error::{Error, Result, EXIT_CODES_HELP};
 
 /// Arguments of `help`.
@@ -21,7 +20,7 @@ pub fn run(args: HelpArgs) -> Result<()> {
     if args.words.len() == 1 && args.words[0] == "exit-codes" {
         return print_bytes(EXIT_CODES_HELP.as_bytes());
     }
-    let mut cmd = Cli::command();
+    let mut cmd = crate::cli::command();
     cmd.build();
     let mut current = &cmd;
     for word in &args.words {
