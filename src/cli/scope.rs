@@ -142,8 +142,6 @@ fn within(path: &str, scope: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Cli;
-    use clap::CommandFactory;
 
     fn paths(cmd: &Command, parent: &str, out: &mut Vec<String>) {
         for sub in cmd.get_subcommands() {
