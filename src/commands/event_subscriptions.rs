@@ -219,10 +219,10 @@ async fn run_sources(args: SourcesArgs, ctx: &Context) -> Result<()> {
             subscription_id: id,
             kind,
         } => {
-            let (kind, from) = (escape(&kind), escape(&id));
-            ctx.confirm(&format!("Remove the event type {kind} from {from}?"))?;
+            let (shown_kind, from) = (escape(&kind), escape(&id));
+            ctx.confirm(&format!("Remove the event type {shown_kind} from {from}?"))?;
             event_sources::delete(&client, &id, &kind).await?;
-            ctx.note(&format!("Removed {kind} from {from}"));
+            ctx.note(&format!("Removed {shown_kind} from {from}"));
             return Ok(());
         }
     };

@@ -811,6 +811,22 @@ fn sources_delete_removes_the_type() {
 }
 
 #[test]
+fn sources_delete_sends_the_type_as_typed_and_shows_it_escaped() {
+    let env = Env::new();
+    let kind = "a\u{200b}.v0";
+    let id = env.seed_subscription(json!({"sources": [{"type": kind}, {"type": "b.v0"}]}));
+    let out = env.run_in(CMD, &["sources", "delete", &id, kind, "--yes"]);
+    out.ok().says("a\\u{200b}.v0");
+    assert!(!out.stderr.contains('\u{200b}'), "{}", out.stderr);
+    let req = only_write(&env);
+    assert_eq!(
+        req.path,
+        format!("/event_subscriptions/{id}/sources/a%E2%80%8B.v0")
+    );
+    assert_eq!(stored_types(&env, &id), ["b.v0"]);
+}
+
+#[test]
 fn sources_delete_unknown_type_exits_4() {
     let env = Env::new();
     let id = env.seed_subscription(json!({"sources": [{"type": "a.v0"}]}));

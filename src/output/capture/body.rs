@@ -419,15 +419,25 @@ fn multipart(body: &[u8], ctype: &str) -> Option<Shown> {
     }
     let delim = format!("--{boundary}");
     let d = delim.as_bytes();
-    let starts: Vec<usize> = (0..body.len().saturating_sub(d.len() - 1))
-        .filter(|i| body[*i..].starts_with(d))
-        .collect();
+    // Delimiters do not overlap: a boundary a visitor chose may overlap itself (`x--`), and
+    // each part starts after the whole delimiter before it.
+    let mut starts: Vec<usize> = Vec::new();
+    let mut from = 0;
+    while let Some(at) = body
+        .get(from..)
+        .and_then(|rest| rest.windows(d.len()).position(|w| w == d))
+    {
+        starts.push(from + at);
+        from += at + d.len();
+    }
     if starts.len() < 2 {
         return None;
     }
     let mut lines: Vec<Line> = Vec::new();
     for (n, w) in starts.windows(2).enumerate() {
-        let mut part = &body[w[0] + d.len()..w[1]];
+        let Some(mut part) = body.get(w[0] + d.len()..w[1]) else {
+            continue;
+        };
         part = part.strip_prefix(b"\r\n").unwrap_or(part);
         part = part.strip_suffix(b"\r\n").unwrap_or(part);
         let msg = super::exchange::parse(&[b"PART\r\n".as_slice(), part].concat());
@@ -612,6 +622,18 @@ mod tests {
             b.plain(),
             "(binary: 9 bytes)\n00000000  89 50 4e 47 0d 0a 1a 0a  00                       |.PNG.....|"
         );
+    }
+
+    #[test]
+    fn a_boundary_that_overlaps_itself_is_read_without_panic() {
+        // `--x--` starts again inside itself: "--x--x--" holds it at 0 and (overlapping) at 3.
+        for body in [&b"--x--x--"[..], b"--x----x--", b"--x--", b"--x--x--x--"] {
+            let shown = show(&msg(
+                "Content-Type: multipart/form-data; boundary=x--\r\n",
+                body,
+            ));
+            assert!(!shown.plain().is_empty());
+        }
     }
 
     #[test]

@@ -73,11 +73,15 @@ impl Theme {
     }
 }
 
+/// What the drawn detail pane shows: the exchange, its side, the width, and whether its
+/// response had arrived.
+type DetailKey = (String, Side, usize, bool);
+
 /// Draws the inspector. Keeps the laid-out detail between frames: a key that only moves in
 /// the list does not decode the selected body again.
 pub struct View {
     theme: Theme,
-    cache: Option<(String, Side, usize, Vec<Line<'static>>)>,
+    cache: Option<(DetailKey, Vec<Line<'static>>)>,
 }
 
 impl View {
@@ -270,7 +274,9 @@ impl View {
             return;
         };
         let width = usize::from(inner.width);
-        let stale = !matches!(&self.cache, Some((id, side, w, _)) if *id == e.id && *side == s.side && *w == width);
+        // The same exchange changes once, when its response arrives: that is part of the key.
+        let key = (e.id.clone(), s.side, width, e.answered());
+        let stale = !matches!(&self.cache, Some((k, _)) if *k == key);
         if stale {
             let theme = self.theme;
             let lines = detail::wrap(detail::lines(e, s.side), width)
@@ -283,9 +289,9 @@ impl View {
                     )
                 })
                 .collect();
-            self.cache = Some((e.id.clone(), s.side, width, lines));
+            self.cache = Some((key, lines));
         }
-        let Some((_, _, _, lines)) = &self.cache else {
+        let Some((_, lines)) = &self.cache else {
             return;
         };
         s.detail_len = lines.len();

@@ -303,3 +303,26 @@ fn colour_only_when_allowed() {
     assert!(fg_cells(true) > 0, "statuses and bodies are coloured");
     assert_eq!(fg_cells(false), 0, "NO_COLOR: no colour at all");
 }
+
+#[test]
+fn a_response_that_arrives_replaces_pending_in_the_open_detail() {
+    let request = b"POST /hooks/late HTTP/1.1\r\nHost: hook.test\r\n\r\n";
+    let mut s = State::new("http://127.0.0.1:4040/api");
+    s.merge(vec![capture("airt_late", 1, "t", request, None, "1.2.3.4")]);
+    handle(&mut s, Key::Tab);
+    let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut view = View::new(false);
+    term.draw(|f| view.draw(f, &mut s)).unwrap();
+    assert!(!format!("{}", term.backend()).contains("200 OK"));
+    s.merge(vec![capture(
+        "airt_late",
+        1,
+        "t",
+        request,
+        Some(OK_JSON),
+        "1.2.3.4",
+    )]);
+    term.draw(|f| view.draw(f, &mut s)).unwrap();
+    let shown = format!("{}", term.backend());
+    assert!(shown.contains("HTTP/1.1 200 OK"), "{shown}");
+}
