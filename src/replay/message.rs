@@ -132,7 +132,7 @@ impl Message {
                 .parse()
                 .map_err(|_| format!("Content-Length '{}' is not a number", escape(declared)))?;
             for end in [&b"\r\n"[..], b"\n"] {
-                if body.len() == declared + end.len() && body.ends_with(end) {
+                if body.len().checked_sub(end.len()) == Some(declared) && body.ends_with(end) {
                     body = &body[..declared];
                 }
             }
