@@ -145,6 +145,10 @@ pub struct GlobalArgs {
     /// Pace management requests to at most N per SECONDS (the service allows 120/60), or off
     #[arg(long, global = true, value_name = "N/SECONDS|off")]
     pub rate: Option<crate::ratelimit::RateSetting>,
+
+    /// Which values came from flags typed on the command line (set by [`parse`]).
+    #[arg(skip)]
+    pub typed: crate::settings::Typed,
 }
 
 impl GlobalArgs {
@@ -178,6 +182,7 @@ impl GlobalArgs {
             verbose: self.verbose,
             quiet: self.quiet,
             yes: self.yes,
+            typed: self.typed,
         };
         Ok((given, out))
     }

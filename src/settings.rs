@@ -57,6 +57,20 @@ pub struct Given {
     pub quiet: bool,
     /// `--yes`.
     pub yes: bool,
+    /// Which of the values above were typed as flags on the command line (clap fills a field
+    /// alike from its flag and its environment variable).
+    pub typed: Typed,
+}
+
+/// The settings given as flags on the command line, not through their variables.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Typed {
+    /// `--api-key`.
+    pub api_key: bool,
+    /// `--api-url`.
+    pub api_url: bool,
+    /// `--agent-url`.
+    pub agent_url: bool,
 }
 
 impl Given {
@@ -155,15 +169,17 @@ impl Settings {
     fn text(
         &self,
         given: Option<&String>,
+        typed: bool,
         var: &'static str,
         key: &str,
     ) -> Result<Resolved<String>> {
         if let Some(v) = given.filter(|v| !v.is_empty()) {
-            // clap fills the field from the flag or the environment; tell them apart.
-            let source = if std::env::var(var).ok().as_deref() == Some(v.as_str()) {
-                Source::Env(var)
-            } else {
+            // clap fills the field from the flag or the environment: typed says which (a value
+            // set by a caller other than clap, unlike its variable, counts as a flag).
+            let source = if typed || std::env::var(var).ok().as_deref() != Some(v.as_str()) {
                 Source::Flag
+            } else {
+                Source::Env(var)
             };
             return Ok(Resolved {
                 value: Some(v.clone()),
@@ -226,17 +242,32 @@ impl Settings {
 
     /// The management API key.
     pub fn api_key(&self) -> Result<Resolved<String>> {
-        self.text(self.given.api_key.as_ref(), env::API_KEY, "api_key")
+        self.text(
+            self.given.api_key.as_ref(),
+            self.given.typed.api_key,
+            env::API_KEY,
+            "api_key",
+        )
     }
 
     /// The management API URL.
     pub fn api_url(&self) -> Result<Resolved<String>> {
-        self.text(self.given.api_url.as_ref(), env::API_URL, "api_url")
+        self.text(
+            self.given.api_url.as_ref(),
+            self.given.typed.api_url,
+            env::API_URL,
+            "api_url",
+        )
     }
 
     /// The local agent API URL, with its default.
     pub fn agent_url(&self) -> Result<Resolved<String>> {
-        let mut r = self.text(self.given.agent_url.as_ref(), env::AGENT_URL, "agent_url")?;
+        let mut r = self.text(
+            self.given.agent_url.as_ref(),
+            self.given.typed.agent_url,
+            env::AGENT_URL,
+            "agent_url",
+        )?;
         if r.value.is_none() {
             r.value = Some(DEFAULT_AGENT_URL.to_string());
         }

@@ -7,7 +7,10 @@
 
 use std::ffi::OsString;
 
+use clap::parser::ValueSource;
 use clap::{ColorChoice, CommandFactory, FromArgMatches};
+
+use crate::settings::Typed;
 
 use super::Cli;
 
@@ -20,7 +23,16 @@ pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
     };
     let mut cmd = tree.color(choice(&args));
     let mut matches = cmd.try_get_matches_from_mut(args)?;
-    Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))
+    // clap fills a field alike from its flag and its variable; only the matches know which.
+    let typed_flag = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+    let typed = Typed {
+        api_key: typed_flag("api_key"),
+        api_url: typed_flag("api_url"),
+        agent_url: typed_flag("agent_url"),
+    };
+    let mut cli = Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))?;
+    cli.global.typed = typed;
+    Ok(cli)
 }
 
 /// The colour of clap's own output for these arguments and this environment.

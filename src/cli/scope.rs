@@ -61,7 +61,7 @@ const CONFIG_SHOW_INIT: &[&str] = &["config show", "config init"];
 const TABLE: &[(&str, Shown)] = &[
     ("api_key", Shown::In(MANAGEMENT, CONFIG_SHOW_INIT)),
     ("api_url", Shown::In(MANAGEMENT, CONFIG_SHOW_INIT)),
-    ("agent_url", Shown::In(&["local"], CONFIG_SHOW)),
+    ("agent_url", Shown::In(&["local"], CONFIG_SHOW_INIT)),
     ("max_attempts", Shown::In(MANAGEMENT, CONFIG_SHOW)),
     ("rate", Shown::In(MANAGEMENT, CONFIG_SHOW)),
     (

@@ -188,31 +188,20 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
     }
 }
 
-/// A value given on this command line as `flag`, not one picked up from the environment:
-/// `config init` stores only what the person gave it.
-fn from_command_line(resolved: Resolved<String>, flag: &str) -> Option<String> {
+/// A value given as a flag on this command line, not one picked up from the environment or
+/// the profile: `config init` stores only what the person gave it.
+fn from_command_line(resolved: Resolved<String>) -> Option<String> {
     match resolved.source {
         Source::Flag => resolved.value,
-        // The settings tell a flag from its variable by value; when both hold the same
-        // value, the command line says whether the flag was given too.
-        Source::Env(_) if typed_flag(std::env::args_os(), flag) => resolved.value,
         _ => None,
     }
-}
-
-/// Does the command line hold `flag` (`--flag VALUE` or `--flag=VALUE`)?
-fn typed_flag(args: impl Iterator<Item = std::ffi::OsString>, flag: &str) -> bool {
-    let with_value = format!("{flag}=");
-    args.filter_map(|a| a.into_string().ok())
-        .take_while(|a| a != "--")
-        .any(|a| a == flag || a.starts_with(&with_value))
 }
 
 async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) -> Result<()> {
     let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
     let interactive = ctx.prompter.is_interactive() && !api_key_stdin;
     let existing_url = cfg.get(profile, "api_url").map(str::to_string);
-    let url = match (from_command_line(ctx.settings.api_url()?, "--api-url"), interactive) {
+    let url = match (from_command_line(ctx.settings.api_url()?), interactive) {
         (Some(u), _) => u,
         (None, true) => {
             ctx.prompter
@@ -229,7 +218,7 @@ async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) ->
     check_value("api_url", &url)?;
     let key = if api_key_stdin {
         read_line("the API key")?
-    } else if let Some(k) = from_command_line(ctx.settings.api_key()?, "--api-key") {
+    } else if let Some(k) = from_command_line(ctx.settings.api_key()?) {
         k
     } else if interactive {
         let has_key = cfg.get(profile, "api_key").is_some();
@@ -250,7 +239,7 @@ async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) ->
         ));
     };
     check_value("api_key", &key)?;
-    let agent = from_command_line(ctx.settings.agent_url()?, "--agent-url");
+    let agent = from_command_line(ctx.settings.agent_url()?);
     if let Some(agent) = &agent {
         check_value("agent_url", agent)?;
     }
@@ -329,30 +318,4 @@ fn show(ctx: &Context, profile: &str) -> Result<()> {
         cfg.profiles(),
         &rows,
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_flag_on_the_command_line_is_told_apart_from_its_variable() {
-        let args = |words: &[&str]| {
-            words
-                .iter()
-                .map(std::ffi::OsString::from)
-                .collect::<Vec<_>>()
-                .into_iter()
-        };
-        assert!(typed_flag(
-            args(&["t", "config", "init", "--api-url", "u"]),
-            "--api-url"
-        ));
-        assert!(typed_flag(
-            args(&["t", "--api-url=u", "config", "init"]),
-            "--api-url"
-        ));
-        assert!(!typed_flag(args(&["t", "config", "init"]), "--api-url"));
-        assert!(!typed_flag(args(&["t", "--api-url-x", "u"]), "--api-url"));
-    }
 }

@@ -137,3 +137,19 @@ fn a_jq_error_is_one_short_line_naming_the_expression_and_the_type() {
     assert!(out.stderr.len() < 400, "{} bytes", out.stderr.len());
     assert_eq!(out.stdout, "");
 }
+
+#[test]
+fn a_flag_with_the_value_of_its_variable_is_shown_as_the_flag() {
+    let env = Env::new();
+    // env.cmd() sets TUNNELCTL_API_URL to the same URL the flag gives.
+    let out = run(env
+        .cmd()
+        .args(["--api-url", &env.mock.url(), "config", "show", "--json"]));
+    out.ok();
+    assert_eq!(out.json()["settings"]["api_url"]["source"], "flag");
+    let out = run(env.cmd().args(["config", "show", "--json"]));
+    assert_eq!(
+        out.json()["settings"]["api_url"]["source"],
+        "env TUNNELCTL_API_URL"
+    );
+}
