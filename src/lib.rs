@@ -22,9 +22,6 @@ pub mod fleet;
 pub mod harden;
 pub mod http;
 pub mod inspect;
-/// The inspector's screen. Its file lives with every other view in `output/`; it is declared
-/// here only because `output/mod.rs` is being reworked on another branch (at merge it becomes
-/// `output::inspect`).
 pub mod interrupt;
 pub mod output;
 pub mod parse;

@@ -117,7 +117,7 @@ fn place(cmd: Command, parent: &str, shown: &[&Arg]) -> Command {
 
 /// Does the command at `path` ("ip-policies create") show the global flag `id`? A group
 /// shows a flag that any command under it shows.
-pub fn shows(id: &str, path: &str) -> bool {
+fn shows(id: &str, path: &str) -> bool {
     let Some((_, shown)) = TABLE.iter().find(|(i, _)| *i == id) else {
         return true;
     };

@@ -112,13 +112,15 @@ where
     Fut: Future<Output = Result<()>>,
 {
     if let [only] = ids {
-        let result = op(only.clone()).await;
-        let mut row = serde_json::json!({"id": only, "outcome": if result.is_ok() { "ok" } else { "failed" }});
-        if let Err(e) = &result {
-            row["error"] = serde_json::json!(e.to_string());
+        let outcome = match op(only.clone()).await {
+            Ok(()) => crate::bulk::Outcome::Done,
+            Err(e) => crate::bulk::Outcome::Failed(e),
+        };
+        ctx.printer
+            .results(results(ids, std::slice::from_ref(&outcome)))?;
+        if let crate::bulk::Outcome::Failed(e) = outcome {
+            return Err(e);
         }
-        ctx.printer.results(vec![row])?;
-        result?;
         ctx.note(&format!("{done} {}", escape(only)));
         return Ok(());
     }

@@ -351,26 +351,27 @@ async fn chosen(
     choose(client, prompter, verb).await
 }
 
+/// A session as questions show it (the picker, the stop confirmation): ID, region, OS, agent
+/// version, IP and metadata, escaped.
+fn session_label(s: &Value) -> String {
+    escape(&format!(
+        "{}  {}  {}  {}  {}  {}",
+        id_of(s),
+        field(s, "region"),
+        field(s, "os"),
+        field(s, "agent_version"),
+        field(s, "ip"),
+        field(s, "metadata")
+    ))
+}
+
 /// Lets the user pick sessions from the live list.
 async fn choose(client: &Client, prompter: &Prompter, verb: &str) -> Result<Vec<Value>> {
     let all = wait::all_sessions(client).await?;
     if all.is_empty() {
         return Err(Error::usage("there are no online sessions to choose from"));
     }
-    let labels: Vec<String> = all
-        .iter()
-        .map(|s| {
-            escape(&format!(
-                "{}  {}  {}  {}  {}  {}",
-                id_of(s),
-                field(s, "region"),
-                field(s, "os"),
-                field(s, "agent_version"),
-                field(s, "ip"),
-                field(s, "metadata")
-            ))
-        })
-        .collect();
+    let labels: Vec<String> = all.iter().map(session_label).collect();
     let picked = prompter.pick(&format!("Sessions to {verb}"), &labels)?;
     if picked.is_empty() {
         return Err(Error::usage("no session chosen"));
@@ -442,18 +443,7 @@ async fn agent_command(
         // The question lists the first few sessions (ID, region, OS, host) and counts the rest,
         // so it never scrolls away.
         let shown = super::crud::shown_count(targets.len());
-        let lines: Vec<String> = targets[..shown]
-            .iter()
-            .map(|s| {
-                escape(&format!(
-                    "{}  {}  {}  {}",
-                    id_of(s),
-                    field(s, "region"),
-                    field(s, "os"),
-                    field(s, "metadata")
-                ))
-            })
-            .collect();
+        let lines: Vec<String> = targets[..shown].iter().map(session_label).collect();
         ctx.prompter.confirm_items(
             &format!(
                 "Stop the agent of {} session(s)? They exit and do not come back by themselves.",

@@ -283,7 +283,6 @@ impl Http {
         }
     }
 
-    /// Has the command's `--timeout` run out?
     /// How long one attempt may take: the per-request timeout, cut so that the attempt, its
     /// answer and its body end by the command's deadline; at least a millisecond.
     fn attempt_limit(&self) -> Duration {
@@ -297,6 +296,7 @@ impl Http {
         limit.max(Duration::from_millis(1))
     }
 
+    /// Has the command's `--timeout` run out?
     fn deadline_passed(&self) -> bool {
         self.opts.deadline.is_some_and(|d| Instant::now() >= d)
     }

@@ -105,11 +105,6 @@ impl Exchange {
             "response": self.response.as_ref().map(|r| json!({"status_code": self.status.unwrap_or(0), "raw": b64(r)})),
         })
     }
-
-    /// Bytes held, for keeping memory in view.
-    pub fn size(&self) -> usize {
-        self.request.len() + self.response.as_ref().map_or(0, Vec::len)
-    }
 }
 
 impl Subject for Exchange {

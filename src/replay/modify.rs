@@ -43,16 +43,6 @@ pub struct Mods {
     pub set: Vec<SetField>,
 }
 
-impl Mods {
-    /// Is there nothing to change?
-    pub fn is_empty(&self) -> bool {
-        self.headers.is_empty()
-            && self.remove.is_empty()
-            && self.body.is_none()
-            && self.set.is_empty()
-    }
-}
-
 /// Headers whose value `tunnelctl` sets itself from the body: a `--header` for them would be
 /// overridden, so it is refused.
 const COMPUTED: &[&str] = &["content-length", "transfer-encoding"];
