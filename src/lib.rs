@@ -18,6 +18,7 @@ pub mod deadline;
 pub mod docs;
 pub mod error;
 pub mod escape;
+pub mod files;
 pub mod fleet;
 pub mod harden;
 pub mod http;
