@@ -62,10 +62,11 @@ pub fn write_private(path: &Path, bytes: &[u8], existing: Existing) -> Result<()
         }
         // Not even a file made since the check above is replaced.
         Existing::Refuse => {
-            tmp.persist_noclobber(path).map_err(|e| match e.error.kind() {
-                io::ErrorKind::AlreadyExists => WriteError::Exists,
-                _ => WriteError::Io(e.error),
-            })?;
+            tmp.persist_noclobber(path)
+                .map_err(|e| match e.error.kind() {
+                    io::ErrorKind::AlreadyExists => WriteError::Exists,
+                    _ => WriteError::Io(e.error),
+                })?;
         }
     }
     Ok(())
