@@ -1,16 +1,22 @@
 //! The one engine for an operation over many items (agent commands over sessions, deletes of
-//! several IDs): bounded concurrency, each outcome reported as it finishes, a graceful stop on
-//! Ctrl-C or SIGTERM or when `--timeout` runs out (nothing new starts, what is under way ends,
-//! cut at the deadline, the rest is reported as not started), and one rule for the exit.
+//! several IDs, the steps of a rolling upgrade): bounded concurrency, each outcome reported as
+//! it finishes ([`view`]), a graceful stop on Ctrl-C or SIGTERM or when `--timeout` runs out
+//! (nothing new starts, what is under way ends, cut at the deadline, the rest is reported as
+//! not started), one result object per item for `--json`, and one rule for the exit
+//! ([`conclude`]), which every bulk command and the rolling upgrade share.
+
+pub mod view;
 
 use std::future::Future;
 
 use futures_util::stream::{self, StreamExt};
+use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::interrupt;
 use crate::output::Printer;
+use view::BulkView;
 
 /// What happened to one session.
 #[derive(Debug)]
@@ -32,6 +38,53 @@ impl Outcome {
             Outcome::NotStarted => "not-started",
         }
     }
+
+    /// The error it failed with, if it did.
+    pub fn error(&self) -> Option<&Error> {
+        match self {
+            Outcome::Failed(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// One item's result as bulk commands print them with `--json`:
+/// `{"id", "outcome", "error"?}`; callers add fields of their own after these.
+pub fn result(id: &str, outcome: &str, error: Option<&Error>) -> Value {
+    let mut r = json!({"id": id, "outcome": outcome});
+    if let Some(e) = error {
+        r["error"] = json!(e.to_string());
+    }
+    r
+}
+
+/// One [`result`] per ID: `"outcome": "ok" | "failed" | "not-started"`.
+pub fn results(ids: &[String], outcomes: &[Outcome]) -> Vec<Value> {
+    ids.iter()
+        .zip(outcomes)
+        .map(|(id, o)| result(id, o.word(), o.error()))
+        .collect()
+}
+
+/// Runs `op` on `ids`, `parallel` at once ([`run`]), shown as it goes ([`BulkView`]): on a
+/// terminal one progress line and then a summary grouping failures by reason; elsewhere one
+/// line on stderr for each outcome: `{done} ID` (unless `quiet`), or the error.
+pub async fn run_reported<F, Fut>(
+    printer: &Printer,
+    quiet: bool,
+    ids: &[String],
+    parallel: usize,
+    done: &str,
+    op: F,
+) -> Vec<Outcome>
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = Result<()>>,
+{
+    let mut view = BulkView::new(printer, quiet, ids.len(), done);
+    let outcomes = run(ids, parallel, op, |id, outcome| view.outcome(id, outcome)).await;
+    view.finish(ids, &outcomes);
+    outcomes
 }
 
 /// Runs `op` on every id, at most `parallel` at once, calling `report` as each ends.
@@ -72,8 +125,9 @@ where
 
 /// The exit of a bulk operation: stopped by a signal 130/143 (with what was and was not done),
 /// out of time 7 (likewise), items that did not come back (`not_back`, agents after a restart)
-/// 7, some failed 5, all failed alike their code. What a signal left undone is told through
-/// `printer`.
+/// 7, some failed 5, all failed alike their code. Items not started for another reason (the
+/// batches of a rolling upgrade after one that failed) count as failed. What a signal left
+/// undone is told through `printer`.
 pub fn conclude(
     printer: &Printer,
     ids: &[String],
@@ -120,14 +174,14 @@ pub fn conclude(
             _ => None,
         })
         .collect();
-    if !not_back.is_empty() && codes.is_empty() {
+    if !not_back.is_empty() && codes.is_empty() && not_started.is_empty() {
         return Err(Error::WaitTimeout(format!(
             "{} agent(s) did not reconnect in time: {}",
             not_back.len(),
             escape(&not_back.join(" "))
         )));
     }
-    crate::error::several(&codes, not_back.len(), ids.len())
+    crate::error::several(&codes, not_back.len() + not_started.len(), ids.len())
 }
 
 /// Was this operation cut off by the command's `--timeout`?
