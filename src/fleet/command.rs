@@ -90,7 +90,11 @@ pub async fn send(
         .iter()
         .zip(&outcomes)
         .map(|(id, o)| match back.get(id) {
-            Some(new) => json!({"id": id, "outcome": o.word(), "new_id": new}),
+            Some(new) => {
+                let mut r = bulk::result(id, o.word(), None);
+                r["new_id"] = json!(new);
+                r
+            }
             None if not_back.contains(id) => bulk::result(id, "not-back", None),
             None => bulk::result(id, o.word(), o.error()),
         })

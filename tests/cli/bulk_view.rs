@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use tunnelctl_mock::MockOptions;
 
 use crate::common::pty::{keys, Pty};
-use crate::common::{strings, strings_at, Env, Out};
+use crate::common::{strings, Env, Out};
 
 /// A mixed fleet: `linux` Linux sessions, then `windows` Windows ones.
 fn fleet(env: &Env, linux: usize, windows: usize) -> (Vec<String>, Vec<String>) {
@@ -301,13 +301,7 @@ fn accepted_agent_versions_select_what_they_say() {
         .map(|v| json!({"agent_version": v}))
         .collect::<Vec<_>>()}))["sessions"],
     );
-    let pick = |cond: &str| -> Vec<String> {
-        let out = env.run(&["sessions", "list", "--agent-version", cond, "--json"]);
-        out.ok();
-        let mut got = strings_at(&out.json(), "/agent_version");
-        got.sort();
-        got
-    };
+    let pick = |cond: &str| crate::fleet::versions_selected(&env, cond);
     assert_eq!(pick("3.19"), ["3.19", "3.19.1", "3.19.2"]);
     assert_eq!(pick("3.19.2"), ["3.19.2"]);
     assert_eq!(pick("=3.19.1"), ["3.19.1"]);

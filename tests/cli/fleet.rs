@@ -409,6 +409,15 @@ fn without_the_limiter_the_server_says_429() {
     out.code(1).says("429");
 }
 
+/// The agent versions `sessions list --agent-version COND` lists, sorted.
+pub fn versions_selected(env: &Env, cond: &str) -> Vec<String> {
+    let out = env.run(&["sessions", "list", "--agent-version", cond, "--json"]);
+    out.ok();
+    let mut got = strings_at(&out.json(), "/agent_version");
+    got.sort();
+    got
+}
+
 #[test]
 fn agent_versions_compare_by_semver_rules() {
     let env = Env::new();
@@ -417,13 +426,7 @@ fn agent_versions_compare_by_semver_rules() {
         .iter()
         .map(|v| json!({"agent_version": v}))
         .collect::<Vec<_>>()}));
-    let pick = |cond: &str| -> Vec<String> {
-        let out = env.run(&["sessions", "list", "--agent-version", cond, "--json"]);
-        out.ok();
-        let mut got = strings_at(&out.json(), "/agent_version");
-        got.sort();
-        got
-    };
+    let pick = |cond: &str| versions_selected(&env, cond);
     // A pre-release is below its release.
     assert_eq!(pick(">3.20.0"), ["3.20.1"]);
     assert_eq!(pick("<3.20"), ["3.19.2", "3.20.0-rc.1"]);
