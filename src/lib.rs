@@ -15,7 +15,6 @@ pub mod complete;
 pub mod config;
 pub mod context;
 pub mod deadline;
-pub mod docs;
 pub mod error;
 pub mod escape;
 pub mod files;

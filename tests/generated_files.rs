@@ -6,10 +6,13 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;
 
+#[path = "docs/mod.rs"]
+mod docs;
+
 #[test]
 fn completions_and_man_pages_are_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = tunnelctl::docs::generated_files();
+    let files = docs::generated_files();
     assert!(files
         .iter()
         .any(|(p, _)| p == "man/tunnelctl-ip-policies-create.1"));

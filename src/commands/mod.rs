@@ -111,60 +111,24 @@ where
     F: Fn(String) -> Fut,
     Fut: Future<Output = Result<()>>,
 {
+    use crate::bulk::{self, Outcome};
     if let [only] = ids {
         let outcome = match op(only.clone()).await {
-            Ok(()) => crate::bulk::Outcome::Done,
-            Err(e) => crate::bulk::Outcome::Failed(e),
+            Ok(()) => Outcome::Done,
+            Err(e) => Outcome::Failed(e),
         };
         ctx.printer
-            .results(results(ids, std::slice::from_ref(&outcome)))?;
-        if let crate::bulk::Outcome::Failed(e) = outcome {
+            .results(bulk::results(ids, std::slice::from_ref(&outcome)))?;
+        if let Outcome::Failed(e) = outcome {
             return Err(e);
         }
         ctx.note(&format!("{done} {}", escape(only)));
         return Ok(());
     }
-    let outcomes = run_reported(ctx, ids, 1, done, op).await;
-    ctx.printer.results(results(ids, &outcomes))?;
-    crate::bulk::conclude(&ctx.printer, ids, &outcomes, &[])
-}
-
-/// One result object per ID, as every bulk command prints them with `--json`:
-/// `{"id", "outcome": "ok" | "failed" | "not-started", "error"?}`.
-pub fn results(ids: &[String], outcomes: &[crate::bulk::Outcome]) -> Vec<serde_json::Value> {
-    ids.iter()
-        .zip(outcomes)
-        .map(|(id, o)| {
-            let mut r = serde_json::json!({"id": id, "outcome": o.word()});
-            if let crate::bulk::Outcome::Failed(e) = o {
-                r["error"] = serde_json::json!(e.to_string());
-            }
-            r
-        })
-        .collect()
-}
-
-/// Runs `op` on `ids`, `parallel` at once ([`crate::bulk::run`]), shown as it goes: on a
-/// terminal one progress line and then a summary grouping failures by reason; elsewhere one
-/// line on stderr for each outcome: `{done} ID` (unless `--quiet`), or the error.
-pub async fn run_reported<F, Fut>(
-    ctx: &Context,
-    ids: &[String],
-    parallel: usize,
-    done: &str,
-    op: F,
-) -> Vec<crate::bulk::Outcome>
-where
-    F: Fn(String) -> Fut,
-    Fut: Future<Output = Result<()>>,
-{
-    let mut view = ctx
-        .printer
-        .bulk_view(ctx.settings.given.quiet, ids.len(), done);
-    let outcomes =
-        crate::bulk::run(ids, parallel, op, |id, outcome| view.outcome(id, outcome)).await;
-    view.finish(ids, &outcomes);
-    outcomes
+    let quiet = ctx.settings.given.quiet;
+    let outcomes = bulk::run_reported(&ctx.printer, quiet, ids, 1, done, op).await;
+    ctx.printer.results(bulk::results(ids, &outcomes))?;
+    bulk::conclude(&ctx.printer, ids, &outcomes, &[])
 }
 
 /// The most a `@FILE` value, `--input` body or stdin value may hold. Targets, configs and
@@ -303,11 +267,6 @@ pub async fn execute(command: crate::cli::Command, ctx: &Context) -> Result<()> 
         Command::Completions(c) => completions::run(c),
     }
 }
-
-#[cfg(test)]
-mod in_process;
-#[cfg(test)]
-mod in_process_bulk;
 
 #[cfg(test)]
 mod tests {

@@ -1,29 +1,19 @@
-//! `tunnelctl sessions …`: online tunnel sessions, commands to their agents, and fleet
-//! operations over many of them (selectors, bounded concurrency, waits, rolling upgrades).
+//! `tunnelctl sessions …`: the clap definitions of online tunnel sessions, commands to their
+//! agents and fleet operations, and thin handlers; choosing sessions, sending, waiting and
+//! rolling upgrades are in [`crate::fleet`].
 
-use std::collections::HashSet;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use serde_json::{json, Value};
-use tokio::time::Instant;
 
 use super::print_list;
-use crate::api::sessions::{self, AgentCommand, RESOURCE};
-use crate::api::Client;
-use crate::bulk::{self, Outcome};
+use crate::api::sessions::{AgentCommand, RESOURCE};
 use crate::context::Context;
-use crate::error::{Error, Result};
-use crate::escape::escape;
+use crate::error::Result;
 use crate::fleet::select::{IpMatch, Selector, VersionMatch};
-use crate::fleet::upgrade::{self, Plan, Step};
-use crate::fleet::{capable, field, id_of, wait};
-use crate::interrupt;
+use crate::fleet::upgrade::{self, Plan};
+use crate::fleet::{command, targets, wait, Selection};
 use crate::output::columns::SESSION;
-use crate::prompt::Prompter;
-
-/// How long `--wait` and `upgrade` wait for agents when `--timeout` does not say.
-const DEFAULT_WAIT: Duration = Duration::from_secs(300);
 
 /// `sessions` and its verbs.
 #[derive(Debug, Args)]
@@ -94,6 +84,15 @@ struct FleetArgs {
     /// Print what would be done and send nothing
     #[arg(long)]
     dry_run: bool,
+}
+
+impl FleetArgs {
+    fn selection(&self) -> Selection {
+        Selection {
+            ids: self.ids.clone(),
+            selector: self.select.selector(),
+        }
+    }
 }
 
 fn parse_parallel(s: &str) -> std::result::Result<usize, String> {
@@ -226,381 +225,64 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
                 .object(&SESSION, &RESOURCE.get(&client, &id).await?)
         }
         SessionsCommand::Restart { fleet, wait } => {
-            agent_command(ctx, fleet, AgentCommand::Restart, wait).await
+            agent_command(ctx, &fleet, AgentCommand::Restart, wait).await
         }
         SessionsCommand::Stop { fleet } => {
-            agent_command(ctx, fleet, AgentCommand::Stop, false).await
+            agent_command(ctx, &fleet, AgentCommand::Stop, false).await
         }
         SessionsCommand::Update { fleet } => {
-            agent_command(ctx, fleet, AgentCommand::Update, false).await
+            agent_command(ctx, &fleet, AgentCommand::Update, false).await
         }
         SessionsCommand::Upgrade {
             fleet,
             batch,
             settle,
             keep_going,
-        } => run_upgrade(ctx, fleet, batch, settle, keep_going).await,
-    }
-}
-
-/// The sessions to act on, and those left out: the IDs given (read from the list when their
-/// details are needed), the sessions the selectors match, or, on a terminal with neither, the
-/// user's choice. Only sessions chosen by selectors are left out, when the seeds say they
-/// cannot take `verb` ([`capable::refusal`]): a session named or picked is always sent.
-async fn targets(
-    client: &Client,
-    prompter: &Prompter,
-    fleet: &FleetArgs,
-    verb: &str,
-    need_details: bool,
-) -> Result<Targets> {
-    let sel = fleet.select.selector();
-    let chosen = chosen(client, prompter, fleet, verb, need_details).await?;
-    if !sel.is_given() {
-        return Ok(Targets {
-            send: chosen,
-            skipped: Vec::new(),
-        });
-    }
-    let (mut send, mut skipped) = (Vec::new(), Vec::new());
-    for s in chosen {
-        match capable::refusal(verb, &s) {
-            Some(why) => skipped.push((s, why)),
-            None => send.push(s),
+        } => {
+            let prepared =
+                command::prepare(ctx, &fleet.selection(), "upgrade", true, fleet.dry_run).await?;
+            let Some((client, targets)) = prepared else {
+                return Ok(());
+            };
+            let plan = Plan {
+                batch,
+                parallel: fleet.parallel,
+                settle,
+                keep_going,
+                reconnect_timeout: wait::DEFAULT_WAIT,
+            };
+            command::upgrade(ctx, &client, &targets, &plan).await
         }
     }
-    Ok(Targets { send, skipped })
 }
 
-/// The sessions a fleet command sends to, and those selectors left out (with why).
-struct Targets {
-    send: Vec<Value>,
-    skipped: Vec<(Value, &'static str)>,
-}
-
-impl Targets {
-    /// Says on stderr how many were skipped and why, one line per reason.
-    fn note_skipped(&self, ctx: &Context) {
-        let mut reasons: Vec<&str> = self.skipped.iter().map(|(_, why)| *why).collect();
-        reasons.dedup();
-        for why in reasons {
-            let n = self.skipped.iter().filter(|(_, w)| *w == why).count();
-            ctx.note(&format!(
-                "Skipped {n} session(s) the selectors chose: {why} (not counted as failures)."
-            ));
-        }
-    }
-
-    /// The JSON results of the skipped sessions.
-    fn skipped_results(&self) -> impl Iterator<Item = Value> + '_ {
-        self.skipped
-            .iter()
-            .map(|(s, why)| json!({"id": id_of(s), "outcome": "skipped", "reason": why}))
-    }
-}
-
-/// The sessions named, selected or picked, before any is left out.
-async fn chosen(
-    client: &Client,
-    prompter: &Prompter,
-    fleet: &FleetArgs,
-    verb: &str,
-    need_details: bool,
-) -> Result<Vec<Value>> {
-    let sel = fleet.select.selector();
-    if !fleet.ids.is_empty() && sel.is_given() {
-        return Err(Error::usage(
-            "give session IDs or selectors (--region, --os, …, --all), not both",
-        ));
-    }
-    if !fleet.ids.is_empty() {
-        let mut seen = HashSet::new();
-        for id in &fleet.ids {
-            crate::http::encode_segment("session ID", id)?;
-            if !seen.insert(id) {
-                return Err(Error::usage(format!(
-                    "the session ID {} is given twice",
-                    escape(id)
-                )));
-            }
-        }
-        if !need_details {
-            return Ok(fleet.ids.iter().map(|id| json!({ "id": id })).collect());
-        }
-        let all = wait::all_sessions(client).await?;
-        return Ok(fleet
-            .ids
-            .iter()
-            .map(|id| {
-                all.iter()
-                    .find(|s| id_of(s) == id)
-                    .cloned()
-                    .unwrap_or_else(|| json!({ "id": id }))
-            })
-            .collect());
-    }
-    if sel.is_given() {
-        let all = wait::all_sessions(client).await?;
-        return Ok(all.into_iter().filter(|s| sel.matches(s)).collect());
-    }
-    if !prompter.is_interactive() {
-        return Err(Error::usage(format!(
-            "which sessions? Give session IDs, a selector (--region, --os, --agent-version, --credential-id, --ip, --metadata-contains) or --all to {verb}"
-        )));
-    }
-    choose(client, prompter, verb).await
-}
-
-/// A session as questions show it (the picker, the stop confirmation): ID, region, OS, agent
-/// version, IP and metadata, escaped.
-fn session_label(s: &Value) -> String {
-    escape(&format!(
-        "{}  {}  {}  {}  {}  {}",
-        id_of(s),
-        field(s, "region"),
-        field(s, "os"),
-        field(s, "agent_version"),
-        field(s, "ip"),
-        field(s, "metadata")
-    ))
-}
-
-/// Lets the user pick sessions from the live list.
-async fn choose(client: &Client, prompter: &Prompter, verb: &str) -> Result<Vec<Value>> {
-    let all = wait::all_sessions(client).await?;
-    if all.is_empty() {
-        return Err(Error::usage("there are no online sessions to choose from"));
-    }
-    let labels: Vec<String> = all.iter().map(session_label).collect();
-    let picked = prompter.pick(&format!("Sessions to {verb}"), &labels)?;
-    if picked.is_empty() {
-        return Err(Error::usage("no session chosen"));
-    }
-    Ok(picked
-        .into_iter()
-        .filter_map(|i| all.get(i).cloned())
-        .collect())
-}
-
-fn describe(s: &Value) -> String {
-    let parts: Vec<&str> = ["region", "os", "agent_version", "ip"]
-        .iter()
-        .map(|k| field(s, k))
-        .filter(|v| !v.is_empty())
-        .collect();
-    parts.join(" ")
-}
-
-/// Prints what a dry run would do, the skipped sessions included.
-fn dry_run(ctx: &Context, verb: &str, targets: &Targets) -> Result<()> {
-    let plan: Vec<(&str, String)> = targets
-        .send
-        .iter()
-        .map(|s| (id_of(s), describe(s)))
-        .collect();
-    let skipped: Vec<(&str, String)> = targets
-        .skipped
-        .iter()
-        .map(|(s, why)| (id_of(s), (*why).to_string()))
-        .collect();
-    ctx.printer.dry_run(verb, &plan, &skipped)?;
-    targets.note_skipped(ctx);
-    ctx.note(&format!(
-        "Dry run: nothing was sent ({} session(s)).",
-        targets.send.len()
-    ));
-    Ok(())
-}
-
-/// Nothing to send: says so (and what was skipped, with `--json` as results); success.
-fn nothing_to_do(ctx: &Context, targets: &Targets) -> Result<()> {
-    if targets.skipped.is_empty() {
-        ctx.note("No sessions match; nothing to do.");
-        return Ok(());
-    }
-    targets.note_skipped(ctx);
-    ctx.printer.results(targets.skipped_results().collect())
-}
-
+/// `restart`, `stop` or `update` of the sessions `fleet` chooses; a stop is confirmed first.
 async fn agent_command(
     ctx: &Context,
-    fleet: FleetArgs,
-    command: AgentCommand,
+    fleet: &FleetArgs,
+    agent: AgentCommand,
     wait_back: bool,
 ) -> Result<()> {
-    let verb = command.as_str();
-    let client = ctx.management()?;
-    let chosen = targets(&client, &ctx.prompter, &fleet, verb, wait_back).await?;
-    if fleet.dry_run {
-        return dry_run(ctx, verb, &chosen);
-    }
-    if chosen.send.is_empty() {
-        return nothing_to_do(ctx, &chosen);
-    }
-    chosen.note_skipped(ctx);
-    let targets = &chosen.send;
-    if command == AgentCommand::Stop {
+    let verb = agent.as_str();
+    let prepared =
+        command::prepare(ctx, &fleet.selection(), verb, wait_back, fleet.dry_run).await?;
+    let Some((client, targets)) = prepared else {
+        return Ok(());
+    };
+    if agent == AgentCommand::Stop {
         // The question lists the first few sessions (ID, region, OS, host) and counts the rest,
         // so it never scrolls away.
-        let shown = super::crud::shown_count(targets.len());
-        let lines: Vec<String> = targets[..shown].iter().map(session_label).collect();
+        let send = &targets.send;
+        let shown = super::crud::shown_count(send.len());
+        let lines: Vec<String> = send[..shown].iter().map(targets::session_label).collect();
         ctx.prompter.confirm_items(
             &format!(
                 "Stop the agent of {} session(s)? They exit and do not come back by themselves.",
-                targets.len()
+                send.len()
             ),
             &lines,
-            targets.len() - shown,
+            send.len() - shown,
         )?;
     }
-    let known: HashSet<String> = if wait_back {
-        wait::all_sessions(&client)
-            .await?
-            .iter()
-            .map(|s| id_of(s).to_string())
-            .collect()
-    } else {
-        HashSet::new()
-    };
-    let ids: Vec<String> = targets.iter().map(|s| id_of(s).to_string()).collect();
-    let done = match command {
-        AgentCommand::Restart => "Restart sent to",
-        AgentCommand::Stop => "Stopped",
-        AgentCommand::Update => "Update sent to",
-    };
-    let client_ref = &client;
-    let outcomes = super::run_reported(ctx, &ids, fleet.parallel, done, |id| async move {
-        sessions::send(client_ref, &id, command)
-            .await
-            .map_err(|e| e.with_check("tunnelctl sessions list"))
-    })
-    .await;
-    let mut back: Vec<(String, String)> = Vec::new();
-    let mut not_back: Vec<String> = Vec::new();
-    if wait_back && !interrupt::requested() {
-        let restarted: Vec<Value> = targets
-            .iter()
-            .zip(&outcomes)
-            .filter(|(_, o)| matches!(o, Outcome::Done))
-            .map(|(s, _)| s.clone())
-            .collect();
-        if !restarted.is_empty() {
-            // The wait ends with the command's --timeout, counted from the start.
-            let until = crate::deadline::get()
-                .map(Instant::from)
-                .unwrap_or_else(|| Instant::now() + DEFAULT_WAIT);
-            let limit = until.saturating_duration_since(Instant::now()).as_secs();
-            let waiting = |k: usize| {
-                format!(
-                    "waiting up to {limit}s for {} agent(s) to reconnect: {k} back",
-                    restarted.len()
-                )
-            };
-            let spinner = ctx.printer.spinner(ctx.settings.given.quiet, &waiting(0));
-            if !spinner.is_drawn() {
-                ctx.note(&format!(
-                    "Waiting up to {limit}s for {} agent(s) to reconnect…",
-                    restarted.len()
-                ));
-            }
-            not_back = wait::until_back(&client, &restarted, &known, until, |old, new| {
-                back.push((id_of(old).to_string(), id_of(new).to_string()));
-                spinner.update(&waiting(back.len()));
-                spinner.above(|| {
-                    // A closed stdout shows at the end; the wait goes on for the report.
-                    let _ = ctx.printer.came_back(id_of(old), id_of(new));
-                });
-            })
-            .await?;
-            spinner.finish();
-        }
-    }
-    let mut results = super::results(&ids, &outcomes);
-    for (r, id) in results.iter_mut().zip(&ids) {
-        if let Some((_, new)) = back.iter().find(|(old, _)| old == id) {
-            r["new_id"] = json!(new);
-        }
-        if not_back.contains(id) {
-            r["outcome"] = json!("not-back");
-        }
-    }
-    results.extend(chosen.skipped_results());
-    ctx.printer.results(results)?;
-    bulk::conclude(&ctx.printer, &ids, &outcomes, &not_back)
-}
-
-async fn run_upgrade(
-    ctx: &Context,
-    fleet: FleetArgs,
-    batch: usize,
-    settle: Duration,
-    keep_going: bool,
-) -> Result<()> {
-    let client = ctx.management()?;
-    let chosen = targets(&client, &ctx.prompter, &fleet, "upgrade", true).await?;
-    if fleet.dry_run {
-        return dry_run(ctx, "upgrade", &chosen);
-    }
-    if chosen.send.is_empty() {
-        return nothing_to_do(ctx, &chosen);
-    }
-    chosen.note_skipped(ctx);
-    let targets = &chosen.send;
-    let plan = Plan {
-        batch,
-        parallel: fleet.parallel,
-        settle,
-        keep_going,
-        reconnect_timeout: DEFAULT_WAIT,
-    };
-    let mut progress = ctx
-        .printer
-        .upgrade_progress(ctx.settings.given.quiet, targets.len());
-    let _graceful = interrupt::graceful();
-    let results = upgrade::run(&client, targets, &plan, &mut progress).await;
-    progress.finish();
-    {
-        let mut rows: Vec<Value> = results
-            .iter()
-            .map(|(id, step)| match step {
-                Step::Upgraded { new_id, version } => json!({"id": id, "outcome": "upgraded", "new_id": new_id, "agent_version": version}),
-                Step::UpdateFailed(e) => json!({"id": id, "outcome": "update-failed", "error": e.to_string()}),
-                Step::RestartFailed(e) => json!({"id": id, "outcome": "restart-failed", "error": e.to_string()}),
-                Step::NotBack => json!({"id": id, "outcome": "not-back"}),
-                Step::NotStarted => json!({"id": id, "outcome": "not-started"}),
-            })
-            .collect();
-        rows.extend(chosen.skipped_results());
-        ctx.printer.results(rows)?;
-    }
-    if interrupt::requested() {
-        return Err(interrupt::stop_error());
-    }
-    let failed = results.iter().filter(|(_, s)| s.failed()).count();
-    if failed == 0 {
-        return Ok(());
-    }
-    if crate::deadline::passed() {
-        let upgraded = results.len() - failed;
-        let not_started = results
-            .iter()
-            .filter(|(_, s)| matches!(s, Step::NotStarted))
-            .count();
-        return Err(crate::deadline::ran_out(format!(
-            "with {upgraded} of {} upgraded, {not_started} not started",
-            results.len()
-        )));
-    }
-    if results
-        .iter()
-        .all(|(_, s)| matches!(s, Step::Upgraded { .. } | Step::NotBack))
-    {
-        return Err(Error::WaitTimeout(format!(
-            "{failed} agent(s) did not reconnect in time"
-        )));
-    }
-    Err(Error::Partial {
-        failed,
-        total: results.len(),
-    })
+    command::send(ctx, &client, &targets, agent, fleet.parallel, wait_back).await
 }

@@ -1,13 +1,22 @@
 //! Fleet operations on tunnel sessions: choosing sessions by what they are (region, OS, agent
-//! version, credential, IP, metadata), running agent commands over many of them with bounded
-//! concurrency, waiting for restarted agents to come back, and rolling upgrades.
+//! version, credential, IP, metadata) or by a person's pick ([`targets`]), running agent
+//! commands over many of them with bounded concurrency and waiting for restarted agents to
+//! come back ([`command`], [`wait`]), and rolling upgrades ([`upgrade`]), with what a person
+//! sees of them ([`report`], [`upgrade_view`]).
 //!
-//! Nothing here parses flags or prints tables: it takes settled choices and reports outcomes.
+//! Nothing here parses flags: `commands::sessions` hands it settled choices ([`Selection`],
+//! [`upgrade::Plan`]); the views hand the printer plain text and JSON values.
 
 pub mod capable;
+pub mod command;
+pub mod report;
 pub mod select;
+pub mod targets;
 pub mod upgrade;
+pub mod upgrade_view;
 pub mod wait;
+
+pub use targets::Selection;
 
 use serde_json::Value;
 

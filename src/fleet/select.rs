@@ -3,6 +3,7 @@
 use std::cmp::Ordering;
 use std::net::IpAddr;
 
+use semver::Version;
 use serde_json::Value;
 
 use super::{credential_of, field};
@@ -10,16 +11,19 @@ use super::{credential_of, field};
 /// The grammar `--agent-version` accepts, for its help text and its errors.
 pub const VERSION_GRAMMAR: &str = "a version (3.19 matches 3.19 and 3.19.x; 3.19.2 matches that one), \
 =VERSION (exactly), <VERSION, <=VERSION, >VERSION or >=VERSION; several joined with commas must all hold \
-(>=3.19,<3.20). A version is numbers joined by dots";
+(>=3.19,<3.20). A version is one to three numbers joined by dots";
 
-/// One condition on the agent version.
+/// One condition on the agent version. Agents' versions are compared by semver precedence
+/// (the `semver` crate): a pre-release (`3.20.0-rc.1`) is below its release, and build
+/// metadata (`+build5`) is ignored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Condition {
-    /// `3.19` matches 3.19 and 3.19.x; `3.19.1` matches 3.19.1 and 3.19.1.x.
+    /// `3.19` matches 3.19 and 3.19.x; `3.19.1` matches 3.19.1 (and its pre-releases and
+    /// builds): the leading numbers of the version are these.
     Prefix(Vec<u64>),
     /// `=3.19.1`, `<3.20`, `<=3.20`, `>3.19.1`, `>=3.19`: how the version must compare with
     /// this one (missing parts count as 0), and whether equal also holds.
-    Compare(Ordering, bool, Vec<u64>),
+    Compare(Ordering, bool, Version),
 }
 
 /// A condition on the agent version: one or more [`Condition`]s that must all hold. Anything
@@ -28,7 +32,7 @@ enum Condition {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VersionMatch(Vec<Condition>);
 
-/// `3.19.1` as numbers, or why not.
+/// `3.19.1` as one to three numbers, or why not.
 fn numbers(text: &str, whole: &str) -> Result<Vec<u64>, String> {
     let parts: Option<Vec<u64>> = text
         .split('.')
@@ -38,7 +42,15 @@ fn numbers(text: &str, whole: &str) -> Result<Vec<u64>, String> {
                 .flatten()
         })
         .collect();
-    parts.ok_or_else(|| format!("'{whole}' is not a version condition: expected {VERSION_GRAMMAR}"))
+    parts
+        .filter(|p| p.len() <= 3)
+        .ok_or_else(|| format!("'{whole}' is not a version condition: expected {VERSION_GRAMMAR}"))
+}
+
+/// The version of one to three numbers, missing parts 0.
+fn padded(parts: &[u64]) -> Version {
+    let part = |i: usize| parts.get(i).copied().unwrap_or(0);
+    Version::new(part(0), part(1), part(2))
 }
 
 impl std::str::FromStr for VersionMatch {
@@ -65,48 +77,36 @@ impl std::str::FromStr for VersionMatch {
                 conditions.push(Condition::Prefix(numbers(part, s)?));
                 continue;
             };
-            conditions.push(Condition::Compare(ord, or_equal, numbers(rest.trim(), s)?));
+            let version = padded(&numbers(rest.trim(), s)?);
+            conditions.push(Condition::Compare(ord, or_equal, version));
         }
         Ok(VersionMatch(conditions))
     }
 }
 
-/// Compares dotted versions part by part, numerically where both parts are numbers.
-pub fn compare_versions(a: &str, b: &str) -> Ordering {
-    let pa: Vec<&str> = a.split(['.', '-', '+']).collect();
-    let pb: Vec<&str> = b.split(['.', '-', '+']).collect();
-    for i in 0..pa.len().max(pb.len()) {
-        let x = pa.get(i).copied().unwrap_or("0");
-        let y = pb.get(i).copied().unwrap_or("0");
-        let o = match (x.parse::<u64>(), y.parse::<u64>()) {
-            (Ok(m), Ok(n)) => m.cmp(&n),
-            _ => x.cmp(y),
-        };
-        if o != Ordering::Equal {
-            return o;
-        }
+/// An agent's version by semver rules, where the agent may leave parts out (`3.19` is
+/// 3.19.0); `None` when it is no version at all (it then meets no condition).
+fn agent_version(text: &str) -> Option<Version> {
+    if let Ok(v) = Version::parse(text) {
+        return Some(v);
     }
-    Ordering::Equal
-}
-
-/// Dotted numbers as the text [`compare_versions`] reads.
-fn dotted(parts: &[u64]) -> String {
-    parts
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(".")
+    let (core, rest) = text.split_at(text.find(['-', '+']).unwrap_or(text.len()));
+    let given = core.split('.').count();
+    if given >= 3 {
+        return None;
+    }
+    Version::parse(&format!("{core}{}{rest}", ".0".repeat(3 - given))).ok()
 }
 
 impl Condition {
-    fn matches(&self, version: &str) -> bool {
+    fn matches(&self, version: &Version) -> bool {
         match self {
             Condition::Prefix(p) => {
-                let p = dotted(p);
-                version == p || version.starts_with(&format!("{p}."))
+                let numbers = [version.major, version.minor, version.patch];
+                numbers.get(..p.len()) == Some(p.as_slice())
             }
             Condition::Compare(ord, or_equal, v) => {
-                let o = compare_versions(version, &dotted(v));
+                let o = version.cmp_precedence(v);
                 o == *ord || (*or_equal && o == Ordering::Equal)
             }
         }
@@ -115,7 +115,7 @@ impl Condition {
 
 impl VersionMatch {
     fn matches(&self, version: &str) -> bool {
-        self.0.iter().all(|c| c.matches(version))
+        agent_version(version).is_some_and(|v| self.0.iter().all(|c| c.matches(&v)))
     }
 }
 
@@ -248,6 +248,12 @@ mod tests {
         assert!(v("=3.19.1").matches("3.19.1"));
         assert!(!v("=3.19").matches("3.19.1"));
         assert!(v(" 3.19 ").matches("3.19"));
+        assert!(v("<3.20").matches("3.20.0-rc.1"));
+        assert!(!v(">3.20.0").matches("3.20.0-rc.1"));
+        assert!(v("3.20").matches("3.20.0-rc.1"));
+        assert!(v("=3.20.0").matches("3.20.0+build5"));
+        assert!(!v(">3.20.0").matches("3.20.0+build5"));
+        assert!(!v(">=3.0").matches("not a version"));
     }
 
     #[test]
@@ -273,6 +279,8 @@ mod tests {
             "== 3.19",
             "<<3",
             "1234567890",
+            "3.19.1.2",
+            "3.20.0+build5",
         ] {
             assert!(bad.parse::<VersionMatch>().is_err(), "{bad:?} accepted");
         }

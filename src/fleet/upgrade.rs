@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::time::Instant;
 
 use super::{field, id_of, wait};
@@ -13,6 +13,7 @@ use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;
 use crate::bulk::{self, Outcome};
 use crate::error::Error;
+use crate::escape::escape;
 use crate::interrupt;
 
 /// The shortest wait between update and restart the seeds allow.
@@ -52,6 +53,71 @@ impl Step {
     /// Did this session fail?
     pub fn failed(&self) -> bool {
         !matches!(self, Step::Upgraded { .. })
+    }
+
+    /// Its word in the JSON results.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Step::Upgraded { .. } => "upgraded",
+            Step::UpdateFailed(_) => "update-failed",
+            Step::RestartFailed(_) => "restart-failed",
+            Step::NotBack => "not-back",
+            Step::NotStarted => "not-started",
+        }
+    }
+
+    /// What went wrong, in words, the error told by `error` (in full for a session's own
+    /// line, or as the reason it shares with others for the summary); `None` when upgraded.
+    pub fn failure(&self, error: impl Fn(&Error) -> String) -> Option<String> {
+        match self {
+            Step::Upgraded { .. } => None,
+            Step::UpdateFailed(e) => Some(format!("update refused: {}", error(e))),
+            Step::RestartFailed(e) => Some(format!("updated but the restart failed: {}", error(e))),
+            Step::NotBack => Some("restarted but not back in time".to_string()),
+            Step::NotStarted => Some("not started".to_string()),
+        }
+    }
+
+    /// The line a person reads of the session `id` (escaped here).
+    pub fn line(&self, id: &str) -> String {
+        let id = escape(id);
+        match self {
+            Step::Upgraded { new_id, version } => {
+                format!("{id} -> {} ({})", escape(new_id), escape(version))
+            }
+            // A refused update leaves the agent as it was: say it was not upgraded.
+            Step::UpdateFailed(_) => format!("{id}: not upgraded: {}", self.text()),
+            _ => format!("{id}: {}", self.text()),
+        }
+    }
+
+    /// [`Step::failure`] with the error in full ("" when upgraded).
+    fn text(&self) -> String {
+        self.failure(|e| e.to_string()).unwrap_or_default()
+    }
+
+    /// The session `id`'s object in the JSON results.
+    pub fn result(&self, id: &str) -> Value {
+        let error = match self {
+            Step::UpdateFailed(e) | Step::RestartFailed(e) => Some(e),
+            _ => None,
+        };
+        let mut r = bulk::result(id, self.word(), error);
+        if let Step::Upgraded { new_id, version } = self {
+            r["new_id"] = json!(new_id);
+            r["agent_version"] = json!(version);
+        }
+        r
+    }
+
+    /// What the bulk exit rule ([`bulk::conclude`]) makes of it: a session restarted but not
+    /// back is done, and listed among those not back.
+    pub fn into_outcome(self) -> Outcome {
+        match self {
+            Step::Upgraded { .. } | Step::NotBack => Outcome::Done,
+            Step::UpdateFailed(e) | Step::RestartFailed(e) => Outcome::Failed(e),
+            Step::NotStarted => Outcome::NotStarted,
+        }
     }
 }
 

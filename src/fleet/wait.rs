@@ -11,6 +11,10 @@ use super::{id_of, same_agent};
 use crate::api::{sessions, Client};
 use crate::error::{Error, Result};
 
+/// How long `--wait` and a rolling upgrade's batches wait for agents when `--timeout` does
+/// not say.
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(300);
+
 /// How often the session list is read while waiting.
 pub const POLL: Duration = Duration::from_millis(500);
 

@@ -17,11 +17,6 @@ pub mod streams;
 pub mod table;
 pub mod time;
 
-#[cfg(test)]
-mod fixtures;
-#[cfg(test)]
-mod screens;
-
 use std::io::Write;
 
 use serde_json::Value;

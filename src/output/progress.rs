@@ -1,9 +1,10 @@
-//! What a person sees while work over many items runs, when stderr is a terminal and the
-//! output is for people (no `--json`, no `--jq`): one progress line with the done, failed and
-//! remaining counts and the rate-limit pacing while a request is held back; spinners for long
-//! waits that say what is awaited and for how long; and, at the end, a summary that groups the
-//! failures by reason and lists each ID once. Elsewhere (a pipe, a log, JSON output) each item
-//! gets its own line on stderr as it ends, as scripts and CI logs expect.
+//! The pieces long work is drawn with on a terminal, given plain numbers and text: a progress
+//! line (shown when stderr is a terminal and the output is for people: no `--json`, no
+//! `--jq`) with the rate-limit pacing while a request is held back; the [`Tally`] of done,
+//! failed and remaining it says; spinners for long waits that say what is awaited and for how
+//! long; and the closing summary that groups failures by reason and lists each ID once. The
+//! features decide what to say with them (`bulk::view`, `fleet::upgrade_view`); this module
+//! knows no feature. (`ratelimit`, read for the pacing, is a leaf of the HTTP layer.)
 //!
 //! Everything is drawn through the printer's [`Streams`], so tests read it back.
 
@@ -13,7 +14,6 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike};
 
 use super::{Printer, Streams};
-use crate::bulk::Outcome;
 use crate::error::Error;
 use crate::escape::escape;
 
@@ -138,26 +138,18 @@ impl Printer {
         Spinner { bar }
     }
 
-    /// The view of a bulk operation over `total` items whose successes read `{done} ID`.
-    pub fn bulk_view(&self, quiet: bool, total: usize, done: &str) -> BulkView<'_> {
-        let terminal = self.shows_progress();
-        let bar = (terminal && !quiet).then(|| {
+    /// A progress line saying `text`, with the rate-limit pacing and how long it has run,
+    /// when bulk work shows progress ([`Printer::shows_progress`], and not `--quiet`);
+    /// otherwise nothing is drawn.
+    pub fn progress_line(&self, quiet: bool, text: &str) -> Spinner {
+        let bar = (self.shows_progress() && !quiet).then(|| {
             bar(
                 &self.streams,
                 "{spinner} {msg}{pacing} ({secs})",
-                counts(0, 0, total),
+                escape(text),
             )
         });
-        BulkView {
-            printer: self,
-            quiet,
-            terminal,
-            done_text: done.to_string(),
-            bar,
-            total,
-            done: 0,
-            failed: 0,
-        }
+        Spinner { bar }
     }
 
     /// The end of a bulk operation Ctrl-C or SIGTERM stopped: what was and was not done.
@@ -233,79 +225,48 @@ impl Drop for Spinner {
     }
 }
 
-/// The progress line's counts.
-fn counts(done: usize, failed: usize, total: usize) -> String {
-    let remaining = total.saturating_sub(done + failed);
-    format!("{done} done, {failed} failed, {remaining} remaining")
+/// How far work over many items has got, as the progress line and the closing summary say
+/// it: `{done} {word}, {failed} failed, {remaining} remaining`.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    /// How many items there are.
+    pub total: usize,
+    /// How many succeeded.
+    pub done: usize,
+    /// How many failed.
+    pub failed: usize,
+    /// What a success is called: `done`, `upgraded`.
+    word: &'static str,
 }
 
-/// What a person sees of a bulk operation as its items end (see the module's documentation).
-pub struct BulkView<'a> {
-    printer: &'a Printer,
-    quiet: bool,
-    terminal: bool,
-    done_text: String,
-    bar: Option<ProgressBar>,
-    total: usize,
-    done: usize,
-    failed: usize,
-}
-
-impl BulkView<'_> {
-    fn redraw(&self) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(counts(self.done, self.failed, self.total));
+impl Tally {
+    /// Nothing ended yet of `total` items whose success is called `word`.
+    pub fn new(total: usize, word: &'static str) -> Tally {
+        Tally {
+            total,
+            done: 0,
+            failed: 0,
+            word,
         }
     }
 
-    /// One item ended.
-    pub fn outcome(&mut self, id: &str, outcome: &Outcome) {
-        match outcome {
-            Outcome::Done => self.done += 1,
-            Outcome::Failed(_) => self.failed += 1,
-            Outcome::NotStarted => {}
-        }
-        if self.terminal {
-            self.redraw();
-            return;
-        }
-        match outcome {
-            Outcome::Done => self
-                .printer
-                .note(self.quiet, &format!("{} {}", self.done_text, escape(id))),
-            Outcome::Failed(e) => self
-                .printer
-                .streams
-                .err_line(&format!("error: {}: {e:#}", escape(id))),
-            Outcome::NotStarted => {}
-        }
+    /// `3 done, 1 failed, 2 remaining`: the progress line.
+    pub fn counts(&self) -> String {
+        let remaining = self.total.saturating_sub(self.done + self.failed);
+        format!(
+            "{} {}, {} failed, {remaining} remaining",
+            self.done, self.word, self.failed
+        )
     }
 
-    /// The work ended: on a terminal, the progress line gives way to the summary (how many
-    /// were done, and the failures grouped by reason).
-    pub fn finish(self, ids: &[String], outcomes: &[Outcome]) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+    /// `3 of 6 done, 1 failed.`: the summary at the end.
+    pub fn summary(&self) -> String {
+        let mut line = format!("{} of {} {}", self.done, self.total, self.word);
+        if self.failed > 0 {
+            line.push_str(&format!(", {} failed", self.failed));
         }
-        if !self.terminal {
-            return;
-        }
-        if !self.quiet {
-            let mut line = format!("{} of {} done", self.done, self.total);
-            if self.failed > 0 {
-                line.push_str(&format!(", {} failed", self.failed));
-            }
-            self.printer.streams.err_line(&format!("{line}."));
-        }
-        let failures: Vec<(String, String)> = ids
-            .iter()
-            .zip(outcomes)
-            .filter_map(|(id, o)| match o {
-                Outcome::Failed(e) => Some((id.clone(), reason(e, id))),
-                _ => None,
-            })
-            .collect();
-        self.printer.failure_summary(&failures);
+        line.push('.');
+        line
     }
 }
 

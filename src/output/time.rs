@@ -23,8 +23,7 @@ pub fn now() -> OffsetDateTime {
 }
 
 /// Runs `f` with [`now`] answering `pinned` on this thread (tests: deterministic snapshots).
-#[cfg(test)]
-pub(crate) fn with_now<R>(pinned: OffsetDateTime, f: impl FnOnce() -> R) -> R {
+pub fn with_now<R>(pinned: OffsetDateTime, f: impl FnOnce() -> R) -> R {
     struct Unpin(Option<OffsetDateTime>);
     impl Drop for Unpin {
         fn drop(&mut self) {

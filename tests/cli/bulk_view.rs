@@ -1,16 +1,20 @@
 //! Bulk operations as their users meet them, driving the binary: on a terminal (stderr on a
 //! real pseudo-terminal) one progress line and a summary grouping failures by reason; selectors
 //! skipping the Windows sessions that cannot restart (exit 0, one line saying so, skipped in
-//! `--json` and `--dry-run`), while named Windows IDs are still sent and counted; every
-//! refused `--agent-version` form; `delete --json` results; and the `local tunnels` twins.
+//! `--json` and `--dry-run`), while named Windows IDs are still sent and counted; a line per
+//! session with `--json` or off a terminal; the rate-limit pacing and the wait for restarted
+//! agents on the progress line; every refused `--agent-version` form; `delete --json`
+//! results; and the `local tunnels` twins, asked about on a terminal.
 
 use std::io::Read;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::process::Stdio;
 
-use serde_json::json;
+use serde_json::{json, Value};
+use tunnelctl_mock::MockOptions;
 
-use crate::common::{strings, strings_at, Env, Out};
+use crate::common::pty::{keys, Pty};
+use crate::common::{strings, Env, Out};
 
 /// A mixed fleet: `linux` Linux sessions, then `windows` Windows ones.
 fn fleet(env: &Env, linux: usize, windows: usize) -> (Vec<String>, Vec<String>) {
@@ -297,13 +301,7 @@ fn accepted_agent_versions_select_what_they_say() {
         .map(|v| json!({"agent_version": v}))
         .collect::<Vec<_>>()}))["sessions"],
     );
-    let pick = |cond: &str| -> Vec<String> {
-        let out = env.run(&["sessions", "list", "--agent-version", cond, "--json"]);
-        out.ok();
-        let mut got = strings_at(&out.json(), "/agent_version");
-        got.sort();
-        got
-    };
+    let pick = |cond: &str| crate::fleet::versions_selected(&env, cond);
     assert_eq!(pick("3.19"), ["3.19", "3.19.1", "3.19.2"]);
     assert_eq!(pick("3.19.2"), ["3.19.2"]);
     assert_eq!(pick("=3.19.1"), ["3.19.1"]);
@@ -406,4 +404,133 @@ fn stopping_an_http_tunnel_off_a_terminal_leaves_its_twin_unless_yes() {
     env.local(&start).ok();
     env.local(&["tunnels", "stop", "web (http)"]).ok();
     env.local(&["tunnels", "get", "web"]).ok();
+}
+
+#[test]
+fn with_json_or_off_a_terminal_each_session_keeps_its_line() {
+    let env = Env::new();
+    let (linux, windows) = fleet(&env, 1, 1);
+    let out = run_with_terminal_stderr(
+        &env,
+        &["sessions", "restart", &linux[0], &windows[0], "--json"],
+    );
+    out.code(5);
+    let err = &out.stderr;
+    assert!(
+        err.contains(&format!("Restart sent to {}", linux[0])),
+        "{err}"
+    );
+    assert!(err.contains(&format!("error: {}: ", windows[0])), "{err}");
+    assert!(
+        !err.contains("remaining"),
+        "no progress line with --json: {err}"
+    );
+    let rows: Value = serde_json::from_str(&out.stdout).expect("JSON results");
+    assert_eq!(rows[0]["outcome"], "ok");
+    assert_eq!(rows[1]["outcome"], "failed");
+
+    let out = env.run(&["sessions", "update", &linux[0], &windows[0]]);
+    out.code(5);
+    let err = &out.stderr;
+    assert!(
+        err.contains(&format!("Update sent to {}", windows[0])),
+        "{err}"
+    );
+    assert!(err.contains(&format!("error: {}: ", linux[0])), "{err}");
+    assert!(!err.contains("remaining"), "{err}");
+}
+
+#[test]
+fn the_progress_line_says_when_it_waits_for_the_rate_limit() {
+    let env = Env::new();
+    let (linux, _) = fleet(&env, 3, 0);
+    let mut args = vec!["sessions", "stop", "--yes", "--rate", "1/1.5"];
+    args.extend(linux.iter().map(String::as_str));
+    let out = run_with_terminal_stderr(&env, &args);
+    out.ok();
+    let err = &out.stderr;
+    assert!(rate_waits(err).iter().any(|w| *w <= 2), "{err}");
+    assert!(err.contains("3 of 3 done."), "{err}");
+}
+
+/// The seconds of each `waiting 2s for the rate limit` shown.
+fn rate_waits(err: &str) -> Vec<u64> {
+    err.split("waiting ")
+        .filter_map(|rest| rest.split_once("s for the rate limit"))
+        .filter_map(|(secs, _)| secs.parse().ok())
+        .collect()
+}
+
+#[test]
+fn waiting_for_restarted_agents_shows_what_and_for_how_long() {
+    let env = Env::with(MockOptions {
+        restart_delay_ms: 600,
+        ..Default::default()
+    });
+    let (linux, _) = fleet(&env, 2, 0);
+    let out = run_with_terminal_stderr(
+        &env,
+        &[
+            "sessions",
+            "restart",
+            &linux[0],
+            &linux[1],
+            "--wait",
+            "--timeout",
+            "20s",
+        ],
+    );
+    out.ok();
+    let err = &out.stderr;
+    assert!(
+        err.contains("for 2 agent(s) to reconnect: 0 back (0s)"),
+        "{err}"
+    );
+    assert!(err.contains("to reconnect: 1 back"), "{err}");
+    let printed = &out.stdout;
+    assert_eq!(printed.lines().count(), 2, "old -> new for each: {printed}");
+}
+
+/// Starts the http tunnel `web` (and so its twin), then stops `web` on a terminal, answering
+/// `answer` to the question about the twin; the screen at the end.
+fn stop_web_answering(env: &Env, answer: &str) -> String {
+    env.local(&[
+        "tunnels", "start", "--name", "web", "--proto", "http", "--addr", "9",
+    ])
+    .ok();
+    let mut cmd = env.std_cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .args(["local", "tunnels", "stop", "web"]);
+    let mut term = Pty::spawn(&cmd, 24, 100);
+    term.wait_for("Also stop");
+    term.send(answer).send(keys::ENTER);
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    term.screen()
+}
+
+#[test]
+fn stopping_an_http_tunnel_on_a_terminal_asks_about_its_twin() {
+    let env = Env::new();
+    let deletes = |env: &Env| -> Vec<String> {
+        env.mock
+            .agent_requests()
+            .into_iter()
+            .filter(|r| r.method == "DELETE")
+            .map(|r| r.path)
+            .collect()
+    };
+    let screen = stop_web_answering(&env, "no");
+    assert!(screen.contains("'web (http)' is still running"), "{screen}");
+    assert_eq!(deletes(&env), ["/api/tunnels/web"]);
+
+    let screen = stop_web_answering(&env, "yes");
+    assert!(screen.contains("Stopped tunnel web (http)"), "{screen}");
+    assert_eq!(
+        deletes(&env),
+        [
+            "/api/tunnels/web",
+            "/api/tunnels/web",
+            "/api/tunnels/web%20%28http%29"
+        ]
+    );
 }

@@ -18,11 +18,11 @@ use base64::Engine;
 use clap::CommandFactory;
 use serde_json::json;
 use tunnelctl::cli::Cli;
-use tunnelctl::docs::{after_help, unroff_line};
 
 use crate::common::seed::{kinesis_body, strings, KINESIS, ROLE};
 use crate::common::upstream::Upstream;
 use crate::common::{assert_no_secret, Env, Out, API_KEY, AWS_SECRET};
+use crate::docs::{after_help, unroff_line};
 
 /// Examples that cannot run here (by their command, without a trailing `# comment`), and why.
 const SKIPPED: &[(&str, &str)] = &[

@@ -408,3 +408,39 @@ fn without_the_limiter_the_server_says_429() {
         .args(["ip-policies", "list", "--rate", "off", "--timeout", "3"]));
     out.code(1).says("429");
 }
+
+/// The agent versions `sessions list --agent-version COND` lists, sorted.
+pub fn versions_selected(env: &Env, cond: &str) -> Vec<String> {
+    let out = env.run(&["sessions", "list", "--agent-version", cond, "--json"]);
+    out.ok();
+    let mut got = strings_at(&out.json(), "/agent_version");
+    got.sort();
+    got
+}
+
+#[test]
+fn agent_versions_compare_by_semver_rules() {
+    let env = Env::new();
+    let versions = ["3.19.2", "3.20.0-rc.1", "3.20.0", "3.20.0+build5", "3.20.1"];
+    env.seed(json!({"sessions": versions
+        .iter()
+        .map(|v| json!({"agent_version": v}))
+        .collect::<Vec<_>>()}));
+    let pick = |cond: &str| versions_selected(&env, cond);
+    // A pre-release is below its release.
+    assert_eq!(pick(">3.20.0"), ["3.20.1"]);
+    assert_eq!(pick("<3.20"), ["3.19.2", "3.20.0-rc.1"]);
+    assert_eq!(pick(">=3.20.0"), ["3.20.0", "3.20.0+build5", "3.20.1"]);
+    // Build metadata is ignored.
+    assert_eq!(pick("=3.20.0"), ["3.20.0", "3.20.0+build5"]);
+    assert_eq!(
+        pick("<=3.20.0,>3.19.2"),
+        ["3.20.0", "3.20.0+build5", "3.20.0-rc.1"]
+    );
+    // A condition is one to three numbers: a pre-release, a build or a fourth part is refused.
+    for bad in ["3.20.0-rc.1", ">3.20.0+build5", "3.20.0.1"] {
+        env.run(&["sessions", "list", "--agent-version", bad])
+            .code(2)
+            .says("--agent-version");
+    }
+}

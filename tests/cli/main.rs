@@ -1,9 +1,12 @@
 //! The integration suite as one test binary (one link instead of one per file): the commands
 //! against the emulator, one module per command group, the CRUD contract every collection
-//! keeps (`crud_contract`), the property tests, and the hostile-server suite.
+//! keeps (`crud_contract`), the snapshots of every table and detail view (`screens`), the
+//! property tests, and the hostile-server suite.
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../docs/mod.rs"]
+mod docs;
 
 mod api_and_completion;
 mod backends;
@@ -24,6 +27,7 @@ mod properties;
 mod pty_harness;
 mod reliability;
 mod replay;
+mod screens;
 mod sessions;
 mod settings_and_errors;
 mod tables;

@@ -1,6 +1,5 @@
 //! What a person sees on a terminal, checked on the real binary with
-//! `TUNNELCTL_FORCE_TTY=1 COLUMNS=…` (the renderers' snapshots are unit tests in
-//! `src/output/`): one line per row, IDs and ARNs whole, headers over their columns, columns
+//! `TUNNELCTL_FORCE_TTY=1 COLUMNS=…` (the renderers' snapshots are in `screens.rs`): one line per row, IDs and ARNs whole, headers over their columns, columns
 //! left out named once on stderr, empty lists said so, detail views as `KEY  value` lines.
 
 use crate::common::upstream::visit;

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod fixtures;
 pub mod hostile;
 pub mod pty;
 pub mod rusage;

@@ -1,0 +1,190 @@
+//! The one engine for an operation over many items (agent commands over sessions, deletes of
+//! several IDs, the steps of a rolling upgrade): bounded concurrency, each outcome reported as
+//! it finishes ([`view`]), a graceful stop on Ctrl-C or SIGTERM or when `--timeout` runs out
+//! (nothing new starts, what is under way ends, cut at the deadline, the rest is reported as
+//! not started), one result object per item for `--json`, and one rule for the exit
+//! ([`conclude`]), which every bulk command and the rolling upgrade share.
+
+pub mod view;
+
+use std::future::Future;
+
+use futures_util::stream::{self, StreamExt};
+use serde_json::{json, Value};
+
+use crate::error::{Error, Result};
+use crate::escape::escape;
+use crate::interrupt;
+use crate::output::Printer;
+use view::BulkView;
+
+/// What happened to one session.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The operation succeeded.
+    Done,
+    /// It failed with this error.
+    Failed(Error),
+    /// It was not started (Ctrl-C, `--timeout`, or an earlier batch failed).
+    NotStarted,
+}
+
+impl Outcome {
+    /// One word for reports: ok, failed, not-started.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Done => "ok",
+            Outcome::Failed(_) => "failed",
+            Outcome::NotStarted => "not-started",
+        }
+    }
+
+    /// The error it failed with, if it did.
+    pub fn error(&self) -> Option<&Error> {
+        match self {
+            Outcome::Failed(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// One item's result as bulk commands print them with `--json`:
+/// `{"id", "outcome", "error"?}`; callers add fields of their own after these.
+pub fn result(id: &str, outcome: &str, error: Option<&Error>) -> Value {
+    let mut r = json!({"id": id, "outcome": outcome});
+    if let Some(e) = error {
+        r["error"] = json!(e.to_string());
+    }
+    r
+}
+
+/// One [`result`] per ID: `"outcome": "ok" | "failed" | "not-started"`.
+pub fn results(ids: &[String], outcomes: &[Outcome]) -> Vec<Value> {
+    ids.iter()
+        .zip(outcomes)
+        .map(|(id, o)| result(id, o.word(), o.error()))
+        .collect()
+}
+
+/// Runs `op` on `ids`, `parallel` at once ([`run`]), shown as it goes ([`BulkView`]): on a
+/// terminal one progress line and then a summary grouping failures by reason; elsewhere one
+/// line on stderr for each outcome: `{done} ID` (unless `quiet`), or the error.
+pub async fn run_reported<F, Fut>(
+    printer: &Printer,
+    quiet: bool,
+    ids: &[String],
+    parallel: usize,
+    done: &str,
+    op: F,
+) -> Vec<Outcome>
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = Result<()>>,
+{
+    let mut view = BulkView::new(printer, quiet, ids.len(), done);
+    let outcomes = run(ids, parallel, op, |id, outcome| view.outcome(id, outcome)).await;
+    view.finish(ids, &outcomes);
+    outcomes
+}
+
+/// Runs `op` on every id, at most `parallel` at once, calling `report` as each ends.
+/// Returns the outcomes in the order of `ids`.
+pub async fn run<F, Fut>(
+    ids: &[String],
+    parallel: usize,
+    op: F,
+    mut report: impl FnMut(&str, &Outcome),
+) -> Vec<Outcome>
+where
+    F: Fn(String) -> Fut,
+    Fut: Future<Output = Result<(), Error>>,
+{
+    let _graceful = interrupt::graceful();
+    let mut outcomes: Vec<Option<Outcome>> = ids.iter().map(|_| None).collect();
+    let op = &op;
+    let mut running = stream::iter(ids.iter().cloned().enumerate())
+        .take_while(|_| std::future::ready(!interrupt::requested() && !crate::deadline::passed()))
+        .map(|(i, id)| async move {
+            (
+                i,
+                op(id)
+                    .await
+                    .map_or_else(Outcome::Failed, |()| Outcome::Done),
+            )
+        })
+        .buffer_unordered(parallel.max(1));
+    while let Some((i, outcome)) = running.next().await {
+        report(&ids[i], &outcome);
+        outcomes[i] = Some(outcome);
+    }
+    outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or(Outcome::NotStarted))
+        .collect()
+}
+
+/// The exit of a bulk operation: stopped by a signal 130/143 (with what was and was not done),
+/// out of time 7 (likewise), items that did not come back (`not_back`, agents after a restart)
+/// 7, some failed 5, all failed alike their code. Items not started for another reason (the
+/// batches of a rolling upgrade after one that failed) count as failed. What a signal left
+/// undone is told through `printer`.
+pub fn conclude(
+    printer: &Printer,
+    ids: &[String],
+    outcomes: &[Outcome],
+    not_back: &[String],
+) -> Result<()> {
+    let not_started: Vec<&str> = ids
+        .iter()
+        .zip(outcomes)
+        .filter(|(_, o)| matches!(o, Outcome::NotStarted))
+        .map(|(id, _)| id.as_str())
+        .collect();
+    let not_started_ids = escape(&not_started.join(" "));
+    if interrupt::requested() {
+        printer.interrupted(ids.len() - not_started.len(), ids.len(), &not_started);
+        return Err(interrupt::stop_error());
+    }
+    if crate::deadline::passed() && (!not_started.is_empty() || outcomes.iter().any(timed_out)) {
+        let ok = outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Done))
+            .count();
+        let cut = outcomes.iter().filter(|o| timed_out(o)).count();
+        let failed = outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Failed(_)))
+            .count()
+            - cut;
+        return Err(crate::deadline::ran_out(format!(
+            "with {ok} of {} done, {failed} failed, {cut} cut off under way, {} not started{}",
+            ids.len(),
+            not_started.len(),
+            if not_started.is_empty() {
+                String::new()
+            } else {
+                format!(": {not_started_ids}")
+            }
+        )));
+    }
+    let codes: Vec<i32> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Failed(e) => Some(e.exit_code()),
+            _ => None,
+        })
+        .collect();
+    if !not_back.is_empty() && codes.is_empty() && not_started.is_empty() {
+        return Err(Error::WaitTimeout(format!(
+            "{} agent(s) did not reconnect in time: {}",
+            not_back.len(),
+            escape(&not_back.join(" "))
+        )));
+    }
+    crate::error::several(&codes, not_back.len() + not_started.len(), ids.len())
+}
+
+/// Was this operation cut off by the command's `--timeout`?
+fn timed_out(o: &Outcome) -> bool {
+    matches!(o, Outcome::Failed(Error::WaitTimeout(_)))
+}
