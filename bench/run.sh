@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The benchmark suite of tunnelctl (issue 6). One command:
 #
-#     bench/run.sh
+#     bench/run.sh [SCENARIO...]
 #
 # builds the release binaries, starts the release emulator on loopback, measures every
-# scenario side by side with its peer (hyperfine for time, /usr/bin/time -v for peak RSS) and
-# writes bench/RESULTS.md. See bench/README.md.
+# scenario (or only those named, e.g. `bench/run.sh S1 S7`) side by side with its peer
+# (hyperfine for time, /usr/bin/time -v for peak RSS) and writes bench/RESULTS.md.
+# See bench/README.md.
 #
 # Environment (all optional):
 #   BENCH_KEEP=1        keep the temporary directory (hyperfine JSON exports, scripts, logs)
@@ -22,6 +23,19 @@ T0=$SECONDS
 
 log() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+
+# The scenarios to run, in the order they run: those named on the command line, or all.
+ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10"
+SCENARIOS=$(printf '%s ' "${@:-$ALL_SCENARIOS}" | tr '[:lower:]' '[:upper:]')
+for s in $SCENARIOS; do
+    [[ " $ALL_SCENARIOS " == *" $s "* ]] || die "no scenario $s (there are: $ALL_SCENARIOS)"
+done
+want() { [[ " $SCENARIOS " == *" $1 "* ]]; }
+# S1 and S7 look at the binary alone; every other scenario talks to the emulator.
+NEEDS_EMULATOR=
+for s in $SCENARIOS; do
+    case $s in S1 | S7) ;; *) NEEDS_EMULATOR=1 ;; esac
+done
 
 # ---------------------------------------------------------------------------------------------
 # 1. Tools: hyperfine, GNU time, curl, jq, python3 (Debian/Ubuntu packages).
@@ -49,15 +63,18 @@ grep -q 'Maximum resident set size' <<<"$time_check" || die "/usr/bin/time is no
 # 2. Release binaries.
 # ---------------------------------------------------------------------------------------------
 if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
-    log "cargo build --release --workspace --locked"
-    (cd "$ROOT" && cargo build --release --workspace --locked)
+    PACKAGES=(-p tunnelctl)
+    [ -z "$NEEDS_EMULATOR" ] || PACKAGES=(--workspace)
+    log "cargo build --release ${PACKAGES[*]} --locked"
+    (cd "$ROOT" && cargo build --release "${PACKAGES[@]}" --locked)
 fi
 TARGET_DIR=$(cd "$ROOT" && cargo metadata --format-version 1 --no-deps 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null ||
     echo "$ROOT/target")
 T=$TARGET_DIR/release/tunnelctl
 MOCK=$TARGET_DIR/release/tunnelctl-mock
-[ -x "$T" ] && [ -x "$MOCK" ] || die "release binaries missing in $TARGET_DIR/release"
+[ -x "$T" ] || die "target/release/tunnelctl missing in $TARGET_DIR/release"
+[ -z "$NEEDS_EMULATOR" ] || [ -x "$MOCK" ] || die "tunnelctl-mock missing in $TARGET_DIR/release"
 
 # ---------------------------------------------------------------------------------------------
 # 3. Emulator on loopback, a clean environment for tunnelctl, cleanup on exit.
@@ -83,23 +100,26 @@ unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 export NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 
 KEY=bench-key
-log "starting the emulator"
-"$MOCK" --port 0 --agent-port 0 --api-key "$KEY" --ready-file "$TMP/ready" \
-    --inspect-db-size 1073741824 >"$TMP/mock.out" 2>"$TMP/mock.err" &
-MOCK_PID=$!
-for _ in $(seq 100); do
-    [ -s "$TMP/ready" ] && grep -q '^agent API: ' "$TMP/mock.out" && break
-    kill -0 "$MOCK_PID" 2>/dev/null || die "the emulator exited: $(cat "$TMP/mock.err")"
-    sleep 0.1
-done
-[ -s "$TMP/ready" ] || die "the emulator did not become ready"
-API=$(head -n1 "$TMP/ready")
-AGENT=$(sed -n 's/^agent API: //p' "$TMP/mock.out")
-case "$API $AGENT" in
-http://127.0.0.1:*" http://127.0.0.1:"*) ;;
-*) die "unexpected emulator URLs: $API $AGENT" ;;
-esac
-echo "management API $API, agent API $AGENT" >&2
+API= AGENT= # no emulator: only S1 and S7 were asked for
+if [ -n "$NEEDS_EMULATOR" ]; then
+    log "starting the emulator"
+    "$MOCK" --port 0 --agent-port 0 --api-key "$KEY" --ready-file "$TMP/ready" \
+        --inspect-db-size 1073741824 >"$TMP/mock.out" 2>"$TMP/mock.err" &
+    MOCK_PID=$!
+    for _ in $(seq 100); do
+        [ -s "$TMP/ready" ] && grep -q '^agent API: ' "$TMP/mock.out" && break
+        kill -0 "$MOCK_PID" 2>/dev/null || die "the emulator exited: $(cat "$TMP/mock.err")"
+        sleep 0.1
+    done
+    [ -s "$TMP/ready" ] || die "the emulator did not become ready"
+    API=$(head -n1 "$TMP/ready")
+    AGENT=$(sed -n 's/^agent API: //p' "$TMP/mock.out")
+    case "$API $AGENT" in
+    http://127.0.0.1:*" http://127.0.0.1:"*) ;;
+    *) die "unexpected emulator URLs: $API $AGENT" ;;
+    esac
+    echo "management API $API, agent API $AGENT" >&2
+fi
 
 : >"$TMP/config.toml" # an empty config file: only the environment below counts
 export TUNNELCTL_API_URL=$API TUNNELCTL_API_KEY=$KEY TUNNELCTL_AGENT_URL=$AGENT
@@ -138,74 +158,96 @@ rss() {
 # ---------------------------------------------------------------------------------------------
 # S1 start-up.
 # ---------------------------------------------------------------------------------------------
-log "S1 start-up"
-hf s1 --warmup 20 --min-runs 100 --max-runs 300 \
-    "$T --version" \
-    "curl --version" \
-    "/usr/bin/true"
+if want S1; then
+    log "S1 start-up"
+    # The floor any Rust binary pays to start on this machine (loader, libc, runtime set-up):
+    # a program that does nothing, built with tunnelctl's own release profile.
+    FLOOR=$TMP/floor
+    mkdir -p "$FLOOR/src"
+    echo 'fn main() {}' >"$FLOOR/src/main.rs"
+    {
+        printf '[package]\nname = "floor"\nversion = "0.0.0"\nedition = "2021"\n\n[workspace]\n\n'
+        awk '/^\[/ { p = ($0 == "[profile.release]") } p' "$ROOT/Cargo.toml"
+    } >"$FLOOR/Cargo.toml"
+    grep -q '^\[profile.release\]' "$FLOOR/Cargo.toml" || die "S1: no [profile.release] in Cargo.toml"
+    cargo build --release --quiet --manifest-path "$FLOOR/Cargo.toml" --target-dir "$FLOOR/target" ||
+        die "S1: could not build the minimal Rust program"
+    fact s1_floor_source "fn main() {} (built with tunnelctl's [profile.release])"
+    hf s1 --warmup 20 --min-runs 100 --max-runs 300 \
+        "$T --version" \
+        "curl --version" \
+        "/usr/bin/true" \
+        "$FLOOR/target/release/floor"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # S2 one read.
 # ---------------------------------------------------------------------------------------------
-log "S2 one read"
-ctl POST reset >/dev/null
-ID=$(ctl POST seed '{"ip_policy_count": 10}' | jq -r '.ip_policies[-1]')
-URL="$API/ip_policies/$ID"
-[ "$("$T" ip-policies get "$ID" --json | jq -r .id)" = "$ID" ] || die "S2: tunnelctl did not read $ID"
-[ "$(api "$URL" | jq -r .id)" = "$ID" ] || die "S2: curl did not read $ID"
-hf s2 --warmup 20 --min-runs 100 --max-runs 300 \
-    "$T ip-policies get $ID --json" \
-    "curl -s -H '$AUTH' -H '$SV' $URL" \
-    "bash -c \"curl -s -H '$AUTH' -H '$SV' $URL | jq .\""
+if want S2; then
+    log "S2 one read"
+    ctl POST reset >/dev/null
+    ID=$(ctl POST seed '{"ip_policy_count": 10}' | jq -r '.ip_policies[-1]')
+    URL="$API/ip_policies/$ID"
+    [ "$("$T" ip-policies get "$ID" --json | jq -r .id)" = "$ID" ] || die "S2: tunnelctl did not read $ID"
+    [ "$(api "$URL" | jq -r .id)" = "$ID" ] || die "S2: curl did not read $ID"
+    hf s2 --warmup 20 --min-runs 100 --max-runs 300 \
+        "$T ip-policies get $ID --json" \
+        "curl -s -H '$AUTH' -H '$SV' $URL" \
+        "bash -c \"curl -s -H '$AUTH' -H '$SV' $URL | jq .\""
+fi
 
 # ---------------------------------------------------------------------------------------------
 # S3 a long list: 10,000 policies, 100 pages of 100.
 # ---------------------------------------------------------------------------------------------
-log "S3 a long list"
-ctl POST reset >/dev/null
-ctl POST config '{"page_size": 100, "latency_ms": 0}' >/dev/null
-ctl POST seed '{"ip_policy_count": 10000}' >/dev/null
-# The 100 page URLs, collected once by following next_page_uri.
-PAGES=$TMP/s3-pages.curlrc
-: >"$PAGES"
-u="$API/ip_policies"
-n=0
-while [ "$u" != null ]; do
-    printf 'url = "%s"\n' "$u" >>"$PAGES"
-    u=$(api "$u" | jq -r .next_page_uri)
-    n=$((n + 1))
-done
-[ "$n" = 100 ] || die "S3: expected 100 pages, found $n"
-LOOP="u=$API/ip_policies; while [ \"\$u\" != null ]; do p=\$(curl -sf -H \"$AUTH\" -H \"$SV\" \"\$u\") || exit 1; jq -c \".ip_policies[]\" <<<\"\$p\"; u=\$(jq -r .next_page_uri <<<\"\$p\"); done"
-c=$("$T" ip-policies list --json | jq length)
-[ "$c" = 10000 ] || die "S3: tunnelctl listed $c policies, not 10000"
-c=$(bash -c "$LOOP" | wc -l)
-[ "$c" = 10000 ] || die "S3: the curl+jq loop printed $c policies, not 10000"
-c=$(curl -s -H "$AUTH" -H "$SV" -K "$PAGES" -w '%{stderr}%{num_connects}\n' 2>&1 >/dev/null | awk '{s += $1} END {print s}')
-[ "$c" = 1 ] || die "S3: the one curl process opened $c connections, not 1"
-c=$(curl -s -H "$AUTH" -H "$SV" -K "$PAGES" | grep -o '"id":"ipp_' | wc -l)
-[ "$c" = 10000 ] || die "S3: the one curl process fetched $c policies, not 10000"
-hf s3 --warmup 3 --min-runs 20 --max-runs 100 \
-    "$T ip-policies list --json" \
-    "curl -s -H '$AUTH' -H '$SV' -K $PAGES"
-# The loop takes seconds a run (two jq starts a page): fewer runs.
-hf s3loop --warmup 1 --runs 3 \
-    "bash -c '$LOOP'"
+if want S3; then
+    log "S3 a long list"
+    ctl POST reset >/dev/null
+    ctl POST config '{"page_size": 100, "latency_ms": 0}' >/dev/null
+    ctl POST seed '{"ip_policy_count": 10000}' >/dev/null
+    # The 100 page URLs, collected once by following next_page_uri.
+    PAGES=$TMP/s3-pages.curlrc
+    : >"$PAGES"
+    u="$API/ip_policies"
+    n=0
+    while [ "$u" != null ]; do
+        printf 'url = "%s"\n' "$u" >>"$PAGES"
+        u=$(api "$u" | jq -r .next_page_uri)
+        n=$((n + 1))
+    done
+    [ "$n" = 100 ] || die "S3: expected 100 pages, found $n"
+    LOOP="u=$API/ip_policies; while [ \"\$u\" != null ]; do p=\$(curl -sf -H \"$AUTH\" -H \"$SV\" \"\$u\") || exit 1; jq -c \".ip_policies[]\" <<<\"\$p\"; u=\$(jq -r .next_page_uri <<<\"\$p\"); done"
+    c=$("$T" ip-policies list --json | jq length)
+    [ "$c" = 10000 ] || die "S3: tunnelctl listed $c policies, not 10000"
+    c=$(bash -c "$LOOP" | wc -l)
+    [ "$c" = 10000 ] || die "S3: the curl+jq loop printed $c policies, not 10000"
+    c=$(curl -s -H "$AUTH" -H "$SV" -K "$PAGES" -w '%{stderr}%{num_connects}\n' 2>&1 >/dev/null | awk '{s += $1} END {print s}')
+    [ "$c" = 1 ] || die "S3: the one curl process opened $c connections, not 1"
+    c=$(curl -s -H "$AUTH" -H "$SV" -K "$PAGES" | grep -o '"id":"ipp_' | wc -l)
+    [ "$c" = 10000 ] || die "S3: the one curl process fetched $c policies, not 10000"
+    hf s3 --warmup 3 --min-runs 20 --max-runs 100 \
+        "$T ip-policies list --json" \
+        "curl -s -H '$AUTH' -H '$SV' -K $PAGES"
+    # The loop takes seconds a run (two jq starts a page): fewer runs.
+    hf s3loop --warmup 1 --runs 3 \
+        "bash -c '$LOOP'"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # S4 memory: ndjson over 1,000 and 100,000 items.
 # --rate off: 100,000 items are 1,000 pages, which the default pacing (120 requests per 60 s)
 # would spread over ~8 minutes; pacing only sleeps, it does not change the memory.
 # ---------------------------------------------------------------------------------------------
-log "S4 memory"
-for n in 1000 100000; do
-    ctl POST reset >/dev/null
-    ctl POST seed "{\"ip_policy_count\": $n}" >/dev/null
-    c=$("$T" --rate off ip-policies list -o ndjson | wc -l)
-    [ "$c" = "$n" ] || die "S4: tunnelctl printed $c lines, not $n"
-    rss "s4_rss_$n" 5 "$T" --rate off ip-policies list -o ndjson
-done
-fact s4_cmd "$T --rate off ip-policies list -o ndjson > /dev/null"
+if want S4; then
+    log "S4 memory"
+    for n in 1000 100000; do
+        ctl POST reset >/dev/null
+        ctl POST seed "{\"ip_policy_count\": $n}" >/dev/null
+        c=$("$T" --rate off ip-policies list -o ndjson | wc -l)
+        [ "$c" = "$n" ] || die "S4: tunnelctl printed $c lines, not $n"
+        rss "s4_rss_$n" 5 "$T" --rate off ip-policies list -o ndjson
+    done
+    fact s4_cmd "$T --rate off ip-policies list -o ndjson > /dev/null"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # S5 a fleet: restart 500 sessions, 25 ms per answer, --parallel 16, no rate limit.
@@ -213,9 +255,10 @@ fact s4_cmd "$T --rate off ip-policies list -o ndjson > /dev/null"
 # emulator, seeds them and writes their ids to a file the measured command reads. The measured
 # commands run inside `bash -c` (for $(cat ids) and the loop); that ~1 ms is not subtracted.
 # ---------------------------------------------------------------------------------------------
-log "S5 a fleet"
-IDS=$TMP/s5-ids
-cat >"$TMP/s5-prepare.sh" <<EOF
+if want S5; then
+    log "S5 a fleet"
+    IDS=$TMP/s5-ids
+    cat >"$TMP/s5-prepare.sh" <<EOF
 set -euo pipefail
 curl -sS --fail-with-body -X POST "$API/_mock/reset" >/dev/null
 python3 -c 'import json; print(json.dumps({"sessions": [{"os": "linux"}] * 500}))' |
@@ -224,157 +267,168 @@ python3 -c 'import json; print(json.dumps({"sessions": [{"os": "linux"}] * 500})
 [ "\$(wc -l < "$IDS.tmp")" = 500 ]
 mv "$IDS.tmp" "$IDS"
 EOF
-ctl POST config '{"latency_ms": 25}' >/dev/null
-S5_CTL="$T --rate off sessions restart \$(cat $IDS) --parallel 16"
-S5_LOOP="for id in \$(cat $IDS); do curl -sf -X POST -H \"$AUTH\" -H \"$SV\" -H \"Content-Type: application/json\" -d {} \"$API/tunnel_sessions/\$id/restart\" || exit 1; done"
-# One checked run: every restart answered 204.
-bash "$TMP/s5-prepare.sh"
-bash -c "$S5_CTL" >/dev/null 2>&1 || die "S5: tunnelctl sessions restart failed"
-c=$(ctl GET stats | jq '.by_status["204"] // 0')
-[ "$c" = 500 ] || die "S5: $c restarts answered 204, not 500: $(ctl GET stats)"
-hf s5 --warmup 1 --runs 10 --prepare "bash $TMP/s5-prepare.sh" \
-    "bash -c '$S5_CTL'"
-hf s5loop --runs 3 --prepare "bash $TMP/s5-prepare.sh" \
-    "bash -c '$S5_LOOP'"
-ctl POST config '{"latency_ms": 0}' >/dev/null
-fact s5_ideal_s "$(python3 -c 'import math; print(math.ceil(500 / 16) * 0.025)')"
+    ctl POST config '{"latency_ms": 25}' >/dev/null
+    S5_CTL="$T --rate off sessions restart \$(cat $IDS) --parallel 16"
+    S5_LOOP="for id in \$(cat $IDS); do curl -sf -X POST -H \"$AUTH\" -H \"$SV\" -H \"Content-Type: application/json\" -d {} \"$API/tunnel_sessions/\$id/restart\" || exit 1; done"
+    # One checked run: every restart answered 204.
+    bash "$TMP/s5-prepare.sh"
+    bash -c "$S5_CTL" >/dev/null 2>&1 || die "S5: tunnelctl sessions restart failed"
+    c=$(ctl GET stats | jq '.by_status["204"] // 0')
+    [ "$c" = 500 ] || die "S5: $c restarts answered 204, not 500: $(ctl GET stats)"
+    hf s5 --warmup 1 --runs 10 --prepare "bash $TMP/s5-prepare.sh" \
+        "bash -c '$S5_CTL'"
+    hf s5loop --runs 3 --prepare "bash $TMP/s5-prepare.sh" \
+        "bash -c '$S5_LOOP'"
+    ctl POST config '{"latency_ms": 0}' >/dev/null
+    fact s5_ideal_s "$(python3 -c 'import math; print(math.ceil(500 / 16) * 0.025)')"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # S6 captured traffic: 1,000 captures with 64 KiB request bodies (nothing evicted).
 # ---------------------------------------------------------------------------------------------
-log "S6 captured traffic"
-ctl POST reset >/dev/null
-ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
-c=$(ctl POST agent/captures '[{"body_size": 65536, "repeat": 1000}]' | jq length)
-[ "$c" = 1000 ] || die "S6: seeded $c captures, not 1000"
-c=$(curl -s "$AGENT/requests/http" | jq '.requests | length')
-[ "$c" = 1000 ] || die "S6: the agent lists $c captures, not 1000"
-c=$("$T" local requests list --json | jq length)
-[ "$c" = 1000 ] || die "S6: tunnelctl listed $c captures, not 1000"
-fact s6_answer_bytes "$(curl -s "$AGENT/requests/http" | wc -c)"
-fact s6_tunnelctl_bytes "$("$T" local requests list --json | wc -c)"
-S6_PEER="curl -s $AGENT/requests/http | jq -c ."
-hf s6 --warmup 1 --runs 5 \
-    "$T local requests list --json" \
-    "bash -c '$S6_PEER'"
-rss s6_rss_tunnelctl 3 "$T" local requests list --json
-rss s6_rss_curl_jq 3 bash -c "$S6_PEER"
-fact s6_rss_cmd "$T local requests list --json > /dev/null"
-fact s6_rss_peer_cmd "bash -c '$S6_PEER' > /dev/null"
-ctl POST reset >/dev/null
+if want S6; then
+    log "S6 captured traffic"
+    ctl POST reset >/dev/null
+    ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+    c=$(ctl POST agent/captures '[{"body_size": 65536, "repeat": 1000}]' | jq length)
+    [ "$c" = 1000 ] || die "S6: seeded $c captures, not 1000"
+    c=$(curl -s "$AGENT/requests/http" | jq '.requests | length')
+    [ "$c" = 1000 ] || die "S6: the agent lists $c captures, not 1000"
+    c=$("$T" local requests list --json | jq length)
+    [ "$c" = 1000 ] || die "S6: tunnelctl listed $c captures, not 1000"
+    fact s6_answer_bytes "$(curl -s "$AGENT/requests/http" | wc -c)"
+    fact s6_tunnelctl_bytes "$("$T" local requests list --json | wc -c)"
+    S6_PEER="curl -s $AGENT/requests/http | jq -c ."
+    hf s6 --warmup 1 --runs 5 \
+        "$T local requests list --json" \
+        "bash -c '$S6_PEER'"
+    rss s6_rss_tunnelctl 3 "$T" local requests list --json
+    rss s6_rss_curl_jq 3 bash -c "$S6_PEER"
+    fact s6_rss_cmd "$T local requests list --json > /dev/null"
+    fact s6_rss_peer_cmd "bash -c '$S6_PEER' > /dev/null"
+    ctl POST reset >/dev/null
+fi
 
 # ---------------------------------------------------------------------------------------------
 # S9 filtering captured traffic: 10,000 captures of four kinds, `local requests list` with
 # filters against `curl | jq` with the same filter (both print the matches as one array).
 # ---------------------------------------------------------------------------------------------
-log "S9 filtered captures"
-ctl POST reset >/dev/null
-ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
-c=$(ctl POST agent/captures '[
-  {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe?attempt=1", "status_code": 200,
-   "headers": {"Content-Type": "application/json", "Stripe-Signature": "t=1,v1=abc"},
-   "body": "{\"type\":\"invoice.paid\",\"data\":{\"amount\":2500,\"note\":\"'"$(printf 'x%.0s' $(seq 400))"'\"}}",
-   "response_body": "{\"ok\":true}", "repeat": 2500},
-  {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/github", "status_code": 500,
-   "headers": {"Content-Type": "application/json", "X-GitHub-Event": "push"},
-   "body_size": 512, "response_body": "internal error", "repeat": 2500},
-  {"tunnel_name": "web (http)", "method": "GET", "uri": "/status", "status_code": 200,
-   "headers": {"Accept": "*/*"}, "response_body": "{\"up\":true}", "repeat": 2500},
-  {"tunnel_name": "api (http)", "method": "PUT", "uri": "/items/7", "status_code": 404,
-   "headers": {"Content-Type": "text/plain"}, "body": "rename", "response_body": "not found", "repeat": 2500}
-]' | jq length)
-[ "$c" = 10000 ] || die "S9: seeded $c captures, not 10000"
-fact s9_answer_bytes "$(curl -s "$AGENT/requests/http" | wc -c)"
-# The same filters in both: method, status class and path glob; then text in either message.
-S9A_FLAGS="--method POST --status 5xx --path /hooks/*"
-S9A_JQ='[.requests[] | select(.request.method == "POST" and ((.response.status_code // 0) / 100 | floor) == 5 and (.request.uri | test("^/hooks/")))]'
-S9B_FLAGS="--grep invoice.paid"
-S9B_JQ='[.requests[] | select([.request.raw, .response.raw] | map(. // "" | @base64d | ascii_downcase | contains("invoice.paid")) | any)]'
-s9_check() { # s9_check NAME FLAGS JQ EXPECTED: both find the same EXPECTED matches
-    local - a b
-    set -f # FLAGS is split into words, its globs kept as they are
-    # shellcheck disable=SC2086
-    a=$("$T" local requests list $2 --json | jq length)
-    b=$(curl -s "$AGENT/requests/http" | jq -c "$3" | jq length)
-    [ "$a" = "$4" ] && [ "$b" = "$4" ] || die "S9 $1: tunnelctl found $a, curl | jq $b, not $4"
-    fact "s9_${1}_matches" "$a"
-}
-s9_check a "$S9A_FLAGS" "$S9A_JQ" 2500
-s9_check b "$S9B_FLAGS" "$S9B_JQ" 2500
-printf '%s\n' "$S9A_JQ" >"$TMP/s9a.jq"
-printf '%s\n' "$S9B_JQ" >"$TMP/s9b.jq"
-hf s9a --warmup 1 --runs 5 \
-    "$T local requests list $S9A_FLAGS --json" \
-    "bash -c 'curl -s $AGENT/requests/http | jq -c -f $TMP/s9a.jq'"
-hf s9b --warmup 1 --runs 5 \
-    "$T local requests list $S9B_FLAGS --json" \
-    "bash -c 'curl -s $AGENT/requests/http | jq -c -f $TMP/s9b.jq'"
-fact s9a_jq "$S9A_JQ"
-fact s9b_jq "$S9B_JQ"
-ctl POST reset >/dev/null
+if want S9; then
+    log "S9 filtered captures"
+    ctl POST reset >/dev/null
+    ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+    c=$(ctl POST agent/captures '[
+      {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe?attempt=1", "status_code": 200,
+       "headers": {"Content-Type": "application/json", "Stripe-Signature": "t=1,v1=abc"},
+       "body": "{\"type\":\"invoice.paid\",\"data\":{\"amount\":2500,\"note\":\"'"$(printf 'x%.0s' $(seq 400))"'\"}}",
+       "response_body": "{\"ok\":true}", "repeat": 2500},
+      {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/github", "status_code": 500,
+       "headers": {"Content-Type": "application/json", "X-GitHub-Event": "push"},
+       "body_size": 512, "response_body": "internal error", "repeat": 2500},
+      {"tunnel_name": "web (http)", "method": "GET", "uri": "/status", "status_code": 200,
+       "headers": {"Accept": "*/*"}, "response_body": "{\"up\":true}", "repeat": 2500},
+      {"tunnel_name": "api (http)", "method": "PUT", "uri": "/items/7", "status_code": 404,
+       "headers": {"Content-Type": "text/plain"}, "body": "rename", "response_body": "not found", "repeat": 2500}
+    ]' | jq length)
+    [ "$c" = 10000 ] || die "S9: seeded $c captures, not 10000"
+    fact s9_answer_bytes "$(curl -s "$AGENT/requests/http" | wc -c)"
+    # The same filters in both: method, status class and path glob; then text in either message.
+    S9A_FLAGS="--method POST --status 5xx --path /hooks/*"
+    S9A_JQ='[.requests[] | select(.request.method == "POST" and ((.response.status_code // 0) / 100 | floor) == 5 and (.request.uri | test("^/hooks/")))]'
+    S9B_FLAGS="--grep invoice.paid"
+    S9B_JQ='[.requests[] | select([.request.raw, .response.raw] | map(. // "" | @base64d | ascii_downcase | contains("invoice.paid")) | any)]'
+    s9_check() { # s9_check NAME FLAGS JQ EXPECTED: both find the same EXPECTED matches
+        local - a b
+        set -f # FLAGS is split into words, its globs kept as they are
+        # shellcheck disable=SC2086
+        a=$("$T" local requests list $2 --json | jq length)
+        b=$(curl -s "$AGENT/requests/http" | jq -c "$3" | jq length)
+        [ "$a" = "$4" ] && [ "$b" = "$4" ] || die "S9 $1: tunnelctl found $a, curl | jq $b, not $4"
+        fact "s9_${1}_matches" "$a"
+    }
+    s9_check a "$S9A_FLAGS" "$S9A_JQ" 2500
+    s9_check b "$S9B_FLAGS" "$S9B_JQ" 2500
+    printf '%s\n' "$S9A_JQ" >"$TMP/s9a.jq"
+    printf '%s\n' "$S9B_JQ" >"$TMP/s9b.jq"
+    hf s9a --warmup 1 --runs 5 \
+        "$T local requests list $S9A_FLAGS --json" \
+        "bash -c 'curl -s $AGENT/requests/http | jq -c -f $TMP/s9a.jq'"
+    hf s9b --warmup 1 --runs 5 \
+        "$T local requests list $S9B_FLAGS --json" \
+        "bash -c 'curl -s $AGENT/requests/http | jq -c -f $TMP/s9b.jq'"
+    fact s9a_jq "$S9A_JQ"
+    fact s9b_jq "$S9B_JQ"
+    ctl POST reset >/dev/null
+fi
 
 # ---------------------------------------------------------------------------------------------
 # S8 a hostile page: one answer of ~15 MiB (under the 16 MiB bound) holding ~1.4 million tiny
 # items, served by a static file server on loopback, in every output mode: peak RSS against
 # 32 MB + 10x the answer, and the time it takes.
 # ---------------------------------------------------------------------------------------------
-log "S8 a hostile page"
-mkdir -p "$TMP/www"
-python3 - "$TMP/www/ip_policies" <<'PY'
+if want S8; then
+    log "S8 a hostile page"
+    mkdir -p "$TMP/www"
+    python3 - "$TMP/www/ip_policies" <<'PY'
 import sys
 item = '{"id":"a"}'
 n = (15 * 1024 * 1024 - 100) // (len(item) + 1)
 with open(sys.argv[1], "w") as f:
     f.write('{"ip_policies":[' + ",".join([item] * n) + '],"uri":"/ip_policies","next_page_uri":null}')
 PY
-fact s8_answer_bytes "$(stat -c %s "$TMP/www/ip_policies")"
-fact s8_items "$(grep -o '{"id"' "$TMP/www/ip_policies" | wc -l)"
-python3 -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www" >"$TMP/www.log" 2>&1 &
-WWW_PID=$!
-for _ in $(seq 50); do grep -q 'port' "$TMP/www.log" && break; sleep 0.1; done
-WWW="http://127.0.0.1:$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$TMP/www.log" | head -n1)"
-s8() { # s8 NAME TTY ARGS...: checks the command, then its time and peak RSS
-    local name=$1 tty=$2
-    shift 2
-    local envs=(env TUNNELCTL_API_URL="$WWW")
-    [ "$tty" = 1 ] && envs+=(TUNNELCTL_FORCE_TTY=1 COLUMNS=100)
-    "${envs[@]}" "$T" --rate off ip-policies list "$@" >"$TMP/s8.out" 2>"$TMP/s8.err" || true
-    fact "s8_${name}_lines" "$(wc -l <"$TMP/s8.out")"
-    fact "s8_${name}_cmd" "${envs[*]:1} tunnelctl ip-policies list$(printf ' %q' "$@")"
-    # -i: the refused whole-array jq exits 1 by design; each output is checked in the report.
-    hf "s8_$name" -i --runs 3 "$(printf '%q ' "${envs[@]}" "$T" --rate off ip-policies list "$@")"
-    rss "s8_rss_$name" 3 "${envs[@]}" "$T" --rate off ip-policies list "$@"
-}
-s8 tsv 0
-s8 table 1
-s8 json 0 --json
-s8 json_tty 1 --json
-s8 ndjson 0 -o ndjson
-s8 jq_each 0 --jq '.[] | .id'
-s8 jq_whole 0 --jq length
-kill "$WWW_PID" 2>/dev/null || true
+    fact s8_answer_bytes "$(stat -c %s "$TMP/www/ip_policies")"
+    fact s8_items "$(grep -o '{"id"' "$TMP/www/ip_policies" | wc -l)"
+    python3 -m http.server 0 --bind 127.0.0.1 --directory "$TMP/www" >"$TMP/www.log" 2>&1 &
+    WWW_PID=$!
+    for _ in $(seq 50); do grep -q 'port' "$TMP/www.log" && break; sleep 0.1; done
+    WWW="http://127.0.0.1:$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$TMP/www.log" | head -n1)"
+    s8() { # s8 NAME TTY ARGS...: checks the command, then its time and peak RSS
+        local name=$1 tty=$2
+        shift 2
+        local envs=(env TUNNELCTL_API_URL="$WWW")
+        [ "$tty" = 1 ] && envs+=(TUNNELCTL_FORCE_TTY=1 COLUMNS=100)
+        "${envs[@]}" "$T" --rate off ip-policies list "$@" >"$TMP/s8.out" 2>"$TMP/s8.err" || true
+        fact "s8_${name}_lines" "$(wc -l <"$TMP/s8.out")"
+        fact "s8_${name}_cmd" "${envs[*]:1} tunnelctl ip-policies list$(printf ' %q' "$@")"
+        # -i: the refused whole-array jq exits 1 by design; each output is checked in the report.
+        hf "s8_$name" -i --runs 3 "$(printf '%q ' "${envs[@]}" "$T" --rate off ip-policies list "$@")"
+        rss "s8_rss_$name" 3 "${envs[@]}" "$T" --rate off ip-policies list "$@"
+    }
+    s8 tsv 0
+    s8 table 1
+    s8 json 0 --json
+    s8 json_tty 1 --json
+    s8 ndjson 0 -o ndjson
+    s8 jq_each 0 --jq '.[] | .id'
+    s8 jq_whole 0 --jq length
+    kill "$WWW_PID" 2>/dev/null || true
+fi
 
 # ---------------------------------------------------------------------------------------------
 # S7 size of the stripped release binary.
 # ---------------------------------------------------------------------------------------------
-log "S7 size"
-fact s7_built_bytes "$(stat -c %s "$T")"
-cp "$T" "$TMP/tunnelctl.stripped"
-if command -v strip >/dev/null 2>&1; then
-    strip "$TMP/tunnelctl.stripped"
-    fact s7_strip "strip"
-else
-    fact s7_strip "none (no strip tool; the release profile strips)"
+if want S7; then
+    log "S7 size"
+    fact s7_built_bytes "$(stat -c %s "$T")"
+    cp "$T" "$TMP/tunnelctl.stripped"
+    if command -v strip >/dev/null 2>&1; then
+        strip "$TMP/tunnelctl.stripped"
+        fact s7_strip "strip"
+    else
+        fact s7_strip "none (no strip tool; the release profile strips)"
+    fi
+    fact s7_bytes "$(stat -c %s "$TMP/tunnelctl.stripped")"
 fi
-fact s7_bytes "$(stat -c %s "$TMP/tunnelctl.stripped")"
 
 # ---------------------------------------------------------------------------------------------
 # S10 the inspector: `local inspect` on a pseudo-terminal (bench/inspect.py drives it and parses
 # its screen): time from a request to its row on screen, frame time on a key press with 10,000
 # captures, peak RSS.
 # ---------------------------------------------------------------------------------------------
-log "S10 local inspect"
-python3 "$HERE/inspect.py" "$T" "$AGENT" "$API" "$FACTS"
+if want S10; then
+    log "S10 local inspect"
+    python3 "$HERE/inspect.py" "$T" "$AGENT" "$API" "$FACTS"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # The machine, then the report.
@@ -387,6 +441,7 @@ fact versions "$(hyperfine --version), $(curl --version | head -n1 | cut -d' ' -
 fact commit "$(cd "$ROOT" && git rev-parse --short HEAD 2>/dev/null || echo '?')$(cd "$ROOT" && [ -n "$(git status --porcelain -- src mock Cargo.toml Cargo.lock 2>/dev/null)" ] && echo ' (with uncommitted changes to src/mock/Cargo)')"
 fact started "$STARTED"
 fact invocation "$INVOCATION"
+fact scenarios "$SCENARIOS"
 fact elapsed_s "$((SECONDS - T0))"
 
 # The report names no machine paths: the build folder and the temporary folder are shown

@@ -349,7 +349,7 @@ pub fn since(value: &str, now: OffsetDateTime) -> Result<OffsetDateTime, FilterE
     if let Ok(at) = OffsetDateTime::parse(value, &Rfc3339) {
         return Ok(at);
     }
-    let back = crate::parse::parse_seconds(value).map_err(|e| {
+    let back = crate::parse::parse_lookback(value).map_err(|e| {
         FilterError(format!(
             "since: {e}; or an RFC 3339 time (2026-01-02T15:04:05Z)"
         ))

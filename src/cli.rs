@@ -213,6 +213,7 @@ pub enum Command {
     /// Settings: the config file and its profiles
     Config(commands::config::ConfigArgs),
     /// Print a shell completion script
+    #[command(alias = "completion")]
     Completions(commands::completions::CompletionsArgs),
     /// Help on a command, or on a topic: exit-codes
     Help(commands::help::HelpArgs),

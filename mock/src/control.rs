@@ -44,6 +44,8 @@ pub fn handle(shared: &Shared, method: &str, raw_path: &str, body: &[u8]) -> Res
             Ok(None)
         }
         ("GET", ["state"]) => Ok(Some(state(shared))),
+        ("GET", ["clock"]) => Ok(Some(shared.timeline.to_json())),
+        ("POST", ["clock"]) => parse(body).and_then(|c| clock(shared, &c)).map(Some),
         ("GET", ["stats"]) => Ok(Some(shared.stats.to_json())),
         ("DELETE", ["stats"]) => {
             shared.stats.clear();
@@ -74,6 +76,7 @@ fn allowed(name: &str) -> Option<&'static [&'static str]> {
         "requests" => &["GET", "DELETE"],
         "faults" => &["GET", "POST", "DELETE"],
         "state" => &["GET"],
+        "clock" => &["GET", "POST"],
         "stats" => &["GET", "DELETE"],
         _ => return None,
     })
@@ -210,6 +213,23 @@ fn config_json(shared: &Shared) -> Value {
     out
 }
 
+/// Freezes or thaws the emulator's clock (`frozen`), then moves it forward (`advance_ms`);
+/// returns the clock as `GET /_mock/clock` shows it.
+pub fn clock(shared: &Shared, spec: &Value) -> Result<Value, ApiError> {
+    let f = Fields::control(spec, "The clock", &["frozen", "advance_ms"])?;
+    let frozen = f.boolean("frozen")?;
+    let advance_ms = f.uint("advance_ms")?;
+    if let Some(b) = frozen {
+        shared.timeline.freeze(b);
+    }
+    if let Some(ms) = advance_ms {
+        shared
+            .timeline
+            .advance(std::time::Duration::from_millis(ms));
+    }
+    Ok(shared.timeline.to_json())
+}
+
 /// Adds a fault; returns it as listed by `GET /_mock/faults`.
 pub fn inject(shared: &Shared, fault: &Value) -> Result<Value, ApiError> {
     lock(&shared.faults).add(fault)
@@ -220,6 +240,6 @@ pub fn state(shared: &Shared) -> Value {
     let cfg = shared.config();
     let ctx = Ctx::new(&shared.base_url, &cfg);
     let mut store = lock(&shared.store);
-    store.settle(std::time::Instant::now());
+    store.settle(shared.timeline.now());
     mgmt::render_state(&store, &ctx)
 }

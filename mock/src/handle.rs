@@ -127,6 +127,26 @@ impl MockControl {
         control::reset(&self.shared);
     }
 
+    /// Stops the emulator's clock where it stands (`true`) or lets it run again from there
+    /// (`POST /_mock/clock {"frozen": …}`): delays, the rate limit's window and `at_ms` then
+    /// move only with [`Self::advance_clock`].
+    pub fn freeze_clock(&self, frozen: bool) {
+        self.shared.timeline.freeze(frozen);
+    }
+
+    /// The emulator's clock as `GET /_mock/clock` shows it: `{"now_ms", "frozen", "waiting"}`
+    /// (`waiting`: requests held in a latency or a fault's delay right now).
+    pub fn clock(&self) -> Value {
+        self.shared.timeline.to_json()
+    }
+
+    /// Moves the emulator's clock forward (`POST /_mock/clock {"advance_ms": …}`): restarted
+    /// sessions due by then come back, updates finish, the rate limit's window rolls, and
+    /// latency and fault delays that end by then answer.
+    pub fn advance_clock(&self, by: std::time::Duration) {
+        self.shared.timeline.advance(by);
+    }
+
     /// Every agent API request received so far, in order (`GET /_mock/agent/requests-log`).
     pub fn agent_requests(&self) -> Vec<RecordedRequest> {
         self.shared.agent.recorder.snapshot()

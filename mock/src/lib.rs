@@ -47,6 +47,7 @@ mod shared;
 mod stats;
 mod store;
 mod sync;
+mod timeline;
 
 use std::io;
 use std::ops::Deref;

@@ -6,13 +6,13 @@
 //! chosen, so the log stays in order of arrival even when answers finish out of order.
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
 
 use axum::http::HeaderMap;
 use serde_json::{json, Map, Value};
 
 use crate::sync::lock;
+use crate::timeline::Timeline;
 
 /// One API request as it arrived, recorded before authentication or routing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub struct Ticket(u64);
 /// The request log; its own lock so recording never waits on resource handlers.
 #[derive(Debug)]
 pub struct Recorder {
-    started: Instant,
+    clock: Arc<Timeline>,
     log: Mutex<Log>,
 }
 
@@ -113,10 +113,10 @@ impl Log {
 }
 
 impl Recorder {
-    /// An empty log whose `at_ms` count from `started` (the emulator's start).
-    pub fn new(started: Instant) -> Self {
+    /// An empty log whose `at_ms` are read on `clock` (from the emulator's start).
+    pub fn new(clock: Arc<Timeline>) -> Self {
         Recorder {
-            started,
+            clock,
             log: Mutex::new(Log::default()),
         }
     }
@@ -150,7 +150,7 @@ impl Recorder {
             status: 0,
         };
         let mut log = lock(&self.log);
-        req.at_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        req.at_ms = self.clock.elapsed_ms();
         if log.entries.len() >= MAX_RECORDED {
             log.entries.pop_front();
             log.first_seq += 1;
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn tickets_survive_eviction_and_clearing() {
-        let rec = Recorder::new(Instant::now());
+        let rec = Recorder::new(Arc::default());
         let h = HeaderMap::new();
         let a = rec.record("GET", "/a", None, &h, b"");
         let b = rec.record("GET", "/b", None, &h, b"");

@@ -4,7 +4,7 @@
 //! hit. Once answered, the status goes into the request log and the stats.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::header;
@@ -101,14 +101,17 @@ async fn pipeline(shared: &Shared, req: &Incoming) -> Response {
     let refused = cfg.rate_limit.and_then(|limit| admit(shared, limit).err());
 
     if cfg.latency_ms > 0 {
-        tokio::time::sleep(Duration::from_millis(cfg.latency_ms)).await;
+        shared
+            .timeline
+            .sleep(Duration::from_millis(cfg.latency_ms))
+            .await;
     }
     if let Some(e) = refused {
         return e.into_response();
     }
 
     let segments = split_decoded(&req.raw_path);
-    answer_or_fault(&shared.faults, &req.method, &segments, || async {
+    answer_or_fault(shared, &req.method, &segments, || async {
         answer(shared, req, &segments)
     })
     .await
@@ -116,7 +119,7 @@ async fn pipeline(shared: &Shared, req: &Incoming) -> Response {
 
 /// Counts the request against the account's rate limit, or refuses it (429).
 fn admit(shared: &Shared, limit: RateLimit) -> Result<(), ApiError> {
-    let result = lock(&shared.rate_window).admit(limit, Instant::now());
+    let result = lock(&shared.rate_window).admit(limit, shared.timeline.now());
     if result.is_err() {
         shared.stats.rate_limited();
     }

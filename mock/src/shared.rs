@@ -4,8 +4,7 @@
 //! All state sits behind plain `std::sync::Mutex`es (or is internally synchronised) and is
 //! only ever held for synchronous work, never across an `.await`.
 
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
 
 use crate::agent::state::Agent;
 use crate::faults::Faults;
@@ -14,6 +13,7 @@ use crate::recorder::Recorder;
 use crate::stats::Stats;
 use crate::store::Store;
 use crate::sync::lock;
+use crate::timeline::Timeline;
 use crate::MockOptions;
 
 /// Settings that `POST /_mock/config` can change while the emulator runs.
@@ -54,13 +54,15 @@ pub struct Shared {
     pub faults: Mutex<Faults>,
     /// The local agent API's state: tunnels, captures, its own request log.
     pub agent: Agent,
+    /// The clock of every wait and of both request logs, which tests may freeze and move.
+    pub timeline: Arc<Timeline>,
 }
 
 impl Shared {
     /// Empty state with the given options; `base_url` is the bound management URL.
     pub fn new(opts: &MockOptions, base_url: String) -> Self {
         // The origin of every `at_ms`, in both request logs.
-        let started = Instant::now();
+        let timeline = Arc::new(Timeline::new());
         Shared {
             base_url,
             api_key: opts.api_key.clone(),
@@ -73,11 +75,12 @@ impl Shared {
                 rate_limit: opts.rate_limit.map(RateLimit::from_pair),
             }),
             store: Mutex::new(Store::default()),
-            recorder: Recorder::new(started),
+            recorder: Recorder::new(timeline.clone()),
             stats: Stats::default(),
             rate_window: Mutex::new(Window::default()),
             faults: Mutex::new(Faults::default()),
-            agent: Agent::new(opts, started),
+            agent: Agent::new(opts, timeline.clone()),
+            timeline,
         }
     }
 

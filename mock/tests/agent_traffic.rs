@@ -209,7 +209,8 @@ fn inspect_false_and_tcp_tunnels_forward_without_capturing() {
     assert!(visit(edge_port(&mock, "quiet"), "GET", "/q", b"").contains("200 OK"));
     assert!(visit(edge_port(&mock, "raw"), "GET", "/r", b"").contains("\"path\":\"/r\""));
     assert_eq!(up.requests().len(), 2);
-    std::thread::sleep(Duration::from_millis(100));
+    // Counted once answered, after the point where an inspected request is captured.
+    wait_tunnel(&mock, "quiet", |t| t["metrics"]["http"]["count"] == 1);
     assert!(captures(&mock, "").is_empty());
     let raw = wait_tunnel(&mock, "raw", |t| t["metrics"]["conns"]["count"] == 1);
     assert_eq!(raw["metrics"]["http"]["count"], 0);

@@ -116,16 +116,62 @@ fn faults_over_http_and_probability_zero() {
     assert_eq!(bad.status, 400);
 }
 
+/// Waits until `n` requests are held in a latency or a fault's delay on the emulator's clock.
+fn held(mock: &tunnelctl_mock::Mock, n: u64) {
+    poll(
+        &format!("{n} requests held"),
+        || mock.clock(),
+        |c| c["waiting"] == n,
+    );
+}
+
 #[test]
 fn latency_is_added_to_api_requests_only() {
     let mock = start();
+    mock.freeze_clock(true);
     ctl_post(&mock, "/_mock/config", json!({"latency_ms": 120}));
-    let started = Instant::now();
-    control(&mock, "GET", "/_mock/state", None);
-    assert!(started.elapsed() < Duration::from_millis(120));
-    let started = Instant::now();
-    assert_eq!(get(&mock, "/ip_policies").status, 200);
-    assert!(started.elapsed() >= Duration::from_millis(120));
+    let url = mock.url();
+    let api = std::thread::spawn(move || get_at(&url, "mock-api-key", "/ip_policies").status);
+    held(&mock, 1);
+    // The clock stands still: the API request waits out its latency, a control request does not.
+    assert_eq!(control(&mock, "GET", "/_mock/state", None).status, 200);
+    assert_eq!(mock.requests()[0].status, 0, "still held");
+    mock.advance_clock(Duration::from_millis(120));
+    assert_eq!(api.join().ok(), Some(200));
+}
+
+#[test]
+fn the_clock_is_shown_frozen_and_moved_over_http() {
+    let mock = start();
+    let c = ctl_post(&mock, "/_mock/clock", json!({"frozen": true})).json();
+    assert_eq!(
+        (c["frozen"].clone(), c["waiting"].clone()),
+        (json!(true), json!(0))
+    );
+    let at = c["now_ms"].as_u64().unwrap_or(u64::MAX);
+    let moved = ctl_post(&mock, "/_mock/clock", json!({"advance_ms": 60_000})).json();
+    assert_eq!(moved["now_ms"], at + 60_000);
+    assert_eq!(control(&mock, "GET", "/_mock/clock", None).json(), moved);
+    get(&mock, "/ip_policies");
+    assert_eq!(
+        mock.requests()[0].at_ms,
+        at + 60_000,
+        "the log reads the same clock"
+    );
+    let thawed = ctl_post(&mock, "/_mock/clock", json!({"frozen": false})).json();
+    assert!(thawed["now_ms"].as_u64() >= Some(at + 60_000), "never back");
+    for bad in [
+        json!({"advance_ms": -1}),
+        json!({"frozen": "yes"}),
+        json!({"rewind_ms": 1}),
+    ] {
+        assert_eq!(
+            ctl_post(&mock, "/_mock/clock", bad.clone()).status,
+            400,
+            "{bad}"
+        );
+    }
+    assert_eq!(control(&mock, "DELETE", "/_mock/clock", None).status, 405);
 }
 
 #[test]
@@ -230,21 +276,20 @@ fn reset_fault_drops_the_connection_without_an_answer() {
 #[test]
 fn latency_does_not_serialize_concurrent_requests() {
     let mock = start();
+    mock.freeze_clock(true);
     mock.configure(json!({"latency_ms": 200}));
     let url = mock.url();
-    let started = Instant::now();
     let threads: Vec<_> = (0..10)
         .map(|_| {
             let url = url.clone();
             std::thread::spawn(move || get_at(&url, "mock-api-key", "/ip_policies").status)
         })
         .collect();
+    // All ten wait at once; one move of the clock past the latency answers them all (had they
+    // waited in turn, the nine others would start their wait after it and never be answered).
+    held(&mock, 10);
+    mock.advance_clock(Duration::from_millis(200));
     for t in threads {
         assert_eq!(t.join().ok(), Some(200));
     }
-    assert!(
-        started.elapsed() < Duration::from_millis(1500),
-        "{:?}",
-        started.elapsed()
-    );
 }

@@ -64,17 +64,19 @@ fn the_window_rolls_and_refused_requests_do_not_count() {
         rate_limit: Some((2, 1000)),
         ..MockOptions::default()
     });
+    // The window rolls on the emulator's clock, moved here instead of waited for.
+    mock.freeze_clock(true);
     assert_eq!(get(&mock, "/ip_policies").status, 200);
-    std::thread::sleep(Duration::from_millis(500));
+    mock.advance_clock(Duration::from_millis(500));
     assert_eq!(get(&mock, "/ip_policies").status, 200);
     let r = get(&mock, "/ip_policies");
     assert_eq!(r.status, 429);
     assert_eq!(r.header("retry-after"), Some("1"));
     // The first request leaves the window after 1 s; the refusals in between did not count.
-    std::thread::sleep(Duration::from_millis(600));
+    mock.advance_clock(Duration::from_millis(600));
     assert_eq!(get(&mock, "/ip_policies").status, 200);
     assert_eq!(get(&mock, "/ip_policies").status, 429);
-    std::thread::sleep(Duration::from_millis(1050));
+    mock.advance_clock(Duration::from_millis(1050));
     assert_eq!(get(&mock, "/ip_policies").status, 200);
     assert_eq!(get(&mock, "/ip_policies").status, 200);
     assert_eq!(mock.stats()["rate_limited"], 2);

@@ -13,8 +13,10 @@ use serde_json::json;
 fn entries_carry_the_arrival_time_and_the_answer_status() {
     let started = Instant::now();
     let mock = start();
+    mock.freeze_clock(true);
     assert_eq!(get(&mock, "/ip_policies").status, 200);
-    std::thread::sleep(Duration::from_millis(300));
+    // The emulator's clock, moved instead of waited for.
+    mock.advance_clock(Duration::from_millis(300));
     // Unauthenticated, unknown path, and a dropped connection.
     raw(&mock.url(), "GET", "/ip_policies", &[], b"");
     assert_eq!(get(&mock, "/nowhere").status, 404);
@@ -27,7 +29,8 @@ fn entries_carry_the_arrival_time_and_the_answer_status() {
     assert_eq!(statuses, [200, 401, 404, 0, 201]);
     assert!(log.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
     assert!(log[1].at_ms - log[0].at_ms >= 300, "{log:?}");
-    let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    // Counted from the emulator's start: no later than the real time since then, plus the move.
+    let elapsed = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX) + 300;
     assert!(log[4].at_ms <= elapsed, "{} > {elapsed}", log[4].at_ms);
 
     let over_http = control(&mock, "GET", "/_mock/requests", None).json();
@@ -39,8 +42,9 @@ fn entries_carry_the_arrival_time_and_the_answer_status() {
 #[test]
 fn the_agent_log_shares_the_clock_and_records_statuses() {
     let mock = start();
+    mock.freeze_clock(true);
     get(&mock, "/ip_policies");
-    std::thread::sleep(Duration::from_millis(50));
+    mock.advance_clock(Duration::from_secs(60));
     assert_eq!(agent(&mock, "GET", "/api/tunnels", None).status, 200);
     assert_eq!(agent(&mock, "GET", "/api/tunnels/none", None).status, 404);
     let agent_log = mock.agent_requests();
@@ -49,9 +53,10 @@ fn the_agent_log_shares_the_clock_and_records_statuses() {
         [200, 404]
     );
     let mgmt_at = mock.requests()[0].at_ms;
-    assert!(
-        agent_log[0].at_ms >= mgmt_at + 50,
-        "same origin for both logs"
+    assert_eq!(
+        agent_log[0].at_ms,
+        mgmt_at + 60_000,
+        "same clock for both logs"
     );
     let over_http = control(&mock, "GET", "/_mock/agent/requests-log", None).json();
     assert_eq!(over_http[1]["status"], 404);
@@ -61,10 +66,16 @@ fn the_agent_log_shares_the_clock_and_records_statuses() {
 #[test]
 fn the_log_keeps_the_order_of_arrival_when_answers_finish_out_of_order() {
     let mock = start();
+    mock.freeze_clock(true);
     mock.inject(json!({"path": "/ip_policies", "method": "GET", "status": 503, "delay_ms": 600, "count": 1}));
     let url = mock.url();
     let slow = std::thread::spawn(move || get_at(&url, "mock-api-key", "/ip_policies").status);
-    std::thread::sleep(Duration::from_millis(200));
+    // The slow request is in its fault's delay, which the frozen clock keeps it in.
+    poll(
+        "the slow request held",
+        || mock.clock(),
+        |c| c["waiting"] == 1,
+    );
     assert_eq!(get(&mock, "/tunnel_sessions").status, 200);
     let log = mock.requests();
     assert_eq!(log.len(), 2);
@@ -73,6 +84,7 @@ fn the_log_keeps_the_order_of_arrival_when_answers_finish_out_of_order() {
         (log[1].path.as_str(), log[1].status),
         ("/tunnel_sessions", 200)
     );
+    mock.advance_clock(Duration::from_millis(600));
     assert_eq!(slow.join().ok(), Some(503));
     let log = mock.requests();
     assert_eq!((log[0].path.as_str(), log[0].status), ("/ip_policies", 503));

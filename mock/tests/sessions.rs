@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::*;
 use serde_json::{json, Value};
@@ -29,6 +29,8 @@ fn restart_comes_back_with_a_new_id_after_the_delay() {
         restart_delay_ms: 150,
         ..MockOptions::default()
     });
+    // The delay runs on the emulator's clock, moved here instead of waited for.
+    mock.freeze_clock(true);
     let id = seed_one(
         &mock,
         json!({"region": "eu", "os": "linux", "ip": "192.0.2.9", "metadata": "m", "credential_id": "cr_1", "agent_version": "3.19.1"}),
@@ -40,14 +42,13 @@ fn restart_comes_back_with_a_new_id_after_the_delay() {
     assert!(sessions(&mock).is_empty(), "gone at once");
     assert_error(&get(&mock, &format!("/tunnel_sessions/{id}")), 404);
 
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let after = loop {
-        if let Some(s) = sessions(&mock).into_iter().next() {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "the session never came back");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    mock.advance_clock(Duration::from_millis(149));
+    assert!(sessions(&mock).is_empty(), "not before the delay");
+    mock.advance_clock(Duration::from_millis(1));
+    let after = sessions(&mock)
+        .into_iter()
+        .next()
+        .expect("the session came back after the delay");
     assert_ne!(after["id"], before["id"]);
     assert!(after["id"].as_str().is_some_and(|i| i.starts_with("ts_")));
     for k in "credential ip os region metadata agent_version".split(' ') {
@@ -85,11 +86,13 @@ fn restart_shows_the_updated_version_and_windows_refuses() {
 #[test]
 fn stop_removes_the_session() {
     let mock = start();
+    mock.freeze_clock(true);
     let id = seed_one(&mock, json!({}));
     assert_eq!(command(&mock, &id, "stop").status, 204);
     assert_error(&get(&mock, &format!("/tunnel_sessions/{id}")), 404);
     assert_error(&command(&mock, &id, "stop"), 404);
-    std::thread::sleep(Duration::from_millis(250));
+    // Past any restart's delay (200 ms by default).
+    mock.advance_clock(Duration::from_millis(250));
     assert!(
         sessions(&mock).is_empty(),
         "a stopped agent never comes back"
@@ -135,11 +138,18 @@ fn update_refusals_name_each_condition() {
 #[test]
 fn update_in_progress_then_done() {
     let mock = start();
+    mock.freeze_clock(true);
     let id = seed_one(&mock, json!({"update_duration_ms": 150}));
     assert_eq!(command(&mock, &id, "update").status, 204);
     let body = assert_error(&command(&mock, &id, "update"), 400);
     assert_eq!(body["msg"], "the agent is already updating");
-    std::thread::sleep(Duration::from_millis(200));
+    mock.advance_clock(Duration::from_millis(149));
+    let body = assert_error(&command(&mock, &id, "update"), 400);
+    assert_eq!(
+        body["msg"], "the agent is already updating",
+        "not before its end"
+    );
+    mock.advance_clock(Duration::from_millis(51));
     let body = assert_error(&command(&mock, &id, "update"), 400);
     assert_eq!(
         body["msg"],

@@ -167,3 +167,17 @@ fn completion_lists_live_ids() {
     );
     env.run(&["completions", "tcsh"]).code(2);
 }
+
+#[test]
+fn completion_is_accepted_as_well_as_completions() {
+    // gh and kubectl spell it in the singular; people type what they know.
+    let env = Env::new();
+    let plural = env.run(&["completions", "zsh"]);
+    plural.ok();
+    let singular = env.run(&["completion", "zsh"]);
+    singular.ok();
+    assert_eq!(singular.stdout, plural.stdout);
+    assert!(!singular.stdout.is_empty());
+    env.run(&["completion", "tcsh"]).code(2);
+    env.run(&["completio", "zsh"]).code(2);
+}

@@ -8,7 +8,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::upstream::{visit, Upstream};
-use crate::common::{run, strings, strings_at, words, Env, Out};
+use crate::common::{run, strings, strings_at, wait_until, words, Env, Out};
 use base64::Engine;
 use serde_json::{json, Value};
 
@@ -439,7 +439,13 @@ fn tail_prints_a_request_within_a_second() {
             let _ = tx.send((Instant::now(), line));
         }
     });
-    std::thread::sleep(Duration::from_millis(500));
+    // tail has read what was already captured (its first look answered) before the new visit.
+    wait_until("tail's first look at the captures", || {
+        env.mock
+            .agent_requests()
+            .iter()
+            .any(|r| r.path == "/api/requests/http" && r.status == 200)
+    });
     let sent = Instant::now();
     visit(port, "POST", "/new-arrival", &[], b"x");
     let got = rx.recv_timeout(Duration::from_secs(5));

@@ -12,6 +12,7 @@ mod api_and_completion;
 mod backends;
 mod bulk_view;
 mod crud_contract;
+mod durations;
 mod edges;
 mod event_destinations;
 mod event_subscriptions;

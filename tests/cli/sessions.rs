@@ -1,7 +1,7 @@
 //! `tunnelctl sessions …` against the emulator: what was sent, what was printed, and the
 //! seeds' rules for the agent commands (restart, stop, update).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::{assert_management_headers, only_write, Env};
 use serde_json::json;
@@ -188,31 +188,28 @@ fn restart_comes_back_with_a_new_id_after_the_delay() {
     let id = &ids[0];
     let before = env.stored("tunnel_sessions", id).unwrap();
 
-    let sent = Instant::now();
+    // The delay runs on the emulator's clock, which stands still until the test moves it.
+    env.mock.freeze_clock(true);
     let out = env.run_in(CMD, &["restart", id]);
     out.ok();
     let state = env.mock.state();
-    if sent.elapsed() < delay {
-        assert_eq!(state["tunnel_sessions"], json!([]), "gone at once");
-        assert_eq!(state["pending_restarts"], 1);
-    }
+    assert_eq!(state["tunnel_sessions"], json!([]), "gone at once");
+    assert_eq!(state["pending_restarts"], 1);
     assert_eq!(out.stdout, "", "204 prints nothing on stdout");
     out.says(&format!("Restart sent to {id}"));
     assert_command(&only_write(&env), id, "restart");
     assert_eq!(env.requests().len(), 1);
     env.run_in(CMD, &["get", id]).code(4);
 
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let after = loop {
+    let listed = || {
         let out = env.run_in(CMD, &["list", "--json"]);
         out.ok();
-        if let Some(s) = out.json().as_array().unwrap().first() {
-            break s.clone();
-        }
-        assert!(Instant::now() < deadline, "the session never came back");
-        std::thread::sleep(Duration::from_millis(50));
+        out.json().as_array().unwrap().first().cloned()
     };
-    assert!(sent.elapsed() >= delay, "not before the delay");
+    env.mock.advance_clock(delay - Duration::from_millis(1));
+    assert_eq!(listed(), None, "not before the delay");
+    env.mock.advance_clock(Duration::from_millis(1));
+    let after = listed().expect("the session came back after the delay");
     let new_id = after["id"].as_str().unwrap();
     assert_ne!(new_id, id.as_str());
     assert!(new_id.starts_with("ts_"), "{new_id}");

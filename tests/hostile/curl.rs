@@ -3,8 +3,6 @@
 //! the captured host, reads no file, expands no glob, and nothing a visitor wrote can send it
 //! elsewhere or reach the terminal raw.
 
-use std::time::Duration;
-
 use base64::Engine;
 use serde_json::{json, Value};
 
@@ -63,7 +61,7 @@ fn replay_with_bash(line: &str, server: &Hostile) -> Seen {
     }
     let status = bash.status().expect("bash runs");
     assert!(status.success(), "the command failed: {line}");
-    std::thread::sleep(Duration::from_millis(100));
+    crate::common::wait_until("the request at the server", || server.count() >= 1);
     let seen = server.seen();
     assert_eq!(seen.len(), 1, "exactly one request: {seen:?}\n{line}");
     seen.into_iter().next().expect("one request")

@@ -108,14 +108,31 @@ fn sigterm_during_a_bulk_restart_finishes_what_started_reports_and_exits_143() {
 #[test]
 fn a_second_signal_during_a_graceful_stop_stops_at_once() {
     let env = Env::slow_fleet(2500);
-    let child = bulk_restart(&env);
+    let mut child = bulk_restart(&env);
+    // stderr read as it comes, to send the second signal once the first one is being handled.
+    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let reader = {
+        let said = said.clone();
+        let mut stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = std::io::Read::read(&mut stderr, &mut buf) {
+                said.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
     wait_for(Duration::from_secs(20), || !posts(&env).is_empty());
     signal(&child, "INT");
-    std::thread::sleep(Duration::from_millis(200));
+    wait_for(Duration::from_secs(20), || {
+        said.lock().unwrap().contains("Stopping (Ctrl-C)")
+    });
     signal(&child, "TERM");
     let start = Instant::now();
     let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    reader.join().unwrap();
+    let stderr = said.lock().unwrap().clone();
     assert!(
         start.elapsed() < Duration::from_millis(1500),
         "took {:?} after the second signal: {stderr}",

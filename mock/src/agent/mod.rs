@@ -108,7 +108,7 @@ async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     let log = &shared.agent.recorder;
     let ticket = req.record(log);
     let segments = split_decoded(&req.raw_path);
-    let resp = answer_or_fault(&shared.faults, &req.method, &segments, || {
+    let resp = answer_or_fault(&shared, &req.method, &segments, || {
         answer(&shared.agent, &req)
     })
     .await;

@@ -6,7 +6,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
 
 use serde_json::{json, Value};
 
@@ -14,6 +13,7 @@ use super::captures::Captures;
 use super::tunnels::Tunnels;
 use crate::recorder::Recorder;
 use crate::sync::lock;
+use crate::timeline::Timeline;
 use crate::MockOptions;
 
 /// The agent's state: running tunnels, captured requests, the log of API requests, and the
@@ -31,12 +31,12 @@ pub struct Agent {
 
 impl Agent {
     /// An agent with no tunnels, configured from the options; its request log counts `at_ms`
-    /// from `started`.
-    pub fn new(opts: &MockOptions, started: Instant) -> Self {
+    /// on the emulator's `timeline`.
+    pub fn new(opts: &MockOptions, timeline: Arc<Timeline>) -> Self {
         Agent {
             captures: Arc::new(Captures::new(opts.inspect_db_size)),
             tunnels: Mutex::new(Tunnels::default()),
-            recorder: Recorder::new(started),
+            recorder: Recorder::new(timeline),
             ready: AtomicBool::new(opts.agent_ready),
             start_error: Mutex::new(None),
         }

@@ -11,7 +11,6 @@
 mod reply;
 
 use std::future::Future;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use axum::http::{HeaderName, HeaderValue};
@@ -22,6 +21,7 @@ use serde_json::{json, Map, Value};
 
 use crate::errors::ApiError;
 use crate::input::Fields;
+use crate::shared::Shared;
 use crate::sync::lock;
 
 pub use reply::{answered_status, BodyKind, FaultReply};
@@ -283,7 +283,7 @@ pub fn split_decoded(raw_path: &str) -> Vec<String> {
 /// reply instead (after waiting its delay), or — for an `after` fault — once `answer` has
 /// acted and its reply has been thrown away. Both listeners answer through here.
 pub async fn answer_or_fault<F, Fut>(
-    faults: &Mutex<Faults>,
+    shared: &Shared,
     method: &str,
     segments: &[String],
     answer: F,
@@ -292,7 +292,7 @@ where
     F: Fn() -> Fut,
     Fut: Future<Output = Response>,
 {
-    let fault = lock(faults).take(method, segments);
+    let fault = lock(&shared.faults).take(method, segments);
     let Some(fault) = fault else {
         return answer().await;
     };
@@ -301,7 +301,10 @@ where
         drop(answer().await);
     }
     if fault.delay_ms > 0 {
-        tokio::time::sleep(Duration::from_millis(fault.delay_ms)).await;
+        shared
+            .timeline
+            .sleep(Duration::from_millis(fault.delay_ms))
+            .await;
     }
     fault.into_response()
 }

@@ -16,8 +16,6 @@ pub mod sessions;
 pub mod subscriptions;
 pub mod tls;
 
-use std::time::Instant;
-
 use serde_json::{json, Value};
 
 use crate::errors::ApiError;
@@ -40,7 +38,7 @@ pub fn dispatch(shared: &Shared, req: &ApiRequest<'_>, raw_path: &str) -> Result
     let ctx = Ctx::new(&shared.base_url, &cfg);
     let segs: Vec<&str> = req.segments.iter().map(String::as_str).collect();
     let mut store = lock(&shared.store);
-    let now = Instant::now();
+    let now = shared.timeline.now();
     store.settle(now);
     let s: &mut Store = &mut store;
     let m = req.method;

@@ -10,12 +10,12 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use tunnelctl_mock::Mock;
 
-use crate::common::{control, field_strs, raw, read_until_closed, Resp};
+use crate::common::{control, field_strs, poll, raw, read_until_closed, Resp};
 
 /// `http://127.0.0.1:PORT` of the agent listener (the API is under `/api`).
 pub fn agent_base(mock: &Mock) -> String {
@@ -147,22 +147,6 @@ pub fn captures(mock: &Mock, query: &str) -> Vec<Value> {
     let r = agent(mock, "GET", &format!("/api/requests/http{query}"), None);
     assert_eq!(r.status, 200, "{}", r.text());
     r.json()["requests"].as_array().cloned().unwrap_or_default()
-}
-
-/// Polls `fetch` until `pred` holds for its answer (for at most 10 s) and returns it.
-pub fn poll<T: std::fmt::Debug>(what: &str, fetch: impl Fn() -> T, pred: impl Fn(&T) -> bool) -> T {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let got = fetch();
-        if pred(&got) {
-            return got;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "timed out waiting for {what}: {got:?}"
-        );
-        thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Waits until `pred` holds for the capture list (captures complete asynchronously).

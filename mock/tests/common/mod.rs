@@ -332,3 +332,19 @@ impl Served {
         self.child.wait_with_output().expect("wait")
     }
 }
+
+/// Polls `fetch` until `pred` holds for its answer (for at most 10 s) and returns it.
+pub fn poll<T: std::fmt::Debug>(what: &str, fetch: impl Fn() -> T, pred: impl Fn(&T) -> bool) -> T {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let got = fetch();
+        if pred(&got) {
+            return got;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}: {got:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
