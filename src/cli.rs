@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-mod color;
+mod argv;
 mod scope;
 
-pub use color::parse;
+pub use argv::parse;
 
 use crate::commands;
 use crate::output::{Asked, Format, Printer};

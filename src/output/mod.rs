@@ -102,7 +102,7 @@ impl Printer {
         if let Some(expr) = &g.jq {
             jq::Filter::compile(expr)?;
         }
-        let color = tty && !g.no_color && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+        let color = streams.out_color(g.no_color);
         Ok(Printer {
             format,
             jq: g.jq.clone(),

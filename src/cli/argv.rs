@@ -1,6 +1,7 @@
-//! Parsing the command line with clap's own colour (help, usage errors) decided as the rest
-//! of the output's is: `--no-color` and `NO_COLOR` turn it off, `TUNNELCTL_FORCE_TTY=1` turns
-//! it on, otherwise clap looks at the terminal.
+//! Parsing argv into the command line ([`Cli`]): the one call into clap's parser. It builds
+//! the tree people see only when help is asked for, records which settings were typed as flags
+//! (clap fills a field alike from its flag and its variable), and gives clap's own output
+//! (help, usage errors) the colour the printer would use ([`TerminalEnv::color`]).
 //!
 //! clap prints usage errors before any flag is parsed, so `--no-color` is looked for in the
 //! raw arguments first.
@@ -9,6 +10,8 @@ use std::ffi::OsString;
 
 use clap::parser::ValueSource;
 use clap::{ColorChoice, CommandFactory, FromArgMatches};
+
+use crate::output::streams::{ColorMode, TerminalEnv};
 
 use crate::settings::Typed;
 
@@ -37,13 +40,10 @@ pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
 
 /// The colour of clap's own output for these arguments and this environment.
 fn choice(args: &[OsString]) -> ColorChoice {
-    let env_set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    if asks_no_color(args) || env_set("NO_COLOR") {
-        ColorChoice::Never
-    } else if std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1") {
-        ColorChoice::Always
-    } else {
-        ColorChoice::Auto
+    match TerminalEnv::read().color(asks_no_color(args)) {
+        ColorMode::Never => ColorChoice::Never,
+        ColorMode::Always => ColorChoice::Always,
+        ColorMode::Auto => ColorChoice::Auto,
     }
 }
 
