@@ -13,8 +13,8 @@ mod scope;
 pub use argv::parse;
 
 use crate::commands;
-use crate::output::{Asked, Format, Printer};
-use crate::settings::Given;
+use crate::output::{Format, OutputFlags, Printer};
+use crate::settings::{OnCommandLine, SettingFlags};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -148,29 +148,32 @@ pub struct GlobalArgs {
 
     /// Which values came from flags typed on the command line (set by [`parse`]).
     #[arg(skip)]
-    pub typed: crate::settings::Typed,
+    pub on_command_line: OnCommandLine,
 }
 
 impl GlobalArgs {
-    /// The flags as plain settings and output options: the one place clap's types are turned
-    /// into the program's own, so nothing below the command handlers sees them.
-    pub fn into_parts(self) -> crate::error::Result<(Given, Printer)> {
+    /// The flags turned once into what the rest of the program trusts: the settings' flags
+    /// (resolved against the config file by [`crate::settings::Settings`]) and the printer
+    /// (its output flags checked). The one place clap's types become the program's own, so
+    /// nothing below the command handlers sees them.
+    pub fn into_parts(self) -> crate::error::Result<(SettingFlags, Printer)> {
         let format = self.output.map(|o| match o {
             OutputFormat::Table => Format::Table,
             OutputFormat::Json => Format::Json,
             OutputFormat::Ndjson => Format::Ndjson,
         });
         let out = Printer::resolve(
-            &Asked {
+            &OutputFlags {
                 json: self.json,
                 format,
                 jq: self.jq,
                 no_color: self.no_color,
                 show_secrets: self.show_secrets,
+                quiet: self.quiet,
             },
             crate::output::Streams::system(),
         )?;
-        let given = Given {
+        let flags = SettingFlags {
             api_key: self.api_key,
             api_url: self.api_url,
             agent_url: self.agent_url,
@@ -180,11 +183,10 @@ impl GlobalArgs {
             rate: self.rate,
             timeout: self.timeout,
             verbose: self.verbose,
-            quiet: self.quiet,
             yes: self.yes,
-            typed: self.typed,
+            on_command_line: self.on_command_line,
         };
-        Ok((given, out))
+        Ok((flags, out))
     }
 }
 

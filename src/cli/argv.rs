@@ -13,7 +13,7 @@ use clap::{ColorChoice, CommandFactory, FromArgMatches};
 
 use crate::output::streams::{ColorMode, TerminalEnv};
 
-use crate::settings::Typed;
+use crate::settings::OnCommandLine;
 
 use super::Cli;
 
@@ -27,14 +27,14 @@ pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let mut cmd = tree.color(choice(&args));
     let mut matches = cmd.try_get_matches_from_mut(args)?;
     // clap fills a field alike from its flag and its variable; only the matches know which.
-    let typed_flag = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
-    let typed = Typed {
-        api_key: typed_flag("api_key"),
-        api_url: typed_flag("api_url"),
-        agent_url: typed_flag("agent_url"),
+    let typed = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+    let on_command_line = OnCommandLine {
+        api_key: typed("api_key"),
+        api_url: typed("api_url"),
+        agent_url: typed("agent_url"),
     };
     let mut cli = Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))?;
-    cli.global.typed = typed;
+    cli.global.on_command_line = on_command_line;
     Ok(cli)
 }
 

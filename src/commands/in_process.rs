@@ -8,26 +8,26 @@ use tunnelctl_mock::{Mock, MockOptions};
 
 use crate::cli::Cli;
 use crate::context::Context;
-use crate::output::{Asked, Captured, Format, Printer, Streams};
+use crate::output::{Captured, Format, OutputFlags, Printer, Streams};
 use crate::prompt::Prompter;
-use crate::settings::{Given, Settings};
+use crate::settings::{SettingFlags, Settings};
 
 /// A context for `mock` whose output lands in memory; `tty` and `width` fake the terminal.
 pub(super) fn context(
     mock: &Mock,
-    asked: Asked,
+    asked: OutputFlags,
     tty: bool,
     width: u16,
     keys: &str,
 ) -> (Context, Captured) {
     let (streams, captured) = Streams::memory(tty, width);
-    let given = Given {
+    let given = SettingFlags {
         api_url: Some(mock.url()),
         api_key: Some(mock.api_key().to_string()),
         agent_url: Some(mock.agent_url()),
         // No config file of the machine's is read.
         config: Some(std::env::temp_dir().join("tunnelctl-in-process-no-such-config.toml")),
-        ..Given::default()
+        ..SettingFlags::default()
     };
     let ctx = Context {
         settings: Settings::new(given),
@@ -62,9 +62,9 @@ fn mock_with_policy(description: &str) -> (Mock, String) {
 fn a_list_on_an_80_column_terminal_is_a_table_that_fits() {
     let (mock, id) = mock_with_policy("office network");
     // Colour off: whether it is on by default depends on the runner's NO_COLOR.
-    let asked = Asked {
+    let asked = OutputFlags {
         no_color: true,
-        ..Asked::default()
+        ..OutputFlags::default()
     };
     let (ctx, out) = context(&mock, asked, true, 80, "");
     run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
@@ -84,7 +84,7 @@ fn a_list_on_an_80_column_terminal_is_a_table_that_fits() {
 #[test]
 fn a_list_in_a_pipe_is_tab_separated_and_json_when_asked() {
     let (mock, id) = mock_with_policy("office network");
-    let (ctx, out) = context(&mock, Asked::default(), false, 80, "");
+    let (ctx, out) = context(&mock, OutputFlags::default(), false, 80, "");
     run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
     assert!(
         out.stdout().starts_with(&format!("{id}\t")),
@@ -92,9 +92,9 @@ fn a_list_in_a_pipe_is_tab_separated_and_json_when_asked() {
         out.stdout()
     );
 
-    let asked = Asked {
+    let asked = OutputFlags {
         json: true,
-        ..Asked::default()
+        ..OutputFlags::default()
     };
     let (ctx, out) = context(&mock, asked, false, 80, "");
     run(&ctx, &["ip-policies", "list"]).expect("list succeeds");
@@ -106,13 +106,13 @@ fn a_list_in_a_pipe_is_tab_separated_and_json_when_asked() {
 #[test]
 fn a_declined_confirmation_deletes_nothing_and_an_accepted_one_notes_it_on_stderr() {
     let (mock, id) = mock_with_policy("office network");
-    let (ctx, out) = context(&mock, Asked::default(), true, 80, "no\r");
+    let (ctx, out) = context(&mock, OutputFlags::default(), true, 80, "no\r");
     let err = run(&ctx, &["ip-policies", "delete", &id]).expect_err("declined");
     assert_eq!(err.exit_code(), crate::error::exit::USAGE);
     assert!(!mock.requests().iter().any(|r| r.method == "DELETE"));
     assert_eq!(out.stdout(), "");
 
-    let (ctx, out) = context(&mock, Asked::default(), true, 80, "yes\r");
+    let (ctx, out) = context(&mock, OutputFlags::default(), true, 80, "yes\r");
     run(&ctx, &["ip-policies", "delete", &id]).expect("deleted");
     assert!(out.stderr().contains(&id), "{}", out.stderr());
     assert!(mock.requests().iter().any(|r| r.method == "DELETE"));

@@ -11,11 +11,11 @@ use tunnelctl_mock::{Mock, MockOptions};
 
 use super::in_process::{context, run};
 use crate::context::Context;
-use crate::output::{Asked, Captured};
+use crate::output::{Captured, OutputFlags};
 use crate::ratelimit::{Rate, RateSetting};
 
 /// A context whose stderr is a terminal of `width` columns (stdout one too).
-fn terminal(mock: &Mock, asked: Asked, keys: &str) -> (Context, Captured) {
+fn terminal(mock: &Mock, asked: OutputFlags, keys: &str) -> (Context, Captured) {
     let (mut ctx, captured) = context(mock, asked, true, 100, keys);
     ctx.printer.streams = ctx.printer.streams.clone().with_stderr_terminal(true);
     (ctx, captured)
@@ -23,7 +23,7 @@ fn terminal(mock: &Mock, asked: Asked, keys: &str) -> (Context, Captured) {
 
 /// Starts the HTTP tunnel `web` on the emulated agent (which starts its twin `web (http)`).
 fn start_web(mock: &Mock) {
-    let (ctx, _) = context(mock, Asked::default(), false, 100, "");
+    let (ctx, _) = context(mock, OutputFlags::default(), false, 100, "");
     let start = [
         "local", "tunnels", "start", "--name", "web", "--proto", "http", "--addr", "9",
     ];
@@ -75,7 +75,7 @@ fn a_fleet_restart_on_a_terminal_skips_windows_shows_one_progress_line_and_exits
     let mock = Mock::start(MockOptions::default()).expect("the emulator starts");
     let linux = sessions(&mock, 3, json!({"os": "linux"}));
     let windows = sessions(&mock, 2, json!({"os": "windows"}));
-    let (ctx, out) = terminal(&mock, Asked::default(), "");
+    let (ctx, out) = terminal(&mock, OutputFlags::default(), "");
     run(&ctx, &["sessions", "restart", "--all"]).expect("a mixed fleet restarts with exit 0");
     let err = plain(&out.stderr());
     assert!(
@@ -110,7 +110,7 @@ fn failures_on_a_terminal_are_grouped_by_reason_with_each_id_once() {
     let mock = Mock::start(MockOptions::default()).expect("the emulator starts");
     let linux = sessions(&mock, 2, json!({"os": "linux"}));
     let windows = sessions(&mock, 3, json!({"os": "windows"}));
-    let (ctx, out) = terminal(&mock, Asked::default(), "");
+    let (ctx, out) = terminal(&mock, OutputFlags::default(), "");
     let mut args = vec!["sessions", "restart"];
     args.extend(linux.iter().chain(&windows).map(String::as_str));
     let e = run(&ctx, &args).expect_err("named Windows sessions are sent and fail");
@@ -137,9 +137,9 @@ fn with_json_or_off_a_terminal_each_session_keeps_its_line() {
     let mock = Mock::start(MockOptions::default()).expect("the emulator starts");
     let linux = sessions(&mock, 1, json!({"os": "linux"}));
     let windows = sessions(&mock, 1, json!({"os": "windows"}));
-    let asked = Asked {
+    let asked = OutputFlags {
         json: true,
-        ..Asked::default()
+        ..OutputFlags::default()
     };
     let (ctx, out) = terminal(&mock, asked, "");
     let e = run(&ctx, &["sessions", "restart", &linux[0], &windows[0]]).expect_err("exit 5");
@@ -158,7 +158,7 @@ fn with_json_or_off_a_terminal_each_session_keeps_its_line() {
     assert_eq!(rows[0]["outcome"], "ok");
     assert_eq!(rows[1]["outcome"], "failed");
 
-    let (ctx, out) = context(&mock, Asked::default(), false, 100, "");
+    let (ctx, out) = context(&mock, OutputFlags::default(), false, 100, "");
     let e = run(&ctx, &["sessions", "update", &linux[0], &windows[0]]).expect_err("exit 5");
     assert_eq!(e.exit_code(), crate::error::exit::PARTIAL);
     let err = out.stderr();
@@ -174,8 +174,8 @@ fn with_json_or_off_a_terminal_each_session_keeps_its_line() {
 fn the_progress_line_says_when_it_waits_for_the_rate_limit() {
     let mock = Mock::start(MockOptions::default()).expect("the emulator starts");
     let linux = sessions(&mock, 3, json!({"os": "linux"}));
-    let (mut ctx, out) = terminal(&mock, Asked::default(), "yes\r");
-    ctx.settings.given.rate = Some(RateSetting::Limit(Rate {
+    let (mut ctx, out) = terminal(&mock, OutputFlags::default(), "yes\r");
+    ctx.settings.flags.rate = Some(RateSetting::Limit(Rate {
         max: 1,
         per: Duration::from_millis(1500),
     }));
@@ -202,7 +202,7 @@ fn waiting_for_restarted_agents_shows_what_and_for_how_long() {
     let mock = Mock::start(MockOptions::default()).expect("the emulator starts");
     mock.configure(json!({"restart_delay_ms": 600}));
     let linux = sessions(&mock, 2, json!({"os": "linux"}));
-    let (ctx, out) = terminal(&mock, Asked::default(), "");
+    let (ctx, out) = terminal(&mock, OutputFlags::default(), "");
     run(
         &ctx,
         &[
@@ -230,7 +230,7 @@ fn waiting_for_restarted_agents_shows_what_and_for_how_long() {
 fn stopping_an_http_tunnel_asks_about_its_twin() {
     let mock = Mock::start(MockOptions::default()).expect("the emulator starts");
     start_web(&mock);
-    let (ctx, out) = terminal(&mock, Asked::default(), "no\r");
+    let (ctx, out) = terminal(&mock, OutputFlags::default(), "no\r");
     run(&ctx, &["local", "tunnels", "stop", "web"]).expect("stopped");
     assert!(
         out.stderr().contains("'web (http)' is still running"),
@@ -247,7 +247,7 @@ fn stopping_an_http_tunnel_asks_about_its_twin() {
     assert_eq!(deletes(&mock), ["/api/tunnels/web"]);
 
     start_web(&mock);
-    let (ctx, out) = terminal(&mock, Asked::default(), "yes\r");
+    let (ctx, out) = terminal(&mock, OutputFlags::default(), "yes\r");
     run(&ctx, &["local", "tunnels", "stop", "web"]).expect("both stopped");
     assert!(
         out.stderr().contains("Stopped tunnel web (http)"),

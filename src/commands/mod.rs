@@ -158,9 +158,7 @@ where
     F: Fn(String) -> Fut,
     Fut: Future<Output = Result<()>>,
 {
-    let mut view = ctx
-        .printer
-        .bulk_view(ctx.settings.given.quiet, ids.len(), done);
+    let mut view = ctx.printer.bulk_view(ids.len(), done);
     let outcomes =
         crate::bulk::run(ids, parallel, op, |id, outcome| view.outcome(id, outcome)).await;
     view.finish(ids, &outcomes);

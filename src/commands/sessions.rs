@@ -496,7 +496,7 @@ async fn agent_command(
                     restarted.len()
                 )
             };
-            let spinner = ctx.printer.spinner(ctx.settings.given.quiet, &waiting(0));
+            let spinner = ctx.printer.spinner(&waiting(0));
             if !spinner.is_drawn() {
                 ctx.note(&format!(
                     "Waiting up to {limit}s for {} agent(s) to reconnect…",
@@ -553,9 +553,7 @@ async fn run_upgrade(
         keep_going,
         reconnect_timeout: DEFAULT_WAIT,
     };
-    let mut progress = ctx
-        .printer
-        .upgrade_progress(ctx.settings.given.quiet, targets.len());
+    let mut progress = ctx.printer.upgrade_progress(targets.len());
     let _graceful = interrupt::graceful();
     let results = upgrade::run(&client, targets, &plan, &mut progress).await;
     progress.finish();

@@ -127,8 +127,8 @@ impl Printer {
 
     /// A spinner saying `what` is awaited and for how long, when a person watches stderr
     /// (and not `--quiet`); otherwise nothing is drawn.
-    pub fn spinner(&self, quiet: bool, what: &str) -> Spinner {
-        let bar = (self.streams.err_is_terminal() && !quiet).then(|| {
+    pub fn spinner(&self, what: &str) -> Spinner {
+        let bar = (self.streams.err_is_terminal() && !self.quiet).then(|| {
             bar(
                 &self.streams,
                 "{spinner} {msg} ({secs}){pacing}",
@@ -139,7 +139,8 @@ impl Printer {
     }
 
     /// The view of a bulk operation over `total` items whose successes read `{done} ID`.
-    pub fn bulk_view(&self, quiet: bool, total: usize, done: &str) -> BulkView<'_> {
+    pub fn bulk_view(&self, total: usize, done: &str) -> BulkView<'_> {
+        let quiet = self.quiet;
         let terminal = self.shows_progress();
         let bar = (terminal && !quiet).then(|| {
             bar(
@@ -272,7 +273,7 @@ impl BulkView<'_> {
         match outcome {
             Outcome::Done => self
                 .printer
-                .note(self.quiet, &format!("{} {}", self.done_text, escape(id))),
+                .note(&format!("{} {}", self.done_text, escape(id))),
             Outcome::Failed(e) => self
                 .printer
                 .streams
