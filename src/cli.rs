@@ -1,6 +1,10 @@
 //! The top of the clap command tree: global flags and one variant per command group.
 //!
-//! The groups' own arguments live beside their handlers in `commands/`.
+//! The shape is ripgrep's: clap's [`GlobalArgs`] (low, as typed) are turned once, by
+//! [`GlobalArgs::into_flags_and_printer`], into what the rest trusts: the settings' flags
+//! ([`SettingFlags`], resolved with the config file by `settings.rs`) and a checked
+//! [`Printer`]. The groups' own arguments live beside their handlers in `commands/`; argv is
+//! parsed by [`parse`].
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -51,9 +55,9 @@ pub struct Cli {
 }
 
 /// The command tree as people see it (help, man pages, completions): each command shows only
-/// the global flags that mean something to it ([`scope`]). Parsing needs none of that (every
-/// command takes every global flag either way), so a run that asks for no help builds the
-/// plain tree and start-up pays nothing for it.
+/// the global flags that mean something to it (`cli/scope.rs`). Parsing needs none of that
+/// (every command takes every global flag either way), so a run that asks for no help builds
+/// the plain tree and start-up pays nothing for it.
 pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply)
 }
@@ -71,7 +75,7 @@ pub enum OutputFormat {
 
 /// Flags that every command takes, before or after the subcommand. Help shows them under
 /// their own heading, after the command's own, and only where they mean something
-/// ([`scope`]); every command still accepts all of them.
+/// (`cli/scope.rs`); every command still accepts all of them.
 ///
 /// No environment value is ever shown in help (the API key's would leak into a terminal's
 /// scroll-back or a pasted bug report), so that is set once for all of them here.
@@ -156,7 +160,7 @@ impl GlobalArgs {
     /// (resolved against the config file by [`crate::settings::Settings`]) and the printer
     /// (its output flags checked). The one place clap's types become the program's own, so
     /// nothing below the command handlers sees them.
-    pub fn into_parts(self) -> crate::error::Result<(SettingFlags, Printer)> {
+    pub fn into_flags_and_printer(self) -> crate::error::Result<(SettingFlags, Printer)> {
         let format = self.output.map(|o| match o {
             OutputFormat::Table => Format::Table,
             OutputFormat::Json => Format::Json,
