@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::columns::Kind;
 use super::list::ListSink;
+use super::progress::Spinner;
 use super::{detail, jq, mask, Format, Streams};
 use crate::error::{Error, Result};
 
@@ -191,6 +192,23 @@ impl Printer {
     /// Does an empty list deserve a note on stderr (a table for a person, no jq)?
     pub fn notes_empty_lists(&self) -> bool {
         self.format == Format::Table && self.jq.is_none()
+    }
+
+    /// Is this run's stderr a terminal a person reads, with output meant for people? Then
+    /// work over many items shows a progress line and a grouped summary instead of a line per
+    /// item.
+    pub fn shows_progress(&self) -> bool {
+        self.streams.err_is_terminal() && self.for_people()
+    }
+
+    /// A spinner saying `what` is awaited and for how long, when a person watches stderr
+    /// (and not `--quiet`); otherwise nothing is drawn.
+    pub fn spinner(&self, what: &str) -> Spinner {
+        Spinner::new(
+            &self.streams,
+            what,
+            self.streams.err_is_terminal() && !self.quiet,
+        )
     }
 
     /// Are echoed secrets printed as the service sent them (`--show-secrets`, machine output

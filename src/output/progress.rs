@@ -119,25 +119,6 @@ fn bar(streams: &Streams, template: &str, msg: String) -> ProgressBar {
 }
 
 impl Printer {
-    /// Is this run's stderr a terminal a person reads, with output meant for people? Then
-    /// bulk work shows a progress line and a grouped summary instead of a line per item.
-    pub fn shows_progress(&self) -> bool {
-        self.streams.err_is_terminal() && self.for_people()
-    }
-
-    /// A spinner saying `what` is awaited and for how long, when a person watches stderr
-    /// (and not `--quiet`); otherwise nothing is drawn.
-    pub fn spinner(&self, what: &str) -> Spinner {
-        let bar = (self.streams.err_is_terminal() && !self.quiet).then(|| {
-            bar(
-                &self.streams,
-                "{spinner} {msg} ({secs}){pacing}",
-                escape(what),
-            )
-        });
-        Spinner { bar }
-    }
-
     /// The view of a bulk operation over `total` items whose successes read `{done} ID`.
     pub fn bulk_view(&self, total: usize, done: &str) -> BulkView<'_> {
         let quiet = self.quiet;
@@ -192,6 +173,13 @@ pub struct Spinner {
 }
 
 impl Spinner {
+    /// A spinner on `streams`' stderr saying `what` is awaited and for how long, when `drawn`;
+    /// otherwise one that draws nothing.
+    pub(super) fn new(streams: &Streams, what: &str, drawn: bool) -> Self {
+        let bar = drawn.then(|| bar(streams, "{spinner} {msg} ({secs}){pacing}", escape(what)));
+        Spinner { bar }
+    }
+
     /// Is it drawn (a person watches stderr)?
     pub fn is_drawn(&self) -> bool {
         self.bar.is_some()
