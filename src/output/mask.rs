@@ -29,3 +29,17 @@ pub(super) fn may_hold_secret(text: &str, fields: &[&str]) -> bool {
     }
     fields.iter().any(|f| contains_ignore_case(text, f))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_field_is_suspected_in_any_case_or_escaped() {
+        let fields = ["secret_access_key"];
+        assert!(may_hold_secret(r#"{"Secret_Access_Key":"x"}"#, &fields));
+        assert!(may_hold_secret(r#"{"s\u0065cret":"x"}"#, &fields));
+        assert!(!may_hold_secret(r#"{"id":"ipp_1"}"#, &fields));
+        assert!(contains_ignore_case("anything", ""));
+    }
+}
