@@ -1,20 +1,24 @@
 //! The top of the clap command tree: global flags and one variant per command group.
 //!
-//! The groups' own arguments live beside their handlers in `commands/`.
+//! The shape is ripgrep's: clap's [`GlobalArgs`] (low, as typed) are turned once, by
+//! [`GlobalArgs::into_flags_and_printer`], into what the rest trusts: the settings' flags
+//! ([`SettingFlags`], resolved with the config file by `settings.rs`) and a checked
+//! [`Printer`]. The groups' own arguments live beside their handlers in `commands/`; argv is
+//! parsed by [`parse`].
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-mod color;
+mod argv;
 mod scope;
 
-pub use color::parse;
+pub use argv::parse;
 
 use crate::commands;
-use crate::output::{Asked, Format, Printer};
-use crate::settings::Given;
+use crate::output::{Format, OutputFlags, Printer};
+use crate::settings::{OnCommandLine, SettingFlags};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -51,9 +55,9 @@ pub struct Cli {
 }
 
 /// The command tree as people see it (help, man pages, completions): each command shows only
-/// the global flags that mean something to it ([`scope`]). Parsing needs none of that (every
-/// command takes every global flag either way), so a run that asks for no help builds the
-/// plain tree and start-up pays nothing for it.
+/// the global flags that mean something to it (`cli/scope.rs`). Parsing needs none of that
+/// (every command takes every global flag either way), so a run that asks for no help builds
+/// the plain tree and start-up pays nothing for it.
 pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply)
 }
@@ -71,7 +75,7 @@ pub enum OutputFormat {
 
 /// Flags that every command takes, before or after the subcommand. Help shows them under
 /// their own heading, after the command's own, and only where they mean something
-/// ([`scope`]); every command still accepts all of them.
+/// (`cli/scope.rs`); every command still accepts all of them.
 ///
 /// No environment value is ever shown in help (the API key's would leak into a terminal's
 /// scroll-back or a pasted bug report), so that is set once for all of them here.
@@ -148,29 +152,32 @@ pub struct GlobalArgs {
 
     /// Which values came from flags typed on the command line (set by [`parse`]).
     #[arg(skip)]
-    pub typed: crate::settings::Typed,
+    pub on_command_line: OnCommandLine,
 }
 
 impl GlobalArgs {
-    /// The flags as plain settings and output options: the one place clap's types are turned
-    /// into the program's own, so nothing below the command handlers sees them.
-    pub fn into_parts(self) -> crate::error::Result<(Given, Printer)> {
+    /// The flags turned once into what the rest of the program trusts: the settings' flags
+    /// (resolved against the config file by [`crate::settings::Settings`]) and the printer
+    /// (its output flags checked). The one place clap's types become the program's own, so
+    /// nothing below the command handlers sees them.
+    pub fn into_flags_and_printer(self) -> crate::error::Result<(SettingFlags, Printer)> {
         let format = self.output.map(|o| match o {
             OutputFormat::Table => Format::Table,
             OutputFormat::Json => Format::Json,
             OutputFormat::Ndjson => Format::Ndjson,
         });
         let out = Printer::resolve(
-            &Asked {
+            &OutputFlags {
                 json: self.json,
                 format,
                 jq: self.jq,
                 no_color: self.no_color,
                 show_secrets: self.show_secrets,
+                quiet: self.quiet,
             },
             crate::output::Streams::system(),
         )?;
-        let given = Given {
+        let flags = SettingFlags {
             api_key: self.api_key,
             api_url: self.api_url,
             agent_url: self.agent_url,
@@ -180,11 +187,10 @@ impl GlobalArgs {
             rate: self.rate,
             timeout: self.timeout,
             verbose: self.verbose,
-            quiet: self.quiet,
             yes: self.yes,
-            typed: self.typed,
+            on_command_line: self.on_command_line,
         };
-        Ok((given, out))
+        Ok((flags, out))
     }
 }
 

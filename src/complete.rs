@@ -12,9 +12,9 @@ use serde_json::Value;
 
 use crate::api::{self, Resource};
 use crate::context::Context;
-use crate::output::{Asked, Printer, Streams};
+use crate::output::{OutputFlags, Printer, Streams};
 use crate::ratelimit::RateSetting;
-use crate::settings::Given;
+use crate::settings::SettingFlags;
 
 /// How long one completion may take.
 const BUDGET: Duration = Duration::from_millis(1500);
@@ -23,13 +23,16 @@ const MOST: usize = 200;
 
 /// The settings from the environment and config file (no flags are known at completion time).
 fn context() -> Option<Context> {
-    let mut given = Given::from_env();
-    let out = Printer::resolve(&Asked::default(), Streams::system()).ok()?;
-    given.timeout = Some(BUDGET);
-    given.rate = Some(RateSetting::Off);
-    given.quiet = true;
-    given.verbose = false;
-    Some(Context::new(given, out))
+    let mut flags = SettingFlags::from_env();
+    let quiet = OutputFlags {
+        quiet: true,
+        ..OutputFlags::default()
+    };
+    let out = Printer::resolve(&quiet, Streams::system()).ok()?;
+    flags.timeout = Some(BUDGET);
+    flags.rate = Some(RateSetting::Off);
+    flags.verbose = false;
+    Some(Context::new(flags, out))
 }
 
 /// Runs `fetch` on a small runtime within the budget; nothing on any failure.

@@ -15,7 +15,7 @@ use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
 use crate::output::Printer;
 use crate::prompt::Prompter;
 use crate::ratelimit::{Limiter, RateSetting, DEFAULT_RATE};
-use crate::settings::{Given, Settings, Source, DEFAULT_AGENT_URL, DEFAULT_MAX_ATTEMPTS};
+use crate::settings::{SettingFlags, Settings, Source, DEFAULT_AGENT_URL, DEFAULT_MAX_ATTEMPTS};
 
 /// The default time limit of one request.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -35,11 +35,12 @@ pub struct Context {
 }
 
 impl Context {
-    /// Builds the context from the settings the command line gave and the output asked for.
-    pub fn new(given: Given, printer: Printer) -> Self {
+    /// Builds the context from the settings the command line gave and the printer its output
+    /// flags made.
+    pub fn new(flags: SettingFlags, printer: Printer) -> Self {
         Context {
-            prompter: Prompter::terminal(given.yes),
-            settings: Settings::new(given),
+            prompter: Prompter::terminal(flags.yes),
+            settings: Settings::new(flags),
             printer,
         }
     }
@@ -49,8 +50,8 @@ impl Context {
             base,
             bearer: None,
             fixed_headers: Vec::new(),
-            timeout: self.settings.given.timeout.unwrap_or(DEFAULT_TIMEOUT),
-            verbose: self.settings.given.verbose,
+            timeout: self.settings.flags.timeout.unwrap_or(DEFAULT_TIMEOUT),
+            verbose: self.settings.flags.verbose,
             max_attempts: DEFAULT_MAX_ATTEMPTS,
             unreachable_hint: hint,
             unauthorized_hint: None,
@@ -167,7 +168,7 @@ impl Context {
 
     /// A confirmation of what was done, on stderr, unless `--quiet`.
     pub fn note(&self, msg: &str) {
-        self.printer.note(self.settings.given.quiet, msg);
+        self.printer.note(msg);
     }
 }
 

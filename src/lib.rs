@@ -105,6 +105,6 @@ async fn dispatch(cli: Cli) -> Result<()> {
     if let Command::Completions(c) = command {
         return commands::completions::run(c);
     }
-    let (given, printer) = global.into_parts()?;
-    commands::execute(command, &Context::new(given, printer)).await
+    let (flags, printer) = global.into_flags_and_printer()?;
+    commands::execute(command, &Context::new(flags, printer)).await
 }

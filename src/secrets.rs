@@ -4,7 +4,8 @@
 //! - **Known secrets.** Every secret the program learns is registered here, and
 //!   [`redact_known`] replaces each one in any text shown to the user: a server that echoes
 //!   the key in an error message, a response header or a body cannot make us print it. The
-//!   shared escaper ([`crate::escape::escape`]) applies it to every server string.
+//!   escaper of server text applies it to every server string (it depends on this module, not
+//!   the other way round).
 //! - **Secret fields.** [`mask_secret_fields`] hides the values of fields that hold secrets,
 //!   given their names by the layer that knows the resources (`api::SECRET_FIELDS`).
 //!

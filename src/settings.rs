@@ -1,10 +1,12 @@
 //! The settings of one run, resolved once with their sources: a flag, then its environment
 //! variable, then the active profile of the config file, then the built-in default.
 //!
-//! This is the one place that precedence is written. The command line is turned into a plain
-//! [`Given`] at the top (`cli.rs`), so nothing below the command handlers sees a clap type;
-//! `config show` prints each value with the [`Source`] it came from. The config file is read
-//! only when a value is not given by a flag or the environment, and then only once.
+//! This is the one place that precedence is written. The command line's global flags are
+//! turned once, at the top (`cli.rs`), into plain [`SettingFlags`] (these) and output flags
+//! (`output::OutputFlags`, which make the printer), so nothing below the command handlers sees
+//! a clap type; `config show` prints each value with the [`Source`] it came from. The config
+//! file is read only when a value is not given by a flag or the environment, and then only
+//! once.
 
 use std::cell::OnceCell;
 use std::fmt;
@@ -32,9 +34,10 @@ pub mod env {
     pub const AGENT_URL: &str = "TUNNELCTL_AGENT_URL";
 }
 
-/// What the command line gave: a flag, or (clap reads them alike) its environment variable.
+/// The settings the command line gave: a flag, or (clap reads them alike) its environment
+/// variable. Output flags (`--json`, `--quiet`, ...) are the printer's, not these.
 #[derive(Debug, Clone, Default)]
-pub struct Given {
+pub struct SettingFlags {
     /// `--api-key` / `TUNNELCTL_API_KEY`.
     pub api_key: Option<String>,
     /// `--api-url` / `TUNNELCTL_API_URL`.
@@ -53,18 +56,16 @@ pub struct Given {
     pub timeout: Option<Duration>,
     /// `--verbose`.
     pub verbose: bool,
-    /// `--quiet`.
-    pub quiet: bool,
     /// `--yes`.
     pub yes: bool,
     /// Which of the values above were typed as flags on the command line (clap fills a field
     /// alike from its flag and its environment variable).
-    pub typed: Typed,
+    pub on_command_line: OnCommandLine,
 }
 
-/// The settings given as flags on the command line, not through their variables.
+/// Which settings were typed as flags on the command line, not set through their variables.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Typed {
+pub struct OnCommandLine {
     /// `--api-key`.
     pub api_key: bool,
     /// `--api-url`.
@@ -73,18 +74,18 @@ pub struct Typed {
     pub agent_url: bool,
 }
 
-impl Given {
+impl SettingFlags {
     /// What the environment alone gives (for shell completion, which runs before any flag of
     /// the command line being typed is known).
     pub fn from_env() -> Self {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
-        Given {
+        SettingFlags {
             api_key: var(env::API_KEY),
             api_url: var(env::API_URL),
             agent_url: var(env::AGENT_URL),
             config: var("TUNNELCTL_CONFIG").map(PathBuf::from),
             profile: var("TUNNELCTL_PROFILE"),
-            ..Given::default()
+            ..SettingFlags::default()
         }
     }
 }
@@ -125,27 +126,27 @@ pub struct Resolved<T> {
 /// The settings of this run.
 pub struct Settings {
     /// What the command line gave.
-    pub given: Given,
+    pub flags: SettingFlags,
     config: OnceCell<ConfigFile>,
 }
 
 impl Settings {
     /// Settings from what the command line gave; the config file is read when first needed.
-    pub fn new(given: Given) -> Self {
+    pub fn new(flags: SettingFlags) -> Self {
         Settings {
-            given,
+            flags,
             config: OnceCell::new(),
         }
     }
 
     /// The profile in use.
     pub fn profile(&self) -> &str {
-        self.given.profile.as_deref().unwrap_or(DEFAULT_PROFILE)
+        self.flags.profile.as_deref().unwrap_or(DEFAULT_PROFILE)
     }
 
     /// The config file's path.
     pub fn config_path(&self) -> Result<PathBuf> {
-        match &self.given.config {
+        match &self.flags.config {
             Some(p) => Ok(p.clone()),
             None => config::default_path().ok_or_else(|| {
                 Error::Config(
@@ -169,18 +170,19 @@ impl Settings {
     fn text(
         &self,
         given: Option<&String>,
-        typed: bool,
+        on_command_line: bool,
         var: &'static str,
         key: &str,
     ) -> Result<Resolved<String>> {
         if let Some(v) = given.filter(|v| !v.is_empty()) {
-            // clap fills the field from the flag or the environment: typed says which (a value
-            // set by a caller other than clap, unlike its variable, counts as a flag).
-            let source = if typed || std::env::var(var).ok().as_deref() != Some(v.as_str()) {
-                Source::Flag
-            } else {
-                Source::Env(var)
-            };
+            // clap fills the field from the flag or the environment: on_command_line says which
+            // (a value set by a caller other than clap, unlike its variable, counts as a flag).
+            let source =
+                if on_command_line || std::env::var(var).ok().as_deref() != Some(v.as_str()) {
+                    Source::Flag
+                } else {
+                    Source::Env(var)
+                };
             return Ok(Resolved {
                 value: Some(v.clone()),
                 source,
@@ -243,8 +245,8 @@ impl Settings {
     /// The management API key.
     pub fn api_key(&self) -> Result<Resolved<String>> {
         self.text(
-            self.given.api_key.as_ref(),
-            self.given.typed.api_key,
+            self.flags.api_key.as_ref(),
+            self.flags.on_command_line.api_key,
             env::API_KEY,
             "api_key",
         )
@@ -253,8 +255,8 @@ impl Settings {
     /// The management API URL.
     pub fn api_url(&self) -> Result<Resolved<String>> {
         self.text(
-            self.given.api_url.as_ref(),
-            self.given.typed.api_url,
+            self.flags.api_url.as_ref(),
+            self.flags.on_command_line.api_url,
             env::API_URL,
             "api_url",
         )
@@ -263,8 +265,8 @@ impl Settings {
     /// The local agent API URL, with its default.
     pub fn agent_url(&self) -> Result<Resolved<String>> {
         let mut r = self.text(
-            self.given.agent_url.as_ref(),
-            self.given.typed.agent_url,
+            self.flags.agent_url.as_ref(),
+            self.flags.on_command_line.agent_url,
             env::AGENT_URL,
             "agent_url",
         )?;
@@ -277,7 +279,7 @@ impl Settings {
     /// Attempts per request.
     pub fn max_attempts(&self) -> Result<Resolved<u32>> {
         self.typed(
-            self.given.max_attempts,
+            self.flags.max_attempts,
             "max_attempts",
             crate::parse::parse_attempts,
             DEFAULT_MAX_ATTEMPTS,
@@ -287,7 +289,7 @@ impl Settings {
     /// The pacing of management requests.
     pub fn rate(&self) -> Result<Resolved<RateSetting>> {
         self.typed(
-            self.given.rate,
+            self.flags.rate,
             "rate",
             |t| t.parse(),
             RateSetting::Limit(DEFAULT_RATE),
@@ -323,7 +325,7 @@ impl Settings {
             (
                 "max_attempts",
                 typed_text(
-                    self.given.max_attempts.map(|n| n.to_string()),
+                    self.flags.max_attempts.map(|n| n.to_string()),
                     "max_attempts",
                     DEFAULT_MAX_ATTEMPTS.to_string(),
                 )?,
@@ -331,7 +333,7 @@ impl Settings {
             (
                 "rate",
                 typed_text(
-                    self.given.rate.map(|r| r.to_string()),
+                    self.flags.rate.map(|r| r.to_string()),
                     "rate",
                     RateSetting::Limit(DEFAULT_RATE).to_string(),
                 )?,
@@ -348,11 +350,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
         std::fs::write(&path, text).unwrap();
-        let given = Given {
+        let flags = SettingFlags {
             config: Some(path),
-            ..Given::default()
+            ..SettingFlags::default()
         };
-        (dir, Settings::new(given))
+        (dir, Settings::new(flags))
     }
 
     #[test]
@@ -368,7 +370,7 @@ mod tests {
             (attempts.value, attempts.source),
             (Some(3), Source::Default)
         );
-        s.given.max_attempts = Some(5);
+        s.flags.max_attempts = Some(5);
         assert_eq!(s.max_attempts().unwrap().source, Source::Flag);
         assert_eq!(
             s.agent_url().unwrap().value.as_deref(),

@@ -71,7 +71,6 @@ pub fn results(ids: &[String], outcomes: &[Outcome]) -> Vec<Value> {
 /// line on stderr for each outcome: `{done} ID` (unless `quiet`), or the error.
 pub async fn run_reported<F, Fut>(
     printer: &Printer,
-    quiet: bool,
     ids: &[String],
     parallel: usize,
     done: &str,
@@ -81,7 +80,7 @@ where
     F: Fn(String) -> Fut,
     Fut: Future<Output = Result<()>>,
 {
-    let mut view = BulkView::new(printer, quiet, ids.len(), done);
+    let mut view = BulkView::new(printer, ids.len(), done);
     let outcomes = run(ids, parallel, op, |id, outcome| view.outcome(id, outcome)).await;
     view.finish(ids, &outcomes);
     outcomes

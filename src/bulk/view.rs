@@ -20,14 +20,15 @@ pub struct BulkView<'a> {
 
 impl<'a> BulkView<'a> {
     /// The view of work over `total` items whose successes read `{done} ID`, unless `quiet`.
-    pub fn new(printer: &'a Printer, quiet: bool, total: usize, done: &str) -> BulkView<'a> {
+    pub fn new(printer: &'a Printer, total: usize, done: &str) -> BulkView<'a> {
+        let quiet = printer.quiet;
         let tally = Tally::new(total, "done");
         BulkView {
             printer,
             quiet,
             terminal: printer.shows_progress(),
             done_text: done.to_string(),
-            line: printer.progress_line(quiet, &tally.counts()),
+            line: printer.progress_line(&tally.counts()),
             tally,
         }
     }
@@ -46,7 +47,7 @@ impl<'a> BulkView<'a> {
         match outcome {
             Outcome::Done => self
                 .printer
-                .note(self.quiet, &format!("{} {}", self.done_text, escape(id))),
+                .note(&format!("{} {}", self.done_text, escape(id))),
             Outcome::Failed(e) => self
                 .printer
                 .streams

@@ -72,5 +72,5 @@ pub fn write(shell: Shell, out: &mut dyn std::io::Write) -> std::io::Result<()> 
 pub fn run(args: CompletionsArgs) -> Result<()> {
     let mut buf = Vec::new();
     write(args.shell, &mut buf).map_err(|e| Error::Io(e.to_string()))?;
-    crate::output::report::print_bytes(&buf)
+    crate::output::print_bytes(&buf)
 }

@@ -10,6 +10,8 @@ use crate::ratelimit::RateSetting;
 use crate::secrets::redact;
 use crate::settings::{Resolved, Source};
 
+mod show;
+
 /// `config` and its verbs.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
@@ -134,7 +136,7 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
             api_key_stdin,
             no_check,
         } => init(ctx, &profile, api_key_stdin, !no_check).await,
-        ConfigCommand::Show => show(ctx, &profile),
+        ConfigCommand::Show => show::run(ctx, &profile),
         ConfigCommand::Get { key } => {
             known_key(&key)?;
             let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
@@ -293,29 +295,4 @@ async fn check_key(ctx: &Context, url: &str, key: &str) -> Result<()> {
         }
         Err(other) => Err(other),
     }
-}
-
-fn show(ctx: &Context, profile: &str) -> Result<()> {
-    let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
-    let rows: Vec<(&str, Option<String>, String)> = ctx
-        .settings
-        .shown()?
-        .into_iter()
-        .map(|(key, r)| {
-            let value = r.value.map(|v| {
-                if is_secret_key(key) {
-                    redact(&v)
-                } else {
-                    escape(&v)
-                }
-            });
-            (key, value, r.source.to_string())
-        })
-        .collect();
-    ctx.printer.config_show(
-        &cfg.path().display().to_string(),
-        profile,
-        cfg.profiles(),
-        &rows,
-    )
 }

@@ -1,6 +1,6 @@
 //! `tunnelctl help [TOPIC | COMMAND…]`: help on a command, or on a topic (exit-codes).
 
-use crate::output::report::print_bytes;
+use crate::output::print_bytes;
 
 use clap::Args;
 

@@ -432,8 +432,7 @@ async fn tunnels(args: TunnelsArgs, ctx: &Context) -> Result<()> {
                     started.push(t);
                 }
             }
-            ctx.printer
-                .tunnels_started(ctx.settings.given.quiet, &started)
+            ctx.printer.tunnels_started(&started)
         }
         TunnelsCommand::Stop { name } => stop_tunnel(ctx, &name).await,
     }
@@ -463,7 +462,7 @@ async fn stop_tunnel(ctx: &Context, name: &str) -> Result<()> {
     // A name that is itself a twin has none; any failure to read the twin means none is shown.
     let has_twin = !name.ends_with(" (http)") && client.tunnel(&twin).await.is_ok();
     let stop_twin = has_twin && {
-        if ctx.settings.given.yes {
+        if ctx.settings.flags.yes {
             true
         } else if ctx.prompter.is_interactive() {
             match ctx.confirm(&format!(

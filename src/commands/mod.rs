@@ -125,8 +125,7 @@ where
         ctx.note(&format!("{done} {}", escape(only)));
         return Ok(());
     }
-    let quiet = ctx.settings.given.quiet;
-    let outcomes = bulk::run_reported(&ctx.printer, quiet, ids, 1, done, op).await;
+    let outcomes = bulk::run_reported(&ctx.printer, ids, 1, done, op).await;
     ctx.printer.results(bulk::results(ids, &outcomes))?;
     bulk::conclude(&ctx.printer, ids, &outcomes, &[])
 }

@@ -118,8 +118,7 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    ctx.printer
-        .replayed(ctx.settings.given.quiet, id, found.as_ref())
+    ctx.printer.replayed(id, found.as_ref())
 }
 
 /// Replays `id` with `changes`, sent by `tunnelctl` to the upstream of `tunnel` (the tunnel

@@ -67,8 +67,7 @@ pub async fn send(
         AgentCommand::Stop => "Stopped",
         AgentCommand::Update => "Update sent to",
     };
-    let quiet = ctx.settings.given.quiet;
-    let outcomes = bulk::run_reported(&ctx.printer, quiet, &ids, parallel, done, |id| async move {
+    let outcomes = bulk::run_reported(&ctx.printer, &ids, parallel, done, |id| async move {
         sessions::send(client, &id, command)
             .await
             .map_err(|e| e.with_check("tunnelctl sessions list"))
@@ -124,7 +123,7 @@ async fn wait_for(
     let n = restarted.len();
     let waiting =
         |k: usize| format!("waiting up to {limit}s for {n} agent(s) to reconnect: {k} back");
-    let spinner = ctx.printer.spinner(ctx.settings.given.quiet, &waiting(0));
+    let spinner = ctx.printer.spinner(&waiting(0));
     if !spinner.is_drawn() {
         ctx.note(&format!(
             "Waiting up to {limit}s for {n} agent(s) to reconnect…"
@@ -146,8 +145,7 @@ async fn wait_for(
 /// Upgrades the targets as `plan` says, showing it as it goes ([`UpgradeProgress`]); one
 /// result per session, then the bulk exit rule.
 pub async fn upgrade(ctx: &Context, client: &Client, targets: &Targets, plan: &Plan) -> Result<()> {
-    let mut progress =
-        UpgradeProgress::new(&ctx.printer, ctx.settings.given.quiet, targets.send.len());
+    let mut progress = UpgradeProgress::new(&ctx.printer, targets.send.len());
     let _graceful = interrupt::graceful();
     let steps = upgrade::run(client, &targets.send, plan, &mut progress).await;
     progress.finish();

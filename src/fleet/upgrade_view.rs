@@ -24,9 +24,10 @@ pub struct UpgradeProgress<'a> {
 
 impl<'a> UpgradeProgress<'a> {
     /// The progress of an upgrade over `total` sessions, told through `out` (less when `quiet`).
-    pub fn new(out: &'a Printer, quiet: bool, total: usize) -> UpgradeProgress<'a> {
+    pub fn new(out: &'a Printer, total: usize) -> UpgradeProgress<'a> {
+        let quiet = out.quiet;
         UpgradeProgress {
-            spinner: out.spinner(quiet, "starting the upgrade"),
+            spinner: out.spinner("starting the upgrade"),
             out,
             quiet,
             tally: Tally::new(total, "upgraded"),

@@ -119,30 +119,11 @@ fn bar(streams: &Streams, template: &str, msg: String) -> ProgressBar {
 }
 
 impl Printer {
-    /// Is this run's stderr a terminal a person reads, with output meant for people? Then
-    /// bulk work shows a progress line and a grouped summary instead of a line per item.
-    pub fn shows_progress(&self) -> bool {
-        self.streams.err_is_terminal() && self.for_people()
-    }
-
-    /// A spinner saying `what` is awaited and for how long, when a person watches stderr
-    /// (and not `--quiet`); otherwise nothing is drawn.
-    pub fn spinner(&self, quiet: bool, what: &str) -> Spinner {
-        let bar = (self.streams.err_is_terminal() && !quiet).then(|| {
-            bar(
-                &self.streams,
-                "{spinner} {msg} ({secs}){pacing}",
-                escape(what),
-            )
-        });
-        Spinner { bar }
-    }
-
     /// A progress line saying `text`, with the rate-limit pacing and how long it has run,
     /// when bulk work shows progress ([`Printer::shows_progress`], and not `--quiet`);
     /// otherwise nothing is drawn.
-    pub fn progress_line(&self, quiet: bool, text: &str) -> Spinner {
-        let bar = (self.shows_progress() && !quiet).then(|| {
+    pub fn progress_line(&self, text: &str) -> Spinner {
+        let bar = (self.shows_progress() && !self.quiet).then(|| {
             bar(
                 &self.streams,
                 "{spinner} {msg}{pacing} ({secs})",
@@ -183,6 +164,13 @@ pub struct Spinner {
 }
 
 impl Spinner {
+    /// A spinner on `streams`' stderr saying `what` is awaited and for how long, when `drawn`;
+    /// otherwise one that draws nothing.
+    pub(super) fn new(streams: &Streams, what: &str, drawn: bool) -> Self {
+        let bar = drawn.then(|| bar(streams, "{spinner} {msg} ({secs}){pacing}", escape(what)));
+        Spinner { bar }
+    }
+
     /// Is it drawn (a person watches stderr)?
     pub fn is_drawn(&self) -> bool {
         self.bar.is_some()

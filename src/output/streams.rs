@@ -1,7 +1,12 @@
-//! Where a run's output goes: the process's stdout and stderr, or two buffers a test reads
-//! back (gh's IOStreams is the model). Everything `output/` writes, and every note on stderr,
-//! goes through one [`Streams`], so a handler can be run in-process with a fake terminal of a
-//! chosen width and its output checked without spawning the binary.
+//! Where a run's output goes, and what the terminal and environment allow there: the
+//! process's stdout and stderr, or two buffers a test reads back (gh's IOStreams is the model).
+//! Everything `output/` writes, and every note on stderr, goes through one [`Streams`], so a
+//! handler can be run in-process with a fake terminal of a chosen width and its output checked
+//! without spawning the binary.
+//!
+//! The environment's say on terminals and colour (`TUNNELCTL_FORCE_TTY`, `NO_COLOR`) is read
+//! and decided here only ([`TerminalEnv`]), for clap's own output (help, usage errors) and for
+//! the printer's alike.
 
 use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -43,6 +48,48 @@ impl Target {
     }
 }
 
+/// What the environment says about terminals and colour, read once.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TerminalEnv {
+    /// `TUNNELCTL_FORCE_TTY=1`: stdout is taken for a terminal (for tests of what people see).
+    pub forced_tty: bool,
+    /// `NO_COLOR` is set to something.
+    pub no_color: bool,
+}
+
+/// When output may be coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorMode {
+    /// Never (`--no-color`, `NO_COLOR`).
+    Never,
+    /// Always (stdout is forced to count as a terminal).
+    Always,
+    /// When the stream written to is a terminal.
+    Auto,
+}
+
+impl TerminalEnv {
+    /// The process's environment.
+    pub fn read() -> Self {
+        TerminalEnv {
+            forced_tty: std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1"),
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+        }
+    }
+
+    /// The colour of output in this environment with `--no-color` given or not: off when
+    /// either says so, on when a terminal is forced, else as the terminal decides.
+    pub fn color(self, no_color_flag: bool) -> ColorMode {
+        if no_color_flag || self.no_color {
+            ColorMode::Never
+        } else if self.forced_tty {
+            ColorMode::Always
+        } else {
+            ColorMode::Auto
+        }
+    }
+}
+
 /// The output and error streams of one run, and what is known of the terminal behind them.
 #[derive(Clone)]
 pub struct Streams {
@@ -51,6 +98,7 @@ pub struct Streams {
     out_tty: bool,
     err_tty: bool,
     width: u16,
+    env: TerminalEnv,
 }
 
 impl std::fmt::Debug for Streams {
@@ -68,8 +116,8 @@ impl Streams {
     /// `TUNNELCTL_FORCE_TTY=1` makes it look like one (for tests of what people see); the
     /// width is the terminal's, else `$COLUMNS`, else [`DEFAULT_WIDTH`].
     pub fn system() -> Self {
-        let forced = std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1");
-        let out_tty = std::io::stdout().is_terminal() || forced;
+        let env = TerminalEnv::read();
+        let out_tty = std::io::stdout().is_terminal() || env.forced_tty;
         let err_tty = std::io::stderr().is_terminal();
         let terminal = std::io::stdout()
             .is_terminal()
@@ -90,11 +138,13 @@ impl Streams {
             out_tty,
             err_tty,
             width,
+            env,
         }
     }
 
     /// Two buffers in place of stdout and stderr, with stdout a terminal of `width` columns
-    /// when `tty`; the [`Captured`] reads what was written.
+    /// when `tty`; the [`Captured`] reads what was written. The process's environment plays
+    /// no part: a test's output does not depend on its runner's `NO_COLOR`.
     pub fn memory(tty: bool, width: u16) -> (Self, Captured) {
         let out = Arc::new(Mutex::new(Vec::new()));
         let err = Arc::new(Mutex::new(Vec::new()));
@@ -104,6 +154,7 @@ impl Streams {
             out_tty: tty,
             err_tty: false,
             width: width.max(1),
+            env: TerminalEnv::default(),
         };
         (streams, Captured { out, err })
     }
@@ -146,6 +197,14 @@ impl Streams {
     pub fn width(&self) -> u16 {
         self.width
     }
+
+    /// May stdout be coloured, `--no-color` given or not?
+    pub fn out_color(&self, no_color_flag: bool) -> bool {
+        match self.env.color(no_color_flag) {
+            ColorMode::Never => false,
+            ColorMode::Always | ColorMode::Auto => self.out_tty,
+        }
+    }
 }
 
 /// What was written to the buffers of [`Streams::memory`].
@@ -186,5 +245,21 @@ mod tests {
         assert_eq!(captured.stderr(), "a note\n");
         assert!(streams.out_is_terminal());
         assert_eq!(streams.width(), 80);
+    }
+
+    #[test]
+    fn no_color_wins_over_a_forced_terminal() {
+        let forced = TerminalEnv {
+            forced_tty: true,
+            no_color: false,
+        };
+        assert_eq!(forced.color(false), ColorMode::Always);
+        assert_eq!(forced.color(true), ColorMode::Never);
+        let no_color = TerminalEnv {
+            no_color: true,
+            ..forced
+        };
+        assert_eq!(no_color.color(false), ColorMode::Never);
+        assert_eq!(TerminalEnv::default().color(false), ColorMode::Auto);
     }
 }

@@ -2,7 +2,7 @@
 //! detail view.
 //!
 //! "Now" comes from one place, [`now`], which a test can pin for its thread
-//! ([`with_now`]), so snapshots of relative times do not change from one run to the next.
+//! (`with_now`), so snapshots of relative times do not change from one run to the next.
 
 use std::cell::Cell;
 

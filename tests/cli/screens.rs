@@ -6,16 +6,16 @@
 use serde_json::Value;
 use tunnelctl::output::columns::{self, Kind};
 use tunnelctl::output::table::{self, width};
-use tunnelctl::output::{Asked, Captured, Format, Printer, Streams};
+use tunnelctl::output::{Captured, Format, OutputFlags, Printer, Streams};
 
 use crate::common::fixtures::{self, ECHOED_SECRET, NOW};
 
 /// A printer on a terminal of `columns`, colour off, and what it wrote.
 fn terminal(columns: u16) -> (Printer, Captured) {
     let (streams, captured) = Streams::memory(true, columns);
-    let asked = Asked {
+    let asked = OutputFlags {
         no_color: true,
-        ..Asked::default()
+        ..OutputFlags::default()
     };
     (
         Printer::resolve(&asked, streams).expect("a printer"),
@@ -191,10 +191,10 @@ fn a_streamed_table_follows_the_same_rules() {
 #[test]
 fn a_table_in_a_pipe_says_nothing_on_stderr() {
     let (streams, captured) = Streams::memory(false, 80);
-    let asked = Asked {
+    let asked = OutputFlags {
         format: Some(Format::Table),
         no_color: true,
-        ..Asked::default()
+        ..OutputFlags::default()
     };
     let printer = Printer::resolve(&asked, streams).expect("a printer");
     let mut sink = printer.list(&columns::SESSION).expect("a list");

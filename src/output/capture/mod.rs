@@ -87,10 +87,9 @@ impl Printer {
     /// The outcome of an unchanged replay: the new exchange the agent captured (its JSON for
     /// machine output; for people a line on stderr with its ID, status and duration), or a
     /// note that it has not been captured yet.
-    pub fn replayed(&self, quiet: bool, original: &str, capture: Option<&Value>) -> Result<()> {
+    pub fn replayed(&self, original: &str, capture: Option<&Value>) -> Result<()> {
         let Some(capture) = capture else {
             self.note(
-                quiet,
                 &format!(
                     "Replayed {}; the agent has not captured the new exchange yet (see 'tunnelctl local requests list')",
                     escape(original)
@@ -101,16 +100,13 @@ impl Printer {
         if self.is_json() || self.jq.is_some() {
             return self.object(&CAPTURED_REQUEST, capture);
         }
-        self.note(
-            quiet,
-            &format!(
-                "Replayed {} as {}: {} in {}",
-                escape(original),
-                cell(capture, "ID"),
-                cell(capture, "STATUS"),
-                cell(capture, "DURATION")
-            ),
-        );
+        self.note(&format!(
+            "Replayed {} as {}: {} in {}",
+            escape(original),
+            cell(capture, "ID"),
+            cell(capture, "STATUS"),
+            cell(capture, "DURATION")
+        ));
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
-//! Parsing the command line with clap's own colour (help, usage errors) decided as the rest
-//! of the output's is: `--no-color` and `NO_COLOR` turn it off, `TUNNELCTL_FORCE_TTY=1` turns
-//! it on, otherwise clap looks at the terminal.
+//! Parsing argv into the command line ([`Cli`]): the one call into clap's parser. It builds
+//! the tree people see only when help is asked for, records which settings were typed as flags
+//! (clap fills a field alike from its flag and its variable), and gives clap's own output
+//! (help, usage errors) the colour the printer would use ([`TerminalEnv::color`]).
 //!
 //! clap prints usage errors before any flag is parsed, so `--no-color` is looked for in the
 //! raw arguments first.
@@ -10,7 +11,9 @@ use std::ffi::OsString;
 use clap::parser::ValueSource;
 use clap::{ColorChoice, CommandFactory, FromArgMatches};
 
-use crate::settings::Typed;
+use crate::output::streams::{ColorMode, TerminalEnv};
+
+use crate::settings::OnCommandLine;
 
 use super::Cli;
 
@@ -24,26 +27,23 @@ pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let mut cmd = tree.color(choice(&args));
     let mut matches = cmd.try_get_matches_from_mut(args)?;
     // clap fills a field alike from its flag and its variable; only the matches know which.
-    let typed_flag = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
-    let typed = Typed {
-        api_key: typed_flag("api_key"),
-        api_url: typed_flag("api_url"),
-        agent_url: typed_flag("agent_url"),
+    let typed = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+    let on_command_line = OnCommandLine {
+        api_key: typed("api_key"),
+        api_url: typed("api_url"),
+        agent_url: typed("agent_url"),
     };
     let mut cli = Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))?;
-    cli.global.typed = typed;
+    cli.global.on_command_line = on_command_line;
     Ok(cli)
 }
 
 /// The colour of clap's own output for these arguments and this environment.
 fn choice(args: &[OsString]) -> ColorChoice {
-    let env_set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    if asks_no_color(args) || env_set("NO_COLOR") {
-        ColorChoice::Never
-    } else if std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1") {
-        ColorChoice::Always
-    } else {
-        ColorChoice::Auto
+    match TerminalEnv::read().color(asks_no_color(args)) {
+        ColorMode::Never => ColorChoice::Never,
+        ColorMode::Always => ColorChoice::Always,
+        ColorMode::Auto => ColorChoice::Auto,
     }
 }
 
