@@ -35,6 +35,26 @@ pub const KEYS: &[(&str, &str)] = &[
         "rate",
         "pace of management requests, N/SECONDS or off (default 120/60)",
     ),
+    (
+        "webhook_secret_github",
+        "secret GitHub signs webhooks with (secret; set from stdin)",
+    ),
+    (
+        "webhook_secret_stripe",
+        "Stripe's webhook signing secret, whsec_... (secret; set from stdin)",
+    ),
+    (
+        "webhook_secret_slack",
+        "Slack's signing secret (secret; set from stdin)",
+    ),
+    (
+        "webhook_secret_shopify",
+        "Shopify's webhook secret (secret; set from stdin)",
+    ),
+    (
+        "webhook_secret_standard",
+        "Standard Webhooks / Svix secret, whsec_BASE64 (secret; set from stdin)",
+    ),
 ];
 
 /// How long a writer waits for another one to finish before giving up. A write takes
@@ -48,7 +68,13 @@ pub fn is_known_key(key: &str) -> bool {
 
 /// Is `key` a secret whose value is never shown?
 pub fn is_secret_key(key: &str) -> bool {
-    key == "api_key"
+    key == "api_key" || is_webhook_secret_key(key)
+}
+
+/// Is `key` a provider's webhook secret? Those are set only from stdin: a value on the
+/// command line would show in `ps` and the shell's history.
+pub fn is_webhook_secret_key(key: &str) -> bool {
+    crate::signature::Provider::from_config_key(key).is_some()
 }
 
 /// Where the config file lives when neither `--config` nor `TUNNELCTL_CONFIG` says.
@@ -87,6 +113,7 @@ impl ConfigFile {
             doc,
         };
         cfg.warn_if_exposed();
+        cfg.register_secrets();
         Ok(cfg)
     }
 
@@ -182,6 +209,18 @@ impl ConfigFile {
         Ok(())
     }
 
+    /// Registers the secret values of every profile with [`crate::secrets`], so none of them
+    /// is ever printed, whichever command runs and whatever text carries it.
+    fn register_secrets(&self) {
+        for profile in self.profiles() {
+            for (key, value) in self.entries(&profile) {
+                if is_secret_key(&key) {
+                    crate::secrets::register_secret(&value);
+                }
+            }
+        }
+    }
+
     /// Warns (as ssh does) when a file that holds a key can be read by group or others.
     fn warn_if_exposed(&self) {
         #[cfg(unix)]
@@ -190,7 +229,7 @@ impl ConfigFile {
             let holds_key = self
                 .profiles()
                 .iter()
-                .any(|p| self.get(p, "api_key").is_some());
+                .any(|p| self.entries(p).iter().any(|(k, _)| is_secret_key(k)));
             if !holds_key {
                 return;
             }
@@ -198,7 +237,7 @@ impl ConfigFile {
                 let mode = meta.permissions().mode() & 0o777;
                 if mode & 0o077 != 0 {
                     eprintln!(
-                        "warning: {} holds an API key and can be read by others (mode {:o}); run: chmod 600 {}",
+                        "warning: {} holds a secret (API key or webhook secret) and can be read by others (mode {:o}); run: chmod 600 {}",
                         self.path.display(),
                         mode,
                         self.path.display()

@@ -30,6 +30,7 @@ pub mod ratelimit;
 pub mod replay;
 pub mod secrets;
 pub mod settings;
+pub mod signature;
 
 use std::ffi::OsString;
 

@@ -16,6 +16,7 @@ use std::time::Duration;
 use crate::config::{self, ConfigFile};
 use crate::error::{Error, Result};
 use crate::ratelimit::{RateSetting, DEFAULT_RATE};
+use crate::signature::{Provider, Secrets};
 
 /// The default URL of the local agent API.
 pub const DEFAULT_AGENT_URL: &str = "http://127.0.0.1:4040/api";
@@ -133,6 +134,7 @@ pub struct Settings {
 impl Settings {
     /// Settings from what the command line gave; the config file is read when first needed.
     pub fn new(flags: SettingFlags) -> Self {
+        register_env_webhook_secrets();
         Settings {
             flags,
             config: OnceCell::new(),
@@ -297,6 +299,48 @@ impl Settings {
     }
 }
 
+/// The webhook secret of `provider` from its environment variable, if set.
+fn env_webhook_secret(provider: Provider) -> Option<String> {
+    std::env::var(provider.env_var())
+        .ok()
+        .filter(|v| !v.is_empty())
+}
+
+/// Registers the webhook secrets of the environment with [`crate::secrets`] before anything
+/// runs, so no output shows them even when the command never reads them (a captured body that
+/// quotes one, a trace). The config file's are registered when it is read.
+fn register_env_webhook_secrets() {
+    for provider in Provider::ALL {
+        if let Some(secret) = env_webhook_secret(provider) {
+            crate::secrets::register_secret(&secret);
+        }
+    }
+}
+
+impl Settings {
+    /// The webhook secret of `provider`: its environment variable, then the profile's key.
+    pub fn webhook_secret(&self, provider: Provider) -> Result<Resolved<String>> {
+        match env_webhook_secret(provider) {
+            Some(secret) => Ok(Resolved {
+                value: Some(secret),
+                source: Source::Env(provider.env_var()),
+            }),
+            None => self.profile_value(provider.config_key()),
+        }
+    }
+
+    /// Every webhook secret set, for checking and making signatures.
+    pub fn webhook_secrets(&self) -> Result<Secrets> {
+        let mut secrets = Secrets::new();
+        for provider in Provider::ALL {
+            if let Some(secret) = self.webhook_secret(provider)?.value {
+                secrets.set(provider, secret);
+            }
+        }
+        Ok(secrets)
+    }
+}
+
 impl Settings {
     /// Every key of a profile as `config show` prints it: the value as text (a value stored in
     /// the profile as it was written, even one that does not parse) and its source.
@@ -318,7 +362,7 @@ impl Settings {
                     },
                 })
             };
-        Ok(vec![
+        let mut rows = vec![
             ("api_url", self.api_url()?),
             ("api_key", self.api_key()?),
             ("agent_url", self.agent_url()?),
@@ -338,7 +382,11 @@ impl Settings {
                     RateSetting::Limit(DEFAULT_RATE).to_string(),
                 )?,
             ),
-        ])
+        ];
+        for provider in Provider::ALL {
+            rows.push((provider.config_key(), self.webhook_secret(provider)?));
+        }
+        Ok(rows)
     }
 }
 

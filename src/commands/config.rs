@@ -2,7 +2,7 @@
 
 use clap::{Args, Subcommand};
 
-use crate::config::{is_known_key, is_secret_key, ConfigFile, KEYS};
+use crate::config::{is_known_key, is_secret_key, is_webhook_secret_key, ConfigFile, KEYS};
 use crate::context::{validate_api_url, Context};
 use crate::error::{Error, Result};
 use crate::escape::escape;
@@ -22,8 +22,11 @@ mod show;
   tunnelctl config set rate 60/60
   tunnelctl config set max_attempts 5
   tunnelctl config path
+  printf '%s\\n' \"$SECRET\" | tunnelctl config set webhook_secret_github -
 
-Keys: api_key (secret), api_url, agent_url, max_attempts (1 to 20), rate (N/SECONDS or off).")]
+Keys: api_key (secret), api_url, agent_url, max_attempts (1 to 20), rate (N/SECONDS or off),
+webhook_secret_github, webhook_secret_stripe, webhook_secret_slack, webhook_secret_shopify,
+webhook_secret_standard (secrets, set from stdin only; TUNNELCTL_WEBHOOK_SECRET_<PROVIDER> wins).")]
 pub struct ConfigArgs {
     #[command(subcommand)]
     command: ConfigCommand,
@@ -62,7 +65,7 @@ TUNNELCTL_* environment variables are not.",
         after_help = "Examples:\n  tunnelctl config get api_url\n  tunnelctl config get rate"
     )]
     Get {
-        /// api_key, api_url, agent_url, max_attempts or rate
+        /// api_key, api_url, agent_url, max_attempts, rate or webhook_secret_<provider>
         key: String,
     },
     /// Set a key in the profile ('-' as VALUE reads it from stdin)
@@ -70,9 +73,10 @@ TUNNELCTL_* environment variables are not.",
   tunnelctl config set api_url https://api.example.com
   tunnelctl config set rate 60/60            # N/SECONDS, or off
   tunnelctl config set max_attempts 5        # 1 to 20
-  printf '%s\\n' \"$KEY\" | tunnelctl config set api_key -")]
+  printf '%s\\n' \"$KEY\" | tunnelctl config set api_key -
+  printf '%s\\n' \"$SECRET\" | tunnelctl config set webhook_secret_stripe -   # stdin only")]
     Set {
-        /// api_key, api_url, agent_url, max_attempts or rate
+        /// api_key, api_url, agent_url, max_attempts, rate or webhook_secret_<provider>
         key: String,
         /// The value, or '-' to read it from stdin
         value: String,
@@ -80,7 +84,7 @@ TUNNELCTL_* environment variables are not.",
     /// Remove a key from the profile
     #[command(after_help = "Example:\n  tunnelctl config unset agent_url")]
     Unset {
-        /// api_key, api_url, agent_url, max_attempts or rate
+        /// api_key, api_url, agent_url, max_attempts, rate or webhook_secret_<provider>
         key: String,
     },
     /// Print the path of the config file
@@ -110,6 +114,7 @@ fn check_value(key: &str, value: &str) -> Result<()> {
             .map(|_| ())
             .map_err(|e| Error::usage(format!("'{}' is not a URL: {e}", escape(value)))),
         "api_key" if value.trim().is_empty() => Err(Error::usage("the API key must not be empty")),
+        _ if is_webhook_secret_key(key) => check_webhook_secret(key, value),
         "max_attempts" => crate::parse::parse_attempts(value)
             .map(|_| ())
             .map_err(|e| Error::usage(format!("max_attempts: {}", escape(&e)))),
@@ -119,6 +124,29 @@ fn check_value(key: &str, value: &str) -> Result<()> {
             .map_err(|e| Error::usage(format!("rate: {}", escape(&e)))),
         _ => Ok(()),
     }
+}
+
+/// A webhook secret must be usable for signing: not empty, and for Standard Webhooks base64
+/// after `whsec_`. The error never quotes the value.
+fn check_webhook_secret(key: &str, value: &str) -> Result<()> {
+    let Some(provider) = crate::signature::Provider::from_config_key(key) else {
+        return Ok(());
+    };
+    if value.trim().is_empty() {
+        return Err(Error::usage(format!("{key} must not be empty")));
+    }
+    crate::signature::key(provider, value)
+        .map(|_| ())
+        .map_err(|e| Error::usage(e.to_string()))
+}
+
+/// Refuses a webhook secret typed as an argument: every user of the machine sees it in `ps`,
+/// and the shell keeps it in its history. The value is not repeated.
+fn refuse_secret_argument(key: &str) -> Error {
+    Error::usage(format!(
+        "{key} is a secret and is not taken on the command line (other users see it in 'ps', the shell keeps it in its history); \
+give '-' and pipe it: printf '%s\\n' \"$SECRET\" | tunnelctl config set {key} -"
+    ))
 }
 
 fn read_line(what: &str) -> Result<String> {
@@ -143,7 +171,11 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
             match cfg.get(&profile, &key) {
                 Some(v) if is_secret_key(&key) => {
                     ctx.printer.line(&redact(v))?;
-                    ctx.note("(the API key is never printed in full)");
+                    if is_webhook_secret_key(&key) {
+                        ctx.note("(a webhook secret is never printed in full)");
+                    } else {
+                        ctx.note("(the API key is never printed in full)");
+                    }
                     Ok(())
                 }
                 Some(v) => ctx.printer.line(v),
@@ -156,6 +188,9 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
         }
         ConfigCommand::Set { key, value } => {
             known_key(&key)?;
+            if is_webhook_secret_key(&key) && value != "-" {
+                return Err(refuse_secret_argument(&key));
+            }
             let value = if value == "-" {
                 read_line(&key)?
             } else {

@@ -32,6 +32,7 @@ mod screens;
 mod sessions;
 mod settings_and_errors;
 mod tables;
+mod webhook_secrets;
 
 /// The hostile-server suite: every promise of the README's "Reliability and security" section
 /// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or
