@@ -8,6 +8,7 @@ mod common;
 mod api_and_completion;
 mod backends;
 mod bulk_view;
+mod captures_as_sent;
 mod crud_contract;
 mod edges;
 mod event_destinations;
