@@ -29,6 +29,7 @@ mod sessions;
 mod settings_and_errors;
 mod tables;
 mod tour;
+mod what_to_type;
 
 /// The hostile-server suite: every promise of the README's "Reliability and security" section
 /// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or
