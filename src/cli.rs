@@ -55,7 +55,8 @@ pub struct Cli {
 /// command takes every global flag either way), so a run that asks for no help builds the
 /// plain tree and start-up pays nothing for it.
 pub fn command() -> clap::Command {
-    <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply)
+    let tree = <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply);
+    crate::docs::after_help::reflow_all(tree)
 }
 
 /// Output format asked for with `-o`.

@@ -20,6 +20,7 @@ mod inspect;
 mod interaction;
 mod ip_policies;
 mod local;
+mod narrow;
 mod prompts;
 mod properties;
 mod pty_harness;
