@@ -58,8 +58,8 @@ struct Args {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run CMD with TUNNELCTL_API_URL, TUNNELCTL_API_KEY and TUNNELCTL_AGENT_URL pointing at
-    /// the emulator (and, with --demo, TUNNELCTL_DEMO_TLS_EDGE naming the demo's TLS edge),
-    /// then exit with its exit code.
+    /// the emulator (and, with --demo, TUNNELCTL_DEMO_TLS_EDGE naming the demo's TLS edge
+    /// and TUNNELCTL_DEMO_UPSTREAM the URL of its web app), then exit with its exit code.
     Exec {
         /// The command and its arguments (put `--` before them).
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
@@ -125,8 +125,15 @@ async fn run(args: Args) -> ExitCode {
     };
     let mut demo = Demo::default();
     if args.demo {
+        match tunnelctl_mock::echo::spawn_echo().await {
+            Ok(addr) => demo.upstream = Some(addr),
+            Err(e) => {
+                eprintln!("tunnelctl-mock: cannot start the demo's web app: {e}");
+                return ExitCode::from(1);
+            }
+        }
         match mock.seed(json!({"demo": true})) {
-            Ok(created) => demo = Demo::of(&created),
+            Ok(created) => demo.tls_edges = Demo::tls_edges_of(&created),
             Err(e) => {
                 eprintln!("tunnelctl-mock: cannot seed the demo data: {e}");
                 return ExitCode::from(1);
@@ -150,20 +157,21 @@ struct Demo {
     /// The demo's TLS edges: the API has no call that lists edges, so nothing else shows
     /// their IDs.
     tls_edges: Vec<String>,
+    /// Where the demo's web app (an echo) that tunnels can forward to listens.
+    upstream: Option<std::net::SocketAddr>,
 }
 
 impl Demo {
-    /// The IDs the demo seed created (`{"tls_edges": [...], ...}`).
-    fn of(created: &serde_json::Value) -> Demo {
-        let tls_edges = created["tls_edges"]
+    /// The TLS edges of what the demo seed created (`{"tls_edges": [...], ...}`).
+    fn tls_edges_of(created: &serde_json::Value) -> Vec<String> {
+        created["tls_edges"]
             .as_array()
             .map(|ids| {
                 ids.iter()
                     .filter_map(|id| id.as_str().map(str::to_string))
                     .collect()
             })
-            .unwrap_or_default();
-        Demo { tls_edges }
+            .unwrap_or_default()
     }
 
     /// The lines the served banner adds for the demo account (none without `--demo`).
@@ -174,17 +182,28 @@ impl Demo {
                 "\nDemo TLS edge: {id} (no API call lists edges)\n  tunnelctl edges tls-termination get {id}"
             )?;
         }
+        if let Some(addr) = &self.upstream {
+            writeln!(
+                out,
+                "\nDemo web app (answers every request with an echo of it): http://{addr}\n  tunnelctl local tunnels start --name hook --proto http --addr {addr}"
+            )?;
+        }
         Ok(())
     }
 
-    /// Variables `exec` adds for the command: the first TLS edge, when there is one.
+    /// Variables `exec` adds for the command: the first TLS edge and the web app's URL,
+    /// when there are.
     fn env_vars(&self) -> Vec<(&'static str, String)> {
-        self.tls_edges
-            .first()
-            .map(|id| vec![(DEMO_TLS_EDGE, id.clone())])
-            .unwrap_or_default()
+        let edge = self.tls_edges.first().map(|id| (DEMO_TLS_EDGE, id.clone()));
+        let upstream = self
+            .upstream
+            .map(|addr| (DEMO_UPSTREAM, format!("http://{addr}")));
+        edge.into_iter().chain(upstream).collect()
     }
 }
+
+/// The variable that names the demo's web app to an `exec` command.
+const DEMO_UPSTREAM: &str = "TUNNELCTL_DEMO_UPSTREAM";
 
 /// The variable that names the demo's TLS edge to an `exec` command.
 const DEMO_TLS_EDGE: &str = "TUNNELCTL_DEMO_TLS_EDGE";

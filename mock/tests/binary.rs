@@ -166,6 +166,11 @@ fn the_demo_names_its_tls_edge_and_says_which_tunnel_address_answers() {
         "{banner}"
     );
     assert!(banner.contains("`NAME (http)` twin"), "{banner}");
+    assert!(
+        banner
+            .contains("Demo web app (answers every request with an echo of it): http://127.0.0.1:"),
+        "{banner}"
+    );
     assert!(banner.lines().all(|l| l.chars().count() <= 80), "{banner}");
     served.stop();
 
@@ -175,10 +180,9 @@ fn the_demo_names_its_tls_edge_and_says_which_tunnel_address_answers() {
         "--",
         "sh",
         "-c",
-        "echo \"$TUNNELCTL_DEMO_TLS_EDGE\"",
+        "echo \"$TUNNELCTL_DEMO_TLS_EDGE $TUNNELCTL_DEMO_UPSTREAM\"",
     ]);
-    assert!(
-        String::from_utf8_lossy(&out.stdout).starts_with("edgtls_"),
-        "{out:?}"
-    );
+    let vars = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(vars.starts_with("edgtls_"), "{out:?}");
+    assert!(vars.contains(" http://127.0.0.1:"), "{out:?}");
 }

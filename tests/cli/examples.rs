@@ -475,7 +475,7 @@ pub(crate) fn bin_dir() -> PathBuf {
 
 /// The emulator program, built beside `tunnelctl` by `cargo test --workspace` or
 /// `cargo build --workspace`.
-fn mock_program() -> PathBuf {
+pub(crate) fn mock_program() -> PathBuf {
     bin_dir().join("tunnelctl-mock")
 }
 

@@ -149,3 +149,45 @@ fn the_readme_tour_runs_top_to_bottom_against_the_demo_account() {
         }
     }
 }
+
+/// `./demo.sh` shows the local half too, through the emulator program as a person runs it: a
+/// tunnel to the demo's web app, three webhooks sent with curl (JSON, a form, a gzip body),
+/// the list, one decoded, one replayed with a change.
+#[test]
+fn the_demo_script_shows_the_local_half() {
+    let mock = crate::examples::mock_program();
+    assert!(
+        mock.exists(),
+        "{} is not built: run `cargo build --workspace` first",
+        mock.display()
+    );
+    let env = Env::new();
+    let mut cmd = std::process::Command::new(mock);
+    env.isolate(&mut cmd);
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::join_paths(std::iter::once(bin_dir()).chain(std::env::split_paths(&path)))
+        .unwrap();
+    cmd.env("PATH", path)
+        .args(["--demo", "exec", "--", "sh"])
+        .arg(root().join("demo.sh"))
+        .arg("tour");
+    let out = crate::common::run(&mut assert_cmd::Command::from_std(cmd));
+    out.ok();
+    for shown in [
+        "$ tunnelctl local tunnels start --name hook --proto http --addr http://127.0.0.1:",
+        "$ curl -sS -o /dev/null -X POST http://127.0.0.1:",
+        "-H 'Content-Encoding: gzip'",
+        "$ tunnelctl local requests list\n",
+        "POST\t/hooks/form\t200",
+        "\"status\": \"green\"",
+        "--set data.amount=2500\n",
+        "\"amount\": 2500",
+        "$ tunnelctl edges tls-termination get edgtls_",
+    ] {
+        assert!(
+            out.stdout.contains(shown),
+            "{shown:?} not in:\n{}",
+            out.stdout
+        );
+    }
+}
