@@ -28,3 +28,28 @@ fn a_request_whose_header_holds_an_esc_is_captured_listed_and_shown_escaped() {
         "never passed to the terminal"
     );
 }
+
+#[test]
+fn the_answer_to_a_changed_replay_shows_header_names_as_servers_write_them() {
+    let (env, _up) = tunnels_to_upstream(&["hook"]);
+    let port = edge_port(&env, "hook (http)");
+    let json = [("Content-Type", "application/json")];
+    assert!(visit(port, "POST", "/hook", &json, b"{\"amount\":1}").contains("200 OK"));
+    let id = captured(&env)[0]["id"].as_str().unwrap().to_string();
+    // The capture shows the upstream's answer as it was sent...
+    env.local(&["requests", "get", &id])
+        .ok()
+        .prints("< Content-Type: application/json");
+    // ...and so does the answer to a replay tunnelctl sends itself.
+    let out = env.local(&["requests", "replay", &id, "--set", "amount=2"]);
+    out.ok()
+        .prints("< Content-Type: application/json")
+        .prints("< Content-Length: ");
+    assert!(!out.stdout.contains("< content-type"), "{}", out.stdout);
+    let json = env.local(&["requests", "replay", &id, "--set", "amount=3", "--json"]);
+    assert!(
+        json.json()["response"]["headers"]["Content-Type"].is_array(),
+        "{}",
+        json.stdout
+    );
+}
