@@ -3,7 +3,9 @@
 # (seeded with a small demo account). Nothing leaves this machine.
 #
 # `./demo.sh tour` runs only the tour, against whatever the TUNNELCTL_* variables point at
-# (the emulator runs it that way below; the test suite too).
+# (the emulator runs it that way below; the test suite too). Its local half, where a tunnel
+# forwards webhooks to a web app, runs when TUNNELCTL_DEMO_UPSTREAM names that app (the
+# emulator's `--demo` serves one) and curl is installed.
 set -eu
 cd "$(dirname "$0")"
 
@@ -34,9 +36,43 @@ tour() {
   show tunnelctl backends tunnel-group list
   show tunnelctl event-subscriptions list
   show tunnelctl sessions list --jq '.[] | select(.os == "linux") | .id'
+  if [ -n "${TUNNELCTL_DEMO_TLS_EDGE:-}" ]; then
+    show tunnelctl edges tls-termination get "$TUNNELCTL_DEMO_TLS_EDGE"
+  fi
+  if [ -n "${TUNNELCTL_DEMO_UPSTREAM:-}" ] && command -v curl >/dev/null 2>&1; then
+    local_tour
+  fi
+}
+
+# The local half: a tunnel to the demo's web app, webhooks through it, then what the agent
+# captured, one decoded, and one replayed with a change.
+local_tour() {
+  echo
+  echo "# The local agent: a tunnel 'hook' to the demo's web app at $TUNNELCTL_DEMO_UPSTREAM"
+  show tunnelctl local tunnels start --name hook --proto http --addr "$TUNNELCTL_DEMO_UPSTREAM"
+  # Requests go to the `hook (http)` twin, which listens on 127.0.0.1 (its https address is
+  # only a name on the emulator).
+  hook=$(tunnelctl local tunnels get 'hook (http)' --jq .public_url)
+  echo
+  echo "# Three webhooks through $hook: JSON, a form, a gzip body"
+  show curl -sS -o /dev/null -X POST "$hook/hooks/stripe" -H 'Content-Type: application/json' \
+    --data-raw '{"type":"invoice.paid","data":{"amount":1200,"currency":"eur"}}'
+  show curl -sS -o /dev/null -X POST "$hook/hooks/form" --data-urlencode 'name=Ada Lovelace' \
+    --data-urlencode 'plan=pro'
+  printf '{"event":"build.finished","status":"green"}' | gzip > "$work/body.gz"
+  show curl -sS -o /dev/null -X POST "$hook/hooks/ci" -H 'Content-Type: application/json' \
+    -H 'Content-Encoding: gzip' --data-binary "@$work/body.gz"
+  show tunnelctl local requests list
+  first=$(tunnelctl local requests list --path /hooks/stripe --jq '.[0].id')
+  gzipped=$(tunnelctl local requests list --path /hooks/ci --jq '.[0].id')
+  show tunnelctl local requests get "$gzipped"
+  show tunnelctl local requests replay "$first" --set data.amount=2500
+  show tunnelctl local tunnels stop hook --yes
 }
 
 if [ "${1:-}" = tour ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
   tour
   exit 0
 fi

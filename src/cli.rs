@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub mod after_help;
 mod argv;
 mod scope;
 
@@ -59,7 +60,8 @@ pub struct Cli {
 /// (every command takes every global flag either way), so a run that asks for no help builds
 /// the plain tree and start-up pays nothing for it.
 pub fn command() -> clap::Command {
-    <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply)
+    let tree = <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply);
+    after_help::reflow_all(tree)
 }
 
 /// Output format asked for with `-o`.

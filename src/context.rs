@@ -13,6 +13,7 @@ use crate::api;
 use crate::error::{Error, Result};
 use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
 use crate::output::Printer;
+use crate::parse::BaseUrl;
 use crate::prompt::Prompter;
 use crate::ratelimit::{Limiter, RateSetting, DEFAULT_RATE};
 use crate::settings::{SettingFlags, Settings, Source, DEFAULT_AGENT_URL, DEFAULT_MAX_ATTEMPTS};
@@ -130,12 +131,7 @@ impl Context {
             .agent_url()?
             .value
             .unwrap_or_else(|| DEFAULT_AGENT_URL.to_string());
-        let base = parse_base(&url, "agent URL")?;
-        if !matches!(base.scheme(), "http" | "https") {
-            return Err(Error::Config(format!(
-                "the agent URL {url} must start with http:// or https://"
-            )));
-        }
+        let base = validate_agent_url(&url)?;
         let hint = format!(
             "Is the agent running? Its API was looked for at {base}; point elsewhere with --agent-url or TUNNELCTL_AGENT_URL."
         );
@@ -197,7 +193,7 @@ fn unauthorized_hint(source: &Source, config: &Result<std::path::PathBuf>) -> St
 /// Parses the management API URL: https://, or http:// only to a loopback address, because the
 /// API key travels with every request.
 pub fn validate_api_url(raw: &str) -> Result<Url> {
-    let url = parse_base(raw, "API URL")?;
+    let url = parse_base(raw, BaseUrl::Api)?;
     match url.scheme() {
         "https" => Ok(url),
         "http" if is_loopback_host(&url) => Ok(url),
@@ -210,18 +206,19 @@ pub fn validate_api_url(raw: &str) -> Result<Url> {
     }
 }
 
-fn parse_base(raw: &str, what: &str) -> Result<Url> {
-    let url = Url::parse(raw.trim())
-        .map_err(|e| Error::Config(format!("the {what} '{raw}' is not a URL: {e}")))?;
-    if url.host().is_none() {
-        return Err(Error::Config(format!("the {what} '{raw}' has no host")));
-    }
-    if url.query().is_some() || url.fragment().is_some() {
+fn parse_base(raw: &str, what: BaseUrl) -> Result<Url> {
+    what.parse(raw).map_err(Error::Config)
+}
+
+/// Parses the local agent API URL: http:// or https://.
+pub fn validate_agent_url(raw: &str) -> Result<Url> {
+    let base = parse_base(raw, BaseUrl::Agent)?;
+    if !matches!(base.scheme(), "http" | "https") {
         return Err(Error::Config(format!(
-            "the {what} '{raw}' must not have a query or fragment"
+            "the agent URL {raw} must start with http:// or https://"
         )));
     }
-    Ok(url)
+    Ok(base)
 }
 
 #[cfg(test)]

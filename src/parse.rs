@@ -7,6 +7,82 @@
 
 use std::time::Duration;
 
+use url::Url;
+
+/// Which API a base URL points at: its name in messages, and how a URL typed without its
+/// scheme is completed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BaseUrl {
+    /// The management API (`https://`, or `http://` to a loopback address).
+    Api,
+    /// The local agent API (`http://…/api`).
+    Agent,
+}
+
+impl BaseUrl {
+    /// How messages name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BaseUrl::Api => "API URL",
+            BaseUrl::Agent => "agent URL",
+        }
+    }
+
+    /// `raw` with the scheme it lacks (and, for the agent, its `/api` path when it has no
+    /// path): `localhost:4040` -> `http://localhost:4040/api`, `api.example.com` ->
+    /// `https://api.example.com`. `None` when it has a scheme, or is no URL even with one.
+    pub fn completed(self, raw: &str) -> Option<String> {
+        if raw.contains("://") || raw.is_empty() {
+            return None;
+        }
+        let host = raw.split('/').next().unwrap_or_default();
+        let host = host.rsplit_once(':').map_or(host, |(h, _)| h);
+        let loopback =
+            host.eq_ignore_ascii_case("localhost") || host.starts_with("127.") || host == "[::1]";
+        let scheme = match self {
+            BaseUrl::Api if !loopback => "https",
+            _ => "http",
+        };
+        let path = match self {
+            BaseUrl::Agent if !raw.contains('/') => "/api",
+            _ => "",
+        };
+        let url = format!("{scheme}://{raw}{path}");
+        Url::parse(&url).ok().filter(|u| u.host().is_some())?;
+        Some(url)
+    }
+
+    /// Parses a base URL: a scheme, a host, no query or fragment. One typed without its
+    /// scheme is refused with the URL to type instead.
+    pub fn parse(self, raw: &str) -> Result<Url, String> {
+        let raw = raw.trim();
+        let what = self.name();
+        if let Some(url) = self.completed(raw) {
+            return Err(format!(
+                "the {what} '{raw}' has no scheme: write it as {url}"
+            ));
+        }
+        let example = match self {
+            BaseUrl::Api => "https://api.example.com",
+            BaseUrl::Agent => "http://127.0.0.1:4040/api",
+        };
+        let url = Url::parse(raw).map_err(|e| {
+            format!("the {what} '{raw}' is not a URL ({e}): write it in full, as {example}")
+        })?;
+        if url.host().is_none() {
+            return Err(format!(
+                "the {what} '{raw}' has no host: write it in full, as {example}"
+            ));
+        }
+        if url.query().is_some() || url.fragment().is_some() {
+            return Err(format!(
+                "the {what} '{raw}' must not have a query or fragment"
+            ));
+        }
+        Ok(url)
+    }
+}
+
 /// The forms every duration error names, so a wrong value teaches the right ones.
 const DURATION_FORMS: &str = "seconds (1.5) or numbers with units (500ms, 90s, 10m, 1h30m, 2d)";
 
@@ -65,6 +141,32 @@ pub fn parse_attempts(s: &str) -> Result<u32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_url_without_its_scheme_is_refused_with_the_url_to_type() {
+        let err = BaseUrl::Agent.parse("localhost:4040").unwrap_err();
+        assert_eq!(
+            err,
+            "the agent URL 'localhost:4040' has no scheme: write it as http://localhost:4040/api"
+        );
+        let err = BaseUrl::Api.parse("api.example.com").unwrap_err();
+        assert!(
+            err.ends_with("write it as https://api.example.com"),
+            "{err}"
+        );
+        assert_eq!(
+            BaseUrl::Api.completed("127.0.0.1:9000").as_deref(),
+            Some("http://127.0.0.1:9000")
+        );
+        assert_eq!(
+            BaseUrl::Agent.completed("127.0.0.1:4040/agent").as_deref(),
+            Some("http://127.0.0.1:4040/agent")
+        );
+        assert_eq!(BaseUrl::Agent.completed("http://x"), None);
+        assert!(BaseUrl::Api.parse("https://a.example/?q=1").is_err());
+        assert!(BaseUrl::Agent.parse("http://127.0.0.1:4040/api").is_ok());
+        assert!(BaseUrl::Api.parse("nonsense with spaces").is_err());
+    }
 
     #[test]
     fn seconds() {

@@ -31,6 +31,7 @@
 mod agent;
 mod clock;
 mod control;
+pub mod echo;
 mod errors;
 mod faults;
 mod handle;

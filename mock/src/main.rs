@@ -58,7 +58,8 @@ struct Args {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run CMD with TUNNELCTL_API_URL, TUNNELCTL_API_KEY and TUNNELCTL_AGENT_URL pointing at
-    /// the emulator, then exit with its exit code.
+    /// the emulator (and, with --demo, TUNNELCTL_DEMO_TLS_EDGE naming the demo's TLS edge
+    /// and TUNNELCTL_DEMO_UPSTREAM the URL of its web app), then exit with its exit code.
     Exec {
         /// The command and its arguments (put `--` before them).
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
@@ -122,10 +123,21 @@ async fn run(args: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let mut demo = Demo::default();
     if args.demo {
-        if let Err(e) = mock.seed(json!({"demo": true})) {
-            eprintln!("tunnelctl-mock: cannot seed the demo data: {e}");
-            return ExitCode::from(1);
+        match tunnelctl_mock::echo::spawn_echo().await {
+            Ok(addr) => demo.upstream = Some(addr),
+            Err(e) => {
+                eprintln!("tunnelctl-mock: cannot start the demo's web app: {e}");
+                return ExitCode::from(1);
+            }
+        }
+        match mock.seed(json!({"demo": true})) {
+            Ok(created) => demo.tls_edges = Demo::tls_edges_of(&created),
+            Err(e) => {
+                eprintln!("tunnelctl-mock: cannot seed the demo data: {e}");
+                return ExitCode::from(1);
+            }
         }
     }
     match args.command {
@@ -133,13 +145,76 @@ async fn run(args: Args) -> ExitCode {
             if let Err(code) = write_ready(&args.ready_file, &mock) {
                 return code;
             }
-            exec(&mock, &cmd).await
+            exec(&mock, &demo, &cmd).await
         }
-        None => serve(&mock, &args.ready_file).await,
+        None => serve(&mock, &demo, &args.ready_file).await,
     }
 }
 
-async fn serve(mock: &MockHandle, ready_file: &Option<PathBuf>) -> ExitCode {
+/// What a person trying the demo account cannot find through the API, named for them.
+#[derive(Debug, Default)]
+struct Demo {
+    /// The demo's TLS edges: the API has no call that lists edges, so nothing else shows
+    /// their IDs.
+    tls_edges: Vec<String>,
+    /// Where the demo's web app (an echo) that tunnels can forward to listens.
+    upstream: Option<std::net::SocketAddr>,
+}
+
+impl Demo {
+    /// The TLS edges of what the demo seed created (`{"tls_edges": [...], ...}`).
+    fn tls_edges_of(created: &serde_json::Value) -> Vec<String> {
+        created["tls_edges"]
+            .as_array()
+            .map(|ids| {
+                ids.iter()
+                    .filter_map(|id| id.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The lines the served banner adds for the demo account (none without `--demo`).
+    fn banner(&self, out: &mut impl Write) -> std::io::Result<()> {
+        for id in &self.tls_edges {
+            writeln!(
+                out,
+                "\nDemo TLS edge: {id} (no API call lists edges)\n  tunnelctl edges tls-termination get {id}"
+            )?;
+        }
+        if let Some(addr) = &self.upstream {
+            writeln!(
+                out,
+                "\nDemo web app (answers every request with an echo of it): http://{addr}\n  tunnelctl local tunnels start --name hook --proto http --addr {addr}"
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Variables `exec` adds for the command: the first TLS edge and the web app's URL,
+    /// when there are.
+    fn env_vars(&self) -> Vec<(&'static str, String)> {
+        let edge = self.tls_edges.first().map(|id| (DEMO_TLS_EDGE, id.clone()));
+        let upstream = self
+            .upstream
+            .map(|addr| (DEMO_UPSTREAM, format!("http://{addr}")));
+        edge.into_iter().chain(upstream).collect()
+    }
+}
+
+/// The variable that names the demo's web app to an `exec` command.
+const DEMO_UPSTREAM: &str = "TUNNELCTL_DEMO_UPSTREAM";
+
+/// The variable that names the demo's TLS edge to an `exec` command.
+const DEMO_TLS_EDGE: &str = "TUNNELCTL_DEMO_TLS_EDGE";
+
+/// The note on tunnels a person starts on the emulator's agent: which address answers.
+const TUNNEL_NOTE: &str = "\
+Tunnels you start on its agent answer at the URL of their `NAME (http)` twin
+(http://127.0.0.1:PORT, shown by `tunnelctl local tunnels list`); the
+https://….tunnel.test address of `NAME` is only a name: nothing answers it.";
+
+async fn serve(mock: &MockHandle, demo: &Demo, ready_file: &Option<PathBuf>) -> ExitCode {
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "management API: {}", mock.url());
@@ -149,6 +224,8 @@ async fn serve(mock: &MockHandle, ready_file: &Option<PathBuf>) -> ExitCode {
         for (name, value) in env_vars(mock) {
             let _ = writeln!(out, "  export {name}={value}");
         }
+        let _ = demo.banner(&mut out);
+        let _ = writeln!(out, "\n{TUNNEL_NOTE}");
         let _ = out.flush();
     }
     if let Err(code) = write_ready(ready_file, mock) {
@@ -186,13 +263,16 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-async fn exec(mock: &MockHandle, cmd: &[OsString]) -> ExitCode {
+async fn exec(mock: &MockHandle, demo: &Demo, cmd: &[OsString]) -> ExitCode {
     let Some((program, rest)) = cmd.split_first() else {
         eprintln!("tunnelctl-mock: exec needs a command");
         return ExitCode::from(2);
     };
     let mut command = tokio::process::Command::new(program);
-    command.args(rest).envs(env_vars(mock));
+    command
+        .args(rest)
+        .envs(env_vars(mock))
+        .envs(demo.env_vars());
     if let Some(path) = path_with_own_folder() {
         command.env("PATH", path);
     }

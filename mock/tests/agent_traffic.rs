@@ -143,6 +143,29 @@ fn keep_alive_chunked_and_http10_requests() {
 }
 
 #[test]
+fn a_control_character_in_a_header_value_is_forwarded_and_captured_as_sent() {
+    // The agent (Go's header reader) keeps an ESC or a NUL inside a header value; a visitor's
+    // request holding one is forwarded and captured like any other.
+    let (up, mock) = upstream_and_emulator();
+    tunnel(&mock, "web", "http", up.port, json!({}));
+    let port = edge_port(&mock, "web (http)");
+    let request =
+        b"GET /evil HTTP/1.1\r\nHost: h\r\nX-Evil: a\x1b[31mred\x00\r\nConnection: close\r\n\r\n";
+    let answer = visit_raw(port, request, Duration::from_secs(10));
+    assert!(answer.starts_with(b"HTTP/1.1 200 OK\r\n"));
+    assert_eq!(up.requests(), vec![request.to_vec()]);
+    let list = wait_for(&mock, "the capture", |l| {
+        l.len() == 1 && l[0]["response"]["status_code"] == 200
+    });
+    assert_eq!(list[0]["request"]["uri"], "/evil");
+    assert_eq!(
+        list[0]["request"]["headers"]["X-Evil"],
+        json!(["a\u{1b}[31mred\u{0}"])
+    );
+    assert_eq!(b64(&list[0]["request"]["raw"]), request);
+}
+
+#[test]
 fn an_unreachable_upstream_is_a_captured_502() {
     let mock = start();
     let dead = dead_port();

@@ -134,3 +134,55 @@ fn serve_prints_the_export_lines() {
         "{text}"
     );
 }
+
+/// No API call lists TLS edges, so the demo's edge is named where a person looks first: the
+/// served banner (with the command that reads it) and, for `exec`, a variable.
+#[test]
+fn the_demo_names_its_tls_edge_and_says_which_tunnel_address_answers() {
+    let mut served = serve(&["--demo", "--api-key", "k3"], Stdio::piped());
+    let stdout = served.child.stdout.take().expect("stdout");
+    let mut banner = String::new();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+        let line = line.unwrap_or_default();
+        banner.push_str(&line);
+        banner.push('\n');
+        if line.contains("nothing answers it") {
+            break;
+        }
+    }
+    let id = banner
+        .split_whitespace()
+        .find(|w| w.starts_with("edgtls_"))
+        .unwrap_or_else(|| panic!("no TLS edge named:\n{banner}"))
+        .to_string();
+    let got = get_at(
+        &served.url,
+        "k3",
+        &format!("/edges/tls/{id}/tls_termination"),
+    );
+    assert_eq!(got.status, 200, "{}", got.text());
+    assert!(
+        banner.contains(&format!("  tunnelctl edges tls-termination get {id}\n")),
+        "{banner}"
+    );
+    assert!(banner.contains("`NAME (http)` twin"), "{banner}");
+    assert!(
+        banner
+            .contains("Demo web app (answers every request with an echo of it): http://127.0.0.1:"),
+        "{banner}"
+    );
+    assert!(banner.lines().all(|l| l.chars().count() <= 80), "{banner}");
+    served.stop();
+
+    let out = run_bin(&[
+        "--demo",
+        "exec",
+        "--",
+        "sh",
+        "-c",
+        "echo \"$TUNNELCTL_DEMO_TLS_EDGE $TUNNELCTL_DEMO_UPSTREAM\"",
+    ]);
+    let vars = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(vars.starts_with("edgtls_"), "{out:?}");
+    assert!(vars.contains(" http://127.0.0.1:"), "{out:?}");
+}

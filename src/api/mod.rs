@@ -10,6 +10,7 @@ pub mod event_destinations;
 pub mod event_sources;
 pub mod event_subscriptions;
 pub mod ip_policies;
+pub mod prefixes;
 pub mod sessions;
 pub mod tls_termination;
 pub mod validate;
@@ -70,7 +71,8 @@ impl Client {
     /// GET a resource.
     pub async fn get(&self, segs: &[Seg<'_>]) -> Result<Value> {
         let url = self.url(segs)?;
-        self.http.json_value(Method::GET, &url, None).await
+        let got = self.http.json_value(Method::GET, &url, None).await;
+        got.map_err(|e| explained(e, segs))
     }
 
     /// POST a create; the answer is the new resource.
@@ -84,30 +86,31 @@ impl Client {
     pub async fn patch(&self, segs: &[Seg<'_>], body: &impl Serialize) -> Result<Value> {
         let url = self.url(segs)?;
         let body = to_json(body)?;
-        self.http.json_value(Method::PATCH, &url, Some(&body)).await
+        let got = self.http.json_value(Method::PATCH, &url, Some(&body)).await;
+        got.map_err(|e| explained(e, segs))
     }
 
     /// PUT a whole object; the answer is the object.
     pub async fn put(&self, segs: &[Seg<'_>], body: &impl Serialize) -> Result<Value> {
         let url = self.url(segs)?;
         let body = to_json(body)?;
-        self.http.json_value(Method::PUT, &url, Some(&body)).await
+        let got = self.http.json_value(Method::PUT, &url, Some(&body)).await;
+        got.map_err(|e| explained(e, segs))
     }
 
     /// DELETE a resource (204).
     pub async fn delete(&self, segs: &[Seg<'_>]) -> Result<()> {
         let url = self.url(segs)?;
-        self.http.send(Method::DELETE, &url, None).await.map(|_| ())
+        let sent = self.http.send(Method::DELETE, &url, None).await;
+        sent.map(|_| ()).map_err(|e| explained(e, segs))
     }
 
     /// POST a command with an empty JSON object as body (204).
     pub async fn command(&self, segs: &[Seg<'_>]) -> Result<()> {
         let url = self.url(segs)?;
         let body = Value::Object(Default::default());
-        self.http
-            .send(Method::POST, &url, Some(&body))
-            .await
-            .map(|_| ())
+        let sent = self.http.send(Method::POST, &url, Some(&body)).await;
+        sent.map(|_| ()).map_err(|e| explained(e, segs))
     }
 
     /// The items of a list, page after page, stopping after `limit` items.
@@ -180,6 +183,19 @@ impl Client {
         pages.paged = false;
         Ok(pages)
     }
+}
+
+/// `err` with a hint when it is a 404 for an ID of another kind than the path's collection.
+fn explained(err: Error, segs: &[Seg<'_>]) -> Error {
+    let collection = match segs.first() {
+        Some(Seg::Lit(c)) => *c,
+        _ => return err,
+    };
+    let ids = segs.iter().filter_map(|s| match s {
+        Seg::Id(_, v) => Some(*v),
+        Seg::Lit(_) => None,
+    });
+    prefixes::explain_not_found(err, collection, ids)
 }
 
 fn not_json(url: &Url, e: &serde_json::Error) -> Error {

@@ -3,7 +3,7 @@
 use clap::{Args, Subcommand};
 
 use crate::config::{is_known_key, is_secret_key, is_webhook_secret_key, ConfigFile, KEYS};
-use crate::context::{validate_api_url, Context};
+use crate::context::{validate_agent_url, validate_api_url, Context};
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::ratelimit::RateSetting;
@@ -110,9 +110,7 @@ fn check_value(key: &str, value: &str) -> Result<()> {
     let bad = |e: Error| Error::usage(e.to_string());
     match key {
         "api_url" => validate_api_url(value).map(|_| ()).map_err(bad),
-        "agent_url" => url::Url::parse(value)
-            .map(|_| ())
-            .map_err(|e| Error::usage(format!("'{}' is not a URL: {e}", escape(value)))),
+        "agent_url" => validate_agent_url(value).map(|_| ()).map_err(bad),
         "api_key" if value.trim().is_empty() => Err(Error::usage("the API key must not be empty")),
         _ if is_webhook_secret_key(key) => check_webhook_secret(key, value),
         "max_attempts" => crate::parse::parse_attempts(value)

@@ -43,6 +43,26 @@ pub struct RawAnswer {
     pub took: Duration,
 }
 
+/// A header name as servers write it (`content-type` -> `Content-Type`), as Go's
+/// `CanonicalMIMEHeaderKey` does. The HTTP layer hands response headers over in lower case
+/// and keeps no record of how they were sent (hyper's `preserve_header_case` map is private to
+/// it), so the answer to a replay is shown in the case nearly every server sends, the case
+/// captures show.
+pub fn title_case(name: &str) -> String {
+    let mut upper = true;
+    name.chars()
+        .map(|c| {
+            let out = if upper {
+                c.to_ascii_uppercase()
+            } else {
+                c.to_ascii_lowercase()
+            };
+            upper = c == '-';
+            out
+        })
+        .collect()
+}
+
 /// Is this header one the HTTP layer writes itself?
 pub fn is_framing(name: &str) -> bool {
     FRAMING.iter().any(|f| f.eq_ignore_ascii_case(name))
@@ -95,7 +115,7 @@ impl Http {
                         .iter()
                         .map(|(k, v)| {
                             (
-                                k.as_str().to_string(),
+                                title_case(k.as_str()),
                                 String::from_utf8_lossy(v.as_bytes()).into_owned(),
                             )
                         })
@@ -180,5 +200,12 @@ mod tests {
         assert!(is_framing("transfer-encoding"));
         assert!(!is_framing("Host"));
         assert!(!is_framing("X-Signature"));
+    }
+
+    #[test]
+    fn header_names_are_shown_as_servers_write_them() {
+        assert_eq!(title_case("server"), "Server");
+        assert_eq!(title_case("content-type"), "Content-Type");
+        assert_eq!(title_case("x-request-id"), "X-Request-Id");
     }
 }

@@ -218,7 +218,7 @@ pub fn list(layout: &Layout, rows: &[Vec<String>], color: bool) -> String {
 }
 
 /// `s` cut to `w` columns, ending in `…`.
-fn cut(s: &str, w: usize) -> String {
+pub(crate) fn cut(s: &str, w: usize) -> String {
     let mut out = String::new();
     let mut used = 0;
     for c in s.chars() {

@@ -69,7 +69,7 @@ const SKIPPED: &[(&str, &str)] = &[
 ];
 
 /// A value that stands in for a placeholder.
-enum Stand {
+pub(crate) enum Stand {
     /// Seeded IDs of the [`World`] by name: the first for the placeholder's first occurrence in
     /// an example, the next for the next (an ID given twice is refused), and so on.
     Id(&'static [&'static str]),
@@ -84,7 +84,7 @@ enum Stand {
 }
 
 /// Placeholders of the examples, longest first, and what stands in for them.
-const PLACEHOLDERS: &[(&str, Stand)] = &[
+pub(crate) const PLACEHOLDERS: &[(&str, Stand)] = &[
     ("ts_2Qm…", Stand::Id(&["session"])),
     ("ts_2Qn…", Stand::Id(&["session2"])),
     ("ts_…", Stand::Id(&["session", "session2"])),
@@ -172,7 +172,7 @@ fn help_examples() -> Vec<Shown> {
     out
 }
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -180,10 +180,22 @@ fn root() -> PathBuf {
 /// over the next).
 fn readme_examples() -> Vec<Shown> {
     let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    sh_commands(&readme)
+        .into_iter()
+        .map(|(line, text)| Shown {
+            text,
+            place: format!("README.md line {line}"),
+        })
+        .collect()
+}
+
+/// The lines of the ```sh blocks of `markdown` that call `tunnelctl`, each with its line
+/// number (a line ending in `\` goes on over the next).
+pub(crate) fn sh_commands(markdown: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut in_sh = false;
     let mut pending: Option<(String, usize)> = None;
-    for (n, line) in readme.lines().enumerate() {
+    for (n, line) in markdown.lines().enumerate() {
         if line.starts_with("```") {
             in_sh = line.trim() == "```sh";
             continue;
@@ -198,10 +210,7 @@ fn readme_examples() -> Vec<Shown> {
         if line.trim_end().ends_with('\\') {
             pending = Some((text, first));
         } else if text.contains("tunnelctl") {
-            out.push(Shown {
-                text,
-                place: format!("README.md line {first}"),
-            });
+            out.push((first, text));
         }
     }
     out
@@ -328,31 +337,15 @@ impl World {
         }
     }
 
-    /// The example with its placeholders replaced, in one pass from left to right (a value
-    /// put in is never read again as a placeholder).
+    /// The example with its placeholders replaced (see [`substitute`]).
     fn substitute(&self, text: &str) -> String {
-        let mut out = String::new();
-        let mut seen: Vec<&str> = Vec::new();
-        let mut rest = text;
-        while let Some(c) = rest.chars().next() {
-            let Some((placeholder, stand)) = PLACEHOLDERS.iter().find(|(p, _)| rest.starts_with(p))
-            else {
-                out.push(c);
-                rest = &rest[c.len_utf8()..];
-                continue;
-            };
-            let nth = seen.iter().filter(|p| *p == placeholder).count();
-            seen.push(placeholder);
-            out.push_str(&match stand {
-                Stand::Id(names) => self.id(names[nth % names.len()]),
-                Stand::Text(t) => t.to_string(),
-                Stand::ApiUrl => self.env.mock.url(),
-                Stand::MockProgram => mock_program().display().to_string(),
-                Stand::Upstream => format!("http://127.0.0.1:{}", self.upstream.port),
-            });
-            rest = &rest[placeholder.len()..];
-        }
-        out
+        substitute(text, |_, stand, nth| match stand {
+            Stand::Id(names) => self.id(names[nth % names.len()]),
+            Stand::Text(t) => t.to_string(),
+            Stand::ApiUrl => self.env.mock.url(),
+            Stand::MockProgram => mock_program().display().to_string(),
+            Stand::Upstream => format!("http://127.0.0.1:{}", self.upstream.port),
+        })
     }
 
     /// The files the `local requests` examples read (a body, saved requests, a HAR log), and
@@ -447,8 +440,33 @@ impl World {
     }
 }
 
+/// `text` with each placeholder of [`PLACEHOLDERS`] replaced by what `value` gives for it
+/// (the placeholder, what stands in for it, and how often it came before in `text`), in one
+/// pass from left to right (a value put in is never read again as a placeholder).
+pub(crate) fn substitute(
+    text: &str,
+    mut value: impl FnMut(&str, &Stand, usize) -> String,
+) -> String {
+    let mut out = String::new();
+    let mut seen: Vec<&str> = Vec::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let Some((placeholder, stand)) = PLACEHOLDERS.iter().find(|(p, _)| rest.starts_with(p))
+        else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        };
+        let nth = seen.iter().filter(|p| *p == placeholder).count();
+        seen.push(placeholder);
+        out.push_str(&value(placeholder, stand, nth));
+        rest = &rest[placeholder.len()..];
+    }
+    out
+}
+
 /// The folder of the built binaries.
-fn bin_dir() -> PathBuf {
+pub(crate) fn bin_dir() -> PathBuf {
     assert_cmd::cargo::cargo_bin("tunnelctl")
         .parent()
         .unwrap()
@@ -457,7 +475,7 @@ fn bin_dir() -> PathBuf {
 
 /// The emulator program, built beside `tunnelctl` by `cargo test --workspace` or
 /// `cargo build --workspace`.
-fn mock_program() -> PathBuf {
+pub(crate) fn mock_program() -> PathBuf {
     bin_dir().join("tunnelctl-mock")
 }
 

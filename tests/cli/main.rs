@@ -11,6 +11,7 @@ mod docs;
 mod api_and_completion;
 mod backends;
 mod bulk_view;
+mod captures_as_sent;
 mod crud_contract;
 mod durations;
 mod edges;
@@ -23,6 +24,7 @@ mod inspect;
 mod interaction;
 mod ip_policies;
 mod local;
+mod narrow;
 mod prompts;
 mod properties;
 mod pty_harness;
@@ -32,7 +34,9 @@ mod screens;
 mod sessions;
 mod settings_and_errors;
 mod tables;
+mod tour;
 mod webhook_secrets;
+mod what_to_type;
 
 /// The hostile-server suite: every promise of the README's "Reliability and security" section
 /// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or

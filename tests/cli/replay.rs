@@ -609,7 +609,7 @@ fn hostile_captures_are_saved_as_captured_and_never_reach_the_terminal() {
         &back.url(),
     ]);
     out.ok()
-        .prints("< x-back: \\u{9b}0;title")
+        .prints("< X-Back: \\u{9b}0;title")
         .prints("ok \\x1b[31m");
     for bad in ['\u{1b}', '\u{7}', '\u{9b}'] {
         assert!(!out.stdout.contains(bad), "{bad:?} reached the terminal");

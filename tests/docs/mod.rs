@@ -1,5 +1,5 @@
 //! The generated files committed in `completions/` and `man/`, rendered from the library's
-//! clap tree; and each command's `after_help` taken apart ([`after_help`]).
+//! clap tree (each command's `after_help` taken apart by the library's `cli::after_help`).
 //!
 //! `generated_files.rs` compares them with the committed files and fails when they are stale
 //! (run `UPDATE_GENERATED=1 cargo test --test generated_files` to write them anew);
@@ -7,9 +7,8 @@
 
 #![allow(dead_code)]
 
-pub mod after_help;
-
 use after_help::AfterHelp;
+pub use tunnelctl::cli::after_help;
 use tunnelctl::commands::completions::{self, Shell};
 
 /// Every generated file: its path relative to the project root, and its contents.

@@ -6,6 +6,7 @@
 //! A hand-rolled reader rather than hyper because hyper normalises what it reads (header case,
 //! chunk boundaries), and the point of a capture is the bytes as they were sent.
 
+use std::borrow::Cow;
 use std::io;
 
 use tokio::io::{AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -70,15 +71,64 @@ pub struct ResponseHead {
 #[derive(Debug)]
 pub struct BadMessage(pub String);
 
-fn headers_of(raw: &[httparse::Header<'_>]) -> Vec<Header> {
+/// The headers httparse found in `parsed` (the lenient copy of `original`), each value taken
+/// from `original` at the same place, so a control character the copy stood in for is kept.
+fn headers_of(raw: &[httparse::Header<'_>], parsed: &[u8], original: &[u8]) -> Vec<Header> {
+    let base = parsed.as_ptr() as usize;
     raw.iter()
-        .map(|h| Header {
-            name: h.name.to_string(),
-            value: String::from_utf8_lossy(h.value)
-                .trim_matches(|c| c == ' ' || c == '\t')
-                .to_string(),
+        .map(|h| {
+            let start = (h.value.as_ptr() as usize).wrapping_sub(base);
+            let value = original
+                .get(start..start.saturating_add(h.value.len()))
+                .unwrap_or(h.value);
+            Header {
+                name: h.name.to_string(),
+                value: String::from_utf8_lossy(value)
+                    .trim_matches(|c| c == ' ' || c == '\t')
+                    .to_string(),
+            }
         })
         .collect()
+}
+
+/// What httparse gets in place of a control character in a header line: a byte it takes in
+/// a value but not in a name, so a name holding one is still refused (as Go refuses it).
+const STAND_IN: u8 = b'"';
+
+/// `bytes` as httparse will read them. Go's header reader, and so the agent, keeps control
+/// characters (ESC, NUL, ...) inside header values where httparse refuses them; here each one
+/// after the start line and before the blank line that ends the head is replaced by
+/// [`STAND_IN`] in a copy of the same length, so positions in the copy are positions in
+/// `bytes`. Borrowed when there is nothing to replace, as nearly always.
+fn lenient(bytes: &[u8]) -> Cow<'_, [u8]> {
+    let Some(line_end) = bytes.iter().position(|&b| b == b'\n') else {
+        return Cow::Borrowed(bytes);
+    };
+    let head_end = find_blank_line(bytes, line_end).unwrap_or(bytes.len());
+    let is_stray = |b: &u8| b.is_ascii_control() && !matches!(b, b'\r' | b'\n' | b'\t');
+    let headers = line_end..head_end;
+    if !bytes[headers.clone()].iter().any(is_stray) {
+        return Cow::Borrowed(bytes);
+    }
+    let mut copy = bytes.to_vec();
+    for b in &mut copy[headers] {
+        if is_stray(b) {
+            *b = STAND_IN;
+        }
+    }
+    Cow::Owned(copy)
+}
+
+/// Where the blank line that ends a head starts, looking from the end of the start line.
+fn find_blank_line(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let at = rest
+        .windows(3)
+        .position(|w| w == b"\n\r\n")
+        .into_iter()
+        .chain(rest.windows(2).position(|w| w == b"\n\n"))
+        .min()?;
+    Some(from + at + 1)
 }
 
 /// All values of a header (case-insensitive name), in order.
@@ -137,12 +187,13 @@ impl RequestHead {
     pub fn parse(bytes: &[u8]) -> Result<Self, BadMessage> {
         let mut raw = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut req = httparse::Request::new(&mut raw);
-        complete(req.parse(bytes))?;
+        let parsed = lenient(bytes);
+        complete(req.parse(&parsed))?;
         Ok(RequestHead {
             method: req.method.unwrap_or("GET").to_string(),
             target: req.path.unwrap_or("/").to_string(),
             minor: req.version.unwrap_or(1),
-            headers: headers_of(req.headers),
+            headers: headers_of(req.headers, &parsed, bytes),
         })
     }
 
@@ -196,7 +247,8 @@ impl ResponseHead {
     pub fn parse(bytes: &[u8]) -> Result<Self, BadMessage> {
         let mut raw = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut resp = httparse::Response::new(&mut raw);
-        complete(resp.parse(bytes))?;
+        let parsed = lenient(bytes);
+        complete(resp.parse(&parsed))?;
         let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
         let line = String::from_utf8_lossy(first_line);
         let line = line.trim_end_matches('\r');
@@ -208,7 +260,7 @@ impl ResponseHead {
             code: resp.code.unwrap_or(0),
             status,
             minor: resp.version.unwrap_or(1),
-            headers: headers_of(resp.headers),
+            headers: headers_of(resp.headers, &parsed, bytes),
         })
     }
 
@@ -497,10 +549,11 @@ where
 /// The length of the complete head at the start of `buf`, if it is all there.
 fn head_len(buf: &[u8], is_request: bool) -> io::Result<Option<usize>> {
     let mut raw = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let buf = lenient(buf);
     let status = if is_request {
-        httparse::Request::new(&mut raw).parse(buf)
+        httparse::Request::new(&mut raw).parse(&buf)
     } else {
-        httparse::Response::new(&mut raw).parse(buf)
+        httparse::Response::new(&mut raw).parse(&buf)
     };
     match status {
         Ok(httparse::Status::Complete(n)) => Ok(Some(n)),
@@ -550,5 +603,23 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["Content-Length", "Content-Type"]
         );
+    }
+
+    #[test]
+    fn control_characters_in_values_are_kept_as_sent() {
+        let bytes = b"GET /x HTTP/1.1\r\nHost: a\r\nX-Evil: \x1b[31mred\x00\r\n\r\nbody\x1b";
+        assert_eq!(head_len(bytes, true).unwrap(), Some(bytes.len() - 5));
+        let head = RequestHead::parse(bytes).unwrap();
+        assert_eq!(head.headers[1].name, "X-Evil");
+        assert_eq!(head.headers[1].value, "\u{1b}[31mred\u{0}");
+        let resp = ResponseHead::parse(b"HTTP/1.1 200 OK\r\nServer: \x1bx\r\n\r\n").unwrap();
+        assert_eq!(resp.headers[0].value, "\u{1b}x");
+    }
+
+    #[test]
+    fn control_characters_in_names_and_the_start_line_are_still_refused() {
+        assert!(RequestHead::parse(b"GET /x HTTP/1.1\r\nX\x1bY: 1\r\n\r\n").is_err());
+        assert!(RequestHead::parse(b"GET /\x1b HTTP/1.1\r\nHost: a\r\n\r\n").is_err());
+        assert!(head_len(b"GET /x HTTP/1.1\r\nX\x1bY: 1\r\n\r\n", true).is_err());
     }
 }

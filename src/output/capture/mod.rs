@@ -13,6 +13,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::columns::{render, CAPTURED_REQUEST};
+use super::table;
 use super::Printer;
 use crate::error::{Error, Result};
 use crate::escape::{self, escape};
@@ -78,7 +79,8 @@ impl Printer {
         if self.is_json() {
             return super::write_line(out, item, self.tty);
         }
-        writeln!(out, "{}", tail_line(item))?;
+        let width = self.tty.then(|| usize::from(self.streams.width()));
+        writeln!(out, "{}", tail_line(item, width))?;
         Ok(())
     }
 }
@@ -122,7 +124,9 @@ fn cell(item: &Value, name: &str) -> String {
 }
 
 /// time, method, path, status, duration, tunnel, and the request's ID (for `requests get`).
-fn tail_line(item: &Value) -> String {
+/// On a terminal of `width` columns the path (free text) is cut with `…` so that the line
+/// fits, as far as it can: the ID, which ends the line for copying, is never cut or wrapped.
+fn tail_line(item: &Value, width: Option<usize>) -> String {
     let cell = |name: &str| cell(item, name);
     let time = escape(
         item.get("start")
@@ -130,13 +134,55 @@ fn tail_line(item: &Value) -> String {
             .and_then(|s| s.get(11..19))
             .unwrap_or(""),
     );
-    format!(
-        "{time}  {:<6} {}  {}  {}  {}  {}",
-        cell("METHOD"),
-        cell("PATH"),
-        cell("STATUS"),
-        cell("DURATION"),
-        cell("TUNNEL"),
-        cell("ID")
-    )
+    let line = |path: &str| {
+        format!(
+            "{time} {:<6} {path} {} {} {} {}",
+            cell("METHOD"),
+            cell("STATUS"),
+            cell("DURATION"),
+            cell("TUNNEL"),
+            cell("ID")
+        )
+    };
+    let path = cell("PATH");
+    let full = line(&path);
+    let over = width.map_or(0, |w| table::width(&full).saturating_sub(w));
+    if over == 0 {
+        return full;
+    }
+    let room = table::width(&path).saturating_sub(over).max(2);
+    line(&table::cut(&path, room))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn capture(path: &str) -> Value {
+        json!({
+            "id": "airt_3MZyHq177NngyQKLJzp36I0CpeR",
+            "tunnel_name": "hook (http)",
+            "start": "2026-11-25T02:04:59Z",
+            "duration": 8_461_531,
+            "request": {"method": "POST", "uri": path},
+            "response": {"status_code": 200},
+        })
+    }
+
+    #[test]
+    fn a_tail_line_fits_80_columns_with_its_id_whole() {
+        let long = capture("/hooks/stripe/events?attempt=1&source=dashboard");
+        let line = tail_line(&long, Some(80));
+        assert!(table::width(&line) <= 80, "{line}");
+        assert!(
+            line.ends_with(" airt_3MZyHq177NngyQKLJzp36I0CpeR"),
+            "{line}"
+        );
+        assert!(line.contains(" /hooks/…"), "{line}");
+        assert!(line.contains('…'), "{line}");
+        // In a pipe, and when it fits, the path is whole.
+        assert!(tail_line(&long, None).contains("source=dashboard"));
+        assert!(tail_line(&capture("/a"), Some(80)).contains(" /a 200 "));
+    }
 }

@@ -70,9 +70,54 @@ pub fn parse(text: &str) -> AfterHelp {
     parsed
 }
 
+/// `text` as help shows it: the examples as written, one per line, and each note on one line
+/// of its own, which clap then wraps at spaces for the terminal's width. (A note kept on the
+/// lines it was written on would have each of them wrapped again on a narrower terminal,
+/// leaving stubs such as `profile in the` alone on a line.)
+pub fn reflowed(text: &str) -> String {
+    let parsed = parse(text);
+    let mut blocks: Vec<String> = Vec::new();
+    if !parsed.examples.is_empty() {
+        let heading = text.lines().next().unwrap_or("Examples:").trim_end();
+        let mut block = heading.to_string();
+        for line in parsed.examples.iter().flat_map(|e| &e.lines) {
+            block.push_str("\n  ");
+            block.push_str(line);
+        }
+        blocks.push(block);
+    }
+    blocks.extend(parsed.notes);
+    blocks.join("\n\n")
+}
+
+/// `cmd` and every command under it with their `after_help` [`reflowed`].
+pub fn reflow_all(mut cmd: clap::Command) -> clap::Command {
+    if let Some(text) = cmd.get_after_help().map(|t| reflowed(&t.to_string())) {
+        cmd = cmd.after_help(text);
+    }
+    if let Some(text) = cmd.get_after_long_help().map(|t| reflowed(&t.to_string())) {
+        cmd = cmd.after_long_help(text);
+    }
+    cmd.mut_subcommands(reflow_all)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn notes_become_one_line_each_and_examples_stay() {
+        let text = "Examples:\n  tunnelctl a   # c\n  tunnelctl b \\\n      --long x\n\nA note\nthat goes on.\n\nAnother.";
+        assert_eq!(
+            reflowed(text),
+            "Examples:\n  tunnelctl a   # c\n  tunnelctl b \\\n      --long x\n\nA note that goes on.\n\nAnother."
+        );
+        assert_eq!(
+            reflowed("Example:\n  tunnelctl x"),
+            "Example:\n  tunnelctl x"
+        );
+        assert_eq!(reflowed("Only\nprose."), "Only prose.");
+    }
 
     #[test]
     fn examples_continuations_and_notes() {
