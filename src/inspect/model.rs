@@ -4,9 +4,8 @@
 
 use std::collections::HashMap;
 
-use crate::capture_filter::Query;
-
-use super::exchange::Exchange;
+use crate::capture::filter::Query;
+use crate::capture::Exchange;
 
 /// The most exchanges kept; past it the oldest are dropped (the agent itself keeps only what
 /// fits its `inspect_db_size`).
@@ -234,7 +233,7 @@ impl State {
                 None => {
                     let i = self.exchanges.len();
                     self.by_id.insert(e.id.clone(), i);
-                    if self.query.matches_subject(&e) {
+                    if self.query.matches(&e) {
                         self.visible.push(i);
                     }
                     self.exchanges.push(e);
@@ -290,7 +289,7 @@ impl State {
     }
 
     fn refresh_one(&mut self, i: usize) {
-        let passes = self.query.matches_subject(&self.exchanges[i]);
+        let passes = self.query.matches(&self.exchanges[i]);
         match (self.visible.binary_search(&i), passes) {
             (Err(at), true) => self.visible.insert(at, i),
             (Ok(at), false) => {
@@ -306,7 +305,7 @@ impl State {
             .exchanges
             .iter()
             .enumerate()
-            .filter(|(_, e)| q.matches_subject(*e))
+            .filter(|(_, e)| q.matches(e))
             .map(|(i, _)| i)
             .collect();
     }
@@ -507,15 +506,7 @@ mod tests {
     use super::*;
 
     fn ex(id: &str, method: &str, status: Option<u16>) -> Exchange {
-        Exchange {
-            id: id.into(),
-            method: method.into(),
-            uri: format!("/{id}"),
-            status,
-            request: format!("{method} /{id} HTTP/1.1\r\n\r\n").into_bytes(),
-            response: status.map(|s| format!("HTTP/1.1 {s} X\r\n\r\n").into_bytes()),
-            ..Exchange::default()
-        }
+        Exchange::sample(id, method, &format!("/{id}"), status)
     }
 
     /// A state with exchanges a (oldest) … e (newest).
@@ -583,7 +574,7 @@ mod tests {
         // A response arrives for a known one: updated in place, nothing added.
         s.merge(vec![ex("g", "GET", Some(502))]);
         assert_eq!(s.total(), 7);
-        assert_eq!(s.get("g").unwrap().status, Some(502));
+        assert_eq!(s.get("g").unwrap().status(), Some(502));
         assert_eq!(sel(&s), "c");
     }
 

@@ -5,10 +5,8 @@
 //! hand it values: a [`ListSink`] takes items as they arrive, [`Printer::object`] one
 //! resource; nothing here makes requests. Tests give the printer memory streams.
 
-pub mod capture;
 pub mod columns;
 pub mod detail;
-pub mod inspect;
 pub mod jq;
 pub mod json;
 pub mod progress;

@@ -103,32 +103,6 @@ impl Printer {
         Ok(())
     }
 
-    /// Tunnels the agent started for one `local tunnels start`: the first as the agent
-    /// returned it; when it made more (an http tunnel's twin), a note on stderr lists each
-    /// name and URL, so both are seen.
-    pub fn tunnels_started(&self, quiet: bool, started: &[Value]) -> Result<()> {
-        let Some(first) = started.first() else {
-            return Ok(());
-        };
-        self.object(&super::columns::TUNNEL, first)?;
-        if started.len() > 1 && !quiet {
-            let name = |t: &Value| escape(crate::agent::name_of(t));
-            let width = started.iter().map(|t| name(t).chars().count()).max();
-            let mut note = format!("Started {} tunnels:", started.len());
-            for t in started {
-                let url = t.get("public_url").and_then(Value::as_str).unwrap_or("");
-                note.push_str(&format!(
-                    "\n  {:<w$}  {}",
-                    name(t),
-                    escape(url),
-                    w = width.unwrap_or(0)
-                ));
-            }
-            self.streams.err_line(&note);
-        }
-        Ok(())
-    }
-
     /// An agent back under a new session, as it happens (not in JSON: the results say it).
     pub fn came_back(&self, old: &str, new: &str) -> Result<()> {
         if self.is_json() {
