@@ -14,7 +14,7 @@ use ratatui::Terminal;
 use tokio::time::Instant;
 
 use super::feed::{self, Feed};
-use super::model::{handle, Action, Agent, Key, State};
+use super::model::{handle, Action, Agent, KeyPress, State};
 use super::screen::Screen;
 use crate::agent;
 use crate::capture::curl;
@@ -320,27 +320,27 @@ fn write_new(id: &str, ext: &str, bytes: &[u8]) -> std::io::Result<String> {
 }
 
 /// The model's name for a key press; `None` for keys it has no use for (and releases).
-fn key_of(k: KeyEvent) -> Option<Key> {
+fn key_of(k: KeyEvent) -> Option<KeyPress> {
     if k.kind == KeyEventKind::Release {
         return None;
     }
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     Some(match k.code {
-        KeyCode::Char('c') if ctrl => Key::CtrlC,
-        KeyCode::Char('u') if ctrl => Key::CtrlU,
+        KeyCode::Char('c') if ctrl => KeyPress::CtrlC,
+        KeyCode::Char('u') if ctrl => KeyPress::CtrlU,
         KeyCode::Char(_) if ctrl => return None,
-        KeyCode::Char(c) => Key::Char(c),
-        KeyCode::Up => Key::Up,
-        KeyCode::Down => Key::Down,
-        KeyCode::PageUp => Key::PageUp,
-        KeyCode::PageDown => Key::PageDown,
-        KeyCode::Home => Key::Home,
-        KeyCode::End => Key::End,
-        KeyCode::Enter => Key::Enter,
-        KeyCode::Tab => Key::Tab,
-        KeyCode::BackTab => Key::BackTab,
-        KeyCode::Esc => Key::Esc,
-        KeyCode::Backspace => Key::Backspace,
+        KeyCode::Char(c) => KeyPress::Char(c),
+        KeyCode::Up => KeyPress::Up,
+        KeyCode::Down => KeyPress::Down,
+        KeyCode::PageUp => KeyPress::PageUp,
+        KeyCode::PageDown => KeyPress::PageDown,
+        KeyCode::Home => KeyPress::Home,
+        KeyCode::End => KeyPress::End,
+        KeyCode::Enter => KeyPress::Enter,
+        KeyCode::Tab => KeyPress::Tab,
+        KeyCode::BackTab => KeyPress::BackTab,
+        KeyCode::Esc => KeyPress::Esc,
+        KeyCode::Backspace => KeyPress::Backspace,
         _ => return None,
     })
 }

@@ -8,7 +8,7 @@ use base64::Engine;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-use super::model::{handle, Agent, Key, State};
+use super::model::{handle, Agent, KeyPress, State};
 use super::screen::Screen;
 use crate::capture::Exchange;
 
@@ -120,7 +120,7 @@ fn state_with(captures: Vec<Exchange>) -> State {
     s
 }
 
-fn keys(s: &mut State, keys: &[Key]) {
+fn keys(s: &mut State, keys: &[KeyPress]) {
     for k in keys {
         handle(s, *k);
     }
@@ -128,7 +128,7 @@ fn keys(s: &mut State, keys: &[Key]) {
 
 fn typed(s: &mut State, text: &str) {
     for c in text.chars() {
-        handle(s, Key::Char(c));
+        handle(s, KeyPress::Char(c));
     }
 }
 
@@ -155,12 +155,12 @@ fn snap(name: &str, setup: impl Fn(&mut State)) {
 
 /// Selects the capture with this ID (moving down from the newest).
 fn select(s: &mut State, id: &str) {
-    keys(s, &[Key::Home]);
+    keys(s, &[KeyPress::Home]);
     for _ in 0..s.total() {
         if s.selected().is_some_and(|e| e.id == id) {
             return;
         }
-        handle(s, Key::Down);
+        handle(s, KeyPress::Down);
     }
     panic!("{id} not shown");
 }
@@ -176,11 +176,11 @@ fn detail_request_and_response_of_each_body_kind() {
         let full = format!("airt_{id}");
         snap(&format!("detail_{id}_request"), |s| {
             select(s, &full);
-            keys(s, &[Key::Enter]);
+            keys(s, &[KeyPress::Enter]);
         });
         snap(&format!("detail_{id}_response"), |s| {
             select(s, &full);
-            keys(s, &[Key::Enter, Key::Tab]);
+            keys(s, &[KeyPress::Enter, KeyPress::Tab]);
         });
     }
 }
@@ -193,12 +193,15 @@ fn a_long_body_scrolls() {
     }
     for (w, h) in SIZES {
         let mut s = state_with(vec![capture("airt_big", 1, "t", &big, None, "a")]);
-        keys(&mut s, &[Key::Enter]);
+        keys(&mut s, &[KeyPress::Enter]);
         screen(&mut s, w, h);
-        keys(&mut s, &[Key::PageDown, Key::PageDown, Key::Down]);
+        keys(
+            &mut s,
+            &[KeyPress::PageDown, KeyPress::PageDown, KeyPress::Down],
+        );
         let shown = screen(&mut s, w, h);
         insta::assert_snapshot!(format!("scrolled_{w}x{h}"), shown);
-        keys(&mut s, &[Key::End]);
+        keys(&mut s, &[KeyPress::End]);
         let end = screen(&mut s, w, h);
         assert!(end.contains("line 499"), "{end}");
     }
@@ -207,29 +210,31 @@ fn a_long_body_scrolls() {
 #[test]
 fn filter_active() {
     snap("filter_typing", |s| {
-        keys(s, &[Key::Char('/')]);
+        keys(s, &[KeyPress::Char('/')]);
         typed(s, "method:POST hook");
     });
     snap("filter_kept", |s| {
-        keys(s, &[Key::Char('/')]);
+        keys(s, &[KeyPress::Char('/')]);
         typed(s, "status:5xx");
-        keys(s, &[Key::Enter]);
+        keys(s, &[KeyPress::Enter]);
     });
     snap("filter_error", |s| {
-        keys(s, &[Key::Char('/')]);
+        keys(s, &[KeyPress::Char('/')]);
         typed(s, "status:9");
     });
     snap("filter_matches_nothing", |s| {
-        keys(s, &[Key::Char('/')]);
+        keys(s, &[KeyPress::Char('/')]);
         typed(s, "nothing-has-this");
     });
 }
 
 #[test]
 fn help_confirm_and_messages() {
-    snap("help", |s| keys(s, &[Key::Char('?')]));
-    snap("confirm_clear", |s| keys(s, &[Key::Char('x')]));
-    snap("paused", |s| keys(s, &[Key::Char('p'), Key::Char('j')]));
+    snap("help", |s| keys(s, &[KeyPress::Char('?')]));
+    snap("confirm_clear", |s| keys(s, &[KeyPress::Char('x')]));
+    snap("paused", |s| {
+        keys(s, &[KeyPress::Char('p'), KeyPress::Char('j')])
+    });
 }
 
 #[test]
@@ -266,11 +271,11 @@ fn hostile_captures() {
     let mut s = state_with(hostile);
     for (w, h) in SIZES {
         let list = screen(&mut s, w, h);
-        keys(&mut s, &[Key::Enter]);
+        keys(&mut s, &[KeyPress::Enter]);
         let request = screen(&mut s, w, h);
-        keys(&mut s, &[Key::Tab]);
+        keys(&mut s, &[KeyPress::Tab]);
         let response = screen(&mut s, w, h);
-        keys(&mut s, &[Key::Tab, Key::Enter]);
+        keys(&mut s, &[KeyPress::Tab, KeyPress::Enter]);
         for (name, shown) in [
             ("list", &list),
             ("request", &request),
@@ -309,7 +314,7 @@ fn a_response_that_arrives_replaces_pending_in_the_open_detail() {
     let request = b"POST /hooks/late HTTP/1.1\r\nHost: hook.test\r\n\r\n";
     let mut s = State::new("http://127.0.0.1:4040/api");
     s.merge(vec![capture("airt_late", 1, "t", request, None, "1.2.3.4")]);
-    handle(&mut s, Key::Tab);
+    handle(&mut s, KeyPress::Tab);
     let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let mut view = Screen::new(false);
     term.draw(|f| view.draw(f, &mut s)).unwrap();
