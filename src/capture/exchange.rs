@@ -280,11 +280,12 @@ impl Exchange {
 
     /// The raw bytes of the request (or the response), or an error saying there are none.
     pub fn raw(&self, response: bool) -> Result<&[u8]> {
-        let bytes = if response {
-            self.response_bytes()
+        let part = if response {
+            self.response.as_ref()
         } else {
-            self.request.raw.as_deref()
+            Some(&self.request)
         };
+        let bytes = part.and_then(|p| p.raw.as_deref());
         bytes.ok_or_else(|| {
             Error::BadResponse(format!(
                 "the captured {} of {} has no raw bytes (pending?)",

@@ -233,11 +233,9 @@ pub async fn run(args: TunnelsArgs, ctx: &Context) -> Result<()> {
             if makes_twin(&config) {
                 // The agent's answer names one tunnel; its twin is read to show its URL. A
                 // twin that cannot be read leaves the report at the one tunnel.
-                let name = config.get("name").and_then(Value::as_str).unwrap_or("");
-                if let Some(twin) = twin_of(name) {
-                    if let Ok(t) = client.tunnel(&twin).await {
-                        started.push(t);
-                    }
+                let twin = twin_of(config.get("name").and_then(Value::as_str).unwrap_or(""));
+                if let Ok(t) = client.tunnel(&twin).await {
+                    started.push(t);
                 }
             }
             tunnels_started(ctx, &started)
@@ -257,9 +255,14 @@ fn makes_twin(config: &Value) -> bool {
         }
 }
 
-/// The name of the http twin of the https tunnel `name`; `None` when `name` is itself a twin.
-fn twin_of(name: &str) -> Option<String> {
-    (!name.ends_with(" (http)")).then(|| format!("{name} (http)"))
+/// The name of the http twin of the https tunnel `name`.
+fn twin_of(name: &str) -> String {
+    format!("{name} (http)")
+}
+
+/// Is `name` the name of an http twin (which has no twin of its own)?
+fn is_twin(name: &str) -> bool {
+    name.ends_with(" (http)")
 }
 
 /// Stops `name`, and its http twin when the person agrees (or `--yes`); off a terminal
@@ -267,8 +270,8 @@ fn twin_of(name: &str) -> Option<String> {
 async fn stop_tunnel(ctx: &Context, name: &str) -> Result<()> {
     let client = ctx.agent()?;
     // A name that is itself a twin has none; any failure to read the twin means none is shown.
-    let twin = twin_of(name).unwrap_or_default();
-    let has_twin = !twin.is_empty() && client.tunnel(&twin).await.is_ok();
+    let twin = twin_of(name);
+    let has_twin = !is_twin(name) && client.tunnel(&twin).await.is_ok();
     let stop_twin = has_twin && {
         if ctx.settings.given.yes {
             true
