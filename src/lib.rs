@@ -8,7 +8,7 @@
 pub mod agent;
 pub mod api;
 pub mod bulk;
-pub mod capture_filter;
+pub mod capture;
 pub mod cli;
 pub mod commands;
 pub mod complete;
@@ -27,7 +27,6 @@ pub mod output;
 pub mod parse;
 pub mod prompt;
 pub mod ratelimit;
-pub mod replay;
 pub mod secrets;
 pub mod settings;
 pub mod signature;

@@ -123,7 +123,7 @@ impl Client {
         url
     }
 
-    /// Captured requests, newest first.
+    /// Captured requests, newest first, as values (for completions, which read only their IDs).
     pub async fn requests(&self, limit: Option<usize>, tunnel: Option<&str>) -> Result<Vec<Value>> {
         let url = self.requests_url(limit, tunnel);
         match self.json(Method::GET, &url, None).await? {
@@ -154,11 +154,26 @@ impl Client {
         Ok(RawList { body, url })
     }
 
-    /// One captured request.
-    pub async fn request(&self, id: &str) -> Result<Value> {
+    /// One captured request, as the agent's JSON text (checked to be JSON, not made a value:
+    /// its caller reads it once into its own type and may print it unchanged).
+    pub async fn request(&self, id: &str) -> Result<String> {
         let seg = encode_segment("request ID", id)?;
-        self.json(Method::GET, &self.url(&["requests", "http", &seg]), None)
+        let url = self.url(&["requests", "http", &seg]);
+        let answer = self
+            .http
+            .send(Method::GET, &url, None)
             .await
+            .map_err(Self::explain)?;
+        if answer.body.iter().all(u8::is_ascii_whitespace) {
+            return Err(Error::BadResponse(format!(
+                "GET {}: the answer has no body, a JSON object was expected",
+                url.path()
+            )));
+        }
+        let text = String::from_utf8(answer.body).map_err(|_| not_json(&url, "not UTF-8"))?;
+        serde_json::from_str::<&serde_json::value::RawValue>(&text)
+            .map_err(|e| not_json(&url, &e.to_string()))?;
+        Ok(text)
     }
 
     /// Replays a captured request, on the tunnel it came from or on `tunnel`.
@@ -226,6 +241,13 @@ impl RawList {
 /// The `name` of a tunnel ("" when missing).
 pub fn name_of(tunnel: &Value) -> &str {
     tunnel.get("name").and_then(Value::as_str).unwrap_or("")
+}
+
+fn not_json(url: &reqwest::Url, why: &str) -> Error {
+    Error::BadResponse(format!(
+        "GET {}: the answer is not valid JSON ({why})",
+        url.path()
+    ))
 }
 
 fn bad_shape(method: &str, url: &reqwest::Url, field: &str) -> Error {

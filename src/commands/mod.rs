@@ -12,8 +12,6 @@ pub mod event_subscriptions;
 pub mod help;
 pub mod ip_policies;
 pub mod local;
-pub mod request_filters;
-pub mod resend;
 pub mod sessions;
 
 use std::future::Future;

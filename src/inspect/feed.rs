@@ -2,11 +2,10 @@
 //! the newest few (cheap, whatever the agent holds), looking further back when a whole window
 //! was new (some may have been missed) or when an older capture still waits for its response.
 
-use crate::agent::RawList;
-use crate::error::Result;
-
-use super::exchange::Exchange;
 use super::model::State;
+use crate::agent::RawList;
+use crate::capture::Exchange;
+use crate::error::Result;
 
 /// Captures asked for on an ordinary poll.
 pub const WINDOW: usize = 50;
@@ -57,13 +56,12 @@ impl Feed {
     }
 }
 
-/// The captures of a list answer; items that are not captures are skipped.
+/// The captures of a list answer, their JSON text not kept; items that are not captures (no
+/// ID) are skipped.
 pub fn exchanges(list: &RawList) -> Result<Vec<Exchange>> {
-    Ok(list
-        .items()?
-        .into_iter()
-        .filter_map(Exchange::from_json)
-        .collect())
+    let mut all = Exchange::all_of(list, false)?;
+    all.retain(|e| !e.id.is_empty());
+    Ok(all)
 }
 
 #[cfg(test)]
@@ -71,11 +69,7 @@ mod tests {
     use super::*;
 
     fn ex(id: &str, answered: bool) -> Exchange {
-        Exchange {
-            id: id.into(),
-            status: answered.then_some(200),
-            ..Exchange::default()
-        }
+        Exchange::sample(id, "GET", "/", answered.then_some(200))
     }
 
     #[test]

@@ -1,12 +1,11 @@
 //! The inspector's state and what each key does to it, with no terminal and no network: the
 //! event loop ([`super::run`]) feeds it keys and the agent's answers, and carries out the
-//! [`Action`]s it returns; the views (`crate::output::inspect`) draw it.
+//! [`Action`]s it returns; the screen ([`super::screen`]) draws it.
 
 use std::collections::HashMap;
 
-use crate::capture_filter::Query;
-
-use super::exchange::Exchange;
+use crate::capture::filter::Query;
+use crate::capture::Exchange;
 
 /// The most exchanges kept; past it the oldest are dropped (the agent itself keeps only what
 /// fits its `inspect_db_size`).
@@ -14,7 +13,7 @@ pub const MAX_KEPT: usize = 10_000;
 
 /// A key press, as the model knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Key {
+pub enum KeyPress {
     /// A printable character.
     Char(char),
     /// Arrow up.
@@ -234,7 +233,7 @@ impl State {
                 None => {
                     let i = self.exchanges.len();
                     self.by_id.insert(e.id.clone(), i);
-                    if self.query.matches_subject(&e) {
+                    if self.query.matches(&e) {
                         self.visible.push(i);
                     }
                     self.exchanges.push(e);
@@ -290,7 +289,7 @@ impl State {
     }
 
     fn refresh_one(&mut self, i: usize) {
-        let passes = self.query.matches_subject(&self.exchanges[i]);
+        let passes = self.query.matches(&self.exchanges[i]);
         match (self.visible.binary_search(&i), passes) {
             (Err(at), true) => self.visible.insert(at, i),
             (Ok(at), false) => {
@@ -306,7 +305,7 @@ impl State {
             .exchanges
             .iter()
             .enumerate()
-            .filter(|(_, e)| q.matches_subject(*e))
+            .filter(|(_, e)| q.matches(e))
             .map(|(i, _)| i)
             .collect();
     }
@@ -412,21 +411,21 @@ impl State {
 }
 
 /// What a key does: changes the state and says what the event loop must do.
-pub fn handle(s: &mut State, key: Key) -> Action {
-    if key == Key::CtrlC {
+pub fn handle(s: &mut State, key: KeyPress) -> Action {
+    if key == KeyPress::CtrlC {
         return Action::Quit;
     }
     match s.mode {
         Mode::Help => {
             s.mode = Mode::Normal;
-            if key == Key::Char('q') {
+            if key == KeyPress::Char('q') {
                 return Action::Quit;
             }
             Action::None
         }
         Mode::ConfirmClear => {
             s.mode = Mode::Normal;
-            if matches!(key, Key::Char('y') | Key::Char('Y')) {
+            if matches!(key, KeyPress::Char('y') | KeyPress::Char('Y')) {
                 Action::Clear
             } else {
                 s.message = Some("Nothing deleted.".into());
@@ -435,16 +434,16 @@ pub fn handle(s: &mut State, key: Key) -> Action {
         }
         Mode::Filter => {
             match key {
-                Key::Char(c) => s.filter_text.push(c),
-                Key::Backspace => {
+                KeyPress::Char(c) => s.filter_text.push(c),
+                KeyPress::Backspace => {
                     s.filter_text.pop();
                 }
-                Key::CtrlU => s.filter_text.clear(),
-                Key::Enter | Key::Down | Key::Tab => {
+                KeyPress::CtrlU => s.filter_text.clear(),
+                KeyPress::Enter | KeyPress::Down | KeyPress::Tab => {
                     s.mode = Mode::Normal;
                     return Action::None;
                 }
-                Key::Esc => {
+                KeyPress::Esc => {
                     s.mode = Mode::Normal;
                     s.filter_text.clear();
                 }
@@ -457,34 +456,34 @@ pub fn handle(s: &mut State, key: Key) -> Action {
     }
 }
 
-fn normal(s: &mut State, key: Key) -> Action {
+fn normal(s: &mut State, key: KeyPress) -> Action {
     s.message = None;
     match key {
-        Key::Char('q') => return Action::Quit,
-        Key::Esc if s.pane == Pane::Detail => s.pane = Pane::List,
-        Key::Esc => return Action::Quit,
-        Key::Up | Key::Char('k') => s.move_by(-1),
-        Key::Down | Key::Char('j') => s.move_by(1),
-        Key::PageUp => s.move_by(-s.page()),
-        Key::PageDown | Key::Char(' ') => s.move_by(s.page()),
-        Key::Home | Key::Char('g') => s.move_by(isize::MIN / 2),
-        Key::End | Key::Char('G') => s.move_by(isize::MAX / 2),
-        Key::Enter => {
+        KeyPress::Char('q') => return Action::Quit,
+        KeyPress::Esc if s.pane == Pane::Detail => s.pane = Pane::List,
+        KeyPress::Esc => return Action::Quit,
+        KeyPress::Up | KeyPress::Char('k') => s.move_by(-1),
+        KeyPress::Down | KeyPress::Char('j') => s.move_by(1),
+        KeyPress::PageUp => s.move_by(-s.page()),
+        KeyPress::PageDown | KeyPress::Char(' ') => s.move_by(s.page()),
+        KeyPress::Home | KeyPress::Char('g') => s.move_by(isize::MIN / 2),
+        KeyPress::End | KeyPress::Char('G') => s.move_by(isize::MAX / 2),
+        KeyPress::Enter => {
             s.pane = match s.pane {
                 Pane::List => Pane::Detail,
                 Pane::Detail => Pane::List,
             }
         }
-        Key::Tab | Key::BackTab | Key::Char('t') => {
+        KeyPress::Tab | KeyPress::BackTab | KeyPress::Char('t') => {
             s.side = match s.side {
                 Side::Request => Side::Response,
                 Side::Response => Side::Request,
             };
             s.detail_scroll = 0;
         }
-        Key::Char('/') => s.mode = Mode::Filter,
-        Key::Char('?') => s.mode = Mode::Help,
-        Key::Char('p') => {
+        KeyPress::Char('/') => s.mode = Mode::Filter,
+        KeyPress::Char('?') => s.mode = Mode::Help,
+        KeyPress::Char('p') => {
             s.paused = !s.paused;
             s.message = Some(if s.paused {
                 "Paused: new captures are not fetched (p to resume).".into()
@@ -492,11 +491,11 @@ fn normal(s: &mut State, key: Key) -> Action {
                 "Live again.".into()
             });
         }
-        Key::Char('r') => return s.on_selected(Action::Replay),
-        Key::Char('c') => return s.on_selected(Action::Copy),
-        Key::Char('s') => return s.on_selected(Action::Save),
-        Key::Char('e') => return s.on_selected(Action::Edit),
-        Key::Char('x') => s.mode = Mode::ConfirmClear,
+        KeyPress::Char('r') => return s.on_selected(Action::Replay),
+        KeyPress::Char('c') => return s.on_selected(Action::Copy),
+        KeyPress::Char('s') => return s.on_selected(Action::Save),
+        KeyPress::Char('e') => return s.on_selected(Action::Edit),
+        KeyPress::Char('x') => s.mode = Mode::ConfirmClear,
         _ => {}
     }
     Action::None
@@ -507,15 +506,7 @@ mod tests {
     use super::*;
 
     fn ex(id: &str, method: &str, status: Option<u16>) -> Exchange {
-        Exchange {
-            id: id.into(),
-            method: method.into(),
-            uri: format!("/{id}"),
-            status,
-            request: format!("{method} /{id} HTTP/1.1\r\n\r\n").into_bytes(),
-            response: status.map(|s| format!("HTTP/1.1 {s} X\r\n\r\n").into_bytes()),
-            ..Exchange::default()
-        }
+        Exchange::sample(id, method, &format!("/{id}"), status)
     }
 
     /// A state with exchanges a (oldest) … e (newest).
@@ -540,19 +531,19 @@ mod tests {
         let mut s = five();
         assert_eq!(s.row(0).unwrap().id, "e");
         assert_eq!(sel(&s), "e");
-        handle(&mut s, Key::Char('j'));
-        handle(&mut s, Key::Down);
+        handle(&mut s, KeyPress::Char('j'));
+        handle(&mut s, KeyPress::Down);
         assert_eq!(sel(&s), "c");
-        handle(&mut s, Key::Char('k'));
+        handle(&mut s, KeyPress::Char('k'));
         assert_eq!(sel(&s), "d");
-        handle(&mut s, Key::Char('G'));
+        handle(&mut s, KeyPress::Char('G'));
         assert_eq!(sel(&s), "a");
         assert_eq!(s.list_offset, 2, "the last row is in view");
-        handle(&mut s, Key::PageUp);
+        handle(&mut s, KeyPress::PageUp);
         assert_eq!(sel(&s), "d");
-        handle(&mut s, Key::Char('g'));
+        handle(&mut s, KeyPress::Char('g'));
         assert_eq!(sel(&s), "e");
-        handle(&mut s, Key::Up);
+        handle(&mut s, KeyPress::Up);
         assert_eq!(sel(&s), "e", "stops at the top");
     }
 
@@ -561,10 +552,10 @@ mod tests {
         let mut s = five();
         s.merge(vec![ex("f", "GET", Some(200))]);
         assert_eq!(sel(&s), "f");
-        handle(&mut s, Key::Down);
+        handle(&mut s, KeyPress::Down);
         s.merge(vec![ex("g", "GET", Some(200))]);
         assert_eq!(sel(&s), "e", "moved: it stays");
-        handle(&mut s, Key::Char('g'));
+        handle(&mut s, KeyPress::Char('g'));
         assert_eq!(sel(&s), "g");
         s.merge(vec![ex("h", "GET", Some(200))]);
         assert_eq!(sel(&s), "h", "back on top: it follows again");
@@ -573,8 +564,8 @@ mod tests {
     #[test]
     fn the_selection_stays_on_its_exchange_when_new_ones_arrive() {
         let mut s = five();
-        handle(&mut s, Key::Down);
-        handle(&mut s, Key::Down);
+        handle(&mut s, KeyPress::Down);
+        handle(&mut s, KeyPress::Down);
         assert_eq!(sel(&s), "c");
         s.merge(vec![ex("g", "GET", None), ex("f", "GET", Some(200))]);
         assert_eq!(sel(&s), "c");
@@ -583,27 +574,27 @@ mod tests {
         // A response arrives for a known one: updated in place, nothing added.
         s.merge(vec![ex("g", "GET", Some(502))]);
         assert_eq!(s.total(), 7);
-        assert_eq!(s.get("g").unwrap().status, Some(502));
+        assert_eq!(s.get("g").unwrap().status(), Some(502));
         assert_eq!(sel(&s), "c");
     }
 
     #[test]
     fn the_filter_narrows_as_typed_and_keeps_the_last_good_query() {
         let mut s = five();
-        handle(&mut s, Key::Char('/'));
+        handle(&mut s, KeyPress::Char('/'));
         for c in "method:post".chars() {
-            handle(&mut s, Key::Char(c));
+            handle(&mut s, KeyPress::Char(c));
         }
         assert_eq!((s.shown(), s.total()), (1, 5));
         assert_eq!(sel(&s), "c");
         s.set_filter("method:post status:9");
         assert!(s.filter_error.as_deref().unwrap().contains("status '9'"));
         assert_eq!(s.shown(), 1, "the last good filter stays");
-        handle(&mut s, Key::CtrlU);
+        handle(&mut s, KeyPress::CtrlU);
         assert_eq!(s.shown(), 5);
         assert_eq!(sel(&s), "e", "never moved: it follows the newest");
         for c in "!method:post".chars() {
-            handle(&mut s, Key::Char(c));
+            handle(&mut s, KeyPress::Char(c));
         }
         assert_eq!(s.shown(), 4);
         assert_eq!(
@@ -611,63 +602,75 @@ mod tests {
             "e",
             "the newest when the selection is filtered out"
         );
-        handle(&mut s, Key::Enter);
+        handle(&mut s, KeyPress::Enter);
         assert_eq!(s.mode, Mode::Normal);
-        handle(&mut s, Key::Char('j'));
+        handle(&mut s, KeyPress::Char('j'));
         assert_eq!(sel(&s), "d");
         // New arrivals go through the filter too.
         s.merge(vec![ex("z", "POST", Some(200))]);
         assert_eq!((s.shown(), s.total()), (4, 6));
-        handle(&mut s, Key::Char('/'));
-        handle(&mut s, Key::Esc);
+        handle(&mut s, KeyPress::Char('/'));
+        handle(&mut s, KeyPress::Esc);
         assert_eq!((s.shown(), s.filter_text.as_str()), (6, ""));
     }
 
     #[test]
     fn keys_that_act() {
         let mut s = five();
-        assert_eq!(handle(&mut s, Key::Char('r')), Action::Replay("e".into()));
-        assert_eq!(handle(&mut s, Key::Char('c')), Action::Copy("e".into()));
-        assert_eq!(handle(&mut s, Key::Char('s')), Action::Save("e".into()));
-        assert_eq!(handle(&mut s, Key::Char('e')), Action::Edit("e".into()));
-        assert_eq!(handle(&mut s, Key::Char('x')), Action::None);
+        assert_eq!(
+            handle(&mut s, KeyPress::Char('r')),
+            Action::Replay("e".into())
+        );
+        assert_eq!(
+            handle(&mut s, KeyPress::Char('c')),
+            Action::Copy("e".into())
+        );
+        assert_eq!(
+            handle(&mut s, KeyPress::Char('s')),
+            Action::Save("e".into())
+        );
+        assert_eq!(
+            handle(&mut s, KeyPress::Char('e')),
+            Action::Edit("e".into())
+        );
+        assert_eq!(handle(&mut s, KeyPress::Char('x')), Action::None);
         assert_eq!(s.mode, Mode::ConfirmClear);
-        assert_eq!(handle(&mut s, Key::Char('n')), Action::None);
+        assert_eq!(handle(&mut s, KeyPress::Char('n')), Action::None);
         assert_eq!(s.message.as_deref(), Some("Nothing deleted."));
-        handle(&mut s, Key::Char('x'));
-        assert_eq!(handle(&mut s, Key::Char('y')), Action::Clear);
-        handle(&mut s, Key::Char('p'));
+        handle(&mut s, KeyPress::Char('x'));
+        assert_eq!(handle(&mut s, KeyPress::Char('y')), Action::Clear);
+        handle(&mut s, KeyPress::Char('p'));
         assert!(s.paused);
-        handle(&mut s, Key::Char('?'));
+        handle(&mut s, KeyPress::Char('?'));
         assert_eq!(s.mode, Mode::Help);
         assert_eq!(
-            handle(&mut s, Key::Esc),
+            handle(&mut s, KeyPress::Esc),
             Action::None,
             "Esc closes the help"
         );
-        assert_eq!(handle(&mut s, Key::CtrlC), Action::Quit);
-        assert_eq!(handle(&mut s, Key::Char('q')), Action::Quit);
+        assert_eq!(handle(&mut s, KeyPress::CtrlC), Action::Quit);
+        assert_eq!(handle(&mut s, KeyPress::Char('q')), Action::Quit);
         let mut empty = State::new("u");
-        assert_eq!(handle(&mut empty, Key::Char('r')), Action::None);
+        assert_eq!(handle(&mut empty, KeyPress::Char('r')), Action::None);
         assert_eq!(empty.message.as_deref(), Some("Nothing selected."));
     }
 
     #[test]
     fn panes_sides_and_scrolling() {
         let mut s = five();
-        handle(&mut s, Key::Enter);
+        handle(&mut s, KeyPress::Enter);
         assert_eq!(s.pane, Pane::Detail);
         s.detail_len = 12;
-        handle(&mut s, Key::PageDown);
+        handle(&mut s, KeyPress::PageDown);
         assert_eq!(s.detail_scroll, 5);
-        handle(&mut s, Key::PageDown);
+        handle(&mut s, KeyPress::PageDown);
         assert_eq!(s.detail_scroll, 7, "stops at the last page");
-        handle(&mut s, Key::Tab);
+        handle(&mut s, KeyPress::Tab);
         assert_eq!((s.side, s.detail_scroll), (Side::Response, 0));
         assert_eq!(sel(&s), "e", "the list did not move");
-        assert_eq!(handle(&mut s, Key::Esc), Action::None);
+        assert_eq!(handle(&mut s, KeyPress::Esc), Action::None);
         assert_eq!(s.pane, Pane::List);
-        assert_eq!(handle(&mut s, Key::Esc), Action::Quit);
+        assert_eq!(handle(&mut s, KeyPress::Esc), Action::Quit);
     }
 
     #[test]

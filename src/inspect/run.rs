@@ -13,20 +13,20 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use tokio::time::Instant;
 
+use super::feed::{self, Feed};
+use super::model::{handle, Action, Agent, KeyPress, State};
+use super::screen::Screen;
 use crate::agent;
-use crate::capture_filter::Query;
+use crate::capture::curl;
+use crate::capture::filter::Query;
+use crate::capture::message::encode_base64;
+use crate::capture::replay::edit::{chosen_editor, edit_to_send};
+use crate::capture::replay::send;
+use crate::capture::replay::send::upstream_for;
+use crate::capture::Exchange;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::output::capture::curl;
-use crate::output::inspect::View;
-use crate::replay::edit::{chosen_editor, edit_to_send};
-use crate::replay::send::upstream_for;
-use crate::replay::{send, Message};
 use crate::settings::DEFAULT_AGENT_URL;
-
-use super::exchange::Exchange;
-use super::feed::{self, Feed};
-use super::model::{handle, Action, Agent, Key, State};
 
 /// How often the agent is asked for new captures while it answers: a new capture is on screen
 /// within this plus one answer.
@@ -52,11 +52,11 @@ pub async fn run(ctx: &Context, filter: Option<&str>) -> Result<()> {
         .unwrap_or_else(|| DEFAULT_AGENT_URL.to_string());
     let mut state = State::new(&url);
     state.set_filter(filter);
-    let mut view = View::new(ctx.printer.color);
+    let mut screen = Screen::new(ctx.printer.color);
     let guard = TerminalGuard::enter()?;
     let backend = CrosstermBackend::new(std::io::stdout());
     let mut term = Terminal::new(backend).map_err(io_error)?;
-    let result = event_loop(ctx, &client, &mut term, &mut view, &mut state).await;
+    let result = event_loop(ctx, &client, &mut term, &mut screen, &mut state).await;
     drop(term);
     drop(guard);
     result
@@ -68,7 +68,7 @@ async fn event_loop(
     ctx: &Context,
     client: &agent::Client,
     term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    view: &mut View,
+    screen: &mut Screen,
     state: &mut State,
 ) -> Result<()> {
     let mut events = EventStream::new();
@@ -84,7 +84,7 @@ async fn event_loop(
             state.message = Some(edit_and_send(ctx, client, term, &id).await);
             events = EventStream::new();
         }
-        term.draw(|f| view.draw(f, state)).map_err(io_error)?;
+        term.draw(|f| screen.draw(f, state)).map_err(io_error)?;
         if poll.is_none() && !state.paused && Instant::now() >= next_poll {
             let limit = feed.next_limit(state);
             poll = Some(Box::pin(async move {
@@ -182,7 +182,7 @@ async fn act(
             }
             Err(e) => format!("Nothing deleted: {}", first_line(&e.to_string())),
         },
-        Action::Copy(id) => match state.get(&id).map(|e| curl::command(&e.to_json())) {
+        Action::Copy(id) => match state.get(&id).map(curl::command) {
             None => return,
             Some(Err(e)) => format!("No curl command: {}", first_line(&e.to_string())),
             Some(Ok(cmd)) if osc52_clipboard() => match copy_osc52(term, &cmd) {
@@ -196,7 +196,7 @@ async fn act(
         },
         Action::Save(id) => match state.get(&id) {
             None => return,
-            Some(e) => match write_new(&id, "http", &e.request) {
+            Some(e) => match write_new(&id, "http", e.request_bytes()) {
                 Ok(path) => format!("Saved the request to {path}"),
                 Err(e) => format!("Could not save the request: {e}"),
             },
@@ -215,12 +215,9 @@ async fn edit_and_send(
     term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
     id: &str,
 ) -> String {
-    let captured = match client.request(id).await {
-        Ok(c) => c,
-        Err(e) => return format!("Not sent: {}", first_line(&e.to_string())),
-    };
     let prepared = async {
-        let msg = Message::from_capture(&captured)?;
+        let captured = Exchange::from_agent(client.request(id).await?)?;
+        let msg = captured.request_to_send()?;
         let upstream = upstream_for(client, &captured, None).await?;
         Ok::<_, Error>((msg, upstream))
     };
@@ -281,8 +278,7 @@ fn copy_osc52(
     term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
     text: &str,
 ) -> std::io::Result<()> {
-    use base64::Engine;
-    let b64 = base64::engine::general_purpose::STANDARD.encode(text);
+    let b64 = encode_base64(text.as_bytes());
     let out = term.backend_mut();
     write!(out, "\x1b]52;c;{b64}\x07")?;
     out.flush()
@@ -324,27 +320,27 @@ fn write_new(id: &str, ext: &str, bytes: &[u8]) -> std::io::Result<String> {
 }
 
 /// The model's name for a key press; `None` for keys it has no use for (and releases).
-fn key_of(k: KeyEvent) -> Option<Key> {
+fn key_of(k: KeyEvent) -> Option<KeyPress> {
     if k.kind == KeyEventKind::Release {
         return None;
     }
     let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
     Some(match k.code {
-        KeyCode::Char('c') if ctrl => Key::CtrlC,
-        KeyCode::Char('u') if ctrl => Key::CtrlU,
+        KeyCode::Char('c') if ctrl => KeyPress::CtrlC,
+        KeyCode::Char('u') if ctrl => KeyPress::CtrlU,
         KeyCode::Char(_) if ctrl => return None,
-        KeyCode::Char(c) => Key::Char(c),
-        KeyCode::Up => Key::Up,
-        KeyCode::Down => Key::Down,
-        KeyCode::PageUp => Key::PageUp,
-        KeyCode::PageDown => Key::PageDown,
-        KeyCode::Home => Key::Home,
-        KeyCode::End => Key::End,
-        KeyCode::Enter => Key::Enter,
-        KeyCode::Tab => Key::Tab,
-        KeyCode::BackTab => Key::BackTab,
-        KeyCode::Esc => Key::Esc,
-        KeyCode::Backspace => Key::Backspace,
+        KeyCode::Char(c) => KeyPress::Char(c),
+        KeyCode::Up => KeyPress::Up,
+        KeyCode::Down => KeyPress::Down,
+        KeyCode::PageUp => KeyPress::PageUp,
+        KeyCode::PageDown => KeyPress::PageDown,
+        KeyCode::Home => KeyPress::Home,
+        KeyCode::End => KeyPress::End,
+        KeyCode::Enter => KeyPress::Enter,
+        KeyCode::Tab => KeyPress::Tab,
+        KeyCode::BackTab => KeyPress::BackTab,
+        KeyCode::Esc => KeyPress::Esc,
+        KeyCode::Backspace => KeyPress::Backspace,
         _ => return None,
     })
 }

@@ -367,16 +367,35 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
             })
             .unwrap_or_default(),
         Cell::Nanos => match v.as_i64() {
-            Some(n) if human => super::capture::exchange::human_duration(n),
+            Some(n) if human => super::time::human_duration(n),
             _ => scalar(v),
         },
-        Cell::Status if !super::capture::exchange::is_answered(item) => "pending".to_string(),
+        Cell::Status if !is_answered(item) => "pending".to_string(),
         Cell::Status => scalar(v),
         Cell::Auth => target_member(v)
             .and_then(|(_, m)| m.get("auth"))
             .map(auth_text)
             .unwrap_or_default(),
     }
+}
+
+/// Has the local server answered this captured exchange (the agent's JSON)? See [`answered`].
+fn is_answered(captured: &Value) -> bool {
+    match captured.get("response") {
+        None | Some(Value::Null) => false,
+        Some(r) => answered(
+            r.get("status_code").and_then(Value::as_i64),
+            r.get("raw").and_then(Value::as_str),
+        ),
+    }
+}
+
+/// The one rule for whether a captured exchange's response part says the local server has
+/// answered: a status code, or raw bytes. (The real agent shows a pending response as
+/// `status_code: 0` and `raw: null`; other versions as no response at all.) The typed capture,
+/// `crate::capture::Exchange`, reads it too.
+pub fn answered(status_code: Option<i64>, raw: Option<&str>) -> bool {
+    status_code.unwrap_or(0) != 0 || raw.is_some_and(|r| !r.is_empty())
 }
 
 /// A labels object as `key=value` texts, escaped; none for anything but an object.

@@ -6,10 +6,8 @@
 //! resource, [`Printer::document`] a document a feature built; nothing here makes requests or
 //! knows a feature. Tests give the printer memory streams.
 
-pub mod capture;
 pub mod columns;
 pub mod detail;
-pub mod inspect;
 pub mod jq;
 pub mod json;
 mod list;

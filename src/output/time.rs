@@ -22,6 +22,18 @@ pub fn now() -> OffsetDateTime {
         .unwrap_or_else(OffsetDateTime::now_utc)
 }
 
+/// Nanoseconds as "12.3 ms" / "1.52 s" (a captured exchange's duration).
+pub fn human_duration(nanos: i64) -> String {
+    let ms = nanos as f64 / 1_000_000.0;
+    if ms < 1.0 {
+        format!("{:.0} µs", nanos as f64 / 1000.0)
+    } else if ms < 1000.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{:.2} s", ms / 1000.0)
+    }
+}
+
 /// Runs `f` with [`now`] answering `pinned` on this thread (tests: deterministic snapshots).
 pub fn with_now<R>(pinned: OffsetDateTime, f: impl FnOnce() -> R) -> R {
     struct Unpin(Option<OffsetDateTime>);

@@ -1,0 +1,299 @@
+//! Changes to a request before it is sent again: headers set or removed, the body replaced,
+//! fields of a JSON body set. Each change is checked when it is parsed (a bad one is a usage
+//! error before anything is sent); [`apply`] makes them in one fixed order: body, JSON fields,
+//! removed headers, set headers; then `Content-Length` follows the body.
+
+use serde_json::Value;
+
+use crate::capture::message::{is_header_value, is_token, Message};
+use crate::error::{Error, Result};
+use crate::escape::escape;
+
+/// One step of a `--set` path: an object key, or an array index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// `name`.
+    Key(String),
+    /// `0`: an index when the value there is an array, else a key.
+    Index(usize),
+}
+
+/// `--set a.b.0.c=VALUE`: where, and what.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetField {
+    /// The path, as written (for messages).
+    pub path: String,
+    /// Its steps.
+    pub steps: Vec<Step>,
+    /// The value: JSON when the text is JSON, else the text as a string.
+    pub value: Value,
+}
+
+/// The changes asked for.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Mods {
+    /// Headers to set (`--header 'K: V'`): the values given for a name replace all of its
+    /// values, in the place of the first.
+    pub headers: Vec<(String, String)>,
+    /// Headers to remove (`--remove-header K`).
+    pub remove: Vec<String>,
+    /// A new body (`--body @FILE|-`).
+    pub body: Option<Vec<u8>>,
+    /// Fields of the JSON body to set (`--set path=value`).
+    pub set: Vec<SetField>,
+}
+
+/// Headers whose value `tunnelctl` sets itself from the body: a `--header` for them would be
+/// overridden, so it is refused.
+const COMPUTED: &[&str] = &["content-length", "transfer-encoding"];
+
+/// Parses `--header 'Name: value'`.
+pub fn parse_header(s: &str) -> std::result::Result<(String, String), String> {
+    let (name, value) = s
+        .split_once(':')
+        .ok_or_else(|| format!("'{}' must be 'Name: value'", escape(s)))?;
+    let name = name.trim();
+    if !is_token(name) {
+        return Err(format!("'{}' is not a valid header name", escape(name)));
+    }
+    if COMPUTED.iter().any(|c| c.eq_ignore_ascii_case(name)) {
+        return Err(format!(
+            "{name} is set from the body; change the body instead"
+        ));
+    }
+    let value = value.trim_matches([' ', '\t']);
+    if !is_header_value(value) {
+        return Err(format!(
+            "the value of {name} holds control characters or a line break"
+        ));
+    }
+    Ok((name.to_string(), value.to_string()))
+}
+
+/// Parses `--remove-header Name`.
+pub fn parse_header_name(s: &str) -> std::result::Result<String, String> {
+    if is_token(s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!("'{}' is not a valid header name", escape(s)))
+    }
+}
+
+/// Parses `--set path=value`: `a.b.0.c` (keys, and indexes into arrays); the value is JSON
+/// when it reads as JSON (`100`, `true`, `null`, `"100"`, `{"k":1}`), else a string.
+pub fn parse_set(s: &str) -> std::result::Result<SetField, String> {
+    let (path, raw) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{}' must be PATH=VALUE (e.g. data.amount=100)", escape(s)))?;
+    let steps = path
+        .split('.')
+        .map(|step| match step {
+            "" => Err(format!(
+                "'{}' has an empty step: write keys joined by single dots (a.b.0.c)",
+                escape(path)
+            )),
+            digits if digits.bytes().all(|b| b.is_ascii_digit()) => digits
+                .parse()
+                .map(Step::Index)
+                .map_err(|_| format!("'{digits}' is too large an index")),
+            key => Ok(Step::Key(key.to_string())),
+        })
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    let value = serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
+    Ok(SetField {
+        path: path.to_string(),
+        steps,
+        value,
+    })
+}
+
+/// Makes the changes in `mods` to `msg`. A `--set` on a body that is not a JSON object or
+/// array, or along a path that does not fit it, is a usage error.
+pub fn apply(msg: &mut Message, mods: &Mods) -> Result<()> {
+    if let Some(body) = &mods.body {
+        msg.body = body.clone();
+    }
+    if !mods.set.is_empty() {
+        let mut doc: Value = match serde_json::from_slice(&msg.body) {
+            Ok(v @ (Value::Object(_) | Value::Array(_))) => v,
+            _ => return Err(Error::usage(
+                "--set changes fields of a JSON body, and this body is not a JSON object or array",
+            )),
+        };
+        for field in &mods.set {
+            set_at(&mut doc, &field.steps, field.value.clone())
+                .map_err(|why| Error::usage(format!("--set {}: {why}", escape(&field.path))))?;
+        }
+        msg.body = serde_json::to_vec(&doc)
+            .map_err(|e| Error::Io(format!("could not write the JSON body: {e}")))?;
+    }
+    for name in &mods.remove {
+        msg.remove_header(name);
+    }
+    let mut done: Vec<&str> = Vec::new();
+    for (name, _) in &mods.headers {
+        if done.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+            continue;
+        }
+        let values: Vec<String> = mods
+            .headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
+            .collect();
+        msg.set_header_values(name, &values);
+        done.push(name);
+    }
+    msg.frame();
+    Ok(())
+}
+
+/// Sets `value` at `steps` in `doc`, making the objects on the way that are missing.
+fn set_at(doc: &mut Value, steps: &[Step], value: Value) -> std::result::Result<(), String> {
+    let Some((step, rest)) = steps.split_first() else {
+        *doc = value;
+        return Ok(());
+    };
+    let next = match (doc, step) {
+        (Value::Array(items), Step::Index(i)) => {
+            let len = items.len();
+            items
+                .get_mut(*i)
+                .ok_or_else(|| format!("index {i} is past the end of an array of {len}"))?
+        }
+        (Value::Array(_), Step::Key(k)) => {
+            return Err(format!(
+                "'{}' names a key, but the value there is an array",
+                escape(k)
+            ))
+        }
+        (Value::Object(map), step) => {
+            let key = match step {
+                Step::Key(k) => k.clone(),
+                Step::Index(i) => i.to_string(),
+            };
+            map.entry(key).or_insert_with(|| {
+                if rest.is_empty() {
+                    Value::Null
+                } else {
+                    Value::Object(serde_json::Map::new())
+                }
+            })
+        }
+        (other, _) => {
+            return Err(format!(
+                "cannot go into {}: it is not an object or array",
+                kind(other)
+            ))
+        }
+    };
+    set_at(next, rest, value)
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn msg(body: &str) -> Message {
+        Message::parse_request(
+            format!(
+                "POST /h HTTP/1.1\r\nHost: h\r\nX-Sig: old\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn headers_replace_and_remove() {
+        let mut m = msg("");
+        let mods = Mods {
+            headers: vec![
+                parse_header("x-sig: new").unwrap(),
+                parse_header("X-Extra:  1 ").unwrap(),
+                parse_header("X-Extra: 2").unwrap(),
+            ],
+            remove: vec!["host".into()],
+            ..Mods::default()
+        };
+        apply(&mut m, &mods).unwrap();
+        assert_eq!(
+            m.headers,
+            vec![
+                ("x-sig".into(), "new".into()),
+                ("Content-Length".into(), "0".into()),
+                ("X-Extra".into(), "1".into()),
+                ("X-Extra".into(), "2".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn json_fields_are_set_and_the_length_follows() {
+        let mut m = msg(r#"{"data":{"amount":1,"items":[{"n":1}]}}"#);
+        let mods = Mods {
+            set: vec![
+                parse_set("data.amount=2500").unwrap(),
+                parse_set("data.items.0.n=zip").unwrap(),
+                parse_set("data.new.deep=true").unwrap(),
+                parse_set("data.code=\"0012\"").unwrap(),
+            ],
+            ..Mods::default()
+        };
+        apply(&mut m, &mods).unwrap();
+        let v: Value = serde_json::from_slice(&m.body).unwrap();
+        assert_eq!(
+            v,
+            json!({"data": {"amount": 2500, "items": [{"n": "zip"}], "new": {"deep": true}, "code": "0012"}})
+        );
+        assert_eq!(
+            m.header("content-length"),
+            Some(m.body.len().to_string().as_str())
+        );
+    }
+
+    #[test]
+    fn bad_changes_are_refused() {
+        for bad in [
+            "nocolon",
+            "Bad Name: x",
+            ": x",
+            "Content-Length: 3",
+            "X: a\rb",
+        ] {
+            assert!(parse_header(bad).is_err(), "{bad}");
+        }
+        for bad in ["a..b=1", "=1", ".a=1", "a.=1", "noequals"] {
+            assert!(parse_set(bad).is_err(), "{bad}");
+        }
+        assert!(parse_header_name("X Y").is_err());
+        let set = |s: &str| Mods {
+            set: vec![parse_set(s).unwrap()],
+            ..Mods::default()
+        };
+        let e = apply(&mut msg("plain text"), &set("a=1")).unwrap_err();
+        assert!(e.to_string().contains("not a JSON object"), "{e}");
+        assert_eq!(e.exit_code(), 2);
+        for (body, path) in [
+            (r#"{"a":"s"}"#, "a.b=1"),
+            (r#"{"a":[1]}"#, "a.5=1"),
+            (r#"{"a":[1]}"#, "a.k=1"),
+        ] {
+            let e = apply(&mut msg(body), &set(path)).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{e}");
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! How the command line shows captured exchanges: `get` (decoded for a person, raw bytes, a
+//! curl command line, or the agent's JSON), a `tail` line, the outcome of a replay, and the
+//! requests `tunnelctl` sent itself (a replay with changes, `send`), shown as `get` shows a
+//! capture. Everything a visitor chose is escaped; it prints through the printer's generic
+//! calls (objects, lists, lines, bytes, notes).
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use super::body::decoded_body;
+use super::curl;
+use super::exchange::Exchange;
+use super::message::Message;
+use super::replay::Sent;
+use crate::error::{Error, Result};
+use crate::escape::{self, escape, escape_multiline};
+use crate::output::columns::{self, CAPTURED_REQUEST};
+use crate::output::table;
+use crate::output::time::{human_duration, human_time};
+use crate::output::{ListSink, Printer};
+
+/// Longest body shown in full in the human view.
+pub const SHOWN_BODY: usize = 64 * 1024;
+
+/// How `local requests get` shows a captured exchange.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GetAs {
+    /// Decoded for a person (or the JSON, with `--json`/`--jq`).
+    Decoded,
+    /// The raw bytes of the request, or of the response.
+    Raw {
+        /// The response instead of the request.
+        response: bool,
+        /// Write bytes that could act on a terminal to one anyway.
+        force: bool,
+    },
+    /// An equivalent curl command line.
+    Curl,
+}
+
+/// Shows one captured exchange.
+pub fn get(p: &Printer, captured: &Exchange, how: GetAs) -> Result<()> {
+    match how {
+        GetAs::Raw { response, force } => {
+            let part = if response { "response" } else { "request" };
+            raw(p, part, captured.raw(response)?, force)
+        }
+        GetAs::Curl => p.line(&curl::command(captured)?),
+        GetAs::Decoded if p.is_json() || p.jq.is_some() => {
+            p.object(&CAPTURED_REQUEST, &captured.to_value())
+        }
+        GetAs::Decoded => p.bytes(render(captured).as_bytes()),
+    }
+}
+
+/// Writes the raw bytes of an HTTP message (`part`: request or response) to stdout. As curl
+/// does with binary output: bytes a visitor chose could drive the terminal (escape sequences,
+/// OSC 52 to the clipboard), so they go only to a file or a pipe unless `force`; plain text
+/// is shown as it is.
+pub fn raw(p: &Printer, part: &str, bytes: &[u8], force: bool) -> Result<()> {
+    if p.tty && !force && !escape::is_terminal_safe(bytes) {
+        return Err(Error::usage(format!(
+            "the raw {part} holds control characters or binary data that would act on \
+             your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
+             or add --force to write it here anyway"
+        )));
+    }
+    p.bytes(bytes)
+}
+
+/// One request `tail` follows: a line for a person, or its JSON on one line.
+pub fn tail_item(p: &Printer, out: &mut impl Write, item: &Exchange) -> Result<()> {
+    let value = item.to_value();
+    if p.is_json() {
+        return crate::output::write_line(out, &value, p.tty);
+    }
+    let width = p.tty.then(|| usize::from(p.streams.width()));
+    writeln!(out, "{}", tail_line(&value, width))?;
+    Ok(())
+}
+
+/// The outcome of an unchanged replay: the new exchange the agent captured (its JSON for
+/// machine output; for people a line on stderr with its ID, status and duration), or a note
+/// that it has not been captured yet.
+pub fn replayed(p: &Printer, original: &str, capture: Option<&Exchange>) -> Result<()> {
+    let Some(capture) = capture else {
+        p.note(&format!(
+            "Replayed {}; the agent has not captured the new exchange yet (see 'tunnelctl local requests list')",
+            escape(original)
+        ));
+        return Ok(());
+    };
+    let value = capture.to_value();
+    if p.is_json() || p.jq.is_some() {
+        return p.object(&CAPTURED_REQUEST, &value);
+    }
+    p.note(&format!(
+        "Replayed {} as {}: {} in {}",
+        escape(original),
+        cell(&value, "ID"),
+        cell(&value, "STATUS"),
+        cell(&value, "DURATION")
+    ));
+    Ok(())
+}
+
+/// The text of a captured request's column `name`, as tables show it.
+fn cell(item: &Value, name: &str) -> String {
+    CAPTURED_REQUEST
+        .columns
+        .iter()
+        .find(|c| c.header == name)
+        .map(|c| columns::render(c, item, true))
+        .unwrap_or_default()
+}
+
+/// time, method, path, status, duration, tunnel, and the request's ID (for `requests get`).
+/// On a terminal of `width` columns the path (free text) is cut with `…` so that the line
+/// fits, as far as it can: the ID, which ends the line for copying, is never cut or wrapped.
+fn tail_line(item: &Value, width: Option<usize>) -> String {
+    let cell = |name: &str| cell(item, name);
+    let time = escape(
+        item.get("start")
+            .and_then(Value::as_str)
+            .and_then(|s| s.get(11..19))
+            .unwrap_or(""),
+    );
+    let line = |path: &str| {
+        format!(
+            "{time} {:<6} {path} {} {} {} {}",
+            cell("METHOD"),
+            cell("STATUS"),
+            cell("DURATION"),
+            cell("TUNNEL"),
+            cell("ID")
+        )
+    };
+    let path = cell("PATH");
+    let full = line(&path);
+    let over = width.map_or(0, |w| table::width(&full).saturating_sub(w));
+    if over == 0 {
+        return full;
+    }
+    let room = table::width(&path).saturating_sub(over).max(2);
+    line(&table::cut(&path, room))
+}
+
+/// Does this look like text a terminal can show?
+fn is_text(body: &[u8]) -> bool {
+    match std::str::from_utf8(body) {
+        Ok(s) => !s.chars().any(|c| c == '\0'),
+        Err(e) => {
+            e.valid_up_to() > 0
+                && body.len() - e.valid_up_to() < 4
+                && !body[..e.valid_up_to()].contains(&0)
+        }
+    }
+}
+
+/// A body as a person reads it, its `Content-Encoding` (gzip, deflate) undone.
+pub fn render_body(msg: &Message) -> String {
+    if msg.body.is_empty() {
+        return String::new();
+    }
+    let (body, said) = decoded_body(msg);
+    match said {
+        Some(said) => format!("{said}\n{}", render_plain_body(msg, &body)),
+        None => render_plain_body(msg, &body),
+    }
+}
+
+fn render_plain_body(msg: &Message, body: &[u8]) -> String {
+    let ctype = msg.header("content-type").unwrap_or("");
+    if !is_text(body) {
+        let what = if ctype.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", escape(ctype))
+        };
+        return format!(
+            "(binary body: {} bytes{what}; use --raw to save it)",
+            body.len()
+        );
+    }
+    let text = String::from_utf8_lossy(body);
+    if ctype.contains("json") || text.trim_start().starts_with(['{', '[']) {
+        if let Ok(v) = serde_json::from_slice::<Value>(body) {
+            if let Ok(pretty) = serde_json::to_string_pretty(&v) {
+                if pretty.len() <= SHOWN_BODY * 2 {
+                    return escape_multiline(&pretty);
+                }
+            }
+        }
+    }
+    if text.len() > SHOWN_BODY {
+        let mut cut = SHOWN_BODY;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        return format!(
+            "{}\n… ({} more bytes; {} in all; use --raw to see everything)",
+            escape_multiline(&text[..cut]),
+            text.len() - cut,
+            text.len()
+        );
+    }
+    escape_multiline(&text)
+}
+
+/// One message as `get` shows it: the start line and headers after `arrow` (`>` or `<`), then
+/// the body as a person reads it.
+fn render_message(out: &mut String, msg: &Message, arrow: &str) {
+    out.push_str(&format!("{arrow} {}\n", escape(&msg.start_line)));
+    for (k, v) in &msg.headers {
+        out.push_str(&format!("{arrow} {}: {}\n", escape(k), escape(v)));
+    }
+    let body = render_body(msg);
+    if !body.is_empty() {
+        out.push('\n');
+        out.push_str(&body);
+        out.push('\n');
+    }
+}
+
+/// The whole exchange of a captured request, for `local requests get`.
+pub fn render(captured: &Exchange) -> String {
+    let mut out = String::new();
+    let when = captured.start.as_str();
+    let ago = human_time(when)
+        .map(|h| format!(" ({h})"))
+        .unwrap_or_default();
+    out.push_str(&format!(
+        "request {}  tunnel {}  from {}\n",
+        escape(&captured.id),
+        escape(&captured.tunnel),
+        escape(&captured.remote_addr)
+    ));
+    let took = captured
+        .duration
+        .map(|d| format!("  took {}", human_duration(d)))
+        .unwrap_or_default();
+    out.push_str(&format!("at {}{ago}{took}\n\n", escape(when)));
+    render_message(&mut out, &captured.request_message(), ">");
+    out.push('\n');
+    match captured.response_message() {
+        Some(msg) => render_message(&mut out, &msg, "<"),
+        None => out.push_str("< (pending: the local server has not answered yet)\n"),
+    }
+    out
+}
+
+/// A sent request for a person: where it went, the request sent, the answer.
+fn render_sent(sent: &Sent, source: &str) -> String {
+    let took = i64::try_from(sent.took().as_nanos()).unwrap_or(i64::MAX);
+    let mut out = format!(
+        "sent {} to {}  took {}\n\n",
+        escape(source),
+        escape(sent.url.as_str()),
+        human_duration(took)
+    );
+    render_message(&mut out, &sent.request, ">");
+    out.push('\n');
+    render_message(&mut out, &Message::lenient(&sent.response_bytes()), "<");
+    out
+}
+
+/// A sent request on one line: status, method and path, where the request came from.
+fn sent_line(sent: &Sent, source: &str) -> String {
+    format!(
+        "{}  {} {}  {}",
+        escape(&sent.status_text()),
+        escape(sent.request.method()),
+        escape(sent.request.target().unwrap_or("")),
+        escape(source)
+    )
+}
+
+/// Shows one sent request and its answer: as `get` shows an exchange, or its JSON.
+pub fn sent(p: &Printer, sent: &Sent, source: &str) -> Result<()> {
+    if p.is_json() || p.jq.is_some() {
+        return p.object(&CAPTURED_REQUEST, &sent.to_json(source));
+    }
+    p.bytes(render_sent(sent, source).as_bytes())
+}
+
+/// Where several sent requests are written as they come: a line each, or a JSON list.
+pub struct SentList {
+    sink: Option<ListSink>,
+    printer: Printer,
+}
+
+impl SentList {
+    /// Starts the list.
+    pub fn start(p: &Printer) -> Result<SentList> {
+        let machine = p.is_json() || p.jq.is_some();
+        Ok(SentList {
+            sink: if machine {
+                Some(p.list(&CAPTURED_REQUEST)?)
+            } else {
+                None
+            },
+            printer: p.clone(),
+        })
+    }
+
+    /// Writes one sent request.
+    pub fn push(&mut self, sent: &Sent, source: &str) -> Result<()> {
+        match &mut self.sink {
+            Some(sink) => sink.push(sent.to_json(source)),
+            None => self.printer.line(&sent_line(sent, source)),
+        }
+    }
+
+    /// Ends the list.
+    pub fn finish(self) -> Result<()> {
+        if let Some(sink) = self.sink {
+            sink.finish()?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::message::encode_base64 as b64;
+    use serde_json::json;
+
+    fn exchange(v: Value) -> Exchange {
+        Exchange::from_json(&v.to_string()).unwrap()
+    }
+
+    #[test]
+    fn renders_json_binary_and_pending() {
+        let c = exchange(json!({
+            "id": "airt_1", "tunnel_name": "t1 (http)", "remote_addr": "127.0.0.1", "start": "2026-01-01T00:00:00Z", "duration": 1_500_000,
+            "request": {"raw": b64(b"POST /hook HTTP/1.1\r\nContent-Type: application/json\r\nX-Evil: \x1b[2J\r\n\r\n{\"a\":1}")},
+            "response": null
+        }));
+        let text = render(&c);
+        assert!(text.contains("> POST /hook HTTP/1.1"));
+        assert!(text.contains("\"a\": 1"), "{text}");
+        assert!(text.contains("\\x1b[2J"));
+        assert!(!text.contains('\x1b'));
+        assert!(text.contains("pending"));
+        assert!(text.contains("1.5 ms"));
+        let bin = Message::lenient(
+            b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n\x89PNG\x00\x01\x02",
+        );
+        assert!(render_body(&bin).starts_with("(binary body: 7 bytes, image/png"));
+    }
+
+    #[test]
+    fn long_bodies_are_cut() {
+        let mut raw = b"POST / HTTP/1.1\r\n\r\n".to_vec();
+        raw.extend(std::iter::repeat_n(b'a', 5 * 1024 * 1024));
+        let shown = render_body(&Message::lenient(&raw));
+        assert!(shown.len() < SHOWN_BODY + 200);
+        assert!(shown.contains("more bytes"));
+    }
+
+    #[test]
+    fn sent_requests_are_shown_like_an_exchange_and_escaped() {
+        let sent = Sent {
+            url: url::Url::parse("http://localhost:8080/h").unwrap(),
+            request: Message::parse_request(
+                b"POST /h HTTP/1.1\r\nX-E: \x1b[2J\r\nContent-Length: 7\r\n\r\n{\"a\":1}",
+            )
+            .unwrap(),
+            answer: crate::http::raw::RawAnswer {
+                status: 201,
+                version: "HTTP/1.1".into(),
+                headers: vec![("content-type".into(), "text/plain".into())],
+                body: b"ok \x07".to_vec(),
+                took: std::time::Duration::from_millis(2),
+            },
+        };
+        let text = render_sent(&sent, "airt_1");
+        assert!(
+            text.starts_with("sent airt_1 to http://localhost:8080/h  took 2.0 ms"),
+            "{text}"
+        );
+        assert!(
+            text.contains("> POST /h HTTP/1.1") && text.contains("\"a\": 1"),
+            "{text}"
+        );
+        assert!(
+            text.contains("< HTTP/1.1 201 Created") && text.contains("ok \\x07"),
+            "{text}"
+        );
+        assert!(!text.contains('\x1b') && !text.contains('\x07'));
+        assert_eq!(sent_line(&sent, "airt_1"), "201 Created  POST /h  airt_1");
+    }
+}
+
+#[cfg(test)]
+mod tail_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn capture(path: &str) -> Value {
+        json!({
+            "id": "airt_3MZyHq177NngyQKLJzp36I0CpeR",
+            "tunnel_name": "hook (http)",
+            "start": "2026-11-25T02:04:59Z",
+            "duration": 8_461_531,
+            "request": {"method": "POST", "uri": path},
+            "response": {"status_code": 200},
+        })
+    }
+
+    #[test]
+    fn a_tail_line_fits_80_columns_with_its_id_whole() {
+        let long = capture("/hooks/stripe/events?attempt=1&source=dashboard");
+        let line = tail_line(&long, Some(80));
+        assert!(table::width(&line) <= 80, "{line}");
+        assert!(
+            line.ends_with(" airt_3MZyHq177NngyQKLJzp36I0CpeR"),
+            "{line}"
+        );
+        assert!(line.contains(" /hooks/…"), "{line}");
+        assert!(line.contains('…'), "{line}");
+        // In a pipe, and when it fits, the path is whole.
+        assert!(tail_line(&long, None).contains("source=dashboard"));
+        assert!(tail_line(&capture("/a"), Some(80)).contains(" /a 200 "));
+    }
+}

@@ -1,0 +1,153 @@
+//! The filter flags of `local requests list` (`--method`, `--status`, `--path`, `--grep`,
+//! `--since`), each one a term of the language the inspector's `/` bar reads
+//! ([`crate::capture::filter`]), parsed by its own term parser, so a flag and the word
+//! `status:5xx` select the same exchanges. A bad value is a usage error from clap, before the
+//! agent is asked anything.
+
+use clap::Args;
+use time::OffsetDateTime;
+
+use crate::capture::filter::{term, Clause, Query, Term};
+use crate::escape::escape;
+
+/// `--method`, `--status`, `--path`, `--grep`, `--since`.
+#[derive(Debug, Args)]
+pub struct RequestFilters {
+    /// Only these methods (repeatable, or comma-separated: POST,PUT)
+    #[arg(long = "method", value_name = "METHOD", value_parser = parse_method)]
+    methods: Vec<Term>,
+    /// Only these statuses (repeatable, or comma-separated): a code (404), a class (5xx), or
+    /// pending (no answer yet)
+    #[arg(long = "status", value_name = "STATUS", value_parser = parse_status)]
+    statuses: Vec<Term>,
+    /// Only paths that match this glob ('*' any run of characters, '?' one), with or
+    /// without the query string (/hooks/*)
+    #[arg(long, value_name = "GLOB", value_parser = parse_path)]
+    path: Option<Term>,
+    /// Only exchanges whose request or response holds TEXT in a header or the body, or the
+    /// method, path or status (any case; repeatable: all must be there)
+    #[arg(long = "grep", value_name = "TEXT", value_parser = parse_grep)]
+    grep: Vec<Term>,
+    /// Only what was captured in the last DURATION (90s, 10m, 2h) or since an RFC 3339 time
+    #[arg(long, value_name = "DURATION|TIME", value_parser = parse_since)]
+    since: Option<Term>,
+}
+
+impl RequestFilters {
+    /// The query the flags make: every flag must match; the values of one repeated
+    /// `--method` or `--status` are alternatives.
+    pub fn query(&self) -> Query {
+        let mut clauses: Vec<Clause> = Vec::new();
+        let mut one = |term: Term| {
+            clauses.push(Clause {
+                negated: false,
+                term,
+            })
+        };
+        if let Some(t) = merge(&self.methods) {
+            one(t);
+        }
+        if let Some(t) = merge(&self.statuses) {
+            one(t);
+        }
+        for t in self.path.iter().chain(&self.grep).chain(&self.since) {
+            one(t.clone());
+        }
+        Query::from_clauses(clauses)
+    }
+}
+
+/// Repeated `--method` (or `--status`) flags as one term: any of their values.
+fn merge(terms: &[Term]) -> Option<Term> {
+    let mut it = terms.iter().cloned();
+    let first = it.next()?;
+    Some(it.fold(first, |acc, t| match (acc, t) {
+        (Term::Method(mut a), Term::Method(b)) => {
+            a.extend(b);
+            Term::Method(a)
+        }
+        (Term::Status(mut a), Term::Status(b)) => {
+            a.extend(b);
+            Term::Status(a)
+        }
+        (acc, _) => acc,
+    }))
+}
+
+/// A flag's value as the `/` bar's word `key:value`.
+fn keyed(key: &str, value: &str) -> std::result::Result<Term, String> {
+    term(key, value, OffsetDateTime::now_utc()).map_err(|e| escape(&e.0))
+}
+
+fn parse_method(s: &str) -> std::result::Result<Term, String> {
+    keyed("method", s)
+}
+
+fn parse_status(s: &str) -> std::result::Result<Term, String> {
+    keyed("status", s)
+}
+
+fn parse_path(s: &str) -> std::result::Result<Term, String> {
+    keyed("path", s)
+}
+
+fn parse_grep(s: &str) -> std::result::Result<Term, String> {
+    if s.is_empty() {
+        return Err("must not be empty".into());
+    }
+    Ok(Term::Text(s.to_lowercase()))
+}
+
+fn parse_since(s: &str) -> std::result::Result<Term, String> {
+    keyed("since", s.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::exchange::Exchange;
+    use serde_json::json;
+
+    #[test]
+    fn flags_make_one_query() {
+        let f = RequestFilters {
+            methods: vec![
+                parse_method("post").unwrap(),
+                parse_method("PUT,patch").unwrap(),
+            ],
+            statuses: vec![parse_status("4xx").unwrap(), parse_status("200").unwrap()],
+            path: Some(parse_path("/hooks/*").unwrap()),
+            grep: vec![parse_grep("Paid").unwrap()],
+            since: None,
+        };
+        let q = f.query();
+        assert_eq!(q.clauses().len(), 4);
+        let x = |method: &str, status: u16, uri: &str| {
+            json!({"request": {"method": method, "uri": uri, "raw": null, "headers": {"X": ["paid"]}},
+                   "response": {"status_code": status}})
+        };
+        let x = |method: &str, status: u16, uri: &str| {
+            Exchange::from_json(&x(method, status, uri).to_string()).expect("a capture")
+        };
+        assert!(q.matches(&x("PATCH", 404, "/hooks/a?x=1")));
+        assert!(q.matches(&x("POST", 200, "/hooks/a")));
+        assert!(!q.matches(&x("GET", 200, "/hooks/a")));
+        assert!(!q.matches(&x("POST", 500, "/hooks/a")));
+        assert!(!q.matches(&x("POST", 200, "/other")));
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        assert!(parse_method("").is_err());
+        assert!(parse_method(",").is_err());
+        assert!(parse_method("GE T").is_err());
+        for bad in ["6xx", "99", "abc", "", "4x"] {
+            assert!(parse_status(bad).is_err(), "{bad}");
+        }
+        for bad in ["10x", "", "yesterday"] {
+            assert!(parse_since(bad).is_err(), "{bad}");
+        }
+        assert!(parse_since("10m").is_ok() && parse_since("2026-01-02T15:04:05Z").is_ok());
+        assert!(parse_grep("").is_err() && parse_path("").is_err());
+    }
+}

@@ -1,0 +1,71 @@
+//! `tunnelctl local …`: the agent running on this machine — its tunnels ([`tunnels`]), the
+//! HTTP requests it captured ([`requests`]: list, read closely, follow, export, clear;
+//! [`replay`]: replay with changes, save, send; [`filters`]: the flags that select them) and
+//! the full-screen inspector (`crate::inspect`). Clap definitions and thin handlers: the
+//! captured exchange and what is done with it live in `crate::capture`.
+
+pub mod filters;
+pub mod replay;
+pub mod requests;
+pub mod tunnels;
+
+use clap::{Args, Subcommand};
+
+use crate::context::Context;
+use crate::error::Result;
+use requests::RequestsArgs;
+use tunnels::TunnelsArgs;
+
+/// `local` and its groups.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  tunnelctl local tunnels start --name web --proto http --addr 8080
+  tunnelctl local requests tail                 # follow requests as they arrive
+  tunnelctl local requests get airt_2Qm…        # the whole exchange, decoded
+  tunnelctl local requests replay airt_2Qm…     # after fixing your handler
+  tunnelctl local requests export --har hooks.har
+
+The agent's API is looked for at http://127.0.0.1:4040/api; point elsewhere with --agent-url
+or TUNNELCTL_AGENT_URL.")]
+pub struct LocalArgs {
+    #[command(subcommand)]
+    command: LocalCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum LocalCommand {
+    /// Tunnels running in the local agent
+    #[command(after_help = "Examples:
+  tunnelctl local tunnels list
+  tunnelctl local tunnels start --name web --proto http --addr 8080 --basic-auth user:secretpw
+  tunnelctl local tunnels stop 'web (http)'")]
+    Tunnels(TunnelsArgs),
+    /// HTTP requests captured by the local agent
+    #[command(after_help = "Examples:
+  tunnelctl local requests list --tunnel 'web (http)' --limit 20
+  tunnelctl local requests get airt_2Qm… --curl
+  tunnelctl local requests clear --yes")]
+    Requests(RequestsArgs),
+    /// Full-screen inspector of captured traffic: a live list, decoded bodies, filters, replay
+    #[command(after_help = "Examples:
+  tunnelctl local inspect
+  tunnelctl local inspect --filter 'method:POST status:5xx path:/hooks/*'
+
+Keys: arrows or j/k, PgUp/PgDn, g/G, Enter (list/detail), Tab (request/response), / filter,
+r replay, c copy as curl, s save the request, x clear all, p pause, ? help, q quit.
+Needs a terminal; in scripts use `local requests tail` or `local requests list`.")]
+    Inspect {
+        /// Start with this filter in the / bar (e.g. 'method:POST status:5xx tunnel:hook*')
+        #[arg(long, value_name = "QUERY")]
+        filter: Option<String>,
+    },
+}
+
+/// Runs a `local` command.
+pub async fn run(args: LocalArgs, ctx: &Context) -> Result<()> {
+    match args.command {
+        LocalCommand::Tunnels(t) => tunnels::run(t, ctx).await,
+        LocalCommand::Requests(r) => requests::run(r, ctx).await,
+        LocalCommand::Inspect { filter } => crate::inspect::run::run(ctx, filter.as_deref()).await,
+    }
+}

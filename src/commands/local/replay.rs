@@ -1,0 +1,321 @@
+//! `local requests replay`, `save` and `send`: captured requests sent again by
+//! `tunnelctl` itself, changed, kept in files, or read back from them.
+//!
+//! The agent's API replays a capture only as it was, so a replay with changes (or to another
+//! upstream) is sent straight to the tunnel's upstream (its `config.addr`) or to `--to`,
+//! through a client that carries no credentials ([`Context::upstream`]); an unchanged replay
+//! still goes through the agent. Every flag is checked, and every file read, before anything
+//! is sent.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde_json::Value;
+use url::Url;
+
+use crate::capture::replay::edit::{chosen_editor, edit_to_send};
+use crate::capture::replay::modify::{parse_header, parse_header_name, parse_set, SetField};
+use crate::capture::replay::send::{parse_upstream, upstream_for, upstream_of};
+use crate::capture::replay::{apply, send, Mods};
+use crate::capture::view::{self, SentList};
+use crate::capture::{har, Exchange, Message};
+use crate::commands::read_input;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::escape::escape;
+
+/// The largest request file, HAR log or `--body` read: a captured request's body can be an
+/// upload, far larger than a flag's value.
+const MAX_FILE: usize = crate::http::DEFAULT_MAX_BODY;
+
+/// The changes `replay` can make before sending.
+#[derive(Debug, Args)]
+pub struct ChangeArgs {
+    /// Set a header (repeatable): the values given for a name replace all of its values
+    #[arg(long = "header", short = 'H', value_name = "'NAME: VALUE'", value_parser = parse_header)]
+    headers: Vec<(String, String)>,
+    /// Remove a header, every value of it (repeatable)
+    #[arg(long = "remove-header", value_name = "NAME", value_parser = parse_header_name)]
+    remove: Vec<String>,
+    /// Replace the body with the contents of FILE (@FILE), or of stdin (-)
+    #[arg(long, value_name = "@FILE|-", value_parser = parse_body_source)]
+    body: Option<String>,
+    /// Set a field of the JSON body (repeatable): keys joined by dots, array indexes as
+    /// numbers (data.items.0.id=7); VALUE is JSON when it reads as JSON (100, true, null,
+    /// "007"), else a string
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = parse_set)]
+    set: Vec<SetField>,
+    /// Open the request in $VISUAL or $EDITOR (after the other changes) and send what is
+    /// saved; an unchanged or emptied file sends nothing
+    #[arg(long)]
+    edit: bool,
+    /// Send to this server instead of the tunnel's upstream (http:// or https://; a path
+    /// given is put before the request's path)
+    #[arg(long, value_name = "URL", value_parser = parse_upstream)]
+    to: Option<Url>,
+}
+
+impl ChangeArgs {
+    /// Is the replay sent by `tunnelctl` (something to change, or another upstream)?
+    pub fn any(&self) -> bool {
+        !self.headers.is_empty()
+            || !self.remove.is_empty()
+            || self.body.is_some()
+            || !self.set.is_empty()
+            || self.edit
+            || self.to.is_some()
+    }
+}
+
+/// `--body @FILE`, `--body @-` or `--body -`: the path to read (`-` for stdin).
+fn parse_body_source(s: &str) -> std::result::Result<String, String> {
+    match s {
+        "-" | "@-" => Ok("-".into()),
+        _ => match s.strip_prefix('@') {
+            Some(path) if !path.is_empty() => Ok(path.to_string()),
+            _ => Err(format!(
+                "'{}' must be @FILE (the body is read from FILE) or - (from stdin)",
+                escape(s)
+            )),
+        },
+    }
+}
+
+/// How long an unchanged replay waits for the agent to capture the new exchange: the agent
+/// answers at once and captures the replayed exchange when the upstream has answered.
+const REPLAY_CAPTURE_WAIT: Duration = Duration::from_secs(5);
+/// How many of the newest captures are read to tell the new one from those already there.
+const RECENT: usize = 50;
+
+/// Replays `id` unchanged through the agent, then shows the new exchange the agent captured
+/// (marked `remote_addr: "replayed"`), once it has its answer, or says it has not come yet.
+pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> Result<()> {
+    let client = ctx.agent()?;
+    let recent = || async {
+        let list = client.requests_raw(Some(RECENT), None).await?;
+        Exchange::all_of(&list, true)
+    };
+    let known: HashSet<String> = recent().await?.into_iter().map(|c| c.id).collect();
+    client.replay(id, tunnel).await?;
+    let until = Instant::now() + REPLAY_CAPTURE_WAIT;
+    let until = crate::deadline::get().map_or(until, |d| d.min(until));
+    let mut found = None;
+    while Instant::now() < until {
+        let new = recent()
+            .await?
+            .into_iter()
+            .find(|c| c.remote_addr == "replayed" && !c.id.is_empty() && !known.contains(&c.id));
+        if let Some(capture) = new {
+            if capture.answered() {
+                found = Some(capture);
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    view::replayed(&ctx.printer, id, found.as_ref())
+}
+
+/// Replays `id` with `changes`, sent by `tunnelctl` to the upstream of `tunnel` (the tunnel
+/// it was captured on when `None`) or to `--to`.
+pub async fn replay_changed(
+    ctx: &Context,
+    id: &str,
+    tunnel: Option<&str>,
+    changes: ChangeArgs,
+) -> Result<()> {
+    // Everything local is checked before the agent is asked anything.
+    let editor = if changes.edit {
+        Some(editor(ctx)?)
+    } else {
+        None
+    };
+    let mods = Mods {
+        headers: changes.headers,
+        remove: changes.remove,
+        body: match &changes.body {
+            Some(path) => Some(read_input("--body", path, MAX_FILE)?),
+            None => None,
+        },
+        set: changes.set,
+    };
+    let client = ctx.agent()?;
+    let captured = Exchange::from_agent(client.request(id).await?)?;
+    let mut msg = captured.request_to_send()?;
+    apply(&mut msg, &mods)?;
+    let upstream = match changes.to {
+        Some(url) => url,
+        None => upstream_for(&client, &captured, tunnel).await?,
+    };
+    if let Some(editor) = editor {
+        msg = edit_to_send(&editor, &msg)?;
+    } else if let Some(why) = msg.unsendable() {
+        return Err(Error::usage(format!("{why}; nothing was sent")));
+    }
+    let http = ctx.upstream(&upstream)?;
+    let sent = send(&http, &msg, &upstream).await?;
+    view::sent(&ctx.printer, &sent, id)
+}
+
+/// The editor to open: `$VISUAL`, `$EDITOR`, else `vi` when a person is at the terminal.
+fn editor(ctx: &Context) -> Result<String> {
+    match chosen_editor() {
+        Some(e) => Ok(e),
+        None if ctx.prompter.is_interactive() => Ok("vi".into()),
+        None => Err(Error::usage(
+            "--edit needs an editor: set VISUAL or EDITOR (e.g. EDITOR=nano)",
+        )),
+    }
+}
+
+/// `local requests save ID --out FILE`.
+#[derive(Debug, Args)]
+pub struct SaveArgs {
+    /// Captured request ID (airt_…)
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
+    id: String,
+    /// The file to write ('-' for stdout)
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Overwrite FILE if it exists; with '--out -', write to a terminal even bytes that
+    /// could act on it
+    #[arg(long)]
+    force: bool,
+}
+
+/// Writes a captured request to a file as an HTTP message.
+pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
+    let to_stdout = args.out.as_os_str() == "-";
+    let shown = escape(&args.out.display().to_string());
+    if !to_stdout && !args.force && args.out.exists() {
+        return Err(Error::usage(format!(
+            "{shown} exists; add --force to overwrite it"
+        )));
+    }
+    let client = ctx.agent()?;
+    let captured = Exchange::from_agent(client.request(&args.id).await?)?;
+    // A request that does not read as one (a header no server would take) is saved as it
+    // was captured: the file is a record of what came in.
+    let bytes = match captured.request_to_send() {
+        Ok(msg) => msg.to_bytes(),
+        Err(e) => captured.request.raw.clone().ok_or(e)?,
+    };
+    if to_stdout {
+        return view::raw(&ctx.printer, "request", &bytes, args.force);
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if args.force {
+        options.create(true).truncate(true);
+    } else {
+        // Not even a file made in the meantime is overwritten.
+        options.create_new(true);
+    }
+    options
+        .open(&args.out)
+        .and_then(|mut f| f.write_all(&bytes))
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => {
+                Error::usage(format!("{shown} exists; add --force to overwrite it"))
+            }
+            _ => Error::Io(format!("cannot write {shown}: {e}")),
+        })?;
+    ctx.note(&format!(
+        "Saved {} to {shown} ({} bytes)",
+        escape(&args.id),
+        bytes.len()
+    ));
+    Ok(())
+}
+
+/// `local requests send FILE...`.
+#[derive(Debug, Args)]
+pub struct SendArgs {
+    /// Request files (as 'save' and 'get --raw' write them; '-' for stdin), or HAR logs
+    /// with --har
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
+    /// The server to send to (http:// or https://; a path given is put before each
+    /// request's path)
+    #[arg(long, value_name = "URL", value_parser = parse_upstream, required_unless_present = "tunnel")]
+    to: Option<Url>,
+    /// Send to the upstream of this running tunnel (its config.addr) instead of --to
+    #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
+    tunnel: Option<String>,
+    /// The files are HAR logs: send the request of every entry, in order
+    #[arg(long)]
+    har: bool,
+}
+
+/// Sends saved requests, one after the other.
+pub async fn send_files(ctx: &Context, args: SendArgs) -> Result<()> {
+    let mut requests: Vec<(String, Message)> = Vec::new();
+    for file in &args.files {
+        requests.extend(read_requests(file, args.har)?);
+    }
+    for (source, msg) in &requests {
+        if let Some(why) = msg.unsendable() {
+            return Err(Error::usage(format!(
+                "{}: {why}; nothing was sent",
+                escape(source)
+            )));
+        }
+    }
+    let upstream = match (args.to, args.tunnel) {
+        (Some(url), _) => url,
+        (None, Some(name)) => upstream_of(&ctx.agent()?.tunnel(&name).await?)?,
+        (None, None) => return Err(Error::usage("give --to URL or --tunnel NAME")),
+    };
+    let http = ctx.upstream(&upstream)?;
+    if let [(source, msg)] = requests.as_slice() {
+        let sent = send(&http, msg, &upstream).await?;
+        return view::sent(&ctx.printer, &sent, source);
+    }
+    let sources: Vec<String> = requests.iter().map(|(s, _)| s.clone()).collect();
+    let list = std::cell::RefCell::new(SentList::start(&ctx.printer)?);
+    let by_source = |source: String| {
+        let found = requests.iter().find(|(s, _)| *s == source);
+        let (http, upstream, list) = (&http, &upstream, &list);
+        async move {
+            let (_, msg) = found.ok_or_else(|| Error::Io("lost a request".into()))?;
+            let sent = send(http, msg, upstream).await?;
+            list.borrow_mut().push(&sent, &source)
+        }
+    };
+    let outcomes = crate::bulk::run(&sources, 1, by_source, |source, outcome| {
+        if let crate::bulk::Outcome::Failed(e) = outcome {
+            ctx.printer
+                .streams
+                .err_line(&format!("error: {}: {e:#}", escape(source)));
+        }
+    })
+    .await;
+    list.into_inner().finish()?;
+    crate::bulk::conclude(&ctx.printer, &sources, &outcomes, &[])
+}
+
+/// The requests of one file, each named for messages (`FILE`, or `FILE#N` for the Nth entry
+/// of a HAR log). A file that does not read as requests is a usage error.
+fn read_requests(file: &str, har: bool) -> Result<Vec<(String, Message)>> {
+    let shown = if file == "-" { "stdin" } else { file };
+    let bytes = read_input("send", file, MAX_FILE)?;
+    let bad = |why: String| Error::usage(format!("{}: {why}; nothing was sent", escape(shown)));
+    if !har {
+        let msg = Message::parse_request(&bytes)
+            .map_err(|why| bad(format!("not an HTTP request: {why}")))?;
+        return Ok(vec![(shown.to_string(), msg)]);
+    }
+    let doc: Value = serde_json::from_slice(&bytes).map_err(|e| bad(format!("not JSON ({e})")))?;
+    let messages = har::requests(&doc).map_err(bad)?;
+    if messages.is_empty() {
+        return Err(bad("the HAR log has no entries".into()));
+    }
+    Ok(messages
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| (format!("{shown}#{}", i + 1), m))
+        .collect())
+}

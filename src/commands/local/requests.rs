@@ -1,0 +1,304 @@
+//! `tunnelctl local requests …`: the HTTP requests the local agent captured — list (with the
+//! filter flags), get, follow (`tail`), export as HAR, clear; replay, save and send are in
+//! [`super::replay`]. Each capture is read once into [`Exchange`] and shown by
+//! [`crate::capture::view`].
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+
+use crate::capture::{self, filter::Query, view, view::GetAs, Exchange};
+use crate::commands::parse_limit;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::output::columns::CAPTURED_REQUEST;
+
+#[derive(Debug, Args)]
+pub struct RequestsArgs {
+    #[command(subcommand)]
+    command: RequestsCommand,
+}
+
+#[derive(Debug, Args)]
+struct Filter {
+    /// Only requests captured on this tunnel
+    #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
+    tunnel: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+enum RequestsCommand {
+    /// List captured requests, newest first
+    #[command(after_help = "Examples:
+  tunnelctl local requests list
+  tunnelctl local requests list --tunnel 'web (http)' --limit 10 --json
+  tunnelctl local requests list --method POST --status 5xx --since 10m
+  tunnelctl local requests list --path '/hooks/*' --grep invoice.paid
+  tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
+
+Every filter given must match. --limit counts the requests that match; with a filter every
+captured request is read from the agent and filtered here.")]
+    List {
+        /// At most N requests (1 or more)
+        #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+        limit: Option<usize>,
+        #[command(flatten)]
+        filter: Filter,
+        #[command(flatten)]
+        only: super::filters::RequestFilters,
+    },
+    /// Show one captured exchange, decoded: request line, headers, body, then the response
+    #[command(after_help = "Examples:
+  tunnelctl local requests get airt_2Qm…
+  tunnelctl local requests get airt_2Qm… --raw > request.http
+  tunnelctl local requests get airt_2Qm… --raw --response > response.http
+  tunnelctl local requests get airt_2Qm… --curl")]
+    Get {
+        /// Captured request ID (airt_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
+        id: String,
+        /// Write the raw request bytes to stdout, unchanged
+        #[arg(long, conflicts_with = "curl")]
+        raw: bool,
+        /// With --raw: the raw response bytes instead
+        #[arg(long, requires = "raw")]
+        response: bool,
+        /// With --raw: write the bytes to a terminal even when they hold control characters or
+        /// binary data (by default they are written only to a file or a pipe)
+        #[arg(long, requires = "raw")]
+        force: bool,
+        /// Print the request as an equivalent curl command line (for bash or zsh: control
+        /// characters are written as $'…' escapes)
+        #[arg(long)]
+        curl: bool,
+    },
+    /// Send a captured request to the local server again: as it was, through the agent
+    /// (captured again as "replayed"); or changed, or to another server, sent by tunnelctl
+    /// itself to the tunnel's upstream (not captured), showing the answer as 'get' does
+    #[command(after_help = "Examples:
+  tunnelctl local requests replay airt_2Qm…
+  tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'
+  tunnelctl local requests replay airt_2Qm… --header 'X-Signature: test' --remove-header Cookie
+  tunnelctl local requests replay airt_2Qm… --body @event.json
+  tunnelctl local requests replay airt_2Qm… --set data.amount=2500 --set data.currency=eur
+  tunnelctl local requests replay airt_2Qm… --edit
+  tunnelctl local requests replay airt_2Qm… --to http://localhost:3000
+
+Changes are made in this order: --body, --set, --remove-header, --header, then --edit.
+Content-Length always follows the body.")]
+    Replay {
+        /// Captured request ID (airt_…)
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
+        id: String,
+        /// Replay on this tunnel instead of the one it was captured on (with changes: send
+        /// to this tunnel's upstream)
+        #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
+        tunnel: Option<String>,
+        #[command(flatten)]
+        changes: Box<super::replay::ChangeArgs>,
+    },
+    /// Write a captured request to a file as an HTTP message (what 'get --raw' shows, a
+    /// chunked body written out whole), to send again later with 'send'
+    #[command(after_help = "Examples:
+  tunnelctl local requests save airt_2Qm… --out paid.http
+  tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
+  tunnelctl local requests save airt_2Qm… --out - | head -20")]
+    Save(super::replay::SaveArgs),
+    /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
+    /// printing each answer's status (one request: the whole answer, as 'get' shows it)
+    #[command(after_help = "Examples:
+  tunnelctl local requests send paid.http --to http://localhost:8080
+  tunnelctl local requests send paid.http refund.http --tunnel 'web (http)'
+  tunnelctl local requests send --har hooks.har --to http://localhost:8080/v2
+  tunnelctl local requests send paid.http --to http://localhost:8080 --json | jq .response.status_code
+
+Any answer, whatever its status, counts as sent. Exit 2: a file is not a request (nothing
+is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
+failed after sending; 5: several files, some sent and some not.")]
+    Send(super::replay::SendArgs),
+    /// Delete every captured request
+    #[command(after_help = "Example:\n  tunnelctl local requests clear --yes")]
+    Clear,
+    /// Follow new captured requests as they arrive, until Ctrl-C
+    #[command(after_help = "Examples:
+  tunnelctl local requests tail
+  tunnelctl local requests tail --tunnel 'web (http)' -o ndjson | jq .request.uri")]
+    Tail {
+        #[command(flatten)]
+        filter: Filter,
+    },
+    /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
+    #[command(after_help = "Examples:
+  tunnelctl local requests export --har hooks.har
+  tunnelctl local requests export --har - --tunnel 'web (http)' --limit 50 > hooks.har")]
+    Export {
+        /// The file to write ('-' for stdout)
+        #[arg(long, value_name = "FILE")]
+        har: std::path::PathBuf,
+        /// At most N requests, the newest (1 or more)
+        #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+        limit: Option<usize>,
+        #[command(flatten)]
+        filter: Filter,
+    },
+}
+
+/// Runs a `local requests` command.
+pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
+    match args.command {
+        RequestsCommand::List {
+            limit,
+            filter,
+            only,
+        } => list(ctx, limit, filter.tunnel.as_deref(), &only.query()).await,
+        RequestsCommand::Get {
+            id,
+            raw,
+            response,
+            force,
+            curl,
+        } => {
+            let client = ctx.agent()?;
+            let captured = Exchange::from_agent(client.request(&id).await?)?;
+            let how = if raw {
+                GetAs::Raw { response, force }
+            } else if curl {
+                GetAs::Curl
+            } else {
+                GetAs::Decoded
+            };
+            view::get(&ctx.printer, &captured, how)
+        }
+        RequestsCommand::Replay {
+            id,
+            tunnel,
+            changes,
+        } if changes.any() => {
+            super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await
+        }
+        RequestsCommand::Replay { id, tunnel, .. } => {
+            super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await
+        }
+        RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
+        RequestsCommand::Send(args) => super::replay::send_files(ctx, args).await,
+        RequestsCommand::Clear => {
+            let client = ctx.agent()?;
+            ctx.confirm("Delete every captured request?")?;
+            client.clear().await?;
+            ctx.note("Deleted every captured request");
+            Ok(())
+        }
+        RequestsCommand::Tail { filter } => tail(ctx, filter.tunnel.as_deref()).await,
+        RequestsCommand::Export { har, limit, filter } => {
+            export(ctx, &har, limit, filter.tunnel.as_deref()).await
+        }
+    }
+}
+
+/// `list`: the agent's answer passed on item by item as its own JSON text (machine output
+/// builds no values, so a list of large captured bodies costs little more memory than its
+/// text); each one read as a capture only when there is a filter to match.
+async fn list(
+    ctx: &Context,
+    limit: Option<usize>,
+    tunnel: Option<&str>,
+    query: &Query,
+) -> Result<()> {
+    let client = ctx.agent()?;
+    // The agent filters by tunnel only: with other filters, every capture is read and
+    // --limit counts the matches.
+    let asked = if query.is_empty() { limit } else { None };
+    let raw = client.requests_raw(asked, tunnel).await?;
+    let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
+    let mut shown = 0;
+    for item in raw.items()? {
+        if limit.is_some_and(|n| shown >= n) {
+            break;
+        }
+        if !query.is_empty() && !Exchange::from_json(item).is_some_and(|e| query.matches(&e)) {
+            continue;
+        }
+        shown += 1;
+        sink.push_raw(item)?;
+    }
+    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
+    Ok(())
+}
+
+/// `export --har FILE`: the captures as a HAR log, to a file or stdout.
+async fn export(
+    ctx: &Context,
+    har: &std::path::Path,
+    limit: Option<usize>,
+    tunnel: Option<&str>,
+) -> Result<()> {
+    let client = ctx.agent()?;
+    let all = Exchange::all_of(&client.requests_raw(limit, tunnel).await?, false)?;
+    let doc = capture::har::document(&all);
+    let text = serde_json::to_string_pretty(&doc)
+        .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
+    if har.as_os_str() == "-" {
+        ctx.printer.line(&text)?;
+    } else {
+        std::fs::write(har, text + "\n")
+            .map_err(|e| Error::Io(format!("cannot write {}: {e}", har.display())))?;
+    }
+    ctx.note(&format!(
+        "Wrote {} exchange(s) to {}",
+        all.len(),
+        har.display()
+    ));
+    Ok(())
+}
+
+/// How often `tail` asks the agent for new requests.
+const TAIL_EVERY: Duration = Duration::from_millis(200);
+/// How long `tail` holds a request whose response is pending before printing it anyway.
+const TAIL_HOLD: Duration = Duration::from_secs(10);
+
+/// Follows captured requests: polls the newest ones and prints each new one once it has its
+/// response (or has waited too long), oldest first.
+async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
+    let client = &ctx.agent()?;
+    let recent = |n: usize| async move {
+        let list = client.requests_raw(Some(n), tunnel).await?;
+        Exchange::all_of(&list, true)
+    };
+    let mut seen: HashSet<String> = recent(100).await?.into_iter().map(|e| e.id).collect();
+    let mut first_seen: HashMap<String, Instant> = HashMap::new();
+    ctx.note("Following captured requests; Ctrl-C to stop.");
+    let mut window = 50;
+    loop {
+        tokio::time::sleep(TAIL_EVERY).await;
+        let batch = recent(window).await?;
+        let unseen = batch
+            .iter()
+            .filter(|e| !e.id.is_empty() && !seen.contains(&e.id))
+            .count();
+        // Everything in the window is new: some may have been missed, look further next time.
+        window = if unseen == batch.len() && batch.len() == window {
+            (window * 4).min(2000)
+        } else {
+            50
+        };
+        let mut out = ctx.printer.writer();
+        for item in batch.iter().rev() {
+            if item.id.is_empty() || seen.contains(&item.id) {
+                continue;
+            }
+            let held = first_seen
+                .entry(item.id.clone())
+                .or_insert_with(Instant::now)
+                .elapsed();
+            if !item.answered() && held < TAIL_HOLD {
+                continue;
+            }
+            seen.insert(item.id.clone());
+            first_seen.remove(&item.id);
+            view::tail_item(&ctx.printer, &mut out, item)?;
+        }
+        out.flush()?;
+    }
+}
