@@ -392,8 +392,8 @@ fn is_answered(captured: &Value) -> bool {
 
 /// The one rule for whether a captured exchange's response part says the local server has
 /// answered: a status code, or raw bytes. (The real agent shows a pending response as
-/// `status_code: 0` and `raw: null`; other versions as no response at all.) The typed capture,
-/// `crate::capture::Exchange`, reads it too.
+/// `status_code: 0` and `raw: null`; other versions as no response at all.) The typed capture
+/// model of the capture feature reads it too.
 pub fn answered(status_code: Option<i64>, raw: Option<&str>) -> bool {
     status_code.unwrap_or(0) != 0 || raw.is_some_and(|r| !r.is_empty())
 }
