@@ -48,6 +48,8 @@ pub enum Format {
 pub struct Printer {
     /// The format.
     pub format: Format,
+    /// `-o wide`: tables show every column, none left out for width.
+    pub wide: bool,
     /// A jq filter applied to the JSON output.
     pub jq: Option<String>,
     /// Is stdout a terminal (or made to look like one with `TUNNELCTL_FORCE_TTY=1`)?
@@ -67,8 +69,10 @@ pub struct Printer {
 pub struct Asked {
     /// `--json`.
     pub json: bool,
-    /// `-o FORMAT` (table, json or ndjson).
+    /// `-o FORMAT` (table, json or ndjson; `-o wide` is a table with `wide` set).
     pub format: Option<Format>,
+    /// `-o wide`.
+    pub wide: bool,
     /// `--jq EXPR`.
     pub jq: Option<String>,
     /// `--no-color`.
@@ -84,7 +88,7 @@ impl Printer {
         let format = match (g.json, g.format) {
             (true, Some(Format::Table | Format::Ndjson | Format::Tsv)) => {
                 return Err(Error::usage(
-                    "--json cannot be combined with -o table or -o ndjson",
+                    "--json cannot be combined with -o table, -o wide or -o ndjson",
                 ))
             }
             (true, _) | (false, Some(Format::Json)) => Format::Json,
@@ -96,7 +100,7 @@ impl Printer {
         };
         if g.jq.is_some() && matches!(format, Format::Table) {
             return Err(Error::usage(
-                "--jq works on JSON output; it cannot be combined with -o table",
+                "--jq works on JSON output; it cannot be combined with -o table or -o wide",
             ));
         }
         if let Some(expr) = &g.jq {
@@ -105,6 +109,7 @@ impl Printer {
         let color = tty && !g.no_color && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
         Ok(Printer {
             format,
+            wide: g.wide,
             jq: g.jq.clone(),
             tty,
             color,
@@ -125,8 +130,7 @@ impl Printer {
             opts: self.clone(),
             kind,
             out: self.streams.out(),
-            rows: Vec::new(),
-            layout: None,
+            table: table::Stream::new(kind, self.streams.width(), self.wide, self.color),
             jq: match &self.jq {
                 Some(code) => Some(jq::ListFilter::new(code, self.format == Format::Ndjson)?),
                 None => None,
@@ -238,10 +242,7 @@ pub struct ListSink {
     opts: Printer,
     kind: &'static Kind,
     out: Box<dyn Write>,
-    rows: Vec<Vec<String>>,
-    /// A table's layout once it is fixed: when the table starts streaming (fitted to its
-    /// first rows), or when it ends.
-    layout: Option<table::Layout>,
+    table: table::Stream,
     jq: Option<jq::ListFilter>,
     count: usize,
 }
@@ -318,54 +319,17 @@ impl ListSink {
             Format::Tsv => {
                 writeln!(self.out, "{}", self.kind.tsv_row(&item))?;
             }
-            Format::Table => {
-                let row = self.kind.table_row(&item);
-                match &self.layout {
-                    Some(layout) => writeln!(self.out, "{}", layout.line(&row))?,
-                    None => {
-                        self.rows.push(row);
-                        if self.rows.len() >= table::STREAM_AFTER {
-                            self.start_streaming()?;
-                        }
-                    }
-                }
-            }
+            Format::Table => self.table.push(self.kind.table_row(&item), &mut self.out)?,
         }
         Ok(())
     }
 
-    /// A table longer than any screen: columns sized from the rows so far, which are printed,
-    /// and every later row printed as it comes.
-    fn start_streaming(&mut self) -> Result<()> {
-        let layout = table::Layout::fit(self.kind, &self.rows, self.opts.streams.width());
-        writeln!(self.out, "{}", layout.header(self.opts.color))?;
-        for row in std::mem::take(&mut self.rows) {
-            writeln!(self.out, "{}", layout.line(&row))?;
-        }
-        self.layout = Some(layout);
-        Ok(())
-    }
-
-    /// Ends a table: the rows held are printed (unless it was streamed), then, on a terminal,
-    /// one line on stderr names the columns left out for want of width.
+    /// Ends a table: the rows held are printed, then, on a terminal, one line on stderr names
+    /// the columns left out for want of width.
     fn end_table(&mut self) -> Result<()> {
-        let width = self.opts.streams.width();
-        if self.layout.is_none() && !self.rows.is_empty() {
-            let layout = table::Layout::fit(self.kind, &self.rows, width);
-            writeln!(
-                self.out,
-                "{}",
-                table::list(&layout, &self.rows, self.opts.color)
-            )?;
-            self.layout = Some(layout);
-        }
+        let note = self.table.finish(&mut self.out)?;
         self.out.flush()?;
-        if let Some(note) = self
-            .layout
-            .as_ref()
-            .filter(|_| self.opts.tty)
-            .and_then(|layout| layout.dropped_note(width))
-        {
+        if let Some(note) = note.filter(|_| self.opts.tty) {
             self.opts.streams.err_line(&note);
         }
         Ok(())
