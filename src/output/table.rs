@@ -384,11 +384,12 @@ mod tests {
 
     #[test]
     fn ids_and_references_are_never_cut() {
-        let arn = "kinesis arn:aws:kinesis:us-east-1:123456789012:stream/tunnel-events";
+        let arn = "arn:aws:kinesis:us-east-1:123456789012:stream/tunnel-events";
         let rows = vec![row(&[
             "ed_2guQ2CGIpfYdhnFmnssgDPmyWHZ",
             "audit",
             "json",
+            "kinesis",
             arn,
             "role arn:aws:iam::123456789012:role/tunnel-events",
             "",

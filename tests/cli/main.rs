@@ -27,6 +27,7 @@ mod replay;
 mod sessions;
 mod settings_and_errors;
 mod tables;
+mod wide_tables;
 
 /// The hostile-server suite: every promise of the README's "Reliability and security" section
 /// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or
