@@ -6,10 +6,10 @@
 //! does offer is the data an evaluation carries ([`DataT`]): every step of an evaluation asks
 //! that data for the filter's table of terms ([`HasLut::lut`]). Our data, [`Bounded`], checks
 //! there how much stack is left, as the platform reports it (through `stacker`, which knows
-//! Linux, macOS, Windows and the BSDs). An evaluation runs on at least [`STACK`] of stack:
-//! where the thread has less left (a Windows main thread has 1 MiB), `stacker` runs it on a
-//! stack of its own, on the same thread, since jaq's values cannot move to another one. A
-//! filter whose recursion ends (5000 levels deep is fine) runs as before.
+//! Linux, macOS, Windows and the BSDs). An evaluation starts with at least [`MIN_LEFT`] of
+//! stack: where the thread has less left (a Windows main thread has 1 MiB in all), `stacker`
+//! runs it on a stack of [`STACK`], on the same thread, since jaq's values cannot move to
+//! another one. A filter whose recursion ends (5000 levels deep is fine) runs as before.
 //!
 //! When less than [`RED_ZONE`] is left, the evaluation cannot be unwound (jaq offers no way to
 //! stop it, and release builds abort on panic), so the process ends here: one error line and
@@ -25,7 +25,12 @@ use jaq_json::Val;
 /// What the user reads; one line, as every error.
 const MESSAGE: &str = "error: --jq: the filter recursed too deeply and ran out of stack; give each recursive def a case that ends it";
 
-/// The stack an evaluation may use: deep enough for any filter that ends.
+/// The stack an evaluation starts with at least: deep enough for any filter that ends, and
+/// what a Linux or macOS main thread has anyway (8 MiB), so that the evaluation of each of a
+/// million list items does not pay for a stack of its own.
+const MIN_LEFT: usize = 4 * 1024 * 1024;
+
+/// The stack given to an evaluation where the thread has less than [`MIN_LEFT`] left.
 const STACK: usize = 64 * 1024 * 1024;
 
 /// Stack kept free below the deepest step: more than one step of jaq's recursion takes.
@@ -52,9 +57,9 @@ impl<'a> HasLut<'a, Bounded> for Watch<'a> {
     }
 }
 
-/// Runs `eval` (the evaluation of a filter) on at least [`STACK`] of stack.
+/// Runs `eval` (the evaluation of a filter) with at least [`MIN_LEFT`] of stack.
 pub fn guarded<T>(eval: impl FnOnce() -> T) -> T {
-    stacker::maybe_grow(STACK, STACK, eval)
+    stacker::maybe_grow(MIN_LEFT, STACK, eval)
 }
 
 /// Ends the process: the recursion cannot be unwound.
