@@ -380,6 +380,23 @@ mod tests {
     }
 
     #[test]
+    fn deep_recursion_that_ends_runs_on_a_thread_with_a_small_stack() {
+        // A Windows main thread has 1 MiB: the evaluation gets a stack of its own there.
+        let small = std::thread::Builder::new().stack_size(1024 * 1024);
+        let ran = small
+            .spawn(|| {
+                run(
+                    "def f: if . > 0 then . - 1 | f else . end; 5000 | f",
+                    json!(null),
+                )
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(ran, "0\n");
+    }
+
+    #[test]
     fn bad_filters_say_where() {
         let e = Filter::compile(".[] | ").err().unwrap();
         assert_eq!(e.exit_code(), 2);
