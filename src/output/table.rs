@@ -405,6 +405,33 @@ mod tests {
     }
 
     #[test]
+    fn wide_keeps_every_column_whole_and_later_batches_keep_the_widths() {
+        let long = "office network ".repeat(10);
+        let rows = vec![row(&["ipp_1", &long, "", "3h ago"])];
+        let mut table = Stream::new(&IP_POLICY, 40, true, false);
+        let mut out = Vec::new();
+        for _ in 0..STREAM_AFTER + BATCH + 1 {
+            table.push(rows[0].clone(), &mut out).expect("a row");
+        }
+        let note = table.finish(&mut out).expect("the end");
+        assert_eq!(note, None);
+        let text = String::from_utf8(out).expect("text");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines.len(),
+            STREAM_AFTER + BATCH + 2,
+            "a header and a line per row"
+        );
+        assert!(lines[0].starts_with("ID     DESCRIPTION"), "{}", lines[0]);
+        assert!(lines[0].ends_with("METADATA  CREATED"), "{}", lines[0]);
+        let at = lines[0].find("CREATED");
+        assert!(lines[1..]
+            .iter()
+            .all(|l| *l == lines[1] && l.find("3h ago") == at));
+        assert!(!text.contains('…'));
+    }
+
+    #[test]
     fn an_essential_column_wider_than_the_terminal_stays_whole() {
         let id = "x".repeat(50);
         let rows = vec![row(&[&id, "office", "", "3h ago"])];
