@@ -407,11 +407,11 @@ mod tests {
     #[test]
     fn wide_keeps_every_column_whole_and_later_batches_keep_the_widths() {
         let long = "office network ".repeat(10);
-        let rows = vec![row(&["ipp_1", &long, "", "3h ago"])];
+        let cells = row(&["ipp_1", &long, "", "3h ago"]);
         let mut table = Stream::new(&IP_POLICY, 40, true, false);
         let mut out = Vec::new();
         for _ in 0..STREAM_AFTER + BATCH + 1 {
-            table.push(rows[0].clone(), &mut out).expect("a row");
+            table.push(cells.clone(), &mut out).expect("a row");
         }
         let note = table.finish(&mut out).expect("the end");
         assert_eq!(note, None);
