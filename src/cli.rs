@@ -69,6 +69,8 @@ pub fn command() -> clap::Command {
 pub enum OutputFormat {
     /// A table on a terminal, tab-separated values in a pipe.
     Table,
+    /// A table with every column, none left out for width (kubectl's `-o wide`).
+    Wide,
     /// The API's JSON, unchanged; a list is one array of every item.
     Json,
     /// One JSON object per line.
@@ -164,7 +166,7 @@ impl GlobalArgs {
     /// nothing below the command handlers sees them.
     pub fn into_flags_and_printer(self) -> crate::error::Result<(SettingFlags, Printer)> {
         let format = self.output.map(|o| match o {
-            OutputFormat::Table => Format::Table,
+            OutputFormat::Table | OutputFormat::Wide => Format::Table,
             OutputFormat::Json => Format::Json,
             OutputFormat::Ndjson => Format::Ndjson,
         });
@@ -172,6 +174,7 @@ impl GlobalArgs {
             &OutputFlags {
                 json: self.json,
                 format,
+                wide: self.output == Some(OutputFormat::Wide),
                 jq: self.jq,
                 no_color: self.no_color,
                 show_secrets: self.show_secrets,

@@ -27,6 +27,10 @@ pub enum Cell {
     Types,
     /// An EventTarget: which member, and its resource name.
     Target,
+    /// An EventTarget's member alone (`kinesis`): short enough for any table.
+    TargetType,
+    /// An EventTarget's resource name alone (its ARN), never cut.
+    TargetArn,
     /// The auth of an EventTarget: the role ARN or the access key id; never the secret.
     Auth,
     /// A duration in nanoseconds: "12.3 ms" in a table, the number in TSV.
@@ -112,6 +116,16 @@ const fn list_col(header: &'static str, field: &'static str, cell: Cell, priorit
     }
 }
 
+/// A column of list tables only: a field split in two, so that its short half still fits a
+/// narrow terminal (TSV and detail views show the field whole, as a [`detail_col`]).
+const fn table_col(header: &'static str, field: &'static str, cell: Cell, priority: u8) -> Column {
+    Column {
+        in_tsv: false,
+        in_detail: false,
+        ..col(header, field, cell, priority)
+    }
+}
+
 /// A line of detail views only (TSV keeps its columns as they were).
 const fn detail_only(header: &'static str, field: &'static str, cell: Cell) -> Column {
     Column {
@@ -180,12 +194,16 @@ pub static EVENT_DESTINATION: Kind = Kind {
     plural: "event destinations",
     columns: &[
         col("ID", "id", Cell::Text, ALWAYS),
-        col("DESCRIPTION", "description", Cell::Free, 2),
-        col("FORMAT", "format", Cell::Text, 6),
-        col("TARGET", "target", Cell::Target, 3),
+        col("DESCRIPTION", "description", Cell::Free, 3),
+        // The same for every destination today (`json`): it tells none apart.
+        col("FORMAT", "format", Cell::Text, 7),
+        detail_col("TARGET", "target", Cell::Target),
+        // The kind of target tells destinations apart where their ARNs do not fit.
+        table_col("TYPE", "target", Cell::TargetType, 2),
+        table_col("TARGET", "target", Cell::TargetArn, 4),
         col("AUTH", "target", Cell::Auth, 5),
-        col("METADATA", "metadata", Cell::Free, 7),
-        col("CREATED", "created_at", Cell::Time, 4),
+        col("METADATA", "metadata", Cell::Free, 6),
+        col("CREATED", "created_at", Cell::Time, 3),
     ],
 };
 
@@ -356,15 +374,17 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
         Cell::Labels => join(label_pairs(v), human),
         Cell::Types => join(type_names(v), human),
         Cell::Target => target_member(v)
-            .map(|(name, m)| {
-                let arn = ["stream_arn", "delivery_stream_arn", "log_group_arn"]
-                    .iter()
-                    .find_map(|k| m.get(*k).and_then(Value::as_str));
-                match arn {
-                    Some(a) => format!("{} {}", escape(name), escape(a)),
-                    None => escape(name),
-                }
+            .map(|(name, m)| match target_arn(m) {
+                Some(a) => format!("{} {}", escape(name), escape(a)),
+                None => escape(name),
             })
+            .unwrap_or_default(),
+        Cell::TargetType => target_member(v)
+            .map(|(name, _)| escape(name))
+            .unwrap_or_default(),
+        Cell::TargetArn => target_member(v)
+            .and_then(|(_, m)| target_arn(m))
+            .map(escape)
             .unwrap_or_default(),
         Cell::Nanos => match v.as_i64() {
             Some(n) if human => super::time::human_duration(n),
@@ -428,6 +448,13 @@ fn target_member(target: &Value) -> Option<(&str, &Value)> {
         .iter()
         .find(|(_, v)| !v.is_null())
         .map(|(k, v)| (k.as_str(), v))
+}
+
+/// The ARN of an EventTarget's member: whichever resource it names.
+fn target_arn(member: &Value) -> Option<&str> {
+    ["stream_arn", "delivery_stream_arn", "log_group_arn"]
+        .iter()
+        .find_map(|k| member.get(*k).and_then(Value::as_str))
 }
 
 fn auth_text(auth: &Value) -> String {

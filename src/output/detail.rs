@@ -109,7 +109,12 @@ fn push_field(entries: &mut Vec<Entry>, c: &Column, item: &Value) {
             push_metrics(entries, c.header, v);
             return;
         }
-        Cell::Text | Cell::Auth | Cell::Nanos | Cell::Status => text(render(c, item, true)),
+        Cell::Text
+        | Cell::Auth
+        | Cell::Nanos
+        | Cell::Status
+        | Cell::TargetType
+        | Cell::TargetArn => text(render(c, item, true)),
     };
     entries.push(Entry::new(c.header, value));
 }

@@ -11,7 +11,7 @@
 use std::io::Write;
 
 use jaq_core::load::{Arena, File, Loader};
-use jaq_core::{data, unwrap_valr, Compiler, Ctx, Vars};
+use jaq_core::{unwrap_valr, Compiler, Ctx, Vars};
 use jaq_json::Val;
 use serde_json::Value;
 
@@ -173,7 +173,7 @@ fn estimate(v: &Val) -> usize {
 
 /// A compiled filter.
 pub struct Filter {
-    filter: jaq_core::Filter<data::JustLut<Val>>,
+    filter: jaq_core::Filter<guard::Bounded>,
     /// The expression as typed, for error messages.
     code: String,
 }
@@ -196,7 +196,7 @@ impl Filter {
         })
     }
 
-    fn compile_filter(code: &str) -> Result<jaq_core::Filter<data::JustLut<Val>>> {
+    fn compile_filter(code: &str) -> Result<jaq_core::Filter<guard::Bounded>> {
         let defs = jaq_core::defs()
             .chain(jaq_std::defs())
             .chain(jaq_json::defs());
@@ -277,13 +277,13 @@ impl Filter {
 
     /// Runs the filter on a jaq value and writes each result (see [`Filter::run_text`]).
     pub fn run_val(&self, val: Val, tty: bool, out: &mut impl Write) -> Result<()> {
-        let ctx = Ctx::<data::JustLut<Val>>::new(&self.filter.lut, Vars::new([]));
+        let ctx = Ctx::<guard::Bounded>::new(guard::Watch(&self.filter.lut), Vars::new([]));
         guard::guarded(|| self.write_all(ctx, val, tty, out))
     }
 
     fn write_all(
         &self,
-        ctx: Ctx<'_, data::JustLut<Val>>,
+        ctx: Ctx<'_, guard::Bounded>,
         val: Val,
         tty: bool,
         out: &mut impl Write,
@@ -377,6 +377,23 @@ mod tests {
         assert!(line.len() < 300 && !line.contains('\n'), "{line}");
         assert!(line.starts_with("--jq '.id': cannot index array"), "{line}");
         assert!(line.contains("3000 items"), "{line}");
+    }
+
+    #[test]
+    fn deep_recursion_that_ends_runs_on_a_thread_with_a_small_stack() {
+        // A Windows main thread has 1 MiB: the evaluation gets a stack of its own there.
+        let small = std::thread::Builder::new().stack_size(1024 * 1024);
+        let ran = small
+            .spawn(|| {
+                run(
+                    "def f: if . > 0 then . - 1 | f else . end; 5000 | f",
+                    json!(null),
+                )
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(ran, "0\n");
     }
 
     #[test]

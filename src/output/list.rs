@@ -24,10 +24,7 @@ pub struct ListSink {
     opts: Printer,
     kind: &'static Kind,
     out: Box<dyn Write>,
-    rows: Vec<Vec<String>>,
-    /// A table's layout once it is fixed: when the table starts streaming (fitted to its
-    /// first rows), or when it ends.
-    layout: Option<table::Layout>,
+    table: table::Stream,
     jq: Option<jq::ListFilter>,
     count: usize,
 }
@@ -41,10 +38,9 @@ impl ListSink {
         };
         let mut sink = ListSink {
             out: opts.streams.out(),
+            table: table::Stream::new(kind, opts.streams.width(), opts.wide, opts.color),
             opts,
             kind,
-            rows: Vec::new(),
-            layout: None,
             jq,
             count: 0,
         };
@@ -126,54 +122,17 @@ impl ListSink {
             Format::Tsv => {
                 writeln!(self.out, "{}", self.kind.tsv_row(&item))?;
             }
-            Format::Table => {
-                let row = self.kind.table_row(&item);
-                match &self.layout {
-                    Some(layout) => writeln!(self.out, "{}", layout.line(&row))?,
-                    None => {
-                        self.rows.push(row);
-                        if self.rows.len() >= table::STREAM_AFTER {
-                            self.start_streaming()?;
-                        }
-                    }
-                }
-            }
+            Format::Table => self.table.push(self.kind.table_row(&item), &mut self.out)?,
         }
         Ok(())
     }
 
-    /// A table longer than any screen: columns sized from the rows so far, which are printed,
-    /// and every later row printed as it comes.
-    fn start_streaming(&mut self) -> Result<()> {
-        let layout = table::Layout::fit(self.kind, &self.rows, self.opts.streams.width());
-        writeln!(self.out, "{}", layout.header(self.opts.color))?;
-        for row in std::mem::take(&mut self.rows) {
-            writeln!(self.out, "{}", layout.line(&row))?;
-        }
-        self.layout = Some(layout);
-        Ok(())
-    }
-
-    /// Ends a table: the rows held are printed (unless it was streamed), then, on a terminal,
-    /// one line on stderr names the columns left out for want of width.
+    /// Ends a table: the rows held are printed, then, on a terminal, one line on stderr names
+    /// the columns left out for want of width.
     fn end_table(&mut self) -> Result<()> {
-        let width = self.opts.streams.width();
-        if self.layout.is_none() && !self.rows.is_empty() {
-            let layout = table::Layout::fit(self.kind, &self.rows, width);
-            writeln!(
-                self.out,
-                "{}",
-                table::list(&layout, &self.rows, self.opts.color)
-            )?;
-            self.layout = Some(layout);
-        }
+        let note = self.table.finish(&mut self.out)?;
         self.out.flush()?;
-        if let Some(note) = self
-            .layout
-            .as_ref()
-            .filter(|_| self.opts.tty)
-            .and_then(|layout| layout.dropped_note(width))
-        {
+        if let Some(note) = note.filter(|_| self.opts.tty) {
             self.opts.streams.err_line(&note);
         }
         Ok(())

@@ -19,6 +19,8 @@ use crate::error::{Error, Result};
 pub struct Printer {
     /// The format.
     pub format: Format,
+    /// `-o wide`: tables show every column, none left out for width.
+    pub wide: bool,
     /// A jq filter applied to the JSON output.
     pub jq: Option<String>,
     /// Is stdout a terminal (or made to look like one with `TUNNELCTL_FORCE_TTY=1`)?
@@ -41,8 +43,10 @@ pub struct Printer {
 pub struct OutputFlags {
     /// `--json`.
     pub json: bool,
-    /// `-o FORMAT` (table, json or ndjson).
+    /// `-o FORMAT` (table, json or ndjson; `-o wide` is a table with `wide` set).
     pub format: Option<Format>,
+    /// `-o wide`.
+    pub wide: bool,
     /// `--jq EXPR`.
     pub jq: Option<String>,
     /// `--no-color`.
@@ -61,7 +65,7 @@ impl Printer {
         let format = match (g.json, g.format) {
             (true, Some(Format::Table | Format::Ndjson | Format::Tsv)) => {
                 return Err(Error::usage(
-                    "--json cannot be combined with -o table or -o ndjson",
+                    "--json cannot be combined with -o table, -o wide or -o ndjson",
                 ))
             }
             (true, _) | (false, Some(Format::Json)) => Format::Json,
@@ -73,7 +77,7 @@ impl Printer {
         };
         if g.jq.is_some() && matches!(format, Format::Table) {
             return Err(Error::usage(
-                "--jq works on JSON output; it cannot be combined with -o table",
+                "--jq works on JSON output; it cannot be combined with -o table or -o wide",
             ));
         }
         if let Some(expr) = &g.jq {
@@ -82,6 +86,7 @@ impl Printer {
         let color = streams.out_color(g.no_color);
         Ok(Printer {
             format,
+            wide: g.wide,
             jq: g.jq.clone(),
             tty,
             color,

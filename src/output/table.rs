@@ -1,19 +1,30 @@
 //! Tables for people: one line per row, headers aligned over their columns, fitted to the
-//! terminal's width by one exact rule.
+//! terminal's width by one exact rule of ours and drawn by comfy-table.
 //!
-//! Widths come from the rows (display width, so wide CJK characters count twice). When every
-//! column does not fit, the columns are taken in order of priority ([`Column::priority`]),
-//! and each is kept if it still fits beside those already kept; a free-text column counts at
-//! most [`FREE_TEXT_NEED`] columns wide for this choice. Free text then gets the room left, up
-//! to its full width; where leaving out columns of lower priority (the lowest first) would let
-//! a free text be shown whole, they are left out. Only then is free text cut, with `…`. The
-//! columns left out are named once on stderr. IDs, names, times and references are never
-//! cut; when the columns a table always keeps ([`super::columns::ALWAYS`]) are wider than the
-//! terminal by themselves, the line is longer than the terminal rather than an ID being cut.
+//! The rule (which columns matter is ours, so it lives here): widths come from the rows
+//! (display width, so wide CJK characters count twice). When every column does not fit, the
+//! columns are taken in order of priority ([`Column::priority`]), and each is kept if it still
+//! fits beside those already kept; a free-text column counts at most [`FREE_TEXT_NEED`]
+//! columns wide for this choice. Free text then gets the room left, up to its full width;
+//! where leaving out columns of lower priority (the lowest first) would let a free text be
+//! shown whole, they are left out. Only then is free text cut, with `…`. The columns left out
+//! are named once on stderr. IDs, names, times and references are never cut; when the
+//! columns a table always keeps ([`super::columns::ALWAYS`]) are wider than the terminal by
+//! themselves, the line is longer than the terminal rather than an ID being cut. `-o wide`
+//! skips the rule: every column, nothing cut.
+//!
+//! comfy-table then draws the chosen columns at the chosen widths: no borders, two blanks
+//! between columns, each row capped at one line (its truncation is the `…` cut). A table
+//! longer than [`STREAM_AFTER`] rows is fitted to those rows and then drawn in batches with
+//! the same fixed widths and no header, so memory stays flat however long the list is.
 
+use std::io::Write;
+
+use comfy_table::{presets::NOTHING, ColumnConstraint, Row, Table, Width};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::columns::{Column, Kind};
+use crate::error::Result;
 
 /// Blanks between two columns.
 const GAP: usize = 2;
@@ -25,6 +36,13 @@ pub const FREE_TEXT_NEED: usize = 20;
 /// Rows a table holds before it starts streaming: more than any screen shows, few enough that
 /// holding them costs little.
 pub const STREAM_AFTER: usize = 1000;
+
+/// Rows drawn at a time once a table streams.
+const BATCH: usize = 256;
+
+/// Where comfy-table may break a cell into words: nowhere. Cells are escaped text, so this
+/// character never occurs in one, and a cell too long for its column is cut at its width.
+const NO_BREAK: char = '\0';
 
 /// The display width of `s` in terminal columns.
 pub fn width(s: &str) -> usize {
@@ -84,16 +102,7 @@ impl Layout {
     /// Fits the table columns of `kind`, holding `rows`, into `terminal_width` columns.
     pub fn fit(kind: &Kind, rows: &[Vec<String>], terminal_width: u16) -> Self {
         let columns: Vec<&Column> = kind.table_columns().collect();
-        let natural: Vec<usize> = columns
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                rows.iter()
-                    .filter_map(|r| r.get(i))
-                    .map(|cell| width(cell))
-                    .fold(width(c.header), usize::max)
-            })
-            .collect();
+        let natural = natural_widths(&columns, rows);
         let need: Vec<usize> = columns
             .iter()
             .zip(&natural)
@@ -174,51 +183,148 @@ impl Layout {
         ))
     }
 
-    /// The header line, bold when colour is on.
-    pub fn header(&self, color: bool) -> String {
-        let cells: Vec<String> = self.headers.iter().map(|h| (*h).to_string()).collect();
-        let line = self.line(&cells);
-        if color {
-            format!("\x1b[1m{line}\x1b[0m")
-        } else {
-            line
+    /// Every table column of `kind` at its full width, none left out and nothing cut
+    /// (`-o wide`).
+    pub fn every(kind: &Kind, rows: &[Vec<String>]) -> Self {
+        let columns: Vec<&Column> = kind.table_columns().collect();
+        Layout {
+            widths: natural_widths(&columns, rows)
+                .into_iter()
+                .map(Some)
+                .collect(),
+            cut: vec![false; columns.len()],
+            headers: columns.iter().map(|c| c.header).collect(),
         }
     }
 
-    /// One row on one line: the cells of the columns shown, padded to their widths, free text
-    /// cut to fit.
-    pub fn line(&self, cells: &[String]) -> String {
-        let mut out = String::with_capacity(self.widths.iter().flatten().sum::<usize>() + 16);
-        // Blanks owed by the previous cell, written only when another cell follows.
-        let mut pad = None;
-        for (i, (w, cell)) in self.widths.iter().zip(cells).enumerate() {
-            let Some(w) = *w else { continue };
-            if let Some(pad) = pad {
-                out.extend(std::iter::repeat_n(' ', pad + GAP));
-            }
-            // Cells are escaped text: no line breaks or control characters are left in them.
-            let shown = if self.cut[i] && width(cell) > w {
-                cut(cell, w)
-            } else {
-                cell.clone()
+    /// `rows` drawn by comfy-table: the header first when asked for (bold when `color`),
+    /// then one line per row.
+    pub fn draw(&self, rows: &[Vec<String>], header: bool, color: bool) -> String {
+        let mut table = Table::new();
+        table.load_style(NOTHING);
+        if header {
+            let mut head = Row::from(self.headers.iter().copied());
+            head.max_height(1);
+            table.set_header(head);
+        }
+        for cells in rows {
+            let mut row = Row::from(cells.iter().map(String::as_str));
+            row.max_height(1);
+            table.add_row(row);
+        }
+        let last = self.widths.iter().rposition(Option::is_some);
+        for (i, column) in table.column_iter_mut().enumerate() {
+            let Some(w) = self.widths.get(i).copied().flatten() else {
+                column.set_constraint(ColumnConstraint::Hidden);
+                continue;
             };
-            pad = Some(w.saturating_sub(width(&shown)));
-            out.push_str(&shown);
+            let gap = if Some(i) == last { 0 } else { GAP };
+            column.set_padding((0, gap as u16));
+            column.set_delimiter(NO_BREAK);
+            let w = Width::Fixed(u16::try_from(w + gap).unwrap_or(u16::MAX));
+            // Free text is cut at its width; anything else is at least that wide and grows
+            // to hold a longer value (a streamed row's ID) rather than cut it.
+            column.set_constraint(if self.cut[i] {
+                ColumnConstraint::Absolute(w)
+            } else {
+                ColumnConstraint::LowerBoundary(w)
+            });
         }
-        out.truncate(out.trim_end().len());
-        out
+        let mut lines: Vec<String> = table.lines().map(|l| l.trim_end().to_string()).collect();
+        if let Some(head) = lines.first_mut().filter(|_| header && color) {
+            *head = format!("\x1b[1m{head}\x1b[0m");
+        }
+        lines.join("\n")
     }
 }
 
-/// A list as a table: the header, then one line per row.
-pub fn list(layout: &Layout, rows: &[Vec<String>], color: bool) -> String {
-    let mut lines = vec![layout.header(color)];
-    lines.extend(rows.iter().map(|r| layout.line(r)));
-    lines.join("\n")
+/// The full width of each column: its widest cell, or its header.
+fn natural_widths(columns: &[&Column], rows: &[Vec<String>]) -> Vec<usize> {
+    columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|cell| width(cell))
+                .fold(width(c.header), usize::max)
+        })
+        .collect()
 }
 
-/// `s` cut to `w` columns, ending in `…`.
-pub(crate) fn cut(s: &str, w: usize) -> String {
+/// A list table as its rows arrive: held until [`STREAM_AFTER`] of them, then fitted to those
+/// and drawn in batches with the same widths.
+pub struct Stream {
+    kind: &'static Kind,
+    /// The rows not drawn yet.
+    rows: Vec<Vec<String>>,
+    /// The layout, once it is fixed: when the table starts streaming, or when it ends.
+    layout: Option<Layout>,
+    /// The terminal's width.
+    room: u16,
+    /// Every column, none left out (`-o wide`).
+    wide: bool,
+    /// Is the header bold?
+    color: bool,
+}
+
+impl Stream {
+    /// A table of `kind` for a terminal `room` columns wide.
+    pub fn new(kind: &'static Kind, room: u16, wide: bool, color: bool) -> Self {
+        Stream {
+            kind,
+            rows: Vec::new(),
+            layout: None,
+            room,
+            wide,
+            color,
+        }
+    }
+
+    /// Takes one row; writes rows once there are enough of them.
+    pub fn push(&mut self, row: Vec<String>, out: &mut dyn Write) -> Result<()> {
+        self.rows.push(row);
+        let due = if self.layout.is_some() {
+            BATCH
+        } else {
+            STREAM_AFTER
+        };
+        if self.rows.len() >= due {
+            self.write(out)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the rows held (with the header if none was written yet); returns the line that
+    /// names the columns left out for want of width, if any.
+    pub fn finish(&mut self, out: &mut dyn Write) -> Result<Option<String>> {
+        if !self.rows.is_empty() {
+            self.write(out)?;
+        }
+        Ok(self
+            .layout
+            .as_ref()
+            .and_then(|layout| layout.dropped_note(self.room)))
+    }
+
+    /// Draws the rows held: the first time with the header, on a layout fitted to them.
+    fn write(&mut self, out: &mut dyn Write) -> Result<()> {
+        let header = self.layout.is_none();
+        let layout = self.layout.get_or_insert_with(|| {
+            if self.wide {
+                Layout::every(self.kind, &self.rows)
+            } else {
+                Layout::fit(self.kind, &self.rows, self.room)
+            }
+        });
+        writeln!(out, "{}", layout.draw(&self.rows, header, self.color))?;
+        self.rows.clear();
+        Ok(())
+    }
+}
+/// `s` cut to `w` columns, ending in `…`: for a line that is not a table (a `tail` line),
+/// where comfy-table does not draw.
+pub fn cut(s: &str, w: usize) -> String {
     let mut out = String::new();
     let mut used = 0;
     for c in s.chars() {
@@ -240,6 +346,11 @@ mod tests {
 
     fn row(cells: &[&str]) -> Vec<String> {
         cells.iter().map(|c| (*c).to_string()).collect()
+    }
+
+    /// The table of `rows` with its header, colour off.
+    fn list(layout: &Layout, rows: &[Vec<String>], color: bool) -> String {
+        layout.draw(rows, true, color)
     }
 
     #[test]
@@ -290,11 +401,12 @@ mod tests {
 
     #[test]
     fn ids_and_references_are_never_cut() {
-        let arn = "kinesis arn:aws:kinesis:us-east-1:123456789012:stream/tunnel-events";
+        let arn = "arn:aws:kinesis:us-east-1:123456789012:stream/tunnel-events";
         let rows = vec![row(&[
             "ed_2guQ2CGIpfYdhnFmnssgDPmyWHZ",
             "audit",
             "json",
+            "kinesis",
             arn,
             "role arn:aws:iam::123456789012:role/tunnel-events",
             "",
@@ -307,6 +419,33 @@ mod tests {
             let shown = !layout.dropped().contains(&"TARGET");
             assert_eq!(text.contains(arn), shown, "{w}: {text}");
         }
+    }
+
+    #[test]
+    fn wide_keeps_every_column_whole_and_later_batches_keep_the_widths() {
+        let long = "office network ".repeat(10);
+        let cells = row(&["ipp_1", &long, "", "3h ago"]);
+        let mut table = Stream::new(&IP_POLICY, 40, true, false);
+        let mut out = Vec::new();
+        for _ in 0..STREAM_AFTER + BATCH + 1 {
+            table.push(cells.clone(), &mut out).expect("a row");
+        }
+        let note = table.finish(&mut out).expect("the end");
+        assert_eq!(note, None);
+        let text = String::from_utf8(out).expect("text");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines.len(),
+            STREAM_AFTER + BATCH + 2,
+            "a header and a line per row"
+        );
+        assert!(lines[0].starts_with("ID     DESCRIPTION"), "{}", lines[0]);
+        assert!(lines[0].ends_with("METADATA  CREATED"), "{}", lines[0]);
+        let at = lines[0].find("CREATED");
+        assert!(lines[1..]
+            .iter()
+            .all(|l| *l == lines[1] && l.find("3h ago") == at));
+        assert!(!text.contains('…'));
     }
 
     #[test]

@@ -37,6 +37,7 @@ mod tables;
 mod tour;
 mod webhook_secrets;
 mod what_to_type;
+mod wide_tables;
 
 /// The hostile-server suite: every promise of the README's "Reliability and security" section
 /// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or
