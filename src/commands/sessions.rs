@@ -351,18 +351,26 @@ async fn chosen(
     choose(client, prompter, verb).await
 }
 
-/// A session as questions show it (the picker, the stop confirmation): ID, region, OS, agent
-/// version, IP and metadata, escaped.
-fn session_label(s: &Value) -> String {
-    escape(&format!(
-        "{}  {}  {}  {}  {}  {}",
+/// A session as questions show it (the picker, the stop confirmation), a cell each: ID,
+/// region, OS, agent version, IP and metadata, escaped; [`crate::prompt::columns`] lines them up.
+fn session_cells(s: &Value) -> Vec<String> {
+    [
         id_of(s),
         field(s, "region"),
         field(s, "os"),
         field(s, "agent_version"),
         field(s, "ip"),
-        field(s, "metadata")
-    ))
+        field(s, "metadata"),
+    ]
+    .iter()
+    .map(|cell| escape(cell))
+    .collect()
+}
+
+/// The sessions as questions show them, a line each, in columns.
+fn session_lines(sessions: &[Value]) -> Vec<String> {
+    let cells: Vec<Vec<String>> = sessions.iter().map(session_cells).collect();
+    crate::prompt::columns(&cells)
 }
 
 /// Lets the user pick sessions from the live list.
@@ -371,7 +379,7 @@ async fn choose(client: &Client, prompter: &Prompter, verb: &str) -> Result<Vec<
     if all.is_empty() {
         return Err(Error::usage("there are no online sessions to choose from"));
     }
-    let labels: Vec<String> = all.iter().map(session_label).collect();
+    let labels = session_lines(&all);
     let picked = prompter.pick(&format!("Sessions to {verb}"), &labels)?;
     if picked.is_empty() {
         return Err(Error::usage("no session chosen"));
@@ -443,7 +451,7 @@ async fn agent_command(
         // The question lists the first few sessions (ID, region, OS, host) and counts the rest,
         // so it never scrolls away.
         let shown = super::crud::shown_count(targets.len());
-        let lines: Vec<String> = targets[..shown].iter().map(session_label).collect();
+        let lines = session_lines(&targets[..shown]);
         ctx.prompter.confirm_items(
             &format!(
                 "Stop the agent of {} session(s)? They exit and do not come back by themselves.",
