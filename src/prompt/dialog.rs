@@ -8,9 +8,17 @@
 //! hid it: [`Asking`] does, however the question ends, as other tools built on it do. A stop
 //! signal that arrives while a question waits ends the wait too; whatever was typed before
 //! or after any stop signal is never taken as an answer.
+//!
+//! Between two keys the terminal library puts the terminal back in line mode, where Ctrl-C is
+//! a signal; one that arrives there (or before the first key is read) would leave the next
+//! wait for a key blocked with the signal already handled. So while a question is asked, a
+//! watcher ([`Waker`]) interrupts the asking thread's wait for as long as a stop signal is
+//! pending, and the question ends.
 
 use std::fmt;
 use std::io::ErrorKind;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use dialoguer::console::Term;
 use dialoguer::theme::Theme;
@@ -44,11 +52,12 @@ impl Theme for AsGiven {
     }
 }
 
-/// One question being asked: notes the stop signals seen before it, and puts the cursor back
-/// when it ends.
+/// One question being asked: notes the stop signals seen before it, ends its wait when one
+/// comes, and puts the cursor back when it ends.
 struct Asking {
     term: Term,
     before: interrupt::Seen,
+    _waker: Waker,
 }
 
 impl Asking {
@@ -56,9 +65,11 @@ impl Asking {
         // A handler must be in place before the terminal library raises SIGINT on Ctrl-C,
         // or the signal would end the process with the terminal as the question left it.
         interrupt::watch();
+        let before = interrupt::seen();
         Asking {
             term: Term::stderr(),
-            before: interrupt::seen(),
+            before,
+            _waker: Waker::start(before),
         }
     }
 
@@ -87,6 +98,74 @@ impl Asking {
 impl Drop for Asking {
     fn drop(&mut self) {
         let _ = self.term.show_cursor();
+    }
+}
+
+/// How often the watcher looks for a pending stop signal.
+const WAKE_EVERY: Duration = Duration::from_millis(50);
+
+/// While it lives, a thread that interrupts the asking thread's wait for a key (a signal
+/// interrupts a wait that has begun; the terminal library takes that as Ctrl-C) for as long as
+/// a stop signal has come since the question began.
+struct Waker {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Waker {
+    fn start(before: interrupt::Seen) -> Waker {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let asking = wake::Target::current();
+        let thread = std::thread::spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(WAKE_EVERY) {
+                if interrupt::error_since(before).is_some() {
+                    asking.wake();
+                }
+            }
+        });
+        Waker {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Waker {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Interrupting another thread's wait: a signal sent to that thread (Unix). Elsewhere the
+/// terminal library reads keys without a line-mode window, and there is nothing to do.
+mod wake {
+    /// The thread asking a question.
+    pub struct Target(#[cfg(unix)] libc::pthread_t);
+
+    // SAFETY: a pthread_t is an identifier; it is only passed to pthread_kill, while the
+    // thread it names is alive (the watcher is joined before the question returns).
+    unsafe impl Send for Target {}
+
+    impl Target {
+        pub fn current() -> Target {
+            // SAFETY: pthread_self has no preconditions.
+            #[cfg(unix)]
+            return Target(unsafe { libc::pthread_self() });
+            #[cfg(not(unix))]
+            Target()
+        }
+
+        pub fn wake(&self) {
+            // SAFETY: the thread is alive (see above); SIGINT has a handler that only counts
+            // (`interrupt::watch`), so the signal only interrupts the wait.
+            #[cfg(unix)]
+            unsafe {
+                libc::pthread_kill(self.0, libc::SIGINT);
+            }
+        }
     }
 }
 
@@ -122,13 +201,14 @@ pub fn choose(prompt: &str, items: &[String], nudge: bool) -> Result<Option<Vec<
         .iter()
         .map(|i| picker::fit(i, width.saturating_sub(picker::MARKS)))
         .collect();
-    // The list, its prompt and the status line fit in all rows but one.
-    let max_length = usize::from(rows).saturating_sub(1).max(3);
-    let look = PickerLook::new(cut.clone(), max_length, width, nudge);
+    // The prompt, the rows and the status line fit in all rows but one.
+    let per_page = usize::from(rows).saturating_sub(3).max(1);
+    // dialoguer keeps two rows beside the items it pages (its own prompt and page line).
+    let look = PickerLook::new(cut.clone(), per_page + 2, width, nudge);
     let answer = MultiSelect::with_theme(&look)
         .with_prompt(prompt)
         .items(&cut)
-        .max_length(max_length)
+        .max_length(per_page)
         .interact_on_opt(&asking.term);
     asking.settle(answer)
 }

@@ -16,7 +16,7 @@ pub const MARKS: usize = 6;
 /// The picker's look for one question over `items` (already cut to fit beside [`MARKS`]).
 pub struct PickerLook {
     items: Vec<String>,
-    /// The longest the drawn list may be (prompt and rows), as given to dialoguer.
+    /// The longest the drawn list may be, as dialoguer counts it (items and two rows).
     max_length: usize,
     width: usize,
     /// Say how to choose: Enter was pressed with nothing chosen.
