@@ -18,8 +18,9 @@ static LAST: AtomicU8 = AtomicU8::new(0);
 
 /// Stop signals counted as they arrive, outside the runtime (see [`watch`]).
 static SEEN: AtomicU32 = AtomicU32::new(0);
-/// The last of them.
-static SEEN_LAST: AtomicU8 = AtomicU8::new(0);
+/// The SIGTERMs among them: a SIGTERM decides the exit code even when a SIGINT follows it
+/// (the terminal library a question uses raises SIGINT itself when its wait is interrupted).
+static SEEN_TERM: AtomicU32 = AtomicU32::new(0);
 
 const SIGINT: u8 = 2;
 const SIGTERM: u8 = 15;
@@ -79,7 +80,9 @@ pub fn watch() {
                 // SAFETY: the action only stores to atomics, which is async-signal-safe.
                 let _ = unsafe {
                     signal_hook_registry::register(signal, move || {
-                        SEEN_LAST.store(code, Ordering::SeqCst);
+                        if code == SIGTERM {
+                            SEEN_TERM.fetch_add(1, Ordering::SeqCst);
+                        }
                         SEEN.fetch_add(1, Ordering::SeqCst);
                     })
                 };
@@ -88,14 +91,30 @@ pub fn watch() {
     }
 }
 
-/// How many stop signals [`watch`] has counted so far.
-pub fn seen() -> u32 {
-    SEEN.load(Ordering::SeqCst)
+/// The stop signals [`watch`] has counted so far (all of them, and the SIGTERMs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seen {
+    all: u32,
+    term: u32,
 }
 
-/// The error to end on if a stop signal arrived since [`seen`] returned `before`.
-pub fn error_since(before: u32) -> Option<Error> {
-    (seen() != before).then(|| error_for(SEEN_LAST.load(Ordering::SeqCst)))
+/// The stop signals [`watch`] has counted so far.
+pub fn seen() -> Seen {
+    Seen {
+        all: SEEN.load(Ordering::SeqCst),
+        term: SEEN_TERM.load(Ordering::SeqCst),
+    }
+}
+
+/// The error to end on if a stop signal arrived since [`seen`] returned `before`: SIGTERM's
+/// if one came, else SIGINT's.
+pub fn error_since(before: Seen) -> Option<Error> {
+    let now = seen();
+    if now.term != before.term {
+        Some(Error::Terminated)
+    } else {
+        (now.all != before.all).then_some(Error::Interrupted)
+    }
 }
 
 /// Resolves, with the error to end on, when the program should stop at once: a stop signal

@@ -1,76 +1,72 @@
 //! Every question asked of a person: confirmations, pickers, text and hidden input. One place
-//! decides whether a person can answer (stdin and stderr both terminals) and how an answer
-//! that cannot be had becomes an error, so handlers never touch the terminal themselves.
+//! decides whether a person can answer (stdin and stderr both terminals), what each question
+//! says and how its answer is read, and how an answer that cannot be had becomes an error, so
+//! handlers never touch the terminal themselves.
 //!
-//! A question owns the terminal while it is asked: raw mode ([`terminal`]), keys read one by
-//! one ([`keys`]) into a line ([`line`]) or a choice ([`picker`]). So Ctrl-C is a key the
-//! question sees at once, not a signal the (blocked) runtime would hear only later: it ends
-//! the question with exit 130, drops whatever was typed ahead, and nothing typed after it is
-//! ever taken as an answer. Esc and `q` cancel a picker too. The terminal is put back (cooked
-//! mode, cursor shown) however the question ends.
+//! At the terminal, dialoguer asks ([`dialog`]), except hidden answers, read key by key
+//! through crossterm ([`hidden`]). Ctrl-C ends any question at once with exit 130, and
+//! nothing typed before or after it is taken as an answer; Esc and `q` cancel a picker, Esc a
+//! hidden answer. The terminal is put back (cursor shown, line mode) however a question ends.
 //!
-//! A scripted prompter types keys from a string instead of a person, through the same code,
-//! and keeps what was written: unit tests drive every question with it.
+//! A scripted prompter ([`script`]) types keys from a string instead of a person and keeps
+//! what was written: unit and in-process tests drive every question with it.
 
-mod keys;
+mod dialog;
+mod hidden;
 mod line;
 mod picker;
-#[cfg(unix)]
-mod terminal;
+mod script;
 
 use std::cell::RefCell;
 use std::io::IsTerminal;
 
 use crate::error::{Error, Result};
-pub use keys::Key;
-use line::{Edit, Line};
-use picker::{Pick, Picker};
+pub use picker::columns;
+use script::Script;
 
-/// Where questions go and keys come from.
-trait Console {
-    /// The next key (blocks until one is typed).
-    fn read_key(&mut self) -> Result<Key>;
+/// Where questions go and answers come from: the terminal or a script.
+trait Ask {
     /// Writes text to the person.
-    fn write(&mut self, text: &str) -> Result<()>;
-    /// Rows and columns.
-    fn size(&self) -> (usize, usize);
-    /// Hides the cursor until the console is closed.
-    fn hide_cursor(&mut self) -> Result<()>;
-    /// Drops what was typed but not read yet (after a cancel, so it never reaches the shell).
-    fn discard_input(&mut self);
+    fn say(&mut self, text: &str) -> Result<()>;
+    /// Columns.
+    fn width(&self) -> usize;
+    /// Shows `prompt` as given and reads a typed line.
+    fn line(&mut self, prompt: &str) -> Result<String>;
+    /// Shows `prompt` as given and reads a line, showing nothing of it.
+    fn hidden(&mut self, prompt: &str) -> Result<String>;
+    /// Lets the person choose among `items`; `None` when cancelled (Esc, `q`). `nudge`: the
+    /// last time, nothing was chosen.
+    fn choose(&mut self, prompt: &str, items: &[String], nudge: bool)
+        -> Result<Option<Vec<usize>>>;
 }
 
-/// Keys typed from a string, output kept (unit tests).
-struct Script {
-    keys: Vec<u8>,
-    written: String,
-}
+/// The terminal this process runs at.
+struct Terminal;
 
-impl Console for Script {
-    fn read_key(&mut self) -> Result<Key> {
-        let Some(&first) = self.keys.first() else {
-            return Ok(Key::Eof);
-        };
-        let (key, n) = keys::parse(&self.keys).unwrap_or((keys::lone(first), 1));
-        self.keys.drain(..n);
-        Ok(key)
+impl Ask for Terminal {
+    fn say(&mut self, text: &str) -> Result<()> {
+        dialog::say(text)
     }
 
-    fn write(&mut self, text: &str) -> Result<()> {
-        self.written.push_str(text);
-        Ok(())
+    fn width(&self) -> usize {
+        dialog::width()
     }
 
-    fn size(&self) -> (usize, usize) {
-        (12, 60)
+    fn line(&mut self, prompt: &str) -> Result<String> {
+        dialog::line(prompt)
     }
 
-    fn hide_cursor(&mut self) -> Result<()> {
-        self.write("\x1b[?25l")
+    fn hidden(&mut self, prompt: &str) -> Result<String> {
+        hidden::read(prompt)
     }
 
-    fn discard_input(&mut self) {
-        self.keys.clear();
+    fn choose(
+        &mut self,
+        prompt: &str,
+        items: &[String],
+        nudge: bool,
+    ) -> Result<Option<Vec<usize>>> {
+        dialog::choose(prompt, items, nudge)
     }
 }
 
@@ -88,22 +84,17 @@ pub struct Prompter {
     io: Io,
 }
 
-/// How a text question ends when the person stops it.
-fn stopped(console: &mut dyn Console, key_was_ctrl_c: bool) -> Error {
-    console.discard_input();
-    let _ = console.write(if key_was_ctrl_c { "^C\n" } else { "\n" });
-    Error::Interrupted
-}
+/// What a confirmation's answer is.
+const YES_NO: &str = "[y/N] ";
+/// Columns kept free after a confirmation's `[y/N] ` for the answer being typed.
+const ANSWER_ROOM: usize = 4;
 
 impl Prompter {
-    /// A prompter for the terminal this process runs at. Only Unix terminals are asked
-    /// (raw mode is how a question owns Ctrl-C); elsewhere, commands need their flags.
+    /// A prompter for the terminal this process runs at (any platform's).
     pub fn terminal(yes: bool) -> Self {
         Prompter {
             yes,
-            interactive: cfg!(unix)
-                && std::io::stdin().is_terminal()
-                && std::io::stderr().is_terminal(),
+            interactive: std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
             io: Io::Terminal,
         }
     }
@@ -113,17 +104,14 @@ impl Prompter {
         Prompter {
             yes,
             interactive: true,
-            io: Io::Script(RefCell::new(Script {
-                keys: keys.as_bytes().to_vec(),
-                written: String::new(),
-            })),
+            io: Io::Script(RefCell::new(Script::new(keys))),
         }
     }
 
     /// What the questions wrote so far (scripted prompters; empty for the terminal).
     pub fn transcript(&self) -> String {
         match &self.io {
-            Io::Script(s) => s.borrow().written.clone(),
+            Io::Script(s) => s.borrow().written().to_string(),
             Io::Terminal => String::new(),
         }
     }
@@ -139,15 +127,11 @@ impl Prompter {
         self.interactive && !self.yes
     }
 
-    /// Runs one question on the console, which is held (the terminal in raw mode) until it
-    /// ends, however it ends.
-    fn ask<T>(&self, question: impl FnOnce(&mut dyn Console) -> Result<T>) -> Result<T> {
+    /// Runs one question where it is asked.
+    fn ask<T>(&self, question: impl FnOnce(&mut dyn Ask) -> Result<T>) -> Result<T> {
         match &self.io {
             Io::Script(script) => question(&mut *script.borrow_mut()),
-            #[cfg(unix)]
-            Io::Terminal => question(&mut terminal::Terminal::open()?),
-            #[cfg(not(unix))]
-            Io::Terminal => Err(Error::usage("questions need a Unix terminal")),
+            Io::Terminal => question(&mut Terminal),
         }
     }
 
@@ -157,9 +141,10 @@ impl Prompter {
     }
 
     /// Asks to confirm an action on the items shown (a line each, already safe to show), and
-    /// `more` not shown; the question comes last, so it never scrolls away. A typed line is
-    /// the answer: `yes` or `y`; `no`, `n` or nothing at all is no (exit 2, nothing done);
-    /// Ctrl-C is exit 130. Off a terminal, refuses unless `--yes`.
+    /// `more` not shown; the question comes last, so it never scrolls away, broken between
+    /// words so that its `[y/N]` is never wrapped. A typed line is the answer: `yes` or `y`;
+    /// `no`, `n` or nothing at all is no (exit 2, nothing done); Ctrl-C is exit 130. Off a
+    /// terminal, refuses unless `--yes`.
     pub fn confirm_items(&self, question: &str, items: &[String], more: usize) -> Result<()> {
         if self.yes {
             return Ok(());
@@ -170,23 +155,26 @@ impl Prompter {
             )));
         }
         let yes = self.ask(|c| {
-            let (_, cols) = c.size();
+            let cols = c.width();
             for item in items {
-                c.write(&format!(
+                c.say(&format!(
                     "  {}\n",
                     picker::fit(item, cols.saturating_sub(2))
                 ))?;
             }
             if more > 0 {
-                c.write(&format!("  … and {more} more\n"))?;
+                c.say(&format!("  … and {more} more\n"))?;
             }
+            let (lead, last) = with_answer_room(question, cols);
             loop {
-                c.write(&format!("{question} [y/N] "))?;
-                let answer = read_line(c, false)?;
+                if !lead.is_empty() {
+                    c.say(&lead)?;
+                }
+                let answer = c.line(&format!("{last} {YES_NO}"))?;
                 match answer.trim().to_ascii_lowercase().as_str() {
                     "y" | "yes" => return Ok(true),
                     "" | "n" | "no" => return Ok(false),
-                    _ => c.write("Please type yes or no.\n")?,
+                    _ => c.say("Please type yes or no.\n")?,
                 }
             }
         })?;
@@ -200,31 +188,16 @@ impl Prompter {
     /// Lets the person choose any of `items` (already safe to show); the chosen indexes, at
     /// least one. Esc, `q` and Ctrl-C cancel (exit 130).
     pub fn pick(&self, prompt: &str, items: &[String]) -> Result<Vec<usize>> {
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
         self.ask(|c| {
-            c.hide_cursor()?;
-            let mut choice = Picker::new(items.len());
-            let mut drawn = 0;
+            let mut nudge = false;
             loop {
-                let (rows, cols) = c.size();
-                let lines = choice.view(prompt, items, rows.saturating_sub(1).max(3), cols);
-                redraw(c, drawn, &lines)?;
-                drawn = lines.len();
-                let key = c.read_key()?;
-                match choice.key(key) {
-                    Pick::Continue => {}
-                    Pick::Done(chosen) => {
-                        redraw(c, drawn, &[])?;
-                        c.write(&format!("{prompt}: {} chosen\n", chosen.len()))?;
-                        return Ok(chosen);
-                    }
-                    Pick::Cancel => {
-                        redraw(c, drawn, &[])?;
-                        c.discard_input();
-                        if key == Key::Interrupt {
-                            c.write("^C\n")?;
-                        }
-                        return Err(Error::Interrupted);
-                    }
+                match c.choose(prompt, items, nudge)? {
+                    None => return Err(Error::Interrupted),
+                    Some(chosen) if chosen.is_empty() => nudge = true,
+                    Some(chosen) => return Ok(chosen),
                 }
             }
         })
@@ -238,18 +211,18 @@ impl Prompter {
         valid: impl Fn(&str) -> std::result::Result<(), String>,
     ) -> Result<String> {
         self.ask(|c| loop {
-            match &default {
-                Some(d) => c.write(&format!("{prompt} [{d}]: "))?,
-                None => c.write(&format!("{prompt}: "))?,
-            }
-            let typed = read_line(c, false)?;
+            let shown = match &default {
+                Some(d) => format!("{prompt} [{d}]: "),
+                None => format!("{prompt}: "),
+            };
+            let typed = c.line(&shown)?;
             let answer = match (typed.trim(), &default) {
                 ("", Some(d)) => d.clone(),
                 (t, _) => t.to_string(),
             };
             match valid(&answer) {
                 Ok(()) => return Ok(answer),
-                Err(why) => c.write(&format!("  {}\n", crate::escape::escape(&why)))?,
+                Err(why) => c.say(&format!("  {}\n", crate::escape::escape(&why)))?,
             }
         })
     }
@@ -258,46 +231,30 @@ impl Prompter {
     /// `allow_empty`.
     pub fn secret(&self, prompt: &str, allow_empty: bool) -> Result<String> {
         self.ask(|c| loop {
-            c.write(&format!("{prompt}: "))?;
-            let typed = read_line(c, true)?;
+            let typed = c.hidden(&format!("{prompt}: "))?;
             if !typed.trim().is_empty() || allow_empty {
                 return Ok(typed.trim().to_string());
             }
-            c.write("  It must not be empty.\n")?;
+            c.say("  It must not be empty.\n")?;
         })
     }
 }
 
-/// Reads one line from the console, echoed unless `hidden`; the line ends on Enter.
-fn read_line(c: &mut dyn Console, hidden: bool) -> Result<String> {
-    let mut line = Line::new(hidden);
-    loop {
-        match line.key(c.read_key()?) {
-            Edit::Echo(text) => c.write(&text)?,
-            Edit::Submit(text) => {
-                c.write("\n")?;
-                return Ok(text);
-            }
-            Edit::Interrupt => return Err(stopped(c, true)),
-            Edit::Eof => {
-                c.write("\n")?;
-                return Err(Error::usage("no answer: the input ended"));
-            }
-        }
+/// `question` broken between words for a terminal of `cols` columns: the lines before the
+/// last (each ending in a newline), and the last, short enough to keep `[y/N] ` and the answer
+/// on its row.
+fn with_answer_room(question: &str, cols: usize) -> (String, String) {
+    let room = YES_NO.len() + 1 + ANSWER_ROOM;
+    let mut lines = picker::wrap(question, cols);
+    let last = lines.pop().unwrap_or_default();
+    if unicode_width::UnicodeWidthStr::width(last.as_str()) + room < cols {
+        lines.push(last);
+    } else {
+        lines.extend(picker::wrap(&last, cols.saturating_sub(room)));
     }
-}
-
-/// Replaces the `drawn` lines last written (the cursor at the end of the last) with `lines`.
-fn redraw(c: &mut dyn Console, drawn: usize, lines: &[String]) -> Result<()> {
-    let mut out = String::new();
-    if drawn > 1 {
-        out.push_str(&format!("\x1b[{}A", drawn - 1));
-    }
-    if drawn > 0 {
-        out.push_str("\r\x1b[J");
-    }
-    out.push_str(&lines.join("\n"));
-    c.write(&out)
+    let last = lines.pop().unwrap_or_default();
+    let lead: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    (lead, last)
 }
 
 #[cfg(test)]
@@ -397,7 +354,7 @@ mod tests {
         let items: Vec<String> = (1..=4).map(|i| format!("ts_{i}")).collect();
         let p = Prompter::scripted(false, " \x1b[B\x1b[B \r");
         assert_eq!(p.pick("Sessions", &items).unwrap(), vec![0, 2]);
-        assert!(p.transcript().starts_with("\x1b[?25l"));
+        assert!(p.transcript().starts_with("Sessions\n"));
         assert!(p.transcript().ends_with("Sessions: 2 chosen\n"));
         for cancel in ["\x1b", "q", " \x03", "\x1bq"] {
             let e = Prompter::scripted(false, cancel)
@@ -405,5 +362,38 @@ mod tests {
                 .unwrap_err();
             assert_eq!(e.exit_code(), 130, "{cancel:?}");
         }
+    }
+
+    #[test]
+    fn enter_with_nothing_chosen_asks_again() {
+        let items: Vec<String> = (1..=3).map(|i| format!("ts_{i}")).collect();
+        let p = Prompter::scripted(false, "\rj \r");
+        assert_eq!(p.pick("Sessions", &items).unwrap(), vec![1]);
+        assert!(Prompter::scripted(false, "")
+            .pick("S", &[])
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn a_long_question_keeps_its_answer_on_its_last_row() {
+        let q = "Stop the agent of 1 session(s)? They exit and do not come back by themselves.";
+        let (lead, last) = with_answer_room(q, 80);
+        assert_eq!(
+            lead,
+            "Stop the agent of 1 session(s)? They exit and do not come back by\n"
+        );
+        assert_eq!(last, "themselves.");
+        assert_eq!(
+            with_answer_room("Delete?", 80),
+            (String::new(), "Delete?".into())
+        );
+        let p = Prompter::scripted(false, "n\r");
+        assert_eq!(p.confirm(q).unwrap_err().exit_code(), 2);
+        assert!(
+            p.transcript().ends_with("\nback by themselves. [y/N] n\n"),
+            "{}",
+            p.transcript()
+        );
     }
 }

@@ -274,7 +274,7 @@ async fn agent_command(
         // so it never scrolls away.
         let send = &targets.send;
         let shown = super::crud::shown_count(send.len());
-        let lines: Vec<String> = send[..shown].iter().map(targets::session_label).collect();
+        let lines = targets::session_lines(&send[..shown]);
         ctx.prompter.confirm_items(
             &format!(
                 "Stop the agent of {} session(s)? They exit and do not come back by themselves.",

@@ -122,7 +122,7 @@ async fn pick(client: &Client, prompter: &Prompter, verb: &str) -> Result<Vec<Va
     if all.is_empty() {
         return Err(Error::usage("there are no online sessions to choose from"));
     }
-    let labels: Vec<String> = all.iter().map(session_label).collect();
+    let labels = session_lines(&all);
     let picked = prompter.pick(&format!("Sessions to {verb}"), &labels)?;
     if picked.is_empty() {
         return Err(Error::usage("no session chosen"));
@@ -133,16 +133,24 @@ async fn pick(client: &Client, prompter: &Prompter, verb: &str) -> Result<Vec<Va
         .collect())
 }
 
-/// A session as questions show it (the picker, the stop confirmation): ID, region, OS, agent
-/// version, IP and metadata, escaped.
-pub fn session_label(s: &Value) -> String {
-    escape(&format!(
-        "{}  {}  {}  {}  {}  {}",
+/// A session as questions show it (the picker, the stop confirmation), a cell each: ID,
+/// region, OS, agent version, IP and metadata, escaped; [`crate::prompt::columns`] lines them up.
+fn session_cells(s: &Value) -> Vec<String> {
+    [
         id_of(s),
         field(s, "region"),
         field(s, "os"),
         field(s, "agent_version"),
         field(s, "ip"),
-        field(s, "metadata")
-    ))
+        field(s, "metadata"),
+    ]
+    .iter()
+    .map(|cell| escape(cell))
+    .collect()
+}
+
+/// The sessions as questions show them, a line each, in columns.
+pub fn session_lines(sessions: &[Value]) -> Vec<String> {
+    let cells: Vec<Vec<String>> = sessions.iter().map(session_cells).collect();
+    crate::prompt::columns(&cells)
 }

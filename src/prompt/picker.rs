@@ -1,111 +1,163 @@
-//! Choosing any number of items from a list, key by key, and the lines that show it: a
-//! window that scrolls with the cursor, each line cut to the terminal's width so the view
-//! never wraps (a wrapped line would break the redraw).
+//! How a choice among many items looks: dialoguer's multi-select draws the list and reads the
+//! keys; this theme lays each row out to the terminal's width (cut with `…`, so a row never
+//! wraps and the redraw stays in place) and ends the visible rows with a status line: how
+//! many are chosen, which rows are in view, and the keys. Plus the pure helpers that lay out
+//! what questions show: rows in columns, text cut or wrapped to a width.
 
+use std::cell::RefCell;
+use std::fmt;
+
+use dialoguer::theme::Theme;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::keys::Key;
+/// Columns taken by a row's marks before the item (`> [x] `).
+pub const MARKS: usize = 6;
 
-/// What a key did to the choice.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Pick {
-    /// Keep choosing.
-    Continue,
-    /// Enter: these indexes, in list order (at least one).
-    Done(Vec<usize>),
-    /// Esc, `q` or Ctrl-C.
-    Cancel,
-}
-
-/// The state of a choice among `len` items.
-#[derive(Debug)]
-pub struct Picker {
-    cursor: usize,
-    top: usize,
-    chosen: Vec<bool>,
-    /// Enter was pressed with nothing chosen: say how to choose.
+/// The picker's look for one question over `items` (already cut to fit beside [`MARKS`]).
+pub struct PickerLook {
+    items: Vec<String>,
+    /// The longest the drawn list may be, as dialoguer counts it (items and two rows).
+    max_length: usize,
+    width: usize,
+    /// Say how to choose: Enter was pressed with nothing chosen.
     nudge: bool,
+    seen: RefCell<Seen>,
 }
 
-impl Picker {
-    /// Nothing chosen, the cursor on the first item.
-    pub fn new(len: usize) -> Self {
-        Picker {
-            cursor: 0,
-            top: 0,
-            chosen: vec![false; len],
-            nudge: false,
+/// What the rows drawn so far showed: dialoguer keeps the choice to itself and draws only the
+/// rows in view, so the count is kept from what each redraw shows.
+#[derive(Default)]
+struct Seen {
+    chosen: Vec<bool>,
+    /// Rows whose mark changed in this redraw: (index, now chosen, under the cursor).
+    changed: Vec<(usize, bool, bool)>,
+}
+
+impl PickerLook {
+    /// A look for `items` in a list at most `max_length` rows high and `width` columns wide.
+    pub fn new(items: Vec<String>, max_length: usize, width: usize, nudge: bool) -> Self {
+        let seen = Seen {
+            chosen: vec![false; items.len()],
+            changed: Vec::new(),
+        };
+        PickerLook {
+            items,
+            max_length,
+            width,
+            nudge,
+            seen: RefCell::new(seen),
         }
     }
 
-    /// Takes one key.
-    pub fn key(&mut self, key: Key) -> Pick {
-        let len = self.chosen.len();
-        self.nudge = false;
-        match key {
-            Key::Esc | Key::Char('q') | Key::Interrupt | Key::Eof => return Pick::Cancel,
-            _ if len == 0 => {}
-            Key::Up | Key::Char('k') => self.cursor = (self.cursor + len - 1) % len,
-            Key::Down | Key::Char('j') => self.cursor = (self.cursor + 1) % len,
-            Key::Home | Key::Char('g') => self.cursor = 0,
-            Key::End | Key::Char('G') => self.cursor = len - 1,
-            Key::Char(' ') => self.chosen[self.cursor] = !self.chosen[self.cursor],
-            Key::Char('a') => {
-                let all = self.chosen.iter().all(|c| *c);
-                self.chosen.iter_mut().for_each(|c| *c = !all);
-            }
-            Key::Enter => {
-                let picked: Vec<usize> = (0..len).filter(|i| self.chosen[*i]).collect();
-                if !picked.is_empty() {
-                    return Pick::Done(picked);
-                }
-                self.nudge = true;
-            }
-            _ => {}
-        }
-        Pick::Continue
+    /// Rows in view at a time, worked out as dialoguer's paging does for a terminal of `rows`.
+    fn capacity(&self, rows: usize) -> usize {
+        self.max_length.clamp(3, rows.max(3)) - 2
     }
 
-    /// The lines that show the choice in `height` rows (at least 3) of `width` columns: the
-    /// prompt, a window of items around the cursor, and a status line.
-    pub fn view(
-        &mut self,
-        prompt: &str,
-        items: &[String],
-        height: usize,
-        width: usize,
-    ) -> Vec<String> {
-        let rows = height.saturating_sub(2).max(1);
-        if self.cursor < self.top {
-            self.top = self.cursor;
-        } else if self.cursor >= self.top + rows {
-            self.top = self.cursor + 1 - rows;
+    /// Records what a row shows; true when it is the last row in view.
+    fn record(&self, index: usize, checked: bool, active: bool, capacity: usize) -> bool {
+        let mut seen = self.seen.borrow_mut();
+        if seen.chosen.get(index) != Some(&checked) {
+            if let Some(c) = seen.chosen.get_mut(index) {
+                *c = checked;
+            }
+            seen.changed.push((index, checked, active));
         }
-        let end = (self.top + rows).min(items.len());
-        let mut lines = vec![fit(prompt, width)];
-        for (i, item) in items.iter().enumerate().take(end).skip(self.top) {
-            let pointer = if i == self.cursor { '>' } else { ' ' };
-            let mark = if self.chosen.get(i) == Some(&true) {
-                'x'
-            } else {
-                ' '
-            };
-            lines.push(fit(&format!("{pointer} [{mark}] {item}"), width));
+        index + 1 == self.items.len() || (index + 1).is_multiple_of(capacity.max(1))
+    }
+
+    /// The status line, once every row in view was drawn.
+    fn status(&self, last: usize, capacity: usize) -> String {
+        let mut seen = self.seen.borrow_mut();
+        let changed = std::mem::take(&mut seen.changed);
+        // Space changes the row under the cursor; `a` sets every row, those out of view too.
+        let all = match changed.as_slice() {
+            // One row under the cursor: taken as space (`a` looks the same only when every
+            // other row in view already had that mark; the rows out of view are then
+            // corrected when they come into view).
+            [] | [(_, _, true)] => None,
+            [(_, now, _), ..] => Some(*now),
+        };
+        if let Some(now) = all {
+            seen.chosen.iter_mut().for_each(|c| *c = now);
         }
-        let chosen = self.chosen.iter().filter(|c| **c).count();
-        let status = if self.nudge {
+        let chosen = seen.chosen.iter().filter(|c| **c).count();
+        let first = last - last % capacity.max(1);
+        let text = if self.nudge {
             "Nothing chosen yet: space chooses the item under the cursor".to_string()
         } else {
             format!(
                 "{chosen} chosen; {}-{} of {}  (space: choose, a: all, enter: done, esc/q: cancel)",
-                (self.top + 1).min(end),
-                end,
-                items.len()
+                first + 1,
+                last + 1,
+                self.items.len()
             )
         };
-        lines.push(fit(&status, width));
-        lines
+        fit(&text, self.width)
     }
+}
+
+impl Theme for PickerLook {
+    fn format_multi_select_prompt(&self, f: &mut dyn fmt::Write, prompt: &str) -> fmt::Result {
+        // Room is left for the page the list shows (` [Page 2/4]`), which dialoguer adds.
+        write!(f, "{}", fit(prompt, self.width.saturating_sub(14)))
+    }
+
+    fn format_multi_select_prompt_item(
+        &self,
+        f: &mut dyn fmt::Write,
+        text: &str,
+        checked: bool,
+        active: bool,
+    ) -> fmt::Result {
+        let pointer = if active { '>' } else { ' ' };
+        let mark = if checked { 'x' } else { ' ' };
+        write!(f, "{pointer} [{mark}] {text}")?;
+        let Some(index) = self.items.iter().position(|i| i == text) else {
+            return Ok(());
+        };
+        let rows = usize::from(dialoguer::console::Term::stderr().size().0);
+        let capacity = self.capacity(rows);
+        if self.record(index, checked, active, capacity) {
+            write!(f, "\n{}", self.status(index, capacity))?;
+        }
+        Ok(())
+    }
+
+    fn format_multi_select_prompt_selection(
+        &self,
+        f: &mut dyn fmt::Write,
+        prompt: &str,
+        selections: &[&str],
+    ) -> fmt::Result {
+        write!(f, "{prompt}: {} chosen", selections.len())
+    }
+}
+
+/// `rows` of cells laid out in columns: each cell padded to its column's widest, two spaces
+/// between columns, trailing blanks cut.
+pub fn columns(rows: &[Vec<String>]) -> Vec<String> {
+    let mut widths: Vec<usize> = Vec::new();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            let w = UnicodeWidthStr::width(cell.as_str());
+            match widths.get_mut(i) {
+                Some(max) => *max = (*max).max(w),
+                None => widths.push(w),
+            }
+        }
+    }
+    rows.iter()
+        .map(|row| {
+            let mut line = String::new();
+            for (cell, width) in row.iter().zip(&widths) {
+                line.push_str(cell);
+                let pad = width.saturating_sub(UnicodeWidthStr::width(cell.as_str()));
+                line.push_str(&" ".repeat(pad + 2));
+            }
+            line.trim_end().to_string()
+        })
+        .collect()
 }
 
 /// `text` cut to fewer than `width` columns (with `…` when cut), so that it never wraps.
@@ -126,56 +178,84 @@ pub fn fit(text: &str, width: usize) -> String {
     kept + "…"
 }
 
+/// `text` broken between words into lines of fewer than `width` columns (a word longer than
+/// that is cut by the terminal, as it would be anyway).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let max = width.saturating_sub(1).max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let needed = UnicodeWidthStr::width(line.as_str()) + 1 + UnicodeWidthStr::width(word);
+        if !line.is_empty() && needed > max {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn items(n: usize) -> Vec<String> {
-        (1..=n).map(|i| format!("ts_{i}")).collect()
-    }
-
-    #[test]
-    fn space_chooses_enter_confirms_and_escape_cancels() {
-        let mut p = Picker::new(3);
-        assert_eq!(p.key(Key::Enter), Pick::Continue, "nothing chosen yet");
-        p.key(Key::Down);
-        p.key(Key::Char(' '));
-        p.key(Key::Up);
-        p.key(Key::Up);
-        p.key(Key::Char(' '));
-        assert_eq!(p.key(Key::Enter), Pick::Done(vec![1, 2]));
-        p.key(Key::Char('a'));
-        assert_eq!(p.key(Key::Enter), Pick::Done(vec![0, 1, 2]));
-        for key in [Key::Esc, Key::Char('q'), Key::Interrupt] {
-            assert_eq!(Picker::new(3).key(key), Pick::Cancel);
+    fn drawn(look: &PickerLook, marks: &[(bool, bool)], capacity: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, (checked, active)) in marks.iter().enumerate() {
+            let mut line = format!("{}", if *active { '>' } else { ' ' });
+            if look.record(i, *checked, *active, capacity) {
+                line = look.status(i, capacity);
+            }
+            out.push(line);
         }
+        out
     }
 
     #[test]
-    fn the_window_follows_the_cursor_and_lines_fit() {
-        let list = items(50);
-        let mut p = Picker::new(50);
-        let first = p.view("Sessions", &list, 10, 30);
-        assert_eq!(first.len(), 10);
-        assert!(first[1].starts_with("> [ ] ts_1"), "{first:?}");
-        assert!(
-            first[9].starts_with("0 chosen; 1-8 of 50  (space"),
-            "{}",
-            first[9]
+    fn the_status_counts_what_is_chosen_and_says_what_is_in_view() {
+        let items: Vec<String> = (1..=5).map(|i| format!("ts_{i}")).collect();
+        let look = PickerLook::new(items, 7, 200, false);
+        let first = drawn(&look, &[(false, true), (false, false), (false, false)], 3);
+        assert!(first[2].starts_with("0 chosen; 1-3 of 5"), "{first:?}");
+        // Space on the second row.
+        let next = drawn(&look, &[(false, false), (true, true), (false, false)], 3);
+        assert!(next[2].starts_with("1 chosen"), "{next:?}");
+        // `a` with rows out of view: every row is chosen.
+        let all = drawn(&look, &[(true, false), (true, true), (true, false)], 3);
+        assert!(all[2].starts_with("5 chosen"), "{all:?}");
+    }
+
+    #[test]
+    fn rows_line_up_in_columns() {
+        let rows = vec![
+            vec![
+                "ts_1".to_string(),
+                "us".into(),
+                "linux".into(),
+                "3.19.1".into(),
+            ],
+            vec![
+                "ts_22".to_string(),
+                "ap".into(),
+                "darwin".into(),
+                "3.18.4".into(),
+            ],
+        ];
+        assert_eq!(
+            columns(&rows),
+            ["ts_1   us  linux   3.19.1", "ts_22  ap  darwin  3.18.4"]
         );
-        p.key(Key::End);
-        p.key(Key::Char(' '));
-        let last = p.view("Sessions", &list, 10, 30);
-        assert!(last[8].starts_with("> [x] ts_50"), "{last:?}");
-        assert!(last[9].starts_with("1 chosen; 43-50 of 50"), "{}", last[9]);
-        assert!(last[9].ends_with('…'), "{}", last[9]);
-        assert!(last.iter().all(|l| l.chars().count() < 30), "{last:?}");
     }
 
     #[test]
-    fn fitting_cuts_with_an_ellipsis() {
+    fn fitting_cuts_with_an_ellipsis_and_wrapping_breaks_between_words() {
         assert_eq!(fit("abcdef", 10), "abcdef");
         assert_eq!(fit("abcdefghijkl", 6), "abcd…");
         assert_eq!(fit("abcde", 6), "abcde");
+        assert_eq!(wrap("one two three four", 10), ["one two", "three", "four"]);
+        assert_eq!(wrap("", 10), [""]);
     }
 }

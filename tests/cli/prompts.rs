@@ -236,3 +236,107 @@ fn the_picker_restarts_what_was_chosen() {
     assert_eq!(writes.len(), 1, "{writes:?}");
     assert!(writes[0].path.ends_with("/restart"), "{writes:?}");
 }
+
+/// Ctrl-C at `term`'s question: exit 130, nothing sent, the cursor visible again (and the
+/// terminal restored).
+#[track_caller]
+fn ctrl_c_shows_the_cursor(env: &Env, mut term: Pty, question: &str) {
+    term.wait_for(question);
+    term.send(keys::CTRL_C);
+    assert_eq!(term.wait_exit(), 130, "{question}: {}", term.screen());
+    assert!(
+        !term.cursor_hidden(),
+        "{question}: the cursor was left hidden"
+    );
+    term.assert_restored();
+    assert!(env.writes().is_empty(), "{question}: {:?}", env.writes());
+}
+
+#[test]
+fn ctrl_c_at_every_kind_of_question_leaves_the_cursor_visible() {
+    // A confirmation (a typed line).
+    let env = Env::new();
+    let (_, term) = delete_policies(&env, 1, ROWS);
+    ctrl_c_shows_the_cursor(&env, term, "Delete 1 IP policy? [y/N]");
+    // Text.
+    let env = Env::new();
+    ctrl_c_shows_the_cursor(&env, config_init(&env), "Management API URL:");
+    // A hidden answer.
+    let env = Env::new();
+    let term = Pty::spawn(
+        without_settings(&env).args(["config", "init", "--api-url", &env.mock.url()]),
+        ROWS,
+        COLS,
+    );
+    ctrl_c_shows_the_cursor(&env, term, "API key (hidden):");
+    // The picker hides the cursor while it is shown.
+    let env = Env::new();
+    let mut term = restart_picker(&env);
+    term.wait_for("0 chosen");
+    assert!(term.cursor_hidden(), "the picker hides the cursor");
+    ctrl_c_shows_the_cursor(&env, term, "Sessions to restart");
+}
+
+#[test]
+fn at_80_columns_the_picker_shows_sessions_in_columns() {
+    let env = Env::new();
+    env.seed_session_count(12);
+    let mut term = env.pty(&["sessions", "restart"], 24, 80);
+    let screen = term.wait_for("0 chosen; 1-12 of 12");
+    assert!(term.wrapped_rows().is_empty(), "{:?}", term.wrapped_rows());
+    let rows: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.starts_with("> [ ] ts_") || l.starts_with("  [ ] ts_"))
+        .collect();
+    assert_eq!(rows.len(), 12, "{screen}");
+    // Where each cell after the ID starts: the same column in every row.
+    let starts = |row: &str| -> Vec<usize> {
+        let cells = &row[6..];
+        let mut at = Vec::new();
+        let mut gap = 0;
+        for (i, c) in cells.char_indices() {
+            if c == ' ' {
+                gap += 1;
+            } else {
+                if gap >= 2 {
+                    at.push(i);
+                }
+                gap = 0;
+            }
+        }
+        at.truncate(3);
+        at
+    };
+    let first = starts(rows[0]);
+    assert_eq!(first.len(), 3, "region, OS and version: {}", rows[0]);
+    for row in &rows {
+        assert_eq!(starts(row), first, "{screen}");
+    }
+    term.send(keys::ESC);
+    assert_eq!(term.wait_exit(), 130);
+}
+
+#[test]
+fn at_80_columns_the_stop_question_keeps_its_answer_on_one_row() {
+    let env = Env::new();
+    let ids = env.seed_session_count(2);
+    let mut term = env.pty(&["sessions", "stop", &ids[0]], 24, 80);
+    let screen = term.wait_for("[y/N]");
+    assert!(
+        term.wrapped_rows().is_empty(),
+        "{:?}\n{screen}",
+        term.wrapped_rows()
+    );
+    let question = screen
+        .lines()
+        .find(|l| l.contains("[y/N]"))
+        .expect("the question's last row");
+    assert!(!question.starts_with("[y/N]"), "{screen}");
+    assert!(
+        screen.contains("Stop the agent of 1 session(s)?"),
+        "{screen}"
+    );
+    term.send("no").send(keys::ENTER);
+    assert_eq!(term.wait_exit(), 2, "{}", term.screen());
+    assert!(env.writes().is_empty(), "{:?}", env.writes());
+}

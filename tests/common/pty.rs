@@ -157,6 +157,29 @@ impl Pty {
             .contents()
     }
 
+    /// Is the cursor hidden now?
+    pub fn cursor_hidden(&self) -> bool {
+        self.seen
+            .lock()
+            .expect("the screen lock")
+            .parser
+            .screen()
+            .hide_cursor()
+    }
+
+    /// The rows (of the screen as drawn now) whose text ran past the last column and went on
+    /// in the next row, with their text.
+    pub fn wrapped_rows(&self) -> Vec<String> {
+        let s = self.seen.lock().expect("the screen lock");
+        let screen = s.parser.screen();
+        let (rows, cols) = screen.size();
+        let (rows, cols) = (rows.get(), cols.get());
+        (0..rows)
+            .filter(|row| screen.row_wrapped(*row))
+            .map(|row| screen.contents_between(row, 0, row, cols))
+            .collect()
+    }
+
     /// Every byte the program wrote to the terminal so far.
     pub fn output(&self) -> Vec<u8> {
         self.seen.lock().expect("the screen lock").bytes.clone()

@@ -1,0 +1,214 @@
+//! The real terminal's questions, asked through dialoguer on stderr: typed lines (Input) and
+//! choices among many (MultiSelect, with [`super::picker`]'s look); hidden answers are
+//! [`super::hidden`]'s.
+//!
+//! dialoguer reads each key in raw mode, so Ctrl-C is a key that ends the question at once
+//! (the terminal library then raises SIGINT, which our handler only counts). What it does not
+//! do, by its maintainers' choice, is show the cursor again when Ctrl-C ends a question that
+//! hid it: [`Asking`] does, however the question ends, as other tools built on it do. A stop
+//! signal that arrives while a question waits ends the wait too; whatever was typed before
+//! or after any stop signal is never taken as an answer.
+//!
+//! Between two keys the terminal library puts the terminal back in line mode, where Ctrl-C is
+//! a signal; one that arrives there (or before the first key is read) would leave the next
+//! wait for a key blocked with the signal already handled. So while a question is asked, a
+//! watcher ([`Waker`]) interrupts the asking thread's wait for as long as a stop signal is
+//! pending, and the question ends.
+
+use std::fmt;
+use std::io::ErrorKind;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use dialoguer::console::Term;
+use dialoguer::theme::Theme;
+use dialoguer::{Input, MultiSelect};
+
+use super::picker::{self, PickerLook};
+use crate::error::{Error, Result};
+use crate::interrupt;
+
+/// Prompts shown as they are given: the question's wording (`[y/N] `, `: `) is decided by
+/// [`super::Prompter`], the same for the terminal and for a script.
+struct AsGiven;
+
+impl Theme for AsGiven {
+    fn format_input_prompt(
+        &self,
+        f: &mut dyn fmt::Write,
+        prompt: &str,
+        _default: Option<&str>,
+    ) -> fmt::Result {
+        write!(f, "{prompt}")
+    }
+
+    fn format_input_prompt_selection(
+        &self,
+        f: &mut dyn fmt::Write,
+        prompt: &str,
+        sel: &str,
+    ) -> fmt::Result {
+        write!(f, "{prompt}{sel}")
+    }
+}
+
+/// One question being asked: notes the stop signals seen before it, ends its wait when one
+/// comes, and puts the cursor back when it ends.
+struct Asking {
+    term: Term,
+    before: interrupt::Seen,
+    _waker: Waker,
+}
+
+impl Asking {
+    fn start() -> Asking {
+        // A handler must be in place before the terminal library raises SIGINT on Ctrl-C,
+        // or the signal would end the process with the terminal as the question left it.
+        interrupt::watch();
+        let before = interrupt::seen();
+        Asking {
+            term: Term::stderr(),
+            before,
+            _waker: Waker::start(before),
+        }
+    }
+
+    /// The question's answer, unless a stop signal came while it was asked or it was
+    /// cancelled; says on the terminal that it was (`^C`).
+    fn settle<T>(&self, answer: dialoguer::Result<T>) -> Result<T> {
+        let stop = interrupt::error_since(self.before);
+        let outcome = match (answer, stop) {
+            (_, Some(Error::Terminated)) => Err(Error::Terminated),
+            (_, Some(_)) => {
+                let _ = self.term.write_str("^C");
+                Err(Error::Interrupted)
+            }
+            (Ok(answer), None) => return Ok(answer),
+            (Err(dialoguer::Error::IO(e)), None) => Err(match e.kind() {
+                ErrorKind::Interrupted => Error::Interrupted,
+                ErrorKind::UnexpectedEof => Error::usage("no answer: the input ended"),
+                _ => Error::Io(format!("cannot ask at the terminal: {e}")),
+            }),
+        };
+        let _ = self.term.write_line("");
+        outcome
+    }
+}
+
+impl Drop for Asking {
+    fn drop(&mut self) {
+        let _ = self.term.show_cursor();
+    }
+}
+
+/// How often the watcher looks for a pending stop signal.
+const WAKE_EVERY: Duration = Duration::from_millis(50);
+
+/// While it lives, a thread that interrupts the asking thread's wait for a key (a signal
+/// interrupts a wait that has begun; the terminal library takes that as Ctrl-C) for as long as
+/// a stop signal has come since the question began.
+struct Waker {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Waker {
+    fn start(before: interrupt::Seen) -> Waker {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let asking = wake::Target::current();
+        let thread = std::thread::spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(WAKE_EVERY) {
+                if interrupt::error_since(before).is_some() {
+                    asking.wake();
+                }
+            }
+        });
+        Waker {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Waker {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Interrupting another thread's wait: a signal sent to that thread (Unix). Elsewhere the
+/// terminal library reads keys without a line-mode window, and there is nothing to do.
+mod wake {
+    /// The thread asking a question.
+    pub struct Target(#[cfg(unix)] libc::pthread_t);
+
+    // SAFETY: a pthread_t is an identifier; it is only passed to pthread_kill, while the
+    // thread it names is alive (the watcher is joined before the question returns).
+    unsafe impl Send for Target {}
+
+    impl Target {
+        pub fn current() -> Target {
+            // SAFETY: pthread_self has no preconditions.
+            #[cfg(unix)]
+            return Target(unsafe { libc::pthread_self() });
+            #[cfg(not(unix))]
+            Target()
+        }
+
+        pub fn wake(&self) {
+            // SAFETY: the thread is alive (see above); SIGINT has a handler that only counts
+            // (`interrupt::watch`), so the signal only interrupts the wait.
+            #[cfg(unix)]
+            unsafe {
+                libc::pthread_kill(self.0, libc::SIGINT);
+            }
+        }
+    }
+}
+
+/// Writes text to the person.
+pub fn say(text: &str) -> Result<()> {
+    Term::stderr()
+        .write_str(text)
+        .map_err(|e| Error::Io(format!("cannot write to the terminal: {e}")))
+}
+
+/// The terminal's width in columns.
+pub fn width() -> usize {
+    usize::from(Term::stderr().size().1)
+}
+
+/// Shows `prompt` and reads a typed line.
+pub fn line(prompt: &str) -> Result<String> {
+    let asking = Asking::start();
+    let answer = Input::<String>::with_theme(&AsGiven)
+        .with_prompt(prompt)
+        .allow_empty(true)
+        .interact_text_on(&asking.term);
+    asking.settle(answer)
+}
+
+/// Lets the person choose among `items`; `None` when they cancel with Esc or `q`. `nudge`
+/// says how to choose (the last time, nothing was).
+pub fn choose(prompt: &str, items: &[String], nudge: bool) -> Result<Option<Vec<usize>>> {
+    let asking = Asking::start();
+    let (rows, cols) = asking.term.size();
+    let width = usize::from(cols);
+    let cut: Vec<String> = items
+        .iter()
+        .map(|i| picker::fit(i, width.saturating_sub(picker::MARKS)))
+        .collect();
+    // The prompt, the rows and the status line fit in all rows but one.
+    let per_page = usize::from(rows).saturating_sub(3).max(1);
+    // dialoguer keeps two rows beside the items it pages (its own prompt and page line).
+    let look = PickerLook::new(cut.clone(), per_page + 2, width, nudge);
+    let answer = MultiSelect::with_theme(&look)
+        .with_prompt(prompt)
+        .items(&cut)
+        .max_length(per_page)
+        .interact_on_opt(&asking.term);
+    asking.settle(answer)
+}

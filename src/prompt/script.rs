@@ -1,0 +1,154 @@
+//! A pretend terminal where keys are typed from a string, and what the questions wrote is
+//! kept: unit and in-process tests ask every question through it. Lines are edited as at the
+//! terminal (Backspace, Ctrl-U, Ctrl-C, Ctrl-D), and a choice takes the keys dialoguer's
+//! multi-select takes (arrows or `j`/`k`, space, `a`, Enter, Esc or `q`).
+
+use super::line::{Edit, Line, Stroke};
+use super::Ask;
+use crate::error::{Error, Result};
+
+/// Keys still to type, and what was written.
+#[derive(Debug, Default)]
+pub struct Script {
+    keys: Vec<u8>,
+    written: String,
+}
+
+/// One scripted key.
+enum Key {
+    Stroke(Stroke),
+    Up,
+    Down,
+}
+
+impl Script {
+    /// A script that types `keys`.
+    pub fn new(keys: &str) -> Self {
+        Script {
+            keys: keys.as_bytes().to_vec(),
+            written: String::new(),
+        }
+    }
+
+    /// What the questions wrote so far.
+    pub fn written(&self) -> &str {
+        &self.written
+    }
+
+    fn next_key(&mut self) -> Key {
+        let rest = std::str::from_utf8(&self.keys).unwrap_or("");
+        let Some(first) = rest.chars().next() else {
+            return Key::Stroke(Stroke::Eof);
+        };
+        let (key, len) = match (first, rest.as_bytes().get(1..3)) {
+            ('\x1b', Some(b"[A")) => (Key::Up, 3),
+            ('\x1b', Some(b"[B")) => (Key::Down, 3),
+            ('\x1b', _) => (Key::Stroke(Stroke::Cancel), 1),
+            ('\r' | '\n', _) => (Key::Stroke(Stroke::Enter), 1),
+            ('\x7f' | '\x08', _) => (Key::Stroke(Stroke::Backspace), 1),
+            ('\x15', _) => (Key::Stroke(Stroke::KillLine), 1),
+            ('\x03', _) => (Key::Stroke(Stroke::Interrupt), 1),
+            ('\x04', _) => (Key::Stroke(Stroke::Eof), 1),
+            (c, _) => (Key::Stroke(Stroke::Char(c)), c.len_utf8()),
+        };
+        self.keys.drain(..len.min(self.keys.len()));
+        key
+    }
+
+    /// Ctrl-C: what was typed after it is dropped, never an answer.
+    fn interrupted(&mut self) -> Error {
+        self.keys.clear();
+        self.written.push_str("^C\n");
+        Error::Interrupted
+    }
+
+    fn read_line(&mut self, prompt: &str, hidden: bool) -> Result<String> {
+        self.written.push_str(prompt);
+        let mut line = Line::default();
+        loop {
+            let stroke = match self.next_key() {
+                Key::Stroke(s) => s,
+                Key::Up | Key::Down => Stroke::Other,
+            };
+            match line.key(stroke) {
+                // Esc does not end a visible line (as at the terminal); a hidden one it does.
+                Edit::Typing => {}
+                Edit::Cancel if !hidden => {}
+                Edit::Cancel => {
+                    self.keys.clear();
+                    self.written.push('\n');
+                    return Err(Error::Interrupted);
+                }
+                Edit::Submit(text) => {
+                    if !hidden {
+                        self.written.push_str(&text);
+                    }
+                    self.written.push('\n');
+                    return Ok(text);
+                }
+                Edit::Interrupt => return Err(self.interrupted()),
+                Edit::Eof => {
+                    self.written.push('\n');
+                    return Err(Error::usage("no answer: the input ended"));
+                }
+            }
+        }
+    }
+}
+
+impl Ask for Script {
+    fn say(&mut self, text: &str) -> Result<()> {
+        self.written.push_str(text);
+        Ok(())
+    }
+
+    fn width(&self) -> usize {
+        60
+    }
+
+    fn line(&mut self, prompt: &str) -> Result<String> {
+        self.read_line(prompt, false)
+    }
+
+    fn hidden(&mut self, prompt: &str) -> Result<String> {
+        self.read_line(prompt, true)
+    }
+
+    fn choose(
+        &mut self,
+        prompt: &str,
+        items: &[String],
+        _nudge: bool,
+    ) -> Result<Option<Vec<usize>>> {
+        self.written.push_str(prompt);
+        self.written.push('\n');
+        let len = items.len().max(1);
+        let mut cursor = 0;
+        let mut chosen = vec![false; items.len()];
+        loop {
+            match self.next_key() {
+                Key::Down | Key::Stroke(Stroke::Char('j')) => cursor = (cursor + 1) % len,
+                Key::Up | Key::Stroke(Stroke::Char('k')) => cursor = (cursor + len - 1) % len,
+                Key::Stroke(Stroke::Char(' ')) => {
+                    if let Some(c) = chosen.get_mut(cursor) {
+                        *c = !*c;
+                    }
+                }
+                Key::Stroke(Stroke::Char('a')) => {
+                    let all = chosen.iter().all(|c| *c);
+                    chosen.iter_mut().for_each(|c| *c = !all);
+                }
+                Key::Stroke(Stroke::Enter) => {
+                    let picked: Vec<usize> = (0..chosen.len()).filter(|i| chosen[*i]).collect();
+                    self.written
+                        .push_str(&format!("{prompt}: {} chosen\n", picked.len()));
+                    return Ok(Some(picked));
+                }
+                Key::Stroke(Stroke::Cancel | Stroke::Char('q')) => return Ok(None),
+                Key::Stroke(Stroke::Interrupt) => return Err(self.interrupted()),
+                Key::Stroke(Stroke::Eof) => return Err(Error::usage("no answer: the input ended")),
+                Key::Stroke(_) => {}
+            }
+        }
+    }
+}
