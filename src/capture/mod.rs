@@ -21,6 +21,7 @@ pub mod filter;
 pub mod har;
 pub mod message;
 pub mod replay;
+pub mod signed;
 pub mod view;
 
 pub use exchange::Exchange;
