@@ -38,6 +38,9 @@ mod hostile {
     mod curl;
     mod echoed_secrets;
     mod input;
+    mod local_files;
+    mod local_memory;
+    mod local_requests;
     mod memory;
     mod never_twice;
     mod paging;
