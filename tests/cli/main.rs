@@ -16,6 +16,7 @@ mod examples;
 mod fleet;
 mod help;
 mod inspect;
+mod inspect_at_80;
 mod interaction;
 mod ip_policies;
 mod local;
