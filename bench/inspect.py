@@ -9,6 +9,9 @@ Usage: inspect.py TUNNELCTL AGENT_URL MOCK_URL FACTS
 2. With 10,000 captures in the agent: the time from a key press (j, k, alternately) to the
    frame showing the selection moved, 60 presses.
 3. The inspector's peak RSS (VmHWM) after that, and the size of the agent's answer.
+4. 1 MB captures arriving continuously (ten a second for 30 s, the agent keeping 400 MB of
+   them): the inspector runs with `--max-memory 32MiB`; its peak RSS after 100 captures and at
+   the end (a budget by bytes keeps the second from growing with the count).
 
 The screen is parsed by a small terminal model that knows what ratatui's crossterm backend
 writes (cursor moves, erasures, colours ignored), so a row counts only once it is drawn whole.
@@ -112,10 +115,10 @@ class Screen:
 
 
 class Inspector:
-    def __init__(self, env):
+    def __init__(self, env, args=()):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            os.execvpe(T, [T, "local", "inspect"], env)
+            os.execvpe(T, [T, "local", "inspect", *args], env)
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
         self.screen = Screen()
 
@@ -241,3 +244,31 @@ fact("s10_captures", "10000")
 print(f"S10: row latency p50 {statistics.median(latencies) * 1000:.0f} ms, p95 {pct(latencies, 95) * 1000:.0f} ms; "
       f"frame p50 {statistics.median(frames) * 1000:.1f} ms, p95 {pct(frames, 95) * 1000:.1f} ms; "
       f"peak RSS {rss / 1024:.1f} MiB with a {answer / 1e6:.1f} MB answer", file=sys.stderr)
+
+# 4. 1 MB captures arriving continuously: memory by bytes, not by count -------------------------
+BUDGET = 32 * 1024 * 1024
+call("POST", f"{MOCK}/_mock/reset")
+call("POST", f"{MOCK}/_mock/config", {"inspect_db_size": 400 * 1000 * 1000})
+ins = Inspector(env(), ["--max-memory", "32MiB"])
+ins.wait_for(lambda s: "live" in s)
+rss_at_100 = 0
+for n in range(300):
+    t0 = time.monotonic()
+    call("POST", f"{MOCK}/_mock/agent/captures",
+         [{"method": "POST", "uri": f"/upload/{n}", "body_size": 1000000,
+           "headers": {"Content-Type": "application/octet-stream"}}])
+    ins.pump(max(0.0, 0.1 - (time.monotonic() - t0)))
+    if n == 99:
+        ins.wait_for(lambda s: "/upload/99" in s, limit=30)
+        rss_at_100 = ins.peak_rss_kib()
+ins.wait_for(lambda s: "/upload/299" in s, limit=30)
+time.sleep(1.0)
+ins.pump(0.1)
+rss_end = ins.peak_rss_kib()
+ins.quit()
+fact("s10_stream_budget_bytes", str(BUDGET))
+fact("s10_stream_rss_100_kib", str(rss_at_100))
+fact("s10_stream_rss_kib", str(rss_end))
+fact("s10_stream_captures", "300")
+print(f"S10 stream: peak RSS {rss_at_100 / 1024:.1f} MiB after 100 captures of 1 MB, "
+      f"{rss_end / 1024:.1f} MiB after 300 (budget {BUDGET >> 20} MiB)", file=sys.stderr)

@@ -271,6 +271,15 @@ if ran("S10"):
     check("S10", "frame on a key press, p95 (10,000 captures)", "", "<= 16 ms", f95 <= 0.016, value=ms(f95))
     check("S10", "peak RSS (10,000 captures)", "", f"<= 64 MB + the answer = {mb(bound10)}", rss10 <= bound10,
           value=mb(rss10))
+    budget10 = int(facts["s10_stream_budget_bytes"])
+    rss100 = int(facts["s10_stream_rss_100_kib"]) * 1024
+    rss300 = int(facts["s10_stream_rss_kib"]) * 1024
+    out.extend(["", f"With 1 MB captures arriving continuously ({facts['s10_stream_captures']} of them, ten a second) "
+                f"and `--max-memory {budget10 >> 20}MiB`: peak RSS {mb(rss100)} after 100, {mb(rss300)} at the end."])
+    check("S10", "peak RSS, 300 captures of 1 MB arriving", "", f"<= 64 MB + the budget = {mb(64e6 + budget10)}",
+          rss300 <= 64e6 + budget10, value=mb(rss300))
+    check("S10", "growth from 100 to 300 captures of 1 MB", "", "<= 8 MB", rss300 - rss100 <= 8e6,
+          value=mb(rss300 - rss100))
 
 # The page ------------------------------------------------------------------------------------
 mem = int(facts["mem_kib"]) * 1024

@@ -21,6 +21,7 @@ mod examples;
 mod fleet;
 mod help;
 mod inspect;
+mod inspect_at_80;
 mod interaction;
 mod ip_policies;
 mod local;
@@ -49,6 +50,9 @@ mod hostile {
     mod curl;
     mod echoed_secrets;
     mod input;
+    mod local_files;
+    mod local_memory;
+    mod local_requests;
     mod memory;
     mod never_twice;
     mod paging;
