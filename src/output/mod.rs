@@ -14,7 +14,6 @@ mod list;
 mod mask;
 mod printer;
 pub mod progress;
-pub mod report;
 pub mod streams;
 pub mod table;
 pub mod time;

@@ -138,6 +138,18 @@ impl Printer {
         Ok(())
     }
 
+    /// The results of a bulk command, one object per item: printed with `--json` (or
+    /// `-o ndjson`) only, since people read the per-item lines on stderr instead.
+    pub fn results(&self, rows: Vec<Value>) -> Result<()> {
+        if !self.is_json() {
+            return Ok(());
+        }
+        let mut out = self.streams.out();
+        super::write_json(&mut out, &Value::Array(rows), self.tty)?;
+        out.flush()?;
+        Ok(())
+    }
+
     /// Writes one document the program built (not a resource of the API): JSON, or what a jq
     /// filter makes of it.
     pub fn document(&self, doc: &Value) -> Result<()> {
