@@ -15,6 +15,7 @@ pub mod complete;
 pub mod config;
 pub mod context;
 pub mod deadline;
+pub mod encoding;
 pub mod error;
 pub mod escape;
 pub mod files;

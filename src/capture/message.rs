@@ -10,8 +10,6 @@
 //! and written is always a valid message, and one read and written unchanged is byte for byte
 //! the same when it was written that way.
 
-use base64::Engine;
-
 use crate::escape::escape;
 
 /// An HTTP request or response.
@@ -39,15 +37,7 @@ pub fn is_header_value(s: &str) -> bool {
     !s.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f)
 }
 
-/// Decodes base64 text (the agent's `raw`, a HAR body), white space around it ignored.
-pub fn decode_base64(text: &str) -> Result<Vec<u8>, base64::DecodeError> {
-    base64::engine::general_purpose::STANDARD.decode(text.trim())
-}
-
-/// Encodes bytes as base64 text.
-pub fn encode_base64(bytes: &[u8]) -> String {
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
+pub use crate::encoding::{decode_base64, encode_base64};
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
