@@ -4,8 +4,9 @@
 //!
 //! Reading keeps only the request's path and query from its URL: where it goes is the
 //! caller's choice (`--to`), never the host written in the file; a URL that is neither a path
-//! nor `http(s)://` (`javascript:`, `data:`, another scheme, nothing) is refused. The URL's host becomes the
-//! `Host` header when the entry has none; HTTP/2 pseudo-headers (`:authority`) are left out.
+//! nor `http(s)://` (`javascript:`, `data:`, another scheme, nothing) is refused. The URL's
+//! host becomes the `Host` header when the entry has none; HTTP/2 pseudo-headers
+//! (`:authority`) are left out.
 
 use serde_json::{json, Map, Value};
 
