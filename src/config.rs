@@ -11,7 +11,6 @@
 //! Readers need no lock: the rename makes every version they can see whole.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -187,26 +186,23 @@ impl ConfigFile {
         Ok(out)
     }
 
-    /// Writes the file atomically with mode 0600. Use [`ConfigFile::update`] to change a file
-    /// that others may be writing at the same time.
+    /// Writes the file whole, with mode 0600, through [`crate::files`]. Use
+    /// [`ConfigFile::update`] to change a file that others may be writing at the same time.
     pub fn save(&self) -> Result<()> {
-        let fail = |what: &str, e: std::io::Error| {
+        let fail = |what: &str, e: &dyn std::fmt::Display| {
             Error::Config(format!("cannot {what} {}: {e}", self.path.display()))
         };
         let dir = folder_of(&self.path);
-        create_private_dir(&dir).map_err(|e| fail("create the folder of", e))?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".config.toml.")
-            .tempfile_in(&dir)
-            .map_err(|e| fail("write", e))?;
-        // tempfile creates the file 0600 on Unix already; set it again in case of an odd umask.
-        set_private(tmp.path()).map_err(|e| fail("protect", e))?;
-        tmp.write_all(self.doc.to_string().as_bytes())
-            .and_then(|_| tmp.as_file().sync_all())
-            .map_err(|e| fail("write", e))?;
-        tmp.persist(&self.path)
-            .map_err(|e| fail("replace", e.error))?;
-        Ok(())
+        create_private_dir(&dir).map_err(|e| fail("create the folder of", &e))?;
+        crate::files::write_private(
+            &self.path,
+            self.doc.to_string().as_bytes(),
+            crate::files::Existing::Replace,
+        )
+        .map_err(|e| match e {
+            crate::files::WriteError::Exists => fail("write", &"it is a folder"),
+            crate::files::WriteError::Io(e) => fail("write", &e),
+        })
     }
 
     /// Registers the secret values of every profile with [`crate::secrets`], so none of them
@@ -337,19 +333,6 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     #[cfg(not(unix))]
     {
         fs::create_dir_all(dir)
-    }
-}
-
-fn set_private(path: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(path, fs::Permissions::from_mode(0o600))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        Ok(())
     }
 }
 

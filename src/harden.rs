@@ -6,6 +6,13 @@
 //!   hard, so a child cannot raise it again) and, on Linux, the process is marked not
 //!   dumpable, which also keeps other processes of the same user from reading its memory
 //!   through `/proc/<pid>/mem` or `ptrace`.
+//!
+//! And one guard for the files it writes ([`crate::files`]):
+//!
+//! - **A file-size limit is an error, not a kill.** By default a write past `ulimit -f`
+//!   raises SIGXFSZ, which ends the process before it can remove its half-written temporary
+//!   file or say what failed. Ignored, the write fails with EFBIG instead, which is reported
+//!   like any other failed write.
 
 /// Turns core dumps off for this process. Called first thing in [`crate::run`]; failures are
 /// ignored because the program works the same without the guard (a sandbox may forbid it).
@@ -26,6 +33,18 @@ pub fn disable_core_dumps() {
         // SAFETY: PR_SET_DUMPABLE takes one integer argument; the rest are ignored.
         unsafe {
             libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+        }
+    }
+}
+
+/// Makes a write past the file-size limit fail with an error instead of killing the process
+/// (see the module's documentation). Called first thing in [`crate::run`].
+pub fn survive_file_size_limit() {
+    #[cfg(unix)]
+    {
+        // SAFETY: setting a signal's disposition to SIG_IGN installs no handler code.
+        unsafe {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
         }
     }
 }

@@ -41,6 +41,7 @@ use error::{exit, Error, Result};
 /// Runs the program on these arguments and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     harden::disable_core_dumps();
+    harden::survive_file_size_limit();
     let args: Vec<OsString> = args.into_iter().collect();
     // A shell asking for completions (COMPLETE=<shell>) is answered here, before anything else.
     match commands::completions::env()

@@ -13,8 +13,8 @@ use futures_util::stream::{self, StreamExt};
 use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
-use crate::escape::escape;
 use crate::interrupt;
+use crate::output::progress::{few, FEW};
 use crate::output::Printer;
 use view::BulkView;
 
@@ -124,7 +124,8 @@ where
 
 /// The exit of a bulk operation: stopped by a signal 130/143 (with what was and was not done),
 /// out of time 7 (likewise), items that did not come back (`not_back`, agents after a restart)
-/// 7, some failed 5, all failed alike their code. Items not started for another reason (the
+/// 7, some failed 5, all failed alike their code. Every line names a few of the items it is
+/// about and counts the rest ([`few`]). Items not started for another reason (the
 /// batches of a rolling upgrade after one that failed) count as failed. What a signal left
 /// undone is told through `printer`.
 pub fn conclude(
@@ -139,7 +140,6 @@ pub fn conclude(
         .filter(|(_, o)| matches!(o, Outcome::NotStarted))
         .map(|(id, _)| id.as_str())
         .collect();
-    let not_started_ids = escape(&not_started.join(" "));
     if interrupt::requested() {
         printer.interrupted(ids.len() - not_started.len(), ids.len(), &not_started);
         return Err(interrupt::stop_error());
@@ -162,7 +162,7 @@ pub fn conclude(
             if not_started.is_empty() {
                 String::new()
             } else {
-                format!(": {not_started_ids}")
+                format!(": {}", few(&not_started, FEW).join(" "))
             }
         )));
     }
@@ -177,7 +177,7 @@ pub fn conclude(
         return Err(Error::WaitTimeout(format!(
             "{} agent(s) did not reconnect in time: {}",
             not_back.len(),
-            escape(&not_back.join(" "))
+            few(not_back, FEW).join(" ")
         )));
     }
     crate::error::several(&codes, not_back.len() + not_started.len(), ids.len())

@@ -3,14 +3,17 @@
 //! sent again (`local requests send --har`).
 //!
 //! Reading keeps only the request's path and query from its URL: where it goes is the
-//! caller's choice (`--to`), never the host written in the file. The URL's host becomes the
-//! `Host` header when the entry has none; HTTP/2 pseudo-headers (`:authority`) are left out.
+//! caller's choice (`--to`), never the host written in the file; a URL that is neither a path
+//! nor `http(s)://` (`javascript:`, `data:`, another scheme, nothing) is refused. The URL's
+//! host becomes the `Host` header when the entry has none; HTTP/2 pseudo-headers
+//! (`:authority`) are left out.
 
 use serde_json::{json, Map, Value};
 
 use super::curl::{path_of, request_url};
 use super::exchange::Exchange;
 use super::message::{decode_base64, encode_base64, is_header_value, is_token, Message};
+use super::replay::check::origin_form;
 use crate::escape::escape;
 
 fn headers(msg: &Message) -> Vec<Value> {
@@ -152,15 +155,21 @@ pub fn document(captured_newest_first: &[Exchange]) -> Value {
 /// The request of every entry, in the order of the log; the first entry that cannot be sent
 /// is an error naming it (1-based).
 pub fn requests(har: &Value) -> Result<Vec<Message>, String> {
+    entries(har)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| r.map_err(|why| format!("entry {}: {why}", i + 1)))
+        .collect()
+}
+
+/// The request of every entry, in the order of the log, each read or refused on its own (so
+/// the caller can name the entry); an error when the document is not a HAR log.
+pub fn entries(har: &Value) -> Result<Vec<Result<Message, String>>, String> {
     let entries = har
         .pointer("/log/entries")
         .and_then(Value::as_array)
         .ok_or("it is not a HAR log: it has no log.entries list")?;
-    entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| request_of(e).map_err(|why| format!("entry {}: {why}", i + 1)))
-        .collect()
+    Ok(entries.iter().map(request_of).collect())
 }
 
 fn request_of(e: &Value) -> Result<Message, String> {
@@ -171,12 +180,15 @@ fn request_of(e: &Value) -> Result<Message, String> {
         return Err(format!("'{}' is not a valid method", escape(method)));
     }
     let raw_url = text("url").ok_or("its request has no url")?;
-    let url = url::Url::parse(raw_url)
-        .map_err(|e| format!("its url '{}' is not a URL: {e}", escape(raw_url)))?;
-    let target = match url.query() {
-        Some(q) => format!("{}?{q}", url.path()),
-        None => url.path().to_string(),
-    };
+    // Only a path or an http(s) URL is sent, and only its path and query.
+    let target = origin_form(raw_url)?;
+    if target.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        return Err(format!(
+            "its url '{}' holds white space or control characters",
+            escape(raw_url)
+        ));
+    }
+    let url = url::Url::parse(raw_url).ok();
     let mut headers = Vec::new();
     for h in req
         .get("headers")
@@ -205,7 +217,8 @@ fn request_of(e: &Value) -> Result<Message, String> {
         body(req.get("postData"))?,
     );
     if msg.header("host").is_none() {
-        if let Some(host) = url.host_str() {
+        if let Some(url) = &url {
+            let host = url.host_str().unwrap_or("");
             let host = match url.port() {
                 Some(p) => format!("{host}:{p}"),
                 None => host.to_string(),

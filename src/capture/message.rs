@@ -294,7 +294,7 @@ fn split_head(bytes: &[u8]) -> (&[u8], &[u8]) {
 }
 
 /// `METHOD TARGET HTTP/x.y`: the target made a path (an absolute-form `http://host/p` becomes
-/// `/p`); a missing version is HTTP/1.1.
+/// `/p`; any other form is refused, see `replay::check`); a missing version is HTTP/1.1.
 fn request_line_parts(line: &str) -> std::result::Result<(String, String, String), String> {
     let shown = || escape(&line.chars().take(80).collect::<String>());
     let words: Vec<&str> = line.split(' ').filter(|w| !w.is_empty()).collect();
@@ -314,19 +314,7 @@ fn request_line_parts(line: &str) -> std::result::Result<(String, String, String
     if !version.starts_with("HTTP/") {
         return Err(format!("'{}' is not an HTTP version", escape(version)));
     }
-    let target = if target.starts_with('/') {
-        target.to_string()
-    } else if let Ok(url) = url::Url::parse(target) {
-        match url.query() {
-            Some(q) => format!("{}?{q}", url.path()),
-            None => url.path().to_string(),
-        }
-    } else {
-        return Err(format!(
-            "the request target '{}' must be a path starting with /",
-            escape(target)
-        ));
-    };
+    let target = crate::capture::replay::check::origin_form(target)?;
     if target.chars().any(|c| c.is_control() || c.is_whitespace()) {
         return Err(format!(
             "the request target '{}' holds white space or control characters",

@@ -138,20 +138,22 @@ impl Printer {
         let rest = if not_started.is_empty() {
             "none".to_string()
         } else {
-            escape(&not_started.join(" "))
+            few(not_started, FEW).join(" ")
         };
         self.streams.err_line(&format!(
             "Interrupted: {done} of {total} done; not started: {rest}"
         ));
     }
 
-    /// Failures grouped by reason, for a person: `N failed: reason` and the IDs, wrapped to the
-    /// terminal's width, each listed once.
+    /// Failures grouped by reason, for a person: `N failed: reason` and the IDs (up to
+    /// [`FEW_WRAPPED`] of them, then how many more), wrapped to the terminal's width, each
+    /// listed once.
     pub fn failure_summary(&self, failures: &[(String, String)]) {
         for (reason, ids) in group(failures) {
             self.streams
                 .err_line(&format!("{} failed: {reason}", ids.len()));
-            for line in wrap_ids(&ids, usize::from(self.streams.width())) {
+            let shown = few(&ids, FEW_WRAPPED);
+            for line in wrap_ids(&shown, usize::from(self.streams.width())) {
                 self.streams.err_line(&line);
             }
         }
@@ -301,19 +303,35 @@ fn group(failures: &[(String, String)]) -> Vec<(String, Vec<String>)> {
     groups
 }
 
-/// IDs joined by spaces in lines of at most `width` columns, indented by two; an ID longer
-/// than a line gets a line of its own, whole.
+/// How many items a one-line message names before it counts the rest.
+pub const FEW: usize = 5;
+/// How many IDs a failure summary lists, wrapped over a few lines, before it counts the rest.
+pub const FEW_WRAPPED: usize = 40;
+
+/// The first `max` of `items`, escaped, then `and N more` when there are more: the one way
+/// every message that could name many items (IDs not started, failed, not back, entries of a
+/// file) names a few and counts the rest, so no line grows with the input. Callers join the
+/// pieces (or wrap them).
+pub fn few<S: AsRef<str>>(items: &[S], max: usize) -> Vec<String> {
+    let mut out: Vec<String> = items.iter().take(max).map(|i| escape(i.as_ref())).collect();
+    if items.len() > max {
+        out.push(format!("and {} more", items.len() - max));
+    }
+    out
+}
+
+/// Pieces (escaped already, [`few`]) joined by spaces in lines of at most `width` columns,
+/// indented by two; a piece longer than a line gets a line of its own, whole.
 fn wrap_ids(ids: &[String], width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::from(" ");
     for id in ids {
-        let id = escape(id);
         let len = line.chars().count();
         if len > 1 && len + 1 + id.chars().count() > width {
             lines.push(std::mem::replace(&mut line, String::from(" ")));
         }
         line.push(' ');
-        line.push_str(&id);
+        line.push_str(id);
     }
     if line.len() > 1 {
         lines.push(line);
@@ -339,6 +357,18 @@ mod tests {
         );
         let long = vec!["ts_".to_string() + &"x".repeat(40)];
         assert_eq!(wrap_ids(&long, 20), [format!("  {}", long[0])]);
+    }
+
+    #[test]
+    fn many_items_are_named_a_few_and_counted() {
+        let ids: Vec<String> = (0..30_000).map(|i| format!("many.har#{i}")).collect();
+        let line = few(&ids, FEW).join(" ");
+        assert_eq!(
+            line,
+            "many.har#0 many.har#1 many.har#2 many.har#3 many.har#4 and 29995 more"
+        );
+        assert_eq!(few(&ids[..2], FEW), ["many.har#0", "many.har#1"]);
+        assert!(few(&["a\x1bb"], FEW)[0].contains("\\x1b"));
     }
 
     #[test]

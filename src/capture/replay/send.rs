@@ -208,6 +208,14 @@ pub fn target_url(upstream: &Url, msg: &Message) -> Url {
 /// Sends `msg` to `upstream` through `http` (a client that adds nothing:
 /// [`Http::verbatim`]) and returns what came back, whatever the status.
 pub async fn send(http: &Http, msg: &Message, upstream: &Url) -> Result<Sent> {
+    // Every reader refuses other targets already; this keeps a message built elsewhere from
+    // being made into a path under the upstream.
+    if !super::check::goes_only_where_asked(msg) {
+        return Err(Error::usage(format!(
+            "the request target '{}' is not a path; nothing was sent",
+            escape(msg.target().unwrap_or(""))
+        )));
+    }
     let url = target_url(upstream, msg);
     let answer = http
         .send_message(msg.method(), &url, &msg.headers, &msg.body)

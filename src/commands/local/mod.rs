@@ -8,6 +8,7 @@ pub mod filters;
 pub mod replay;
 pub mod requests;
 pub mod tunnels;
+pub mod user_file;
 
 use clap::{Args, Subcommand};
 

@@ -8,7 +8,6 @@
 //! is sent.
 
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -16,12 +15,14 @@ use clap::Args;
 use serde_json::Value;
 use url::Url;
 
+use crate::capture::replay::check;
 use crate::capture::replay::edit::{chosen_editor, edit_to_send};
 use crate::capture::replay::modify::{parse_header, parse_header_name, parse_set, SetField};
 use crate::capture::replay::send::{parse_upstream, upstream_for, upstream_of};
 use crate::capture::replay::{apply, send, Mods};
 use crate::capture::view::{self, SentList};
 use crate::capture::{har, Exchange, Message};
+use crate::commands::local::user_file;
 use crate::commands::read_input;
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -189,11 +190,8 @@ pub struct SaveArgs {
 /// Writes a captured request to a file as an HTTP message.
 pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
     let to_stdout = args.out.as_os_str() == "-";
-    let shown = escape(&args.out.display().to_string());
-    if !to_stdout && !args.force && args.out.exists() {
-        return Err(Error::usage(format!(
-            "{shown} exists; add --force to overwrite it"
-        )));
+    if !to_stdout {
+        user_file::check_free(&args.out, args.force)?;
     }
     let client = ctx.agent()?;
     let captured = Exchange::from_agent(client.request(&args.id).await?)?;
@@ -206,26 +204,11 @@ pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
     if to_stdout {
         return view::raw(&ctx.printer, "request", &bytes, args.force);
     }
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true);
-    if args.force {
-        options.create(true).truncate(true);
-    } else {
-        // Not even a file made in the meantime is overwritten.
-        options.create_new(true);
-    }
-    options
-        .open(&args.out)
-        .and_then(|mut f| f.write_all(&bytes))
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => {
-                Error::usage(format!("{shown} exists; add --force to overwrite it"))
-            }
-            _ => Error::Io(format!("cannot write {shown}: {e}")),
-        })?;
+    user_file::write(ctx, &args.out, &bytes, args.force)?;
     ctx.note(&format!(
-        "Saved {} to {shown} ({} bytes)",
+        "Saved {} to {} ({} bytes)",
         escape(&args.id),
+        escape(&args.out.display().to_string()),
         bytes.len()
     ));
     Ok(())
@@ -298,24 +281,43 @@ pub async fn send_files(ctx: &Context, args: SendArgs) -> Result<()> {
 }
 
 /// The requests of one file, each named for messages (`FILE`, or `FILE#N` for the Nth entry
-/// of a HAR log). A file that does not read as requests is a usage error.
+/// of a HAR log). A file that does not read as requests, a request that would go elsewhere
+/// than asked ([`check::origin_form`]) or a body shorter than its `Content-Length` is a usage
+/// error naming the file or the entry: nothing of the batch is sent.
 fn read_requests(file: &str, har: bool) -> Result<Vec<(String, Message)>> {
     let shown = if file == "-" { "stdin" } else { file };
     let bytes = read_input("send", file, MAX_FILE)?;
-    let bad = |why: String| Error::usage(format!("{}: {why}; nothing was sent", escape(shown)));
+    let refused = |name: &str, why: String| {
+        Error::usage(format!("{}: {why}; nothing was sent", escape(name)))
+    };
     if !har {
         let msg = Message::parse_request(&bytes)
-            .map_err(|why| bad(format!("not an HTTP request: {why}")))?;
+            .map_err(|why| refused(shown, format!("not an HTTP request: {why}")))?;
+        if let Some((declared, present)) = check::cut_short(&bytes, &msg) {
+            return Err(refused(
+                shown,
+                format!(
+                    "its body is {present} bytes, shorter than its Content-Length of {declared}: the file was cut short"
+                ),
+            ));
+        }
         return Ok(vec![(shown.to_string(), msg)]);
     }
-    let doc: Value = serde_json::from_slice(&bytes).map_err(|e| bad(format!("not JSON ({e})")))?;
-    let messages = har::requests(&doc).map_err(bad)?;
-    if messages.is_empty() {
-        return Err(bad("the HAR log has no entries".into()));
+    let doc: Value =
+        serde_json::from_slice(&bytes).map_err(|e| refused(shown, format!("not JSON ({e})")))?;
+    let entries = har::entries(&doc).map_err(|why| refused(shown, why))?;
+    if entries.is_empty() {
+        return Err(refused(shown, "the HAR log has no entries".into()));
     }
-    Ok(messages
+    entries
         .into_iter()
         .enumerate()
-        .map(|(i, m)| (format!("{shown}#{}", i + 1), m))
-        .collect())
+        .map(|(i, entry)| {
+            let name = format!("{shown}#{}", i + 1);
+            match entry {
+                Ok(msg) => Ok((name, msg)),
+                Err(why) => Err(refused(&name, why)),
+            }
+        })
+        .collect()
 }

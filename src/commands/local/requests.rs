@@ -142,6 +142,9 @@ failed after sending; 5: several files, some sent and some not.")]
         limit: Option<usize>,
         #[command(flatten)]
         filter: Filter,
+        /// Overwrite FILE if it exists (a symlink is replaced, never written through)
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -191,9 +194,12 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
             Ok(())
         }
         RequestsCommand::Tail { filter } => tail(ctx, filter.tunnel.as_deref()).await,
-        RequestsCommand::Export { har, limit, filter } => {
-            export(ctx, &har, limit, filter.tunnel.as_deref()).await
-        }
+        RequestsCommand::Export {
+            har,
+            limit,
+            filter,
+            force,
+        } => export(ctx, &har, limit, filter.tunnel.as_deref(), force).await,
     }
 }
 
@@ -233,22 +239,26 @@ async fn export(
     har: &std::path::Path,
     limit: Option<usize>,
     tunnel: Option<&str>,
+    force: bool,
 ) -> Result<()> {
+    let to_stdout = har.as_os_str() == "-";
+    if !to_stdout {
+        super::user_file::check_free(har, force)?;
+    }
     let client = ctx.agent()?;
     let all = Exchange::all_of(&client.requests_raw(limit, tunnel).await?, false)?;
     let doc = capture::har::document(&all);
     let text = serde_json::to_string_pretty(&doc)
         .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
-    if har.as_os_str() == "-" {
+    if to_stdout {
         ctx.printer.line(&text)?;
     } else {
-        std::fs::write(har, text + "\n")
-            .map_err(|e| Error::Io(format!("cannot write {}: {e}", har.display())))?;
+        super::user_file::write(ctx, har, (text + "\n").as_bytes(), force)?;
     }
     ctx.note(&format!(
         "Wrote {} exchange(s) to {}",
         all.len(),
-        har.display()
+        crate::escape::escape(&har.display().to_string())
     ));
     Ok(())
 }

@@ -1,0 +1,80 @@
+//! A file the user named for captured traffic (`requests save --out`, `requests export
+//! --har`): written whole and private through [`crate::files`], refused the same way by every
+//! command when something is already there and `--force` was not given, and followed by a
+//! warning when it holds one of the user's own secrets.
+//!
+//! The file keeps what was captured, secrets and all (it is a record of what came in, and
+//! what `send` sends back), so a request that carried the user's API key or a webhook secret
+//! (their own app calling the API through the tunnel, say) is written as it was; the warning
+//! names the file, never the secret.
+
+use std::path::Path;
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::escape::escape;
+use crate::files::{self, Existing, WriteError};
+
+/// The file's name as messages show it.
+fn shown(path: &Path) -> String {
+    escape(&path.display().to_string())
+}
+
+fn exists(path: &Path) -> Error {
+    Error::usage(format!(
+        "{} exists; add --force to overwrite it",
+        shown(path)
+    ))
+}
+
+/// Refuses at once a path where something stands (a file, a folder, a symlink even to
+/// nowhere) unless `force`: so nothing is asked of the agent for a file that would be refused.
+/// [`write`] checks again when it writes.
+pub fn check_free(path: &Path, force: bool) -> Result<()> {
+    if !force && files::occupied(path) {
+        return Err(exists(path));
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` whole and readable by the user alone, over what is there only
+/// when `force`; then warns on stderr when the bytes hold one of the user's own secrets.
+pub fn write(ctx: &Context, path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+    let existing = if force {
+        Existing::Replace
+    } else {
+        Existing::Refuse
+    };
+    files::write_private(path, bytes, existing).map_err(|e| match e {
+        WriteError::Exists if force => {
+            Error::usage(format!("{} is a folder; name a file", shown(path)))
+        }
+        WriteError::Exists => exists(path),
+        WriteError::Io(e) => Error::Io(format!(
+            "cannot write {}: {e}; nothing was written there",
+            shown(path)
+        )),
+    })?;
+    if holds_users_secret(ctx, bytes) {
+        ctx.printer.streams.err_line(&format!(
+            "warning: {} holds one of your own secrets (your API key or a webhook secret), as the captured traffic carried it; keep the file to yourself",
+            shown(path)
+        ));
+    }
+    Ok(())
+}
+
+/// Do `bytes` hold a secret of the user's? Their API key is registered with
+/// [`crate::secrets`] only when a management client is made, which a local command never
+/// makes, so it is registered here; reading the config file registers the profile's secrets,
+/// and the environment's webhook secrets are registered at start.
+fn holds_users_secret(ctx: &Context, bytes: &[u8]) -> bool {
+    // A config file that cannot be read has no secret to find: the file is written all the same.
+    if let Ok(key) = ctx.settings.api_key() {
+        if let Some(key) = key.value {
+            crate::secrets::register_secret(&key);
+        }
+    }
+    let _ = ctx.settings.config();
+    crate::secrets::holds_known(&String::from_utf8_lossy(bytes))
+}
