@@ -516,6 +516,26 @@ impl Exchange {
         })
     }
 
+    /// What a list row, a `tail` line and a replay's note show of this capture (the columns
+    /// of a captured request), as a small value in the agent's shape: a table of captures
+    /// costs what its rows hold, whatever the captures' size.
+    pub fn summary(&self) -> Value {
+        let response = self.response.as_ref().map(|r| {
+            // Only whether there are raw bytes matters to a row (is it answered?).
+            let raw = r.raw.as_ref().filter(|b| !b.is_empty()).map(|_| "…");
+            serde_json::json!({"status_code": r.status_code, "raw": raw})
+        });
+        serde_json::json!({
+            "id": self.id,
+            "start": self.start,
+            "tunnel_name": self.tunnel,
+            "remote_addr": self.remote_addr,
+            "duration": self.duration,
+            "request": {"method": self.request.method, "uri": self.request.uri},
+            "response": response,
+        })
+    }
+
     /// The agent's JSON for this capture as a value (for `--json` and `--jq`); an empty
     /// object when the text was not kept.
     pub fn to_value(&self) -> Value {
