@@ -10,7 +10,7 @@ use std::io::Read;
 
 use crate::escape::escape;
 
-use super::message::Message;
+use super::message::{more_headers_note, Message};
 
 /// Largest decompressed body kept: a small gzip bomb must not take the memory.
 pub const MAX_INFLATED: usize = 16 * 1024 * 1024;
@@ -482,6 +482,9 @@ fn multipart(body: &[u8], ctype: &str) -> Option<Shown> {
                 (Tone::Punct, ": ".into()),
                 (Tone::Plain, escape(v)),
             ]);
+        }
+        if msg.more_headers > 0 {
+            lines.push(note(more_headers_note(msg.more_headers)));
         }
         let inner = show_bytes(
             &msg.body,

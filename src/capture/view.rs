@@ -398,6 +398,28 @@ mod tests {
     }
 
     #[test]
+    fn a_header_bomb_shows_as_a_count() {
+        let mut raw = b"GET / HTTP/1.1\r\nHost: h.test\r\n".to_vec();
+        for i in 0..1000 {
+            raw.extend_from_slice(format!("x{i}: v\r\n").as_bytes());
+        }
+        raw.extend_from_slice(b"\r\n");
+        let c = exchange(json!({"id": "airt_1", "request": {"raw": b64(&raw)}}));
+        let text = render(&c);
+        let more = 1001 - super::super::message::MAX_HEADER_LINES;
+        assert!(
+            text.contains(&format!("> … {more} more header lines\n")),
+            "{text}"
+        );
+        assert!(text.lines().count() < 300);
+        let line = curl::command(&c).unwrap();
+        assert!(
+            line.starts_with(&format!("# … {more} more header lines left out")),
+            "{line}"
+        );
+    }
+
+    #[test]
     fn long_bodies_are_cut() {
         let mut raw = b"POST / HTTP/1.1\r\n\r\n".to_vec();
         raw.extend(std::iter::repeat_n(b'a', 5 * 1024 * 1024));
