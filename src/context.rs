@@ -124,8 +124,13 @@ impl Context {
         Ok(api::Client::new(Http::new(opts)?))
     }
 
-    /// The local agent API client (no credentials).
+    /// The local agent API client (no credentials). The user's API key is registered as a
+    /// known secret first: their own app may send it through a tunnel, and captured traffic
+    /// shown on screen must hide it as every other output does.
     pub fn agent(&self) -> Result<agent::Client> {
+        if let Ok(Some(key)) = self.settings.api_key().map(|k| k.value) {
+            crate::secrets::register_secret(&key);
+        }
         let url = self
             .settings
             .agent_url()?

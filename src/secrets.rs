@@ -55,6 +55,23 @@ pub fn redact_known(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `bytes` with every registered secret replaced by its redacted form, as [`redact_known`]
+/// does for text (captured traffic shown raw on a terminal need not be UTF-8).
+pub fn redact_known_bytes(bytes: &[u8]) -> Cow<'_, [u8]> {
+    let known = KNOWN.read().unwrap_or_else(|e| e.into_inner());
+    let holds = |hay: &[u8], k: &str| hay.windows(k.len()).position(|w| w == k.as_bytes());
+    if !known.iter().any(|k| holds(bytes, k).is_some()) {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = bytes.to_vec();
+    for k in known.iter() {
+        while let Some(at) = holds(&out, k) {
+            out.splice(at..at + k.len(), redact(k).into_bytes());
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Shows that a secret is set without showing it: the first four characters of a long key,
 /// nothing of a short one.
 pub fn redact(secret: &str) -> String {
@@ -113,6 +130,10 @@ mod tests {
         );
         assert!(holds_known("x sk_unit_0123456789abcdefghij"));
         assert_eq!(redact_known("a short text"), "a short text");
+        assert_eq!(
+            &*redact_known_bytes(b"\xff sk_unit_0123456789abcdefghij sk_unit_0123456789abcdefghij"),
+            &b"\xff sk_u\xe2\x80\xa6(redacted) sk_u\xe2\x80\xa6(redacted)"[..]
+        );
     }
 
     #[test]

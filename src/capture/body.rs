@@ -10,7 +10,7 @@ use std::io::Read;
 
 use crate::escape::escape;
 
-use super::message::Message;
+use super::message::{more_headers_note, Message};
 
 /// Largest decompressed body kept: a small gzip bomb must not take the memory.
 pub const MAX_INFLATED: usize = 16 * 1024 * 1024;
@@ -100,24 +100,54 @@ pub fn decoded_body(msg: &Message) -> (std::borrow::Cow<'_, [u8]>, Option<String
 }
 
 /// Undoes gzip or deflate (zlib, or raw deflate as some servers send), up to
-/// [`MAX_INFLATED`] bytes.
+/// [`MAX_INFLATED`] bytes. Every encoding goes through the one reader below, so a body that
+/// decodes to more than the limit is reported the same way whatever its encoding.
 pub fn inflate(encoding: &str, data: &[u8]) -> Result<Vec<u8>, String> {
-    let read = |r: &mut dyn Read| -> Result<Vec<u8>, String> {
-        let mut out = Vec::new();
-        r.take(MAX_INFLATED as u64 + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| format!("not valid {encoding} data ({e})"))?;
-        if out.len() > MAX_INFLATED {
-            return Err(format!("more than {} MiB decoded", MAX_INFLATED >> 20));
-        }
-        Ok(out)
+    let raw_deflate = || bounded(flate2::read::DeflateDecoder::new(data));
+    let result = match encoding {
+        "gzip" | "x-gzip" => bounded(flate2::read::MultiGzDecoder::new(data)),
+        // A zlib stream starts with a header naming the deflate method, its two bytes a
+        // multiple of 31; raw deflate may happen to start so, and is tried when zlib finds
+        // the data corrupt, never when it found too much.
+        "deflate" if is_zlib(data) => match bounded(flate2::read::ZlibDecoder::new(data)) {
+            Err(Failed::Corrupt(_)) => raw_deflate(),
+            other => other,
+        },
+        "deflate" => raw_deflate(),
+        other => return Err(format!("'{other}' is not an encoding this tool decodes")),
     };
-    match encoding {
-        "gzip" | "x-gzip" => read(&mut flate2::read::MultiGzDecoder::new(data)),
-        "deflate" => read(&mut flate2::read::ZlibDecoder::new(data))
-            .or_else(|_| read(&mut flate2::read::DeflateDecoder::new(data))),
-        other => Err(format!("'{other}' is not an encoding this tool decodes")),
+    result.map_err(|f| match f {
+        Failed::TooBig => format!("more than {} MiB decoded", MAX_INFLATED >> 20),
+        Failed::Corrupt(e) => format!("not valid {encoding} data ({e})"),
+    })
+}
+
+/// Why a body could not be decoded.
+enum Failed {
+    /// It decodes to more than [`MAX_INFLATED`] bytes.
+    TooBig,
+    /// It is not valid data of its encoding.
+    Corrupt(std::io::Error),
+}
+
+/// Does `data` start with a zlib header (RFC 1950: method 8, check bits)?
+fn is_zlib(data: &[u8]) -> bool {
+    match data {
+        [cmf, flg, ..] => cmf & 0x0f == 8 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0,
+        _ => false,
     }
+}
+
+/// Reads a decoder to its end under the one limit, [`MAX_INFLATED`], the same for every
+/// encoding: a body past the limit is too big even when the stream would later turn corrupt.
+fn bounded(r: impl Read) -> Result<Vec<u8>, Failed> {
+    let mut out = Vec::new();
+    let read = r.take(MAX_INFLATED as u64 + 1).read_to_end(&mut out);
+    if out.len() > MAX_INFLATED {
+        return Err(Failed::TooBig);
+    }
+    read.map_err(Failed::Corrupt)?;
+    Ok(out)
 }
 
 /// Lays out a message's body.
@@ -453,6 +483,9 @@ fn multipart(body: &[u8], ctype: &str) -> Option<Shown> {
                 (Tone::Plain, escape(v)),
             ]);
         }
+        if msg.more_headers > 0 {
+            lines.push(note(more_headers_note(msg.more_headers)));
+        }
         let inner = show_bytes(
             &msg.body,
             msg.header("content-type").unwrap_or("text/plain"),
@@ -560,6 +593,18 @@ mod tests {
         let bomb = gzip(&vec![0u8; MAX_INFLATED + 10]);
         let m = msg("Content-Encoding: gzip\r\n", &bomb);
         assert!(show(&m).plain().contains("more than 16 MiB decoded"));
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(&vec![0u8; MAX_INFLATED + 10]).unwrap();
+        let m = msg("Content-Encoding: deflate\r\n", &z.finish().unwrap());
+        assert!(show(&m)
+            .plain()
+            .contains("(deflate encoded: more than 16 MiB decoded"));
+        let mut d = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        d.write_all(&vec![0u8; MAX_INFLATED + 10]).unwrap();
+        let m = msg("Content-Encoding: deflate\r\n", &d.finish().unwrap());
+        assert!(show(&m)
+            .plain()
+            .contains("(deflate encoded: more than 16 MiB decoded"));
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //!   is written in bash's `$'…'` form with `\xHH` escapes, never raw.
 
 use super::exchange::Exchange;
-use super::message::{is_token, Message};
+use super::message::{is_token, more_headers_note, Message};
 use crate::error::{Error, Result};
 use crate::escape::{escape, is_dangerous};
 
@@ -239,8 +239,13 @@ pub fn command(captured: &Exchange) -> Result<String> {
         };
         parts.push(shell_quote(&line));
     }
+    // Header lines past the budget were never kept: say so where the command is read.
+    let left_out = match msg.more_headers {
+        0 => String::new(),
+        n => format!("# {} left out of this command\n", more_headers_note(n)),
+    };
     if msg.body.is_empty() {
-        return Ok(parts.join(" "));
+        return Ok(format!("{left_out}{}", parts.join(" ")));
     }
     if !has_content_type {
         // curl would add `application/x-www-form-urlencoded` to a body sent without one.
@@ -251,7 +256,7 @@ pub fn command(captured: &Exchange) -> Result<String> {
         Ok(text) if !text.contains('\0') && text.len() <= LARGEST_ARGUMENT => {
             parts.push("--data-raw".into());
             parts.push(shell_quote(text));
-            Ok(parts.join(" "))
+            Ok(format!("{left_out}{}", parts.join(" ")))
         }
         _ => {
             // NUL cannot be in a program argument, and invalid UTF-8 or a long body is best
@@ -260,7 +265,7 @@ pub fn command(captured: &Exchange) -> Result<String> {
             parts.push("--data-binary".into());
             parts.push("@-".into());
             Ok(format!(
-                "printf -- '{}' | {}",
+                "{left_out}printf -- '{}' | {}",
                 printf_bytes(&msg.body),
                 parts.join(" ")
             ))

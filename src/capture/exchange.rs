@@ -4,10 +4,13 @@
 //! than their bytes; the agent's JSON text is kept beside it only when asked for (`--json`
 //! prints the agent's answer unchanged), and can be dropped.
 
+use std::fmt;
+
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::message::{decode_base64, Message};
+use super::message::{decode_base64, HeaderBudget, Message};
 use crate::agent::RawList;
 use crate::error::{Error, Result};
 use crate::escape::escape;
@@ -49,8 +52,11 @@ pub struct Part {
     pub status: String,
     /// A response's status code (0 or none while pending).
     pub status_code: Option<i64>,
-    /// The header fields, kept only when there are no raw bytes to read them from.
+    /// The header fields, kept only when there are no raw bytes to read them from (at most
+    /// what [`HeaderBudget`] allows).
     pub headers: Vec<(String, String)>,
+    /// The agent's header fields past the budget, counted.
+    pub more_headers: usize,
 }
 
 impl Part {
@@ -69,35 +75,243 @@ impl Part {
             start_line: start_line.trim().to_string(),
             headers: self.headers.clone(),
             body: Vec::new(),
+            more_headers: self.more_headers,
         }
+    }
+}
+
+/// A JSON value read for one field, whatever its shape: a string or an integer kept, anything
+/// else skipped without being built (a hostile agent's object in a field costs nothing).
+enum Scalar {
+    Str(String),
+    Int(i64),
+    Other,
+}
+
+struct ScalarVisitor;
+
+impl<'de> Visitor<'de> for ScalarVisitor {
+    type Value = Scalar;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_str<E>(self, v: &str) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Str(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Str(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> std::result::Result<Scalar, E> {
+        Ok(i64::try_from(v).map_or(Scalar::Other, Scalar::Int))
+    }
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Other)
+    }
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Other)
+    }
+    fn visit_unit<E>(self) -> std::result::Result<Scalar, E> {
+        Ok(Scalar::Other)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Scalar, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Scalar::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Scalar, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Scalar::Other)
+    }
+}
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Scalar, D::Error> {
+        d.deserialize_any(ScalarVisitor)
     }
 }
 
 /// A JSON field as text: a string is itself, anything else is absent (a server's answer may
 /// hold any shape; reading it never fails on one field).
 fn text<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<String, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) => s,
-        _ => String::new(),
-    })
+    Ok(maybe_text(d)?.unwrap_or_default())
 }
 
 fn maybe_text<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) => Some(s),
+    Ok(match Scalar::deserialize(d)? {
+        Scalar::Str(s) => Some(s),
         _ => None,
     })
 }
 
 fn number<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<i64>, D::Error> {
-    Ok(Value::deserialize(d)?.as_i64())
-}
-
-fn part<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<WirePart>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        v @ Value::Object(_) => Some(WirePart::deserialize(v).unwrap_or_default()),
+    Ok(match Scalar::deserialize(d)? {
+        Scalar::Int(n) => Some(n),
         _ => None,
     })
+}
+
+/// A request or response part: an object read field by field as it streams (never as a value
+/// tree, which for a header bomb would cost many times its size); anything else is absent.
+fn part<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Option<WirePart>, D::Error> {
+    struct PartVisitor;
+    impl<'de> Visitor<'de> for PartVisitor {
+        type Value = Option<WirePart>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a request or response object")
+        }
+        fn visit_map<A: MapAccess<'de>>(
+            self,
+            map: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            WirePart::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Some)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(
+            self,
+            seq: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            ScalarVisitor.visit_seq(seq).map(|_| None)
+        }
+        fn visit_str<E>(self, _: &str) -> std::result::Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> std::result::Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> std::result::Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> std::result::Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_bool<E>(self, _: bool) -> std::result::Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> std::result::Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(PartVisitor)
+}
+
+/// The agent's `headers` map (`{"Name": ["v1", "v2"]}`, or a value as a string), read within
+/// the [`HeaderBudget`]: the first fields kept, the rest only counted as they stream past.
+#[derive(Default)]
+struct WireHeaders {
+    kept: Vec<(String, String)>,
+    budget: HeaderBudget,
+}
+
+impl<'de> Deserialize<'de> for WireHeaders {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<WireHeaders, D::Error> {
+        d.deserialize_any(HeadersVisitor)
+    }
+}
+
+/// Reads a map of header fields; any other JSON value holds none.
+struct HeadersVisitor;
+
+impl<'de> Visitor<'de> for HeadersVisitor {
+    type Value = WireHeaders;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map of header fields")
+    }
+    fn visit_map<A: MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<WireHeaders, A::Error> {
+        let mut h = WireHeaders::default();
+        while let Some(name) = map.next_key::<String>()? {
+            map.next_value_seed(Values {
+                name: &name,
+                into: &mut h,
+            })?;
+        }
+        Ok(h)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> std::result::Result<WireHeaders, A::Error> {
+        ScalarVisitor.visit_seq(seq).map(|_| WireHeaders::default())
+    }
+    fn visit_str<E>(self, _: &str) -> std::result::Result<WireHeaders, E> {
+        Ok(WireHeaders::default())
+    }
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<WireHeaders, E> {
+        Ok(WireHeaders::default())
+    }
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<WireHeaders, E> {
+        Ok(WireHeaders::default())
+    }
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<WireHeaders, E> {
+        Ok(WireHeaders::default())
+    }
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<WireHeaders, E> {
+        Ok(WireHeaders::default())
+    }
+    fn visit_unit<E>(self) -> std::result::Result<WireHeaders, E> {
+        Ok(WireHeaders::default())
+    }
+}
+
+/// The values of one header field (a list of strings, or one string), each kept within the
+/// budget; values that are not strings are kept empty, other shapes are skipped.
+struct Values<'a> {
+    name: &'a str,
+    into: &'a mut WireHeaders,
+}
+
+impl Values<'_> {
+    fn keep(&mut self, value: String) {
+        if self.into.budget.take(self.name.len() + value.len() + 2) {
+            self.into.kept.push((self.name.to_string(), value));
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Values<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Values<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("header values")
+    }
+    fn visit_str<E>(mut self, v: &str) -> std::result::Result<(), E> {
+        self.keep(v.to_string());
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> std::result::Result<(), A::Error> {
+        while let Some(v) = seq.next_element::<Scalar>()? {
+            self.keep(match v {
+                Scalar::Str(s) => s,
+                _ => String::new(),
+            });
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> std::result::Result<(), A::Error> {
+        ScalarVisitor.visit_map(map).map(|_| ())
+    }
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<(), E> {
+        Ok(())
+    }
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> std::result::Result<(), E> {
+        Ok(())
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -132,7 +346,7 @@ struct WirePart {
     status: String,
     #[serde(deserialize_with = "number")]
     status_code: Option<i64>,
-    headers: Option<Value>,
+    headers: WireHeaders,
     #[serde(deserialize_with = "maybe_text")]
     raw: Option<String>,
 }
@@ -145,22 +359,12 @@ impl WirePart {
 
     fn into_part(self) -> Part {
         let raw = self.raw.and_then(|r| decode_base64(&r).ok());
-        let mut headers = Vec::new();
-        if raw.is_none() {
-            if let Some(Value::Object(map)) = self.headers {
-                for (k, vs) in map {
-                    match vs {
-                        Value::Array(vs) => {
-                            for v in vs {
-                                headers.push((k.clone(), v.as_str().unwrap_or("").to_string()));
-                            }
-                        }
-                        Value::String(v) => headers.push((k.clone(), v)),
-                        _ => {}
-                    }
-                }
-            }
-        }
+        // With raw bytes to read them from, the agent's fields are not needed.
+        let (headers, more_headers) = if raw.is_none() {
+            (self.headers.kept, self.headers.budget.more)
+        } else {
+            (Vec::new(), 0)
+        };
         Part {
             raw,
             method: self.method,
@@ -169,6 +373,7 @@ impl WirePart {
             status: self.status,
             status_code: self.status_code,
             headers,
+            more_headers,
         }
     }
 }
@@ -311,6 +516,26 @@ impl Exchange {
         })
     }
 
+    /// What a list row, a `tail` line and a replay's note show of this capture (the columns
+    /// of a captured request), as a small value in the agent's shape: a table of captures
+    /// costs what its rows hold, whatever the captures' size.
+    pub fn summary(&self) -> Value {
+        let response = self.response.as_ref().map(|r| {
+            // Only whether there are raw bytes matters to a row (is it answered?).
+            let raw = r.raw.as_ref().filter(|b| !b.is_empty()).map(|_| "…");
+            serde_json::json!({"status_code": r.status_code, "raw": raw})
+        });
+        serde_json::json!({
+            "id": self.id,
+            "start": self.start,
+            "tunnel_name": self.tunnel,
+            "remote_addr": self.remote_addr,
+            "duration": self.duration,
+            "request": {"method": self.request.method, "uri": self.request.uri},
+            "response": response,
+        })
+    }
+
     /// The agent's JSON for this capture as a value (for `--json` and `--jq`); an empty
     /// object when the text was not kept.
     pub fn to_value(&self) -> Value {
@@ -365,6 +590,30 @@ mod tests {
         assert!(Exchange::from_json(r#"{"request":{}}"#).is_some_and(|e| e.id.is_empty()));
         assert!(Exchange::from_json("[").is_none());
         assert!(Exchange::from_json(r#"{"id": 5, "duration": "x"}"#).is_some());
+    }
+
+    #[test]
+    fn the_agents_headers_are_kept_within_the_budget() {
+        let mut map = serde_json::Map::new();
+        for i in 0..1000 {
+            map.insert(format!("x{i}"), serde_json::json!(["v"]));
+        }
+        map.insert("one".into(), serde_json::json!("w"));
+        map.insert("odd".into(), serde_json::json!({"a": [1, 2]}));
+        let text =
+            serde_json::json!({"request": {"method": "GET", "headers": map, "uri": {"x": 1}}});
+        let e = Exchange::from_json(&text.to_string()).unwrap();
+        let m = e.request_message();
+        assert_eq!(m.headers.len(), super::super::message::MAX_HEADER_LINES);
+        assert_eq!(
+            m.more_headers,
+            1001 - super::super::message::MAX_HEADER_LINES
+        );
+        assert_eq!(e.uri(), "");
+        assert!(
+            Exchange::from_json(r#"{"request": {"headers": [1, {"a": 2}]}, "response": 5}"#)
+                .is_some_and(|e| e.response.is_none())
+        );
     }
 
     #[test]

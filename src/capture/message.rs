@@ -22,6 +22,53 @@ pub struct Message {
     pub headers: Vec<(String, String)>,
     /// The body, decoded from its transfer coding when it was chunked.
     pub body: Vec<u8>,
+    /// Header lines of a captured message left out of `headers`, past [`MAX_HEADER_LINES`]
+    /// or [`MAX_HEAD_BYTES`]: a visitor's header bomb costs what its first lines cost, and
+    /// every view shows the rest as this count.
+    pub more_headers: usize,
+}
+
+/// Most header lines of a captured message kept to be shown; the rest are counted.
+pub const MAX_HEADER_LINES: usize = 200;
+/// Most bytes of header lines of a captured message kept to be shown; the rest are counted.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// Keeps header lines within [`MAX_HEADER_LINES`] and [`MAX_HEAD_BYTES`], counting the rest:
+/// the one rule for the raw bytes and the agent's `headers` maps alike.
+#[derive(Debug, Default)]
+pub struct HeaderBudget {
+    kept: usize,
+    bytes: usize,
+    /// Lines refused so far.
+    pub more: usize,
+}
+
+impl HeaderBudget {
+    /// May a line of `len` bytes be kept? Counts it when not.
+    pub fn take(&mut self, len: usize) -> bool {
+        if self.kept < MAX_HEADER_LINES && self.bytes + len <= MAX_HEAD_BYTES {
+            self.kept += 1;
+            self.bytes += len;
+            true
+        } else {
+            self.more += 1;
+            false
+        }
+    }
+}
+
+/// "… 1,999,950 more header lines", as every view says it.
+pub fn more_headers_note(more: usize) -> String {
+    let digits = more.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let lines = if more == 1 { "line" } else { "lines" };
+    format!("… {grouped} more header {lines}")
 }
 
 /// Is `s` an HTTP token (a method or a header name)?
@@ -77,8 +124,9 @@ impl Message {
         let head = String::from_utf8_lossy(head);
         let mut lines = head.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
         let start_line = lines.next().unwrap_or("").to_string();
+        let mut budget = HeaderBudget::default();
         let headers = lines
-            .filter(|l| !l.is_empty())
+            .filter(|l| !l.is_empty() && budget.take(l.len()))
             .map(|l| match l.split_once(':') {
                 Some((k, v)) => (k.trim().to_string(), v.trim().to_string()),
                 None => (l.to_string(), String::new()),
@@ -88,6 +136,7 @@ impl Message {
             start_line,
             headers,
             body: body.to_vec(),
+            more_headers: budget.more,
         };
         if msg
             .header("transfer-encoding")
@@ -112,6 +161,7 @@ impl Message {
             start_line: format!("{method} {target} {version}"),
             headers,
             body,
+            more_headers: 0,
         }
     }
 
@@ -425,6 +475,31 @@ mod tests {
         let m = Message::lenient(b"GET / HTTP/1.1\nHost: x\n\nbody");
         assert_eq!(m.header("host"), Some("x"));
         assert_eq!(m.body, b"body");
+    }
+
+    #[test]
+    fn a_header_bomb_is_kept_as_a_count() {
+        let mut raw = b"HTTP/1.1 200 OK\r\n".to_vec();
+        for i in 0..5000 {
+            raw.extend_from_slice(format!("x{i}: v\r\n").as_bytes());
+        }
+        raw.extend_from_slice(b"\r\nbody");
+        let m = Message::lenient(&raw);
+        assert_eq!(m.headers.len(), MAX_HEADER_LINES);
+        assert_eq!(m.more_headers, 5000 - MAX_HEADER_LINES);
+        assert_eq!(m.body, b"body");
+        assert_eq!(
+            more_headers_note(1_999_950),
+            "… 1,999,950 more header lines"
+        );
+        assert_eq!(more_headers_note(1), "… 1 more header line");
+        assert_eq!(more_headers_note(999), "… 999 more header lines");
+        let long = format!(
+            "HTTP/1.1 200 OK\r\nBig: {}\r\nSmall: 1\r\n\r\n",
+            "a".repeat(MAX_HEAD_BYTES)
+        );
+        let m = Message::lenient(long.as_bytes());
+        assert_eq!((m.headers.len(), m.more_headers), (1, 1));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! - [`body`]: a body decoded (`Content-Encoding`) and laid out for a person.
 //! - [`filter`]: the filter language of the inspector's `/` bar and of `requests list`.
 //! - [`curl`], [`har`]: a capture as a curl command line; HAR logs written and read.
+//! - [`streamed`]: a capture's JSON text written out (`--json`) as it is read, no value tree.
 //! - [`view`]: how the command line shows captures (`get`, `tail`, replays, sent requests).
 //! - [`replay`]: a request changed, edited and sent again by `tunnelctl` itself.
 //!
@@ -22,6 +23,7 @@ pub mod har;
 pub mod message;
 pub mod replay;
 pub mod signed;
+pub mod streamed;
 pub mod view;
 
 pub use exchange::Exchange;

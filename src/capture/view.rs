@@ -11,14 +11,15 @@ use serde_json::Value;
 use super::body::decoded_body;
 use super::curl;
 use super::exchange::Exchange;
-use super::message::Message;
+use super::message::{more_headers_note, Message};
 use super::replay::Sent;
+use super::streamed::Streamed;
 use crate::error::{Error, Result};
 use crate::escape::{self, escape, escape_multiline};
 use crate::output::columns::{self, CAPTURED_REQUEST};
 use crate::output::table;
 use crate::output::time::{human_duration, human_time};
-use crate::output::{ListSink, Printer};
+use crate::output::{json, Format, ListSink, Printer};
 
 /// Longest body shown in full in the human view.
 pub const SHOWN_BODY: usize = 64 * 1024;
@@ -46,12 +47,41 @@ pub fn get(p: &Printer, captured: &Exchange, how: GetAs) -> Result<()> {
             let part = if response { "response" } else { "request" };
             raw(p, part, captured.raw(response)?, force)
         }
-        GetAs::Curl => p.line(&curl::command(captured)?),
-        GetAs::Decoded if p.is_json() || p.jq.is_some() => {
-            p.object(&CAPTURED_REQUEST, &captured.to_value())
+        GetAs::Curl => p.line(&on_screen(p, &curl::command(captured)?)),
+        GetAs::Decoded if p.jq.is_some() => p.object(&CAPTURED_REQUEST, &captured.to_value()),
+        GetAs::Decoded if p.is_json() => {
+            let mut out = p.writer();
+            capture_json(p, &mut out, captured)?;
+            out.flush()?;
+            Ok(())
         }
         GetAs::Decoded => p.bytes(render(captured).as_bytes()),
     }
+}
+
+/// Text of captured traffic as it may be shown: on a terminal, with every secret of the
+/// user's hidden (their API key in a request their own app sent through the tunnel); in a
+/// pipe or a file, exact, as the machine output it is.
+fn on_screen<'t>(p: &Printer, text: &'t str) -> std::borrow::Cow<'t, str> {
+    if p.tty {
+        crate::secrets::redact_known(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// Writes a capture's JSON (`--json`, `-o ndjson`) from the agent's text as it is read, never
+/// as a value tree, masked as the printer masks any object; one line with `-o ndjson`.
+fn capture_json(p: &Printer, out: &mut impl Write, captured: &Exchange) -> Result<()> {
+    let masked = (!p.show_secrets).then_some(p.secret_fields);
+    let value = Streamed::new(captured.json().unwrap_or("{}"), masked);
+    match p.format {
+        Format::Ndjson if p.tty => json::write_compact_safe(out, &value)?,
+        Format::Ndjson => json::write(out, &value, false)?,
+        _ => json::write(out, &value, p.tty)?,
+    }
+    out.write_all(b"\n")?;
+    Ok(())
 }
 
 /// Writes the raw bytes of an HTTP message (`part`: request or response) to stdout. As curl
@@ -66,17 +96,21 @@ pub fn raw(p: &Printer, part: &str, bytes: &[u8], force: bool) -> Result<()> {
              or add --force to write it here anyway"
         )));
     }
+    if p.tty {
+        return p.bytes(&crate::secrets::redact_known_bytes(bytes));
+    }
     p.bytes(bytes)
 }
 
 /// One request `tail` follows: a line for a person, or its JSON on one line.
 pub fn tail_item(p: &Printer, out: &mut impl Write, item: &Exchange) -> Result<()> {
-    let value = item.to_value();
     if p.is_json() {
-        return crate::output::write_line(out, &value, p.tty);
+        let mut one_line = p.clone();
+        one_line.format = Format::Ndjson;
+        return capture_json(&one_line, out, item);
     }
     let width = p.tty.then(|| usize::from(p.streams.width()));
-    writeln!(out, "{}", tail_line(&value, width))?;
+    writeln!(out, "{}", tail_line(&item.summary(), width))?;
     Ok(())
 }
 
@@ -91,10 +125,16 @@ pub fn replayed(p: &Printer, original: &str, capture: Option<&Exchange>) -> Resu
         ));
         return Ok(());
     };
-    let value = capture.to_value();
-    if p.is_json() || p.jq.is_some() {
-        return p.object(&CAPTURED_REQUEST, &value);
+    if p.jq.is_some() {
+        return p.object(&CAPTURED_REQUEST, &capture.to_value());
     }
+    if p.is_json() {
+        let mut out = p.writer();
+        capture_json(p, &mut out, capture)?;
+        out.flush()?;
+        return Ok(());
+    }
+    let value = capture.summary();
     p.note(&format!(
         "Replayed {} as {}: {} in {}",
         escape(original),
@@ -214,6 +254,12 @@ fn render_message(out: &mut String, msg: &Message, arrow: &str) {
     out.push_str(&format!("{arrow} {}\n", escape(&msg.start_line)));
     for (k, v) in &msg.headers {
         out.push_str(&format!("{arrow} {}: {}\n", escape(k), escape(v)));
+    }
+    if msg.more_headers > 0 {
+        out.push_str(&format!(
+            "{arrow} {}\n",
+            more_headers_note(msg.more_headers)
+        ));
     }
     let body = render_body(msg);
     if !body.is_empty() {
@@ -349,6 +395,28 @@ mod tests {
             b"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n\x89PNG\x00\x01\x02",
         );
         assert!(render_body(&bin).starts_with("(binary body: 7 bytes, image/png"));
+    }
+
+    #[test]
+    fn a_header_bomb_shows_as_a_count() {
+        let mut raw = b"GET / HTTP/1.1\r\nHost: h.test\r\n".to_vec();
+        for i in 0..1000 {
+            raw.extend_from_slice(format!("x{i}: v\r\n").as_bytes());
+        }
+        raw.extend_from_slice(b"\r\n");
+        let c = exchange(json!({"id": "airt_1", "request": {"raw": b64(&raw)}}));
+        let text = render(&c);
+        let more = 1001 - super::super::message::MAX_HEADER_LINES;
+        assert!(
+            text.contains(&format!("> … {more} more header lines\n")),
+            "{text}"
+        );
+        assert!(text.lines().count() < 300);
+        let line = curl::command(&c).unwrap();
+        assert!(
+            line.starts_with(&format!("# … {more} more header lines left out")),
+            "{line}"
+        );
     }
 
     #[test]

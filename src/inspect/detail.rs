@@ -5,6 +5,7 @@ use unicode_width::UnicodeWidthChar;
 
 use super::model::Side;
 use crate::capture::body::{self, Line, Tone};
+use crate::capture::message::more_headers_note;
 use crate::capture::Exchange;
 use crate::escape::escape;
 use crate::output::time::human_duration;
@@ -45,6 +46,9 @@ pub fn lines(e: &Exchange, side: Side) -> Vec<Line> {
             (Tone::Punct, ": ".into()),
             (Tone::Plain, escape(v)),
         ]);
+    }
+    if msg.more_headers > 0 {
+        out.push(vec![(Tone::Note, more_headers_note(msg.more_headers))]);
     }
     let shown = body::show(&msg);
     if !msg.body.is_empty() {

@@ -14,6 +14,7 @@ use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::columns::CAPTURED_REQUEST;
+use crate::output::Format;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -218,16 +219,26 @@ async fn list(
     let asked = if query.is_empty() { limit } else { None };
     let raw = client.requests_raw(asked, tunnel).await?;
     let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
+    // A table (or TSV) shows a few columns of each capture: it gets the capture's summary,
+    // never a value tree of everything a visitor sent (a header bomb's two million fields).
+    let rows_only =
+        matches!(ctx.printer.format, Format::Table | Format::Tsv) && ctx.printer.jq.is_none();
     let mut shown = 0;
     for item in raw.items()? {
         if limit.is_some_and(|n| shown >= n) {
             break;
         }
-        if !query.is_empty() && !Exchange::from_json(item).is_some_and(|e| query.matches(&e)) {
+        let read = (rows_only || !query.is_empty())
+            .then(|| Exchange::from_json(item))
+            .flatten();
+        if !query.is_empty() && !read.as_ref().is_some_and(|e| query.matches(e)) {
             continue;
         }
         shown += 1;
-        sink.push_raw(item)?;
+        match read {
+            Some(e) if rows_only => sink.push(e.summary())?,
+            _ => sink.push_raw(item)?,
+        }
     }
     crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
     Ok(())
