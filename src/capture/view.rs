@@ -19,6 +19,7 @@ use crate::output::columns::{self, CAPTURED_REQUEST};
 use crate::output::table;
 use crate::output::time::{human_duration, human_time};
 use crate::output::{ListSink, Printer};
+use crate::signature::Check;
 
 /// Longest body shown in full in the human view.
 pub const SHOWN_BODY: usize = 64 * 1024;
@@ -39,8 +40,9 @@ pub enum GetAs {
     Curl,
 }
 
-/// Shows one captured exchange.
-pub fn get(p: &Printer, captured: &Exchange, how: GetAs) -> Result<()> {
+/// Shows one captured exchange; the decoded view with its `signature` check when given
+/// (JSON stays the agent's).
+pub fn get(p: &Printer, captured: &Exchange, how: GetAs, signature: Option<&Check>) -> Result<()> {
     match how {
         GetAs::Raw { response, force } => {
             let part = if response { "response" } else { "request" };
@@ -50,8 +52,28 @@ pub fn get(p: &Printer, captured: &Exchange, how: GetAs) -> Result<()> {
         GetAs::Decoded if p.is_json() || p.jq.is_some() => {
             p.object(&CAPTURED_REQUEST, &captured.to_value())
         }
-        GetAs::Decoded => p.bytes(render(captured).as_bytes()),
+        GetAs::Decoded => {
+            let mut text = render(captured);
+            if let Some(check) = signature {
+                // Under the "at" line: what the handler will think of the request, before it.
+                if let Some(at) = text.find("\n\n") {
+                    text.insert_str(at + 1, &signature_line(check));
+                }
+            }
+            p.bytes(text.as_bytes())
+        }
     }
+}
+
+/// `Signature: Stripe, expired (signature matches, but …)`: a captured request's check for a
+/// person, one line.
+pub fn signature_line(check: &Check) -> String {
+    let by = check.provider.map_or("none", |p| p.title());
+    format!(
+        "Signature: {by}, {} ({})\n",
+        check.result,
+        escape(&check.detail)
+    )
 }
 
 /// Writes the raw bytes of an HTTP message (`part`: request or response) to stdout. As curl

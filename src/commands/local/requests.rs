@@ -9,11 +9,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
-use crate::capture::{self, filter::Query, view, view::GetAs, Exchange};
+use crate::capture::{self, filter::Query, signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::output::columns::CAPTURED_REQUEST;
+use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
+use crate::signature::Check;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -37,6 +38,7 @@ enum RequestsCommand {
   tunnelctl local requests list --method POST --status 5xx --since 10m
   tunnelctl local requests list --path '/hooks/*' --grep invoice.paid
   tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
+  tunnelctl local requests list --signature invalid
 
 Every filter given must match. --limit counts the requests that match; with a filter every
 captured request is read from the agent and filtered here.")]
@@ -73,6 +75,23 @@ captured request is read from the agent and filtered here.")]
         /// characters are written as $'…' escapes)
         #[arg(long)]
         curl: bool,
+    },
+    /// Check the webhook signatures of captured requests against the secrets set
+    /// (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE, _SLACK, _SHOPIFY, _STANDARD)
+    #[command(after_help = "Examples:
+  tunnelctl local requests verify
+  tunnelctl local requests verify airt_2Qm…
+  tunnelctl local requests verify --json | jq '.[] | select(.result != \"valid\")'
+
+Results: valid; invalid (does not match the secret); expired (matches, but older than the
+provider accepts: the handler would refuse it now); no-secret (signed, no secret set: the
+detail names the variable); unsigned (no signature header of a provider tunnelctl knows:
+GitHub, Stripe, Slack, Shopify, Standard Webhooks/Svix). Exit 8 when a request is invalid or
+expired.")]
+    Verify {
+        /// Captured request IDs (airt_…); none: every captured request
+        #[arg(value_name = "ID", add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
+        ids: Vec<String>,
     },
     /// Send a captured request to the local server again: as it was, through the agent
     /// (captured again as "replayed"); or changed, or to another server, sent by tunnelctl
@@ -152,7 +171,14 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
             limit,
             filter,
             only,
-        } => list(ctx, limit, filter.tunnel.as_deref(), &only.query()).await,
+        } => {
+            let mut query = only.query();
+            if query.checks_signatures() {
+                query = query.signing(ctx.settings.webhook_secrets()?, signed::now());
+            }
+            list(ctx, limit, filter.tunnel.as_deref(), &query).await
+        }
+        RequestsCommand::Verify { ids } => verify(ctx, &ids).await,
         RequestsCommand::Get {
             id,
             raw,
@@ -169,7 +195,16 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
             } else {
                 GetAs::Decoded
             };
-            view::get(&ctx.printer, &captured, how)
+            // The decoded view says what the handler will make of a signed request.
+            let check = match how {
+                GetAs::Decoded if !ctx.printer.is_json() => {
+                    let check =
+                        signed::check(&captured, &ctx.settings.webhook_secrets()?, signed::now());
+                    check.provider.is_some().then_some(check)
+                }
+                _ => None,
+            };
+            view::get(&ctx.printer, &captured, how, check.as_ref())
         }
         RequestsCommand::Replay {
             id,
@@ -225,6 +260,46 @@ async fn list(
     }
     crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
     Ok(())
+}
+
+/// `verify [ID...]`: each request's signature check, a row each; exit 8 when one is invalid
+/// or expired. Every capture is read one at a time, so a long history costs little memory.
+async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
+    let secrets = ctx.settings.webhook_secrets()?;
+    let now = signed::now();
+    let client = ctx.agent()?;
+    let mut sink = ctx.printer.list(&SIGNATURE_CHECK)?;
+    let mut failed = 0;
+    let mut row = |captured: &Exchange| -> Result<()> {
+        let check: Check = signed::check(captured, &secrets, now);
+        failed += usize::from(check.result.fails());
+        sink.push(serde_json::json!({
+            "id": captured.id,
+            "provider": check.provider.map(|p| p.name()),
+            "result": check.result.as_str(),
+            "detail": check.detail,
+        }))
+    };
+    if ids.is_empty() {
+        let raw = client.requests_raw(None, None).await?;
+        for item in raw.items()? {
+            if let Some(captured) = Exchange::from_json(item) {
+                row(&captured)?;
+            }
+        }
+    } else {
+        for id in ids {
+            row(&Exchange::from_agent(client.request(id).await?)?)?;
+        }
+    }
+    let shown = sink.finish()?;
+    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, shown);
+    match failed {
+        0 => Ok(()),
+        n => Err(Error::CheckFailed(format!(
+            "{n} of {shown} signature(s) invalid or expired"
+        ))),
+    }
 }
 
 /// `export --har FILE`: the captures as a HAR log, to a file or stdout.
