@@ -104,9 +104,15 @@ expired.")]
   tunnelctl local requests replay airt_2Qm… --set data.amount=2500 --set data.currency=eur
   tunnelctl local requests replay airt_2Qm… --edit
   tunnelctl local requests replay airt_2Qm… --to http://localhost:3000
+  tunnelctl local requests replay airt_2Qm… --resign
+  tunnelctl local requests replay airt_2Qm… --set data.amount=1 --keep-signature
 
 Changes are made in this order: --body, --set, --remove-header, --header, then --edit.
-Content-Length always follows the body.")]
+Content-Length always follows the body. A changed webhook is signed again, with a fresh
+timestamp, when a secret is set for its provider (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE,
+_SLACK, _SHOPIFY, _STANDARD), under the header names it came with; without one it goes as
+changed, with a warning. An unchanged replay whose signature expired still goes through the
+agent; --resign sends it signed again, as a changed replay is sent.")]
     Replay {
         /// Captured request ID (airt_…)
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
@@ -132,9 +138,14 @@ Content-Length always follows the body.")]
   tunnelctl local requests send paid.http refund.http --tunnel 'web (http)'
   tunnelctl local requests send --har hooks.har --to http://localhost:8080/v2
   tunnelctl local requests send paid.http --to http://localhost:8080 --json | jq .response.status_code
+  tunnelctl local requests send paid.http --to http://localhost:8080 --sign github
+
+A signed webhook is signed again, with a fresh timestamp, when a secret is set for its
+provider (--keep-signature sends it as it was); --sign PROVIDER signs a request that carries
+no signature, such as a fixture written by hand.
 
 Any answer, whatever its status, counts as sent. Exit 2: a file is not a request (nothing
-is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
+is sent); 3: --sign with no secret set for the provider (nothing is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
 failed after sending; 5: several files, some sent and some not.")]
     Send(super::replay::SendArgs),
     /// Delete every captured request
