@@ -144,7 +144,11 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
         Exchange::all_of(&list, true)
     };
     let known: HashSet<String> = recent().await?.into_iter().map(|c| c.id).collect();
-    let expired = expired_signature(ctx, &Exchange::from_agent(client.request(id).await?)?);
+    // The agent says best whether it can replay `id`: a capture it cannot show is its to refuse.
+    let expired = match client.request(id).await.map(Exchange::from_agent) {
+        Ok(Ok(captured)) => expired_signature(ctx, &captured),
+        _ => None,
+    };
     client.replay(id, tunnel).await?;
     if let Some(why) = expired {
         ctx.printer.streams.err_line(&format!(
