@@ -23,6 +23,8 @@ pub mod exit {
     pub const UNREACHABLE: i32 = 6;
     /// A wait ran out of time.
     pub const WAIT_TIMEOUT: i32 = 7;
+    /// A check failed (`local requests verify`: a signature invalid or expired).
+    pub const CHECK_FAILED: i32 = 8;
     /// Interrupted by Ctrl-C (SIGINT): 128 + 2, as a shell reports it.
     pub const INTERRUPTED: i32 = 130;
     /// Terminated by SIGTERM (how CI systems and supervisors cancel a job): 128 + 15.
@@ -41,6 +43,7 @@ Exit codes:
   5    partial failure: a command over several IDs where some succeeded and some failed
   6    the server could not be reached (connection refused, DNS, timeout, after retries)
   7    a wait ran out of time (e.g. an agent did not reconnect within --timeout)
+  8    a check failed (local requests verify: a webhook signature invalid or expired)
   130  interrupted (Ctrl-C, SIGINT)
   143  terminated (SIGTERM, as CI systems and supervisors cancel a job)
 
@@ -152,6 +155,9 @@ pub enum Error {
     /// A wait ran out of time.
     #[error("{0}")]
     WaitTimeout(String),
+    /// A check failed; what failed was already shown.
+    #[error("{0}")]
+    CheckFailed(String),
     /// Interrupted by Ctrl-C (SIGINT).
     #[error("interrupted")]
     Interrupted,
@@ -188,6 +194,7 @@ impl Error {
             Error::Partial { .. } => exit::PARTIAL,
             Error::AllFailed { code, .. } => *code,
             Error::WaitTimeout(_) => exit::WAIT_TIMEOUT,
+            Error::CheckFailed(_) => exit::CHECK_FAILED,
             Error::Interrupted => exit::INTERRUPTED,
             Error::Terminated => exit::TERMINATED,
             Error::BrokenPipe => exit::OK,

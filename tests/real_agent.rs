@@ -494,3 +494,120 @@ fn base64_decode(s: &str) -> String {
         .expect("base64");
     String::from_utf8_lossy(&bytes).into_owned()
 }
+
+#[path = "providers/official.rs"]
+mod official;
+
+/// Sends one request with these headers through an edge, as a visitor would.
+fn visit_with(port: u16, path: &str, headers: &[(String, String)], body: &str) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("the edge accepts");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut head =
+        format!("POST {path} HTTP/1.1\r\nHost: visitor.test\r\nContent-Type: application/json\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    s.write_all(head.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    answer
+}
+
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn signed_webhooks_against_the_real_agent() {
+    let Some(lib) = official::Official::find("real_agent::signed_webhooks") else {
+        return;
+    };
+    const SECRET: &str = "real-agent-github-secret-9e2b";
+    const VAR: &str = "TUNNELCTL_WEBHOOK_SECRET_GITHUB";
+    let with_secret = |args: &[&str]| {
+        assert_eq!(std::env::var("REAL_AGENT").as_deref(), Ok("1"), "{WHY}");
+        let mut cmd = assert_cmd::Command::cargo_bin("tunnelctl").expect("the binary is built");
+        cmd.env_remove("RUST_BACKTRACE").env(VAR, SECRET).args(args);
+        common::run(&mut cmd)
+    };
+    tunnelctl(&[
+        "local", "tunnels", "start", "--name", "signed", "--proto", "http", "--addr", "8080",
+    ])
+    .ok();
+    let leg = tunnelctl(&["local", "tunnels", "get", "signed (http)", "--json"]);
+    leg.ok();
+    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    let body = "{\"action\":\"opened\",\"n\":1}";
+    let signed = lib.sign("github", body, SECRET, 0);
+    assert!(visit_with(port, "/gh", &signed, body).contains("200"));
+    let id = wait_for_requests("signed (http)", 1)[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // Captured: valid with the secret, invalid with another (exit 8), no-secret without.
+    let out = with_secret(&["local", "requests", "verify", &id, "--json"]);
+    out.ok();
+    assert_eq!(out.json()[0]["result"], "valid");
+    assert_eq!(out.json()[0]["provider"], "github");
+    let out = tunnelctl(&["local", "requests", "verify", &id, "--json"]);
+    out.ok();
+    assert_eq!(out.json()[0]["result"], "no-secret");
+    with_secret(&["local", "requests", "get", &id])
+        .ok()
+        .prints("Signature: GitHub, valid");
+
+    // Changed and sent back through the edge, the agent captures it: it was signed again,
+    // and GitHub's own verifier accepts what the agent received.
+    let edge = format!("http://127.0.0.1:{port}");
+    let out = with_secret(&[
+        "local", "requests", "replay", &id, "--set", "n=2", "--to", &edge,
+    ]);
+    out.ok();
+    assert!(!out.stderr.contains(SECRET) && !out.stdout.contains(SECRET));
+    let both = wait_for_requests("signed (http)", 2);
+    let again = both
+        .iter()
+        .find(|r| r["id"] != id.as_str())
+        .expect("the changed replay, captured");
+    let again_id = again["id"].as_str().unwrap();
+    let out = with_secret(&["local", "requests", "verify", again_id, "--json"]);
+    out.ok();
+    assert_eq!(out.json()[0]["result"], "valid");
+    let raw = base64_decode(again["request"]["raw"].as_str().unwrap());
+    let (head, sent_body) = raw.split_once("\r\n\r\n").expect("a request");
+    assert_eq!(sent_body, "{\"action\":\"opened\",\"n\":2}");
+    let headers: Vec<(String, String)> = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.to_string(), v.trim().to_string()))
+        .collect();
+    let verdict = lib.run(
+        "github",
+        vec![official::verify_op(&headers, sent_body, SECRET)],
+    );
+    assert!(official::accepted(&verdict[0]), "{verdict:?}");
+
+    // The original, tampered in a replay with --keep-signature: invalid, exit 8.
+    with_secret(&[
+        "local",
+        "requests",
+        "replay",
+        &id,
+        "--set",
+        "n=3",
+        "--keep-signature",
+        "--to",
+        &edge,
+    ])
+    .ok();
+    wait_for_requests("signed (http)", 3);
+    with_secret(&["local", "requests", "verify"])
+        .code(8)
+        .prints("invalid");
+    tunnelctl(&["local", "tunnels", "stop", "signed"]).ok();
+    tunnelctl(&["local", "tunnels", "stop", "signed (http)"]).ok();
+}

@@ -12,6 +12,10 @@
 //! - `tunnel:NAME` (`tunnel:"hook (http)"`, `tunnel:hook*`): the tunnel's name, as a glob;
 //! - `since:10m` (or an RFC 3339 time): captured at or after that;
 //! - `replayed`: sent again by a replay;
+//! - `sig:valid`, `sig:invalid`, `sig:expired`, `sig:unsigned`, `sig:no-secret`: the result of
+//!   checking the request's webhook signature ([`super::signed`]) against the secrets and the
+//!   time the query was given with [`Query::signing`] (none set: every signed request is
+//!   `no-secret`);
 //! - `!` before a word turns it round (`!method:GET`, `!replayed`).
 //!
 //! A word with a key this language does not know (`content-type:json`) is free text, and a
@@ -27,11 +31,32 @@ use time::OffsetDateTime;
 
 use super::exchange::{Exchange, Part};
 use super::message::is_token;
+use crate::signature::{Provider, Secrets, Verdict};
 
 /// A parsed query: every clause must match.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Query {
     clauses: Vec<Clause>,
+    signing: Signing,
+}
+
+/// What a `sig:` word checks signatures with: the webhook secrets, and the time (Unix seconds)
+/// their timestamps are aged at, given once when the query is built.
+#[derive(Debug, Clone, Default)]
+pub struct Signing {
+    /// The secrets set.
+    pub secrets: Secrets,
+    /// Now, in Unix seconds.
+    pub now: i64,
+}
+
+impl PartialEq for Signing {
+    fn eq(&self, other: &Self) -> bool {
+        self.now == other.now
+            && Provider::ALL
+                .into_iter()
+                .all(|p| self.secrets.get(p) == other.secrets.get(p))
+    }
 }
 
 /// One word of a query.
@@ -61,6 +86,8 @@ pub enum Term {
     Since(OffsetDateTime),
     /// Captured from a replay.
     Replayed,
+    /// The request's signature check has this result.
+    Signature(Verdict),
 }
 
 /// A status to match: one code, a class (`4xx`), or no answer yet.
@@ -174,12 +201,31 @@ impl Query {
         for word in words(text)? {
             clauses.push(clause(&word, now)?);
         }
-        Ok(Query { clauses })
+        Ok(Query {
+            clauses,
+            signing: Signing::default(),
+        })
     }
 
     /// A query of these clauses (for flags that each give one).
     pub fn from_clauses(clauses: Vec<Clause>) -> Query {
-        Query { clauses }
+        Query {
+            clauses,
+            signing: Signing::default(),
+        }
+    }
+
+    /// This query, its `sig:` words checking with `secrets` at `now` (Unix seconds).
+    pub fn signing(mut self, secrets: Secrets, now: i64) -> Query {
+        self.signing = Signing { secrets, now };
+        self
+    }
+
+    /// Does any clause check signatures (so the secrets are needed)?
+    pub fn checks_signatures(&self) -> bool {
+        self.clauses
+            .iter()
+            .any(|c| matches!(c.term, Term::Signature(_)))
     }
 
     /// The clauses, in the order given.
@@ -196,13 +242,13 @@ impl Query {
     pub fn matches(&self, exchange: &Exchange) -> bool {
         self.clauses
             .iter()
-            .all(|c| c.term.matches(exchange) != c.negated)
+            .all(|c| c.term.matches(exchange, &self.signing) != c.negated)
     }
 }
 
 impl Term {
-    /// Does the exchange have what this term asks?
-    pub fn matches(&self, s: &Exchange) -> bool {
+    /// Does the exchange have what this term asks (signatures checked with `signing`)?
+    pub fn matches(&self, s: &Exchange, signing: &Signing) -> bool {
         match self {
             Term::Text(needle) => contains_text(s, needle),
             Term::Method(ms) => ms.iter().any(|m| m.eq_ignore_ascii_case(s.method())),
@@ -218,6 +264,9 @@ impl Term {
             Term::Tunnel(g) => g.matches(&s.tunnel),
             Term::Since(t) => OffsetDateTime::parse(&s.start, &Rfc3339).is_ok_and(|at| at >= *t),
             Term::Replayed => s.remote_addr == "replayed",
+            Term::Signature(v) => {
+                super::signed::check(s, &signing.secrets, signing.now).result == *v
+            }
         }
     }
 }
@@ -294,7 +343,7 @@ fn clause(word: &Word, now: OffsetDateTime) -> Result<Clause, FilterError> {
 }
 
 /// The keys of the language's `key:value` words.
-const KEYS: [&str; 5] = ["method", "status", "path", "tunnel", "since"];
+const KEYS: [&str; 6] = ["method", "status", "path", "tunnel", "since", "sig"];
 
 /// A `key:value` word; `None` when the key is not one of the language's.
 fn keyed(key: &str, value: &str, now: OffsetDateTime) -> Result<Option<Term>, FilterError> {
@@ -307,7 +356,7 @@ fn keyed(key: &str, value: &str, now: OffsetDateTime) -> Result<Option<Term>, Fi
 
 /// The term of `key:value` (`key` one of the language's, lower-case): the one parser of the
 /// `/` bar's keyed words and of the `local requests list` flags (`--method`, `--status`,
-/// `--path`, `--since`). A list (`method:get,post`) must name something.
+/// `--path`, `--since`, `--signature`). A list (`method:get,post`) must name something.
 pub fn term(key: &str, value: &str, now: OffsetDateTime) -> Result<Term, FilterError> {
     let empty = || FilterError(format!("{key}: needs a value"));
     if value.is_empty() {
@@ -337,6 +386,11 @@ pub fn term(key: &str, value: &str, now: OffsetDateTime) -> Result<Term, FilterE
         "path" => Term::Path(Glob::new(value)),
         "tunnel" => Term::Tunnel(Glob::new(value)),
         "since" => Term::Since(since(value, now)?),
+        "sig" => Term::Signature(
+            value
+                .parse()
+                .map_err(|why| FilterError(format!("sig '{value}': {why}")))?,
+        ),
         _ => return Err(FilterError(format!("'{key}' is not a filter key"))),
     })
 }
@@ -478,6 +532,30 @@ mod tests {
         let replayed = capture("GET", "/", 200, "t", "replayed", "");
         assert!(m("replayed", &replayed));
         assert!(m("REPLAYED method:get", &replayed));
+    }
+
+    #[test]
+    fn sig_words_check_with_the_secrets_given() {
+        use crate::signature::{sign, Provider, Secrets};
+        let body = "{\"event\":\"paid\"}";
+        let signed = sign::<&str, &str>(&[], body.as_bytes(), Provider::Github, "s3cret", 0)
+            .expect("a signature");
+        let (name, value) = &signed[0];
+        let req = format!("POST /h HTTP/1.1\r\nHost: x\r\n{name}: {value}\r\n\r\n{body}");
+        let v = json!({"request": {"method": "POST", "uri": "/h", "raw": b64(req.as_bytes())}});
+        let e = Exchange::from_json(&v.to_string()).expect("a capture");
+        let q = |text: &str, secret: &str| {
+            Query::parse(text)
+                .expect(text)
+                .signing(Secrets::new().with(Provider::Github, secret), 100)
+                .matches(&e)
+        };
+        assert!(q("sig:valid", "s3cret") && q("!sig:invalid", "s3cret"));
+        assert!(q("sig:invalid", "other") && q("sig:no-secret", ""));
+        assert!(!q("sig:unsigned", "s3cret"));
+        assert!(m("sig:unsigned", &hook()) && !m("sig:no-secret", &hook()));
+        assert!(Query::parse("sig:bogus").is_err());
+        assert!(Query::parse("sig:Valid").unwrap().checks_signatures());
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::output::columns::{self, CAPTURED_REQUEST};
 use crate::output::table;
 use crate::output::time::{human_duration, human_time};
 use crate::output::{json, Format, ListSink, Printer};
+use crate::signature::Check;
 
 /// Longest body shown in full in the human view.
 pub const SHOWN_BODY: usize = 64 * 1024;
@@ -40,8 +41,9 @@ pub enum GetAs {
     Curl,
 }
 
-/// Shows one captured exchange.
-pub fn get(p: &Printer, captured: &Exchange, how: GetAs) -> Result<()> {
+/// Shows one captured exchange; the decoded view with its `signature` check when given
+/// (JSON stays the agent's).
+pub fn get(p: &Printer, captured: &Exchange, how: GetAs, signature: Option<&Check>) -> Result<()> {
     match how {
         GetAs::Raw { response, force } => {
             let part = if response { "response" } else { "request" };
@@ -55,7 +57,16 @@ pub fn get(p: &Printer, captured: &Exchange, how: GetAs) -> Result<()> {
             out.flush()?;
             Ok(())
         }
-        GetAs::Decoded => p.bytes(render(captured).as_bytes()),
+        GetAs::Decoded => {
+            let mut text = render(captured);
+            if let Some(check) = signature {
+                // Under the "at" line: what the handler will think of the request, before it.
+                if let Some(at) = text.find("\n\n") {
+                    text.insert_str(at + 1, &signature_line(check));
+                }
+            }
+            p.bytes(text.as_bytes())
+        }
     }
 }
 
@@ -82,6 +93,17 @@ fn capture_json(p: &Printer, out: &mut impl Write, captured: &Exchange) -> Resul
     }
     out.write_all(b"\n")?;
     Ok(())
+}
+
+/// `Signature: Stripe, expired (signature matches, but …)`: a captured request's check for a
+/// person, one line.
+pub fn signature_line(check: &Check) -> String {
+    let by = check.provider.map_or("none", |p| p.title());
+    format!(
+        "Signature: {by}, {} ({})\n",
+        check.result,
+        escape(&check.detail)
+    )
 }
 
 /// Writes the raw bytes of an HTTP message (`part`: request or response) to stdout. As curl

@@ -6,12 +6,14 @@ use unicode_width::UnicodeWidthChar;
 use super::model::Side;
 use crate::capture::body::{self, Line, Tone};
 use crate::capture::message::more_headers_note;
-use crate::capture::Exchange;
+use crate::capture::{signed, view, Exchange};
 use crate::escape::escape;
 use crate::output::time::human_duration;
+use crate::signature::Secrets;
 
-/// The lines of one side of an exchange, not yet wrapped.
-pub fn lines(e: &Exchange, side: Side) -> Vec<Line> {
+/// The lines of one side of an exchange, not yet wrapped; a signed request's side says
+/// whether its signature holds for `secrets`.
+pub fn lines(e: &Exchange, side: Side, secrets: &Secrets) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
     let took = e
         .duration
@@ -39,6 +41,21 @@ pub fn lines(e: &Exchange, side: Side) -> Vec<Line> {
         )]);
         return out;
     };
+    if side == Side::Request {
+        let check = signed::check(e, secrets, signed::now());
+        if check.provider.is_some() {
+            let tone = if check.result.fails() {
+                Tone::Tag
+            } else {
+                Tone::Note
+            };
+            out.push(vec![(
+                tone,
+                view::signature_line(&check).trim_end().to_string(),
+            )]);
+            out.push(Vec::new());
+        }
+    }
     out.push(vec![(Tone::Tag, escape(&msg.start_line))]);
     for (k, v) in &msg.headers {
         out.push(vec![

@@ -10,9 +10,10 @@ use ratatui::Frame;
 use super::model::{Pane, State};
 use super::theme::Theme;
 use crate::capture::body::Tone;
-use crate::capture::Exchange;
+use crate::capture::{signed, Exchange};
 use crate::escape::escape;
 use crate::output::time::human_duration;
+use crate::signature::Secrets;
 
 /// Draws the list in `area`.
 pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, theme: &Theme) {
@@ -59,7 +60,7 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, theme: &Theme) {
     ];
     let rows: Vec<Row<'_>> = (s.list_offset..s.list_offset + s.list_rows)
         .filter_map(|r| s.row(r))
-        .map(|e| row(e, theme))
+        .map(|e| row(e, theme, &s.secrets))
         .collect();
     let header = Row::new(["", "TIME", "TUNNEL", "METHOD", "PATH", "ST", "DURATION"])
         .style(Style::default().add_modifier(Modifier::BOLD));
@@ -75,9 +76,12 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, theme: &Theme) {
     f.render_stateful_widget(table, area, &mut state);
 }
 
-fn row<'a>(e: &Exchange, theme: &Theme) -> Row<'a> {
+fn row<'a>(e: &Exchange, theme: &Theme, secrets: &Secrets) -> Row<'a> {
     let time = e.start.get(11..19).unwrap_or("");
-    let mark = if e.remote_addr == "replayed" {
+    // A signature the handler will refuse (invalid, expired) is the first thing to see.
+    let mark = if signed::check(e, secrets, signed::now()).result.fails() {
+        "!"
+    } else if e.remote_addr == "replayed" {
         "↻"
     } else {
         " "

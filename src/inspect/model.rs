@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use crate::capture::filter::Query;
 use crate::capture::Exchange;
+use crate::signature::Secrets;
 
 /// The most exchanges kept; past it the oldest are dropped (the agent itself keeps only what
 /// fits its `inspect_db_size`).
@@ -146,6 +147,9 @@ pub struct State {
     pub agent: Agent,
     /// A one-line message (what an action did).
     pub message: Option<String>,
+    /// The webhook secrets signatures are checked with (the detail pane, the list's marks,
+    /// the `sig:` filter words).
+    pub secrets: Secrets,
 }
 
 impl State {
@@ -172,6 +176,7 @@ impl State {
             filter_error: None,
             agent: Agent::Waiting(None),
             message: None,
+            secrets: Secrets::new(),
         }
     }
 
@@ -314,7 +319,7 @@ impl State {
     fn set_filter_text(&mut self) {
         match Query::parse(&self.filter_text) {
             Ok(q) => {
-                self.query = q;
+                self.query = q.signing(self.secrets.clone(), crate::capture::signed::now());
                 self.filter_error = None;
                 self.refilter();
                 // The selection stays on its exchange when it passes; else the newest.

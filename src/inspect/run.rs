@@ -21,6 +21,7 @@ use crate::capture::curl;
 use crate::capture::filter::Query;
 use crate::capture::message::encode_base64;
 use crate::capture::replay::edit::{chosen_editor, edit_to_send};
+use crate::capture::replay::resign::resign;
 use crate::capture::replay::send;
 use crate::capture::replay::send::upstream_for;
 use crate::capture::Exchange;
@@ -51,6 +52,7 @@ pub async fn run(ctx: &Context, filter: Option<&str>) -> Result<()> {
         .value
         .unwrap_or_else(|| DEFAULT_AGENT_URL.to_string());
     let mut state = State::new(&url);
+    state.secrets = ctx.settings.webhook_secrets()?;
     state.set_filter(filter);
     let mut screen = Screen::new(ctx.printer.color);
     let guard = TerminalGuard::enter()?;
@@ -238,9 +240,21 @@ async fn edit_and_send(
     if let Err(e) = back {
         return format!("The screen could not be taken back: {e}");
     }
-    let msg = match edited {
+    let mut msg = match edited {
         Ok(m) => m,
         Err(e) => return first_line(&e.to_string()),
+    };
+    // Signed again, as `replay --edit` does, so the handler's verification accepts it.
+    let signing = ctx
+        .settings
+        .webhook_secrets()
+        .and_then(|secrets| resign(&mut msg, &secrets, crate::capture::signed::now(), None));
+    let unsigned_note = match signing {
+        Ok(done) => done
+            .warning()
+            .map(|w| format!(" ({})", w.trim_start_matches("warning: ")))
+            .unwrap_or_default(),
+        Err(e) => return format!("Not sent: {}", first_line(&e.to_string())),
     };
     let sent = async {
         let http = ctx.upstream(&upstream)?;
@@ -248,7 +262,7 @@ async fn edit_and_send(
     };
     match sent.await {
         Ok(sent) => format!(
-            "Sent the edited request to {}: {} in {} ms",
+            "Sent the edited request to {}: {} in {} ms{unsigned_note}",
             crate::escape::escape(sent.url.as_str()),
             sent.answer.status,
             sent.took().as_millis()

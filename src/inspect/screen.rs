@@ -223,7 +223,7 @@ impl Screen {
         let stale = !matches!(&self.cache, Some((k, _)) if *k == key);
         if stale {
             let theme = self.theme;
-            let lines = detail::wrap(detail::lines(e, s.side), width)
+            let lines = detail::wrap(detail::lines(e, s.side, &s.secrets), width)
                 .into_iter()
                 .map(|l| {
                     Line::from(

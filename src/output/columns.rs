@@ -272,6 +272,18 @@ pub static CAPTURED_REQUEST: Kind = Kind {
     ],
 };
 
+/// `local requests verify`: one captured request's webhook signature check.
+pub static SIGNATURE_CHECK: Kind = Kind {
+    noun: "signature check",
+    plural: "signature checks",
+    columns: &[
+        col("ID", "id", Cell::Text, ALWAYS),
+        col("PROVIDER", "provider", Cell::Text, 3),
+        col("RESULT", "result", Cell::Text, ALWAYS),
+        col("DETAIL", "detail", Cell::Free, 2),
+    ],
+};
+
 impl Kind {
     /// The columns of a list table.
     pub fn table_columns(&self) -> impl Iterator<Item = &Column> {

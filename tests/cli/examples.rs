@@ -51,6 +51,14 @@ const SKIPPED: &[(&str, &str)] = &[
         "full-screen: it needs a terminal (tests/cli/inspect.rs drives it in a pseudo-terminal)",
     ),
     (
+        "tunnelctl local requests send paid.http --to http://localhost:8080 --sign github",
+        "signs with a webhook secret, which is never put on a command line; tests/cli/signed_webhooks.rs runs it with one in the environment",
+    ),
+    (
+        "tunnelctl local requests send paid.http --to http://localhost:8080 --sign stripe",
+        "signs with a webhook secret, which is never put on a command line; tests/cli/signed_webhooks.rs runs it with one in the environment",
+    ),
+    (
         "cargo install --path . --locked",
         "builds a release and installs into ~/.cargo/bin",
     ),

@@ -7,6 +7,8 @@
 mod common;
 #[path = "../docs/mod.rs"]
 mod docs;
+#[path = "../providers/official.rs"]
+mod official;
 
 mod api_and_completion;
 mod backends;
@@ -34,6 +36,7 @@ mod replay;
 mod screens;
 mod sessions;
 mod settings_and_errors;
+mod signed_webhooks;
 mod tables;
 mod tour;
 mod webhook_secrets;

@@ -1,5 +1,5 @@
 //! The filter flags of `local requests list` (`--method`, `--status`, `--path`, `--grep`,
-//! `--since`), each one a term of the language the inspector's `/` bar reads
+//! `--since`, `--signature`), each one a term of the language the inspector's `/` bar reads
 //! ([`crate::capture::filter`]), parsed by its own term parser, so a flag and the word
 //! `status:5xx` select the same exchanges. A bad value is a usage error from clap, before the
 //! agent is asked anything.
@@ -10,7 +10,7 @@ use time::OffsetDateTime;
 use crate::capture::filter::{term, Clause, Query, Term};
 use crate::escape::escape;
 
-/// `--method`, `--status`, `--path`, `--grep`, `--since`.
+/// `--method`, `--status`, `--path`, `--grep`, `--since`, `--signature`.
 #[derive(Debug, Args)]
 pub struct RequestFilters {
     /// Only these methods (repeatable, or comma-separated: POST,PUT)
@@ -31,6 +31,10 @@ pub struct RequestFilters {
     /// Only what was captured in the last DURATION (90s, 10m, 2h) or since an RFC 3339 time
     #[arg(long, value_name = "DURATION|TIME", value_parser = parse_since)]
     since: Option<Term>,
+    /// Only requests whose webhook signature check has this result: valid, invalid,
+    /// expired, unsigned or no-secret (see 'local requests verify')
+    #[arg(long, value_name = "RESULT", value_parser = parse_signature)]
+    signature: Option<Term>,
 }
 
 impl RequestFilters {
@@ -50,7 +54,13 @@ impl RequestFilters {
         if let Some(t) = merge(&self.statuses) {
             one(t);
         }
-        for t in self.path.iter().chain(&self.grep).chain(&self.since) {
+        for t in self
+            .path
+            .iter()
+            .chain(&self.grep)
+            .chain(&self.since)
+            .chain(&self.signature)
+        {
             one(t.clone());
         }
         Query::from_clauses(clauses)
@@ -102,6 +112,10 @@ fn parse_since(s: &str) -> std::result::Result<Term, String> {
     keyed("since", s.trim())
 }
 
+fn parse_signature(s: &str) -> std::result::Result<Term, String> {
+    keyed("sig", s.trim())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,6 +133,7 @@ mod tests {
             path: Some(parse_path("/hooks/*").unwrap()),
             grep: vec![parse_grep("Paid").unwrap()],
             since: None,
+            signature: None,
         };
         let q = f.query();
         assert_eq!(q.clauses().len(), 4);
@@ -149,5 +164,6 @@ mod tests {
         }
         assert!(parse_since("10m").is_ok() && parse_since("2026-01-02T15:04:05Z").is_ok());
         assert!(parse_grep("").is_err() && parse_path("").is_err());
+        assert!(parse_signature("expired").is_ok() && parse_signature("broken").is_err());
     }
 }

@@ -54,6 +54,9 @@ enum LocalCommand {
 
 Keys: arrows or j/k, PgUp/PgDn, g/G, Enter (list/detail), Tab (request/response), / filter,
 r replay, c copy as curl, s save the request, x clear all, p pause, ? help, q quit.
+A row marked ! has a webhook signature the handler will refuse (invalid or expired; the
+detail says which); the filter word sig:invalid (valid, expired, unsigned, no-secret) finds
+them.
 Needs a terminal; in scripts use `local requests tail` or `local requests list`.")]
     Inspect {
         /// Start with this filter in the / bar (e.g. 'method:POST status:5xx tunnel:hook*')

@@ -6,6 +6,10 @@
 //! through a client that carries no credentials ([`Context::upstream`]); an unchanged replay
 //! still goes through the agent. Every flag is checked, and every file read, before anything
 //! is sent.
+//!
+//! A changed replay and every `send` sign a webhook again with the secret set for its
+//! provider ([`resign`]), so the handler's verification accepts it; `--keep-signature` sends
+//! the signature headers as they were.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -18,15 +22,17 @@ use url::Url;
 use crate::capture::replay::check;
 use crate::capture::replay::edit::{chosen_editor, edit_to_send};
 use crate::capture::replay::modify::{parse_header, parse_header_name, parse_set, SetField};
+use crate::capture::replay::resign::{no_secret, resign, Resigned};
 use crate::capture::replay::send::{parse_upstream, upstream_for, upstream_of};
 use crate::capture::replay::{apply, send, Mods};
 use crate::capture::view::{self, SentList};
-use crate::capture::{har, Exchange, Message};
+use crate::capture::{har, signed, Exchange, Message};
 use crate::commands::local::user_file;
 use crate::commands::read_input;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
+use crate::signature::{Provider, Secrets, Verdict};
 
 /// The largest request file, HAR log or `--body` read: a captured request's body can be an
 /// upload, far larger than a flag's value.
@@ -57,6 +63,44 @@ pub struct ChangeArgs {
     /// given is put before the request's path)
     #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     to: Option<Url>,
+    /// Sign the request again with a fresh timestamp and send it through tunnelctl to the
+    /// tunnel's upstream, as a changed replay is (for a capture whose signature expired)
+    #[arg(long)]
+    resign: bool,
+    /// Send the webhook signature headers as they were (by default a changed request is
+    /// signed again, with a fresh timestamp, when a secret is set for its provider)
+    #[arg(long, conflicts_with = "resign")]
+    keep_signature: bool,
+}
+
+/// The secrets to sign with; none with `--keep-signature` (`kept`), which signs nothing.
+fn signing_secrets(ctx: &Context, kept: bool) -> Result<Option<Secrets>> {
+    match kept {
+        true => Ok(None),
+        false => ctx.settings.webhook_secrets().map(Some),
+    }
+}
+
+/// Signs `msg` again (see [`resign`]) unless `secrets` is `None` (`--keep-signature`), and
+/// says once on stderr, per provider, when a signature could not be made for want of a secret.
+fn sign_again(
+    ctx: &Context,
+    msg: &mut Message,
+    secrets: Option<&Secrets>,
+    sign_as: Option<Provider>,
+    warned: &mut Vec<Provider>,
+) -> Result<Resigned> {
+    let Some(secrets) = secrets else {
+        return Ok(Resigned::Unsigned);
+    };
+    let done = resign(msg, secrets, signed::now(), sign_as)?;
+    if let (Resigned::NoSecret(p), Some(line)) = (&done, done.warning()) {
+        if !warned.contains(p) {
+            warned.push(*p);
+            ctx.printer.streams.err_line(&line);
+        }
+    }
+    Ok(done)
 }
 
 impl ChangeArgs {
@@ -68,6 +112,7 @@ impl ChangeArgs {
             || !self.set.is_empty()
             || self.edit
             || self.to.is_some()
+            || self.resign
     }
 }
 
@@ -100,7 +145,19 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
         Exchange::all_of(&list, true)
     };
     let known: HashSet<String> = recent().await?.into_iter().map(|c| c.id).collect();
+    // The agent says best whether it can replay `id`: a capture it cannot show is its to refuse.
+    let expired = match client.request(id).await.map(Exchange::from_agent) {
+        Ok(Ok(captured)) => expired_signature(ctx, &captured),
+        _ => None,
+    };
     client.replay(id, tunnel).await?;
+    if let Some(why) = expired {
+        ctx.printer.streams.err_line(&format!(
+            "warning: {why}: the handler will refuse the replay as expired; \
+             'tunnelctl local requests replay {} --resign' sends it signed again",
+            escape(id)
+        ));
+    }
     let until = Instant::now() + REPLAY_CAPTURE_WAIT;
     let until = crate::deadline::get().map_or(until, |d| d.min(until));
     let mut found = None;
@@ -118,6 +175,21 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     view::replayed(&ctx.printer, id, found.as_ref())
+}
+
+/// Why the signature of `captured` will be refused as expired, if it will. A secret that
+/// cannot be read leaves the replay as it was asked (it needs none).
+fn expired_signature(ctx: &Context, captured: &Exchange) -> Option<String> {
+    let secrets = ctx.settings.webhook_secrets().ok()?;
+    let check = signed::check(captured, &secrets, signed::now());
+    let provider = check.provider?;
+    (check.result == Verdict::Expired).then(|| {
+        format!(
+            "the {} signature has expired ({})",
+            provider.title(),
+            escape(&check.detail)
+        )
+    })
 }
 
 /// Replays `id` with `changes`, sent by `tunnelctl` to the upstream of `tunnel` (the tunnel
@@ -143,6 +215,7 @@ pub async fn replay_changed(
         },
         set: changes.set,
     };
+    let secrets = signing_secrets(ctx, changes.keep_signature)?;
     let client = ctx.agent()?;
     let captured = Exchange::from_agent(client.request(id).await?)?;
     let mut msg = captured.request_to_send()?;
@@ -155,6 +228,10 @@ pub async fn replay_changed(
         msg = edit_to_send(&editor, &msg)?;
     } else if let Some(why) = msg.unsendable() {
         return Err(Error::usage(format!("{why}; nothing was sent")));
+    }
+    let done = sign_again(ctx, &mut msg, secrets.as_ref(), None, &mut Vec::new())?;
+    if let (true, Resigned::NoSecret(p)) = (changes.resign, done) {
+        return Err(no_secret(p));
     }
     let http = ctx.upstream(&upstream)?;
     let sent = send(&http, &msg, &upstream).await?;
@@ -231,6 +308,19 @@ pub struct SendArgs {
     /// The files are HAR logs: send the request of every entry, in order
     #[arg(long)]
     har: bool,
+    /// Sign each request for PROVIDER (github, stripe, slack, shopify, standard) with the
+    /// secret set for it: for requests written by hand, with no signature in them
+    #[arg(long, value_name = "PROVIDER", value_parser = parse_provider)]
+    sign: Option<Provider>,
+    /// Send the webhook signature headers as they were (by default each request is signed
+    /// again, with a fresh timestamp, when a secret is set for its provider)
+    #[arg(long, conflicts_with = "sign")]
+    keep_signature: bool,
+}
+
+fn parse_provider(s: &str) -> std::result::Result<Provider, String> {
+    s.parse()
+        .map_err(|e: crate::signature::UnknownProvider| e.to_string())
 }
 
 /// Sends saved requests, one after the other.
@@ -238,6 +328,11 @@ pub async fn send_files(ctx: &Context, args: SendArgs) -> Result<()> {
     let mut requests: Vec<(String, Message)> = Vec::new();
     for file in &args.files {
         requests.extend(read_requests(file, args.har)?);
+    }
+    let secrets = signing_secrets(ctx, args.keep_signature)?;
+    let mut warned = Vec::new();
+    for (_, msg) in &mut requests {
+        sign_again(ctx, msg, secrets.as_ref(), args.sign, &mut warned)?;
     }
     for (source, msg) in &requests {
         if let Some(why) = msg.unsendable() {

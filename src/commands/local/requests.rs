@@ -9,12 +9,13 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
-use crate::capture::{self, filter::Query, view, view::GetAs, Exchange};
+use crate::capture::{self, filter::Query, signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::output::columns::CAPTURED_REQUEST;
+use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
 use crate::output::Format;
+use crate::signature::Check;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -38,6 +39,7 @@ enum RequestsCommand {
   tunnelctl local requests list --method POST --status 5xx --since 10m
   tunnelctl local requests list --path '/hooks/*' --grep invoice.paid
   tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
+  tunnelctl local requests list --signature invalid
 
 Every filter given must match. --limit counts the requests that match; with a filter every
 captured request is read from the agent and filtered here.")]
@@ -75,6 +77,23 @@ captured request is read from the agent and filtered here.")]
         #[arg(long)]
         curl: bool,
     },
+    /// Check the webhook signatures of captured requests against the secrets set
+    /// (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE, _SLACK, _SHOPIFY, _STANDARD)
+    #[command(after_help = "Examples:
+  tunnelctl local requests verify
+  tunnelctl local requests verify airt_2Qm…
+  tunnelctl local requests verify --json | jq '.[] | select(.result != \"valid\")'
+
+Results: valid; invalid (does not match the secret); expired (matches, but older than the
+provider accepts: the handler would refuse it now); no-secret (signed, no secret set: the
+detail names the variable); unsigned (no signature header of a provider tunnelctl knows:
+GitHub, Stripe, Slack, Shopify, Standard Webhooks/Svix). Exit 8 when a request is invalid or
+expired.")]
+    Verify {
+        /// Captured request IDs (airt_…); none: every captured request
+        #[arg(value_name = "ID", add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
+        ids: Vec<String>,
+    },
     /// Send a captured request to the local server again: as it was, through the agent
     /// (captured again as "replayed"); or changed, or to another server, sent by tunnelctl
     /// itself to the tunnel's upstream (not captured), showing the answer as 'get' does
@@ -86,9 +105,15 @@ captured request is read from the agent and filtered here.")]
   tunnelctl local requests replay airt_2Qm… --set data.amount=2500 --set data.currency=eur
   tunnelctl local requests replay airt_2Qm… --edit
   tunnelctl local requests replay airt_2Qm… --to http://localhost:3000
+  tunnelctl local requests replay airt_2Qm… --resign
+  tunnelctl local requests replay airt_2Qm… --set data.amount=1 --keep-signature
 
 Changes are made in this order: --body, --set, --remove-header, --header, then --edit.
-Content-Length always follows the body.")]
+Content-Length always follows the body. A changed webhook is signed again, with a fresh
+timestamp, when a secret is set for its provider (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE,
+_SLACK, _SHOPIFY, _STANDARD), under the header names it came with; without one it goes as
+changed, with a warning. An unchanged replay whose signature expired still goes through the
+agent; --resign sends it signed again, as a changed replay is sent.")]
     Replay {
         /// Captured request ID (airt_…)
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
@@ -114,9 +139,14 @@ Content-Length always follows the body.")]
   tunnelctl local requests send paid.http refund.http --tunnel 'web (http)'
   tunnelctl local requests send --har hooks.har --to http://localhost:8080/v2
   tunnelctl local requests send paid.http --to http://localhost:8080 --json | jq .response.status_code
+  tunnelctl local requests send paid.http --to http://localhost:8080 --sign github
+
+A signed webhook is signed again, with a fresh timestamp, when a secret is set for its
+provider (--keep-signature sends it as it was); --sign PROVIDER signs a request that carries
+no signature, such as a fixture written by hand.
 
 Any answer, whatever its status, counts as sent. Exit 2: a file is not a request (nothing
-is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
+is sent); 3: --sign with no secret set for the provider (nothing is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
 failed after sending; 5: several files, some sent and some not.")]
     Send(super::replay::SendArgs),
     /// Delete every captured request
@@ -156,7 +186,14 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
             limit,
             filter,
             only,
-        } => list(ctx, limit, filter.tunnel.as_deref(), &only.query()).await,
+        } => {
+            let mut query = only.query();
+            if query.checks_signatures() {
+                query = query.signing(ctx.settings.webhook_secrets()?, signed::now());
+            }
+            list(ctx, limit, filter.tunnel.as_deref(), &query).await
+        }
+        RequestsCommand::Verify { ids } => verify(ctx, &ids).await,
         RequestsCommand::Get {
             id,
             raw,
@@ -173,7 +210,16 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
             } else {
                 GetAs::Decoded
             };
-            view::get(&ctx.printer, &captured, how)
+            // The decoded view says what the handler will make of a signed request.
+            let check = match how {
+                GetAs::Decoded if !ctx.printer.is_json() => {
+                    let check =
+                        signed::check(&captured, &ctx.settings.webhook_secrets()?, signed::now());
+                    check.provider.is_some().then_some(check)
+                }
+                _ => None,
+            };
+            view::get(&ctx.printer, &captured, how, check.as_ref())
         }
         RequestsCommand::Replay {
             id,
@@ -242,6 +288,46 @@ async fn list(
     }
     crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
     Ok(())
+}
+
+/// `verify [ID...]`: each request's signature check, a row each; exit 8 when one is invalid
+/// or expired. Every capture is read one at a time, so a long history costs little memory.
+async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
+    let secrets = ctx.settings.webhook_secrets()?;
+    let now = signed::now();
+    let client = ctx.agent()?;
+    let mut sink = ctx.printer.list(&SIGNATURE_CHECK)?;
+    let mut failed = 0;
+    let mut row = |captured: &Exchange| -> Result<()> {
+        let check: Check = signed::check(captured, &secrets, now);
+        failed += usize::from(check.result.fails());
+        sink.push(serde_json::json!({
+            "id": captured.id,
+            "provider": check.provider.map(|p| p.name()),
+            "result": check.result.as_str(),
+            "detail": check.detail,
+        }))
+    };
+    if ids.is_empty() {
+        let raw = client.requests_raw(None, None).await?;
+        for item in raw.items()? {
+            if let Some(captured) = Exchange::from_json(item) {
+                row(&captured)?;
+            }
+        }
+    } else {
+        for id in ids {
+            row(&Exchange::from_agent(client.request(id).await?)?)?;
+        }
+    }
+    let shown = sink.finish()?;
+    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, shown);
+    match failed {
+        0 => Ok(()),
+        n => Err(Error::CheckFailed(format!(
+            "{n} of {shown} signature(s) invalid or expired"
+        ))),
+    }
 }
 
 /// `export --har FILE`: the captures as a HAR log, to a file or stdout.
