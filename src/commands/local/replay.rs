@@ -12,6 +12,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use anyhow::Context as _;
 use clap::Args;
 use serde_json::Value;
 use url::Url;
@@ -22,9 +23,9 @@ use crate::capture::replay::send::{parse_upstream, upstream_for, upstream_of};
 use crate::capture::replay::{apply, send, Mods};
 use crate::capture::view::{self, SentList};
 use crate::capture::{har, Exchange, Message};
-use crate::commands::read_input;
+use crate::commands::{read_input, shown_input};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{CommandResult, Error, Result};
 use crate::escape::escape;
 
 /// The largest request file, HAR log or `--body` read: a captured request's body can be an
@@ -126,7 +127,7 @@ pub async fn replay_changed(
     id: &str,
     tunnel: Option<&str>,
     changes: ChangeArgs,
-) -> Result<()> {
+) -> CommandResult {
     // Everything local is checked before the agent is asked anything.
     let editor = if changes.edit {
         Some(editor(ctx)?)
@@ -137,7 +138,10 @@ pub async fn replay_changed(
         headers: changes.headers,
         remove: changes.remove,
         body: match &changes.body {
-            Some(path) => Some(read_input("--body", path, MAX_FILE)?),
+            Some(path) => Some(
+                read_input("--body", path, MAX_FILE)
+                    .with_context(|| format!("reading the body file {}", shown_input(path)))?,
+            ),
             None => None,
         },
         set: changes.set,
@@ -151,13 +155,14 @@ pub async fn replay_changed(
         None => upstream_for(&client, &captured, tunnel).await?,
     };
     if let Some(editor) = editor {
-        msg = edit_to_send(&editor, &msg)?;
+        msg = edit_to_send(&editor, &msg)
+            .with_context(|| format!("editing the request with {}", escape(&editor)))?;
     } else if let Some(why) = msg.unsendable() {
-        return Err(Error::usage(format!("{why}; nothing was sent")));
+        return Err(Error::usage(format!("{why}; nothing was sent")).into());
     }
     let http = ctx.upstream(&upstream)?;
     let sent = send(&http, &msg, &upstream).await?;
-    view::sent(&ctx.printer, &sent, id)
+    Ok(view::sent(&ctx.printer, &sent, id)?)
 }
 
 /// The editor to open: `$VISUAL`, `$EDITOR`, else `vi` when a person is at the terminal.
@@ -251,28 +256,27 @@ pub struct SendArgs {
 }
 
 /// Sends saved requests, one after the other.
-pub async fn send_files(ctx: &Context, args: SendArgs) -> Result<()> {
+pub async fn send_files(ctx: &Context, args: SendArgs) -> CommandResult {
     let mut requests: Vec<(String, Message)> = Vec::new();
     for file in &args.files {
         requests.extend(read_requests(file, args.har)?);
     }
     for (source, msg) in &requests {
         if let Some(why) = msg.unsendable() {
-            return Err(Error::usage(format!(
-                "{}: {why}; nothing was sent",
-                escape(source)
-            )));
+            return Err(
+                Error::usage(format!("{}: {why}; nothing was sent", escape(source))).into(),
+            );
         }
     }
     let upstream = match (args.to, args.tunnel) {
         (Some(url), _) => url,
         (None, Some(name)) => upstream_of(&ctx.agent()?.tunnel(&name).await?)?,
-        (None, None) => return Err(Error::usage("give --to URL or --tunnel NAME")),
+        (None, None) => return Err(Error::usage("give --to URL or --tunnel NAME").into()),
     };
     let http = ctx.upstream(&upstream)?;
     if let [(source, msg)] = requests.as_slice() {
         let sent = send(&http, msg, &upstream).await?;
-        return view::sent(&ctx.printer, &sent, source);
+        return Ok(view::sent(&ctx.printer, &sent, source)?);
     }
     let sources: Vec<String> = requests.iter().map(|(s, _)| s.clone()).collect();
     let list = std::cell::RefCell::new(SentList::start(&ctx.printer)?);
@@ -294,14 +298,21 @@ pub async fn send_files(ctx: &Context, args: SendArgs) -> Result<()> {
     })
     .await;
     list.into_inner().finish()?;
-    crate::bulk::conclude(&ctx.printer, &sources, &outcomes, &[])
+    Ok(crate::bulk::conclude(
+        &ctx.printer,
+        &sources,
+        &outcomes,
+        &[],
+    )?)
 }
 
 /// The requests of one file, each named for messages (`FILE`, or `FILE#N` for the Nth entry
 /// of a HAR log). A file that does not read as requests is a usage error.
-fn read_requests(file: &str, har: bool) -> Result<Vec<(String, Message)>> {
+fn read_requests(file: &str, har: bool) -> CommandResult<Vec<(String, Message)>> {
     let shown = if file == "-" { "stdin" } else { file };
-    let bytes = read_input("send", file, MAX_FILE)?;
+    let what = if har { "the HAR log" } else { "request file" };
+    let bytes = read_input("send", file, MAX_FILE)
+        .with_context(|| format!("reading {what} {}", shown_input(file)))?;
     let bad = |why: String| Error::usage(format!("{}: {why}; nothing was sent", escape(shown)));
     if !har {
         let msg = Message::parse_request(&bytes)
@@ -311,7 +322,7 @@ fn read_requests(file: &str, har: bool) -> Result<Vec<(String, Message)>> {
     let doc: Value = serde_json::from_slice(&bytes).map_err(|e| bad(format!("not JSON ({e})")))?;
     let messages = har::requests(&doc).map_err(bad)?;
     if messages.is_empty() {
-        return Err(bad("the HAR log has no entries".into()));
+        return Err(bad("the HAR log has no entries".into()).into());
     }
     Ok(messages
         .into_iter()

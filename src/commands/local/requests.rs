@@ -7,12 +7,13 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
 use crate::capture::{self, filter::Query, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{CommandResult, Error, Result};
 use crate::output::columns::CAPTURED_REQUEST;
 
 #[derive(Debug, Args)]
@@ -146,8 +147,8 @@ failed after sending; 5: several files, some sent and some not.")]
 }
 
 /// Runs a `local requests` command.
-pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
-    match args.command {
+pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResult {
+    Ok(match args.command {
         RequestsCommand::List {
             limit,
             filter,
@@ -176,13 +177,13 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
             tunnel,
             changes,
         } if changes.any() => {
-            super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await
+            return super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await;
         }
         RequestsCommand::Replay { id, tunnel, .. } => {
             super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await
         }
         RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
-        RequestsCommand::Send(args) => super::replay::send_files(ctx, args).await,
+        RequestsCommand::Send(args) => return super::replay::send_files(ctx, args).await,
         RequestsCommand::Clear => {
             let client = ctx.agent()?;
             ctx.confirm("Delete every captured request?")?;
@@ -192,9 +193,9 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
         }
         RequestsCommand::Tail { filter } => tail(ctx, filter.tunnel.as_deref()).await,
         RequestsCommand::Export { har, limit, filter } => {
-            export(ctx, &har, limit, filter.tunnel.as_deref()).await
+            return export(ctx, &har, limit, filter.tunnel.as_deref()).await;
         }
-    }
+    }?)
 }
 
 /// `list`: the agent's answer passed on item by item as its own JSON text (machine output
@@ -233,7 +234,7 @@ async fn export(
     har: &std::path::Path,
     limit: Option<usize>,
     tunnel: Option<&str>,
-) -> Result<()> {
+) -> CommandResult {
     let client = ctx.agent()?;
     let all = Exchange::all_of(&client.requests_raw(limit, tunnel).await?, false)?;
     let doc = capture::har::document(&all);
@@ -243,7 +244,13 @@ async fn export(
         ctx.printer.line(&text)?;
     } else {
         std::fs::write(har, text + "\n")
-            .map_err(|e| Error::Io(format!("cannot write {}: {e}", har.display())))?;
+            .map_err(|e| Error::Io(format!("cannot write {}: {e}", har.display())))
+            .with_context(|| {
+                format!(
+                    "writing the HAR log {}",
+                    crate::escape::escape(&har.display().to_string())
+                )
+            })?;
     }
     ctx.note(&format!(
         "Wrote {} exchange(s) to {}",
