@@ -15,6 +15,7 @@ mod captures_as_sent;
 mod crud_contract;
 mod durations;
 mod edges;
+mod error_context;
 mod event_destinations;
 mod event_subscriptions;
 mod examples;
