@@ -42,14 +42,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     harden::disable_core_dumps();
     let args: Vec<OsString> = args.into_iter().collect();
     // A shell asking for completions (COMPLETE=<shell>) is answered here, before anything else.
-    match commands::completions::env()
-        .try_complete(args.clone(), std::env::current_dir().ok().as_deref())
-    {
-        Ok(true) => return exit::OK,
-        Ok(false) => {}
-        Err(e) => {
-            let _ = e.print();
-            return exit::USAGE;
+    if commands::completions::asked() {
+        match commands::completions::env()
+            .try_complete(args.clone(), std::env::current_dir().ok().as_deref())
+        {
+            Ok(true) => return exit::OK,
+            Ok(false) => {}
+            Err(e) => {
+                let _ = e.print();
+                return exit::USAGE;
+            }
         }
     }
     let cli = match cli::parse(args) {
