@@ -20,6 +20,7 @@ mod event_destinations;
 mod event_subscriptions;
 mod examples;
 mod fleet;
+mod header_case;
 mod help;
 mod inspect;
 mod inspect_at_80;
