@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub mod after_help;
 mod argv;
+mod lazy;
 mod scope;
 
 pub use argv::parse;

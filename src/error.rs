@@ -236,8 +236,24 @@ pub fn several(codes: &[i32], also_failed: usize, total: usize) -> Result<()> {
     }
 }
 
-/// The result type of every command.
+/// The result type of the layers below the commands (API calls, HTTP, config, output).
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The result type of command handlers: a typed [`Error`] somewhere in the chain, with what
+/// the command was doing around it ("reading request file x.http") as context.
+pub type CommandResult<T = ()> = anyhow::Result<T>;
+
+/// The typed error in `e`'s chain, outermost first: it decides the exit code, whatever
+/// context was put around it on the way up.
+pub fn typed(e: &anyhow::Error) -> Option<&Error> {
+    e.chain().find_map(|cause| cause.downcast_ref::<Error>())
+}
+
+/// The exit code of an error that reached the top: its typed cause's, or 1 (a failure the
+/// contract names no other code for) when it has none.
+pub fn exit_code_of(e: &anyhow::Error) -> i32 {
+    typed(e).map_or(exit::API, Error::exit_code)
+}
 
 #[cfg(test)]
 mod tests {
@@ -260,6 +276,18 @@ mod tests {
             "GET /ip_policies/ipp_1: 404 Not Found: Resource not found [code ERR_NGROK_404, operation op_1]"
         );
         assert_eq!(Error::Api(Box::new(f)).exit_code(), 4);
+    }
+
+    #[test]
+    fn exit_code_comes_from_the_typed_error_under_any_context() {
+        use anyhow::Context as _;
+        let e = Err::<(), _>(Error::Config("bad".into()))
+            .context("reading config c.toml")
+            .context("starting")
+            .unwrap_err();
+        assert_eq!(exit_code_of(&e), exit::CONFIG);
+        assert_eq!(format!("{e:#}"), "starting: reading config c.toml: bad");
+        assert_eq!(exit_code_of(&anyhow::anyhow!("untyped")), exit::API);
     }
 
     #[test]

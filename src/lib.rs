@@ -36,7 +36,7 @@ use std::ffi::OsString;
 
 use cli::{Cli, Command};
 use context::Context;
-use error::{exit, Error, Result};
+use error::{exit, CommandResult, Error};
 
 /// Runs the program on these arguments and returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
@@ -44,14 +44,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     harden::survive_file_size_limit();
     let args: Vec<OsString> = args.into_iter().collect();
     // A shell asking for completions (COMPLETE=<shell>) is answered here, before anything else.
-    match commands::completions::env()
-        .try_complete(args.clone(), std::env::current_dir().ok().as_deref())
-    {
-        Ok(true) => return exit::OK,
-        Ok(false) => {}
-        Err(e) => {
-            let _ = e.print();
-            return exit::USAGE;
+    if commands::completions::asked() {
+        match commands::completions::env()
+            .try_complete(args.clone(), std::env::current_dir().ok().as_deref())
+        {
+            Ok(true) => return exit::OK,
+            Ok(false) => {}
+            Err(e) => {
+                let _ = e.print();
+                return exit::USAGE;
+            }
         }
     }
     let cli = match cli::parse(args) {
@@ -71,14 +73,14 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         .build()
     {
         Ok(rt) => rt,
-        Err(e) => return report(&Error::Io(format!("cannot start: {e}"))),
+        Err(e) => return report(&anyhow::Error::new(e).context("starting the async runtime")),
     };
     deadline::start(cli.global.timeout);
     let outcome = runtime.block_on(async {
         tokio::select! {
             r = dispatch(cli) => r,
-            e = interrupt::hard_stop() => Err(e),
-            e = deadline::backstop() => Err(e),
+            e = interrupt::hard_stop() => Err(e.into()),
+            e = deadline::backstop() => Err(e.into()),
         }
     });
     match outcome {
@@ -87,25 +89,27 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     }
 }
 
-/// Prints an error (if it has anything to say) and returns its exit code.
-fn report(e: &Error) -> i32 {
-    match e {
+/// Prints an error (if it has anything to say) with the context it gathered on the way up
+/// (`error: reading request file x.http: …`) and returns the exit code of the typed error in
+/// its chain.
+fn report(e: &anyhow::Error) -> i32 {
+    match error::typed(e) {
         // Already reported line by line; one failure needs no summary.
-        Error::BrokenPipe | Error::AllFailed { count: 1, .. } => {}
-        Error::Interrupted => eprintln!("interrupted"),
+        Some(Error::BrokenPipe | Error::AllFailed { count: 1, .. }) => {}
+        Some(Error::Interrupted) => eprintln!("interrupted"),
         // Whatever path an error's text took, a secret this run knows never reaches stderr.
-        other => eprintln!("error: {}", secrets::redact_known(&other.to_string())),
+        _ => eprintln!("error: {}", secrets::redact_known(&format!("{e:#}"))),
     }
-    e.exit_code()
+    error::exit_code_of(e)
 }
 
-async fn dispatch(cli: Cli) -> Result<()> {
+async fn dispatch(cli: Cli) -> CommandResult {
     let Cli { global, command } = cli;
     if let Command::Help(h) = command {
-        return commands::help::run(h);
+        return Ok(commands::help::run(h)?);
     }
     if let Command::Completions(c) = command {
-        return commands::completions::run(c);
+        return Ok(commands::completions::run(c)?);
     }
     let (flags, printer) = global.into_flags_and_printer()?;
     commands::execute(command, &Context::new(flags, printer)).await

@@ -9,7 +9,7 @@
 use std::ffi::OsString;
 
 use clap::parser::ValueSource;
-use clap::{ColorChoice, CommandFactory, FromArgMatches};
+use clap::{ColorChoice, FromArgMatches};
 
 use crate::output::streams::{ColorMode, TerminalEnv};
 
@@ -22,7 +22,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let tree = if asks_help(&args) {
         super::command()
     } else {
-        Cli::command()
+        super::lazy::command()
     };
     let mut cmd = tree.color(choice(&args));
     let mut matches = cmd.try_get_matches_from_mut(args)?;

@@ -1,13 +1,14 @@
 //! `tunnelctl api METHOD PATH`: any request to the management API, with the key and version
 //! headers added — for endpoints and fields the commands do not cover yet.
 
+use anyhow::Context as _;
 use clap::Args;
 use reqwest::Method;
 use serde_json::{Map, Value};
 
-use super::value_or_file;
+use super::{shown_input, value_or_file};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::output::columns::RAW;
 
 /// Arguments of `api`.
@@ -70,18 +71,19 @@ fn parse_json_field(s: &str) -> std::result::Result<(String, Value), String> {
 }
 
 /// Runs `api`.
-pub async fn run(args: ApiArgs, ctx: &Context) -> Result<()> {
+pub async fn run(args: ApiArgs, ctx: &Context) -> crate::error::CommandResult {
     let mut fields = Map::new();
     for (k, v) in args.fields.into_iter().chain(args.typed) {
         if fields.insert(k.clone(), v).is_some() {
-            return Err(Error::usage(format!("the field '{k}' is given twice")));
+            return Err(Error::usage(format!("the field '{k}' is given twice")).into());
         }
     }
     let body_method = !matches!(args.method, Method::GET | Method::DELETE);
     let mut path = args.path.clone();
     let body = match &args.input {
         Some(input) => {
-            let text = value_or_file("--input", &format!("@{input}"))?;
+            let text = value_or_file("--input", &format!("@{input}"))
+                .with_context(|| format!("reading the request body {}", shown_input(input)))?;
             Some(
                 serde_json::from_str::<Value>(&text)
                     .map_err(|e| Error::usage(format!("--input: not valid JSON: {e}")))?,
@@ -101,16 +103,17 @@ pub async fn run(args: ApiArgs, ctx: &Context) -> Result<()> {
         }
     };
     if args.paginate && args.method != Method::GET {
-        return Err(Error::usage("--paginate goes with GET"));
+        return Err(Error::usage("--paginate goes with GET").into());
     }
     let client = ctx.management()?;
     let out = ctx.printer.json_always();
     if args.paginate {
         let pages = client.raw_pages(&path)?;
-        return super::stream_list(&out, &RAW, pages).await.map(|_| ());
+        super::stream_list(&out, &RAW, pages).await?;
+        return Ok(());
     }
     match client.raw(args.method, &path, body.as_ref()).await? {
-        Some(v) => out.object(&RAW, &v),
+        Some(v) => Ok(out.object(&RAW, &v)?),
         // 204: nothing to print.
         None => Ok(()),
     }

@@ -122,9 +122,9 @@ impl Fields {
 }
 
 /// Runs a `backends` command.
-pub async fn run(args: BackendsArgs, ctx: &Context) -> Result<()> {
+pub async fn run(args: BackendsArgs, ctx: &Context) -> crate::error::CommandResult {
     let BackendsCommand::TunnelGroup(tg) = args.command;
-    match tg.command {
+    Ok(match tg.command {
         TunnelGroupCommand::List(l) => CRUD.list(ctx, l.limit).await,
         TunnelGroupCommand::Get { id } => CRUD.get(ctx, &id).await,
         TunnelGroupCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
@@ -144,7 +144,7 @@ pub async fn run(args: BackendsArgs, ctx: &Context) -> Result<()> {
             ctx.printer.object(&BACKEND, &updated)
         }
         TunnelGroupCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
-    }
+    }?)
 }
 
 const CRUD: Crud = Crud {

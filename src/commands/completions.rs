@@ -49,10 +49,19 @@ pub struct CompletionsArgs {
     shell: Shell,
 }
 
+/// The variable a shell sets (`COMPLETE=<shell>`) to ask `tunnelctl` for completions.
+pub const VAR: &str = "COMPLETE";
+
+/// Did a shell ask for completions? Checked before [`env`] is consulted, so that an ordinary
+/// run pays for neither the arguments' copy nor the working directory completion wants.
+pub fn asked() -> bool {
+    std::env::var_os(VAR).is_some()
+}
+
 /// The completion environment: `COMPLETE=<shell>` makes `tunnelctl` answer completions.
 pub fn env() -> CompleteEnv<'static, fn() -> clap::Command> {
     CompleteEnv::with_factory(crate::cli::command as fn() -> clap::Command)
-        .var("COMPLETE")
+        .var(VAR)
         .bin("tunnelctl")
         .completer("tunnelctl")
 }
@@ -60,7 +69,7 @@ pub fn env() -> CompleteEnv<'static, fn() -> clap::Command> {
 /// Writes the registration script of `shell` to `out`.
 pub fn write(shell: Shell, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     match Shells::builtins().completer(shell.name()) {
-        Some(c) => c.write_registration("COMPLETE", "tunnelctl", "tunnelctl", "tunnelctl", out),
+        Some(c) => c.write_registration(VAR, "tunnelctl", "tunnelctl", "tunnelctl", out),
         None => Err(std::io::Error::other(format!(
             "no completion support for {}",
             shell.name()

@@ -1,10 +1,13 @@
 //! `tunnelctl config …`: the config file and its profiles.
 
+use std::path::Path;
+
+use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
 use crate::config::{is_known_key, is_secret_key, is_webhook_secret_key, ConfigFile, KEYS};
 use crate::context::{validate_agent_url, validate_api_url, Context};
-use crate::error::{Error, Result};
+use crate::error::{CommandResult, Error, Result};
 use crate::escape::escape;
 use crate::ratelimit::RateSetting;
 use crate::secrets::redact;
@@ -152,12 +155,12 @@ fn read_line(what: &str) -> Result<String> {
 }
 
 /// Runs a `config` command.
-pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
+pub async fn run(args: ConfigArgs, ctx: &Context) -> crate::error::CommandResult {
     let profile = ctx.settings.profile().to_string();
     match args.command {
-        ConfigCommand::Path => ctx
+        ConfigCommand::Path => Ok(ctx
             .printer
-            .line(&ctx.settings.config_path()?.display().to_string()),
+            .line(&ctx.settings.config_path()?.display().to_string())?),
         ConfigCommand::Init {
             api_key_stdin,
             no_check,
@@ -165,7 +168,7 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
         ConfigCommand::Show => show::run(ctx, &profile),
         ConfigCommand::Get { key } => {
             known_key(&key)?;
-            let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
+            let cfg = load(&ctx.settings.config_path()?)?;
             match cfg.get(&profile, &key) {
                 Some(v) if is_secret_key(&key) => {
                     ctx.printer.line(&redact(v))?;
@@ -176,18 +179,19 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
                     }
                     Ok(())
                 }
-                Some(v) => ctx.printer.line(v),
+                Some(v) => Ok(ctx.printer.line(v)?),
                 None => Err(Error::Config(format!(
                     "'{key}' is not set in profile '{}' of {}",
                     escape(&profile),
                     cfg.path().display()
-                ))),
+                ))
+                .into()),
             }
         }
         ConfigCommand::Set { key, value } => {
             known_key(&key)?;
             if is_webhook_secret_key(&key) && value != "-" {
-                return Err(refuse_secret_argument(&key));
+                return Err(refuse_secret_argument(&key).into());
             }
             let value = if value == "-" {
                 read_line(&key)?
@@ -196,7 +200,7 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
             };
             check_value(&key, &value)?;
             let path = ctx.settings.config_path()?;
-            ConfigFile::update(&path, |cfg| cfg.set(&profile, &key, &value))?;
+            update(&path, |cfg| cfg.set(&profile, &key, &value))?;
             ctx.note(&format!(
                 "Set {key} in profile '{}' of {}",
                 escape(&profile),
@@ -207,7 +211,7 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
         ConfigCommand::Unset { key } => {
             known_key(&key)?;
             let path = ctx.settings.config_path()?;
-            if ConfigFile::update(&path, |cfg| Ok(cfg.unset(&profile, &key)))? {
+            if update(&path, |cfg| Ok(cfg.unset(&profile, &key)))? {
                 ctx.note(&format!(
                     "Removed {key} from profile '{}'",
                     escape(&profile)
@@ -223,6 +227,18 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> Result<()> {
     }
 }
 
+/// Reads the config file at `path`, saying which file was being read when it fails.
+fn load(path: &Path) -> CommandResult<ConfigFile> {
+    ConfigFile::load(path)
+        .with_context(|| format!("reading config {}", escape(&path.display().to_string())))
+}
+
+/// [`ConfigFile::update`], saying which file was being written when it fails.
+fn update<T>(path: &Path, edit: impl FnOnce(&mut ConfigFile) -> Result<T>) -> CommandResult<T> {
+    ConfigFile::update(path, edit)
+        .with_context(|| format!("writing config {}", escape(&path.display().to_string())))
+}
+
 /// A value given as a flag on this command line, not one picked up from the environment or
 /// the profile: `config init` stores only what the person gave it.
 fn from_command_line(resolved: Resolved<String>) -> Option<String> {
@@ -232,8 +248,8 @@ fn from_command_line(resolved: Resolved<String>) -> Option<String> {
     }
 }
 
-async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) -> Result<()> {
-    let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
+async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) -> CommandResult {
+    let cfg = load(&ctx.settings.config_path()?)?;
     let interactive = ctx.prompter.is_interactive() && !api_key_stdin;
     let existing_url = cfg.get(profile, "api_url").map(str::to_string);
     let url = match (from_command_line(ctx.settings.api_url()?), interactive) {
@@ -271,7 +287,8 @@ async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) ->
     } else {
         return Err(Error::usage(
             "no API key: pipe it with --api-key-stdin when not on a terminal (config init does not store TUNNELCTL_API_KEY)",
-        ));
+        )
+        .into());
     };
     check_value("api_key", &key)?;
     let agent = from_command_line(ctx.settings.agent_url()?);
@@ -282,7 +299,7 @@ async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) ->
         check_key(ctx, &url, &key).await?;
     }
     // The answers above may have taken a while: write under the lock, on a fresh read.
-    ConfigFile::update(cfg.path(), |fresh| {
+    update(cfg.path(), |fresh| {
         fresh.set(profile, "api_url", &url)?;
         fresh.set(profile, "api_key", &key)?;
         if let Some(agent) = &agent {

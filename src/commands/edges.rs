@@ -6,7 +6,7 @@ use super::check;
 use crate::api::sets_nothing;
 use crate::api::tls_termination::{self, TlsTermination};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::escape::escape;
 use crate::output::columns::TLS_TERMINATION;
 
@@ -88,9 +88,9 @@ fn parse_bool(s: &str) -> std::result::Result<bool, String> {
 }
 
 /// Runs an `edges` command.
-pub async fn run(args: EdgesArgs, ctx: &Context) -> Result<()> {
+pub async fn run(args: EdgesArgs, ctx: &Context) -> crate::error::CommandResult {
     let EdgesCommand::TlsTermination(tls) = args.command;
-    match tls.command {
+    Ok(match tls.command {
         TlsCommand::Get { edge_id } => {
             let client = ctx.management()?;
             ctx.printer.object(
@@ -115,7 +115,8 @@ pub async fn run(args: EdgesArgs, ctx: &Context) -> Result<()> {
             if sets_nothing(&module) {
                 return Err(Error::usage(
                     "nothing to set: give at least one of --terminate-at, --min-version, --enabled",
-                ));
+                )
+                .into());
             }
             check(module.validate())?;
             let client = ctx.management()?;
@@ -137,5 +138,5 @@ pub async fn run(args: EdgesArgs, ctx: &Context) -> Result<()> {
             ));
             Ok(())
         }
-    }
+    }?)
 }

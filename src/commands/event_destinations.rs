@@ -256,8 +256,8 @@ fn read_secret_text(from_stdin: bool, prompter: &Prompter) -> Result<String> {
 }
 
 /// Runs an `event-destinations` command.
-pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> Result<()> {
-    match args.command {
+pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> crate::error::CommandResult {
+    Ok(match args.command {
         DestinationsCommand::List(l) => CRUD.list(ctx, l.limit).await,
         DestinationsCommand::Get { id } => CRUD.get(ctx, &id).await,
         DestinationsCommand::Create(fields) => {
@@ -270,7 +270,7 @@ pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> Result<()> {
             CRUD.update_and_show(ctx, &id, &body, flags).await
         }
         DestinationsCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
-    }
+    }?)
 }
 
 const CRUD: Crud = Crud {

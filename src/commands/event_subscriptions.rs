@@ -168,8 +168,8 @@ enum SourcesCommand {
 }
 
 /// Runs an `event-subscriptions` command.
-pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> Result<()> {
-    match args.command {
+pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> crate::error::CommandResult {
+    Ok(match args.command {
         SubscriptionsCommand::List(l) => CRUD.list(ctx, l.limit).await,
         SubscriptionsCommand::Get { id } => CRUD.get(ctx, &id).await,
         SubscriptionsCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
@@ -180,7 +180,7 @@ pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> Result<()> {
         }
         SubscriptionsCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
         SubscriptionsCommand::Sources(s) => run_sources(s, ctx).await,
-    }
+    }?)
 }
 
 const CRUD: Crud = Crud {

@@ -88,8 +88,8 @@ const CRUD: Crud = Crud {
 };
 
 /// Runs an `ip-policies` command.
-pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> Result<()> {
-    match args.command {
+pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> crate::error::CommandResult {
+    Ok(match args.command {
         IpPoliciesCommand::List(l) => CRUD.list(ctx, l.limit).await,
         IpPoliciesCommand::Get { id } => CRUD.get(ctx, &id).await,
         IpPoliciesCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
@@ -99,5 +99,5 @@ pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> Result<()> {
                 .await
         }
         IpPoliciesCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
-    }
+    }?)
 }

@@ -145,9 +145,17 @@ pub fn value_or_file(flag: &str, raw: &str) -> Result<String> {
         return Ok(raw.to_string());
     };
     let bytes = read_input(flag, path, MAX_INPUT)?;
-    let shown = if path == "-" { "stdin" } else { path };
     String::from_utf8(bytes)
-        .map_err(|_| Error::usage(format!("{flag}: {} is not UTF-8 text", escape(shown))))
+        .map_err(|_| Error::usage(format!("{flag}: {} is not UTF-8 text", shown_input(path))))
+}
+
+/// How an input path is named in messages: `stdin` for `-`, else the path, escaped.
+pub fn shown_input(path: &str) -> String {
+    if path == "-" {
+        "stdin".to_string()
+    } else {
+        escape(path)
+    }
 }
 
 /// Reads the bytes of `path` (`-` is stdin), at most `max`, with the same bounds in time as
@@ -248,7 +256,7 @@ pub fn nothing_to_update(flags: &str) -> Error {
 
 /// Runs one command with its context: what `tunnelctl` does once the command line is parsed
 /// (and what in-process tests call with memory streams and a scripted prompter).
-pub async fn execute(command: crate::cli::Command, ctx: &Context) -> Result<()> {
+pub async fn execute(command: crate::cli::Command, ctx: &Context) -> crate::error::CommandResult {
     use crate::cli::Command;
     match command {
         Command::Sessions(a) => sessions::run(a, ctx).await,
@@ -260,8 +268,8 @@ pub async fn execute(command: crate::cli::Command, ctx: &Context) -> Result<()> 
         Command::Api(a) => api::run(a, ctx).await,
         Command::Local(a) => local::run(a, ctx).await,
         Command::Config(a) => config::run(a, ctx).await,
-        Command::Help(h) => help::run(h),
-        Command::Completions(c) => completions::run(c),
+        Command::Help(h) => Ok(help::run(h)?),
+        Command::Completions(c) => Ok(completions::run(c)?),
     }
 }
 

@@ -193,13 +193,13 @@ fn parse_settle(s: &str) -> std::result::Result<Duration, String> {
 }
 
 /// Runs a `sessions` command.
-pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
-    match args.command {
+pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResult {
+    Ok(match args.command {
         SessionsCommand::List { select, limit } => {
             let client = ctx.management()?;
             let sel = select.selector();
             if !sel.is_given() || sel.all {
-                return print_list(ctx, &SESSION, RESOURCE.list(&client, limit)?).await;
+                return Ok(print_list(ctx, &SESSION, RESOURCE.list(&client, limit)?).await?);
             }
             // Filtered on the client: read every page, keep what matches, up to the limit.
             let mut pages = RESOURCE.list(&client, None)?;
@@ -253,7 +253,7 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> Result<()> {
             };
             command::upgrade(ctx, &client, &targets, &plan).await
         }
-    }
+    }?)
 }
 
 /// `restart`, `stop` or `update` of the sessions `fleet` chooses; a stop is confirmed first.

@@ -43,12 +43,29 @@ pub struct RawAnswer {
     pub took: Duration,
 }
 
-/// A header name as servers write it (`content-type` -> `Content-Type`), as Go's
-/// `CanonicalMIMEHeaderKey` does. The HTTP layer hands response headers over in lower case
-/// and keeps no record of how they were sent (hyper's `preserve_header_case` map is private to
-/// it), so the answer to a replay is shown in the case nearly every server sends, the case
-/// captures show.
+/// Header names whose spelling in their specification is not title case: servers send them
+/// so (`ETag`, not `Etag`), and [`title_case`] would get them wrong.
+const SPELLED: &[&str] = &[
+    "ETag",
+    "WWW-Authenticate",
+    "TE",
+    "DNT",
+    "Content-MD5",
+    "X-XSS-Protection",
+];
+
+/// A header name as servers write it (`content-type` -> `Content-Type`, `etag` -> `ETag`), as
+/// Go's `CanonicalMIMEHeaderKey` does, with the names whose registered spelling differs. The
+/// case a server really used cannot be had: reqwest hands response headers over in lower case
+/// (`http::HeaderName` keeps no case), and hyper's `preserve_header_case` records it in a
+/// `HeaderCaseMap` in the response's extensions whose type is `pub(crate)` (readable only
+/// through hyper's unstable C API), so no public API of the crates we use gives it back. The
+/// answer to a replay is therefore shown in the case nearly every server sends, the case
+/// captures show; a name a server spells otherwise (`X-Request-ID`) shows as `X-Request-Id`.
 pub fn title_case(name: &str) -> String {
+    if let Some(spelled) = SPELLED.iter().find(|s| s.eq_ignore_ascii_case(name)) {
+        return (*spelled).to_string();
+    }
     let mut upper = true;
     name.chars()
         .map(|c| {
@@ -207,5 +224,7 @@ mod tests {
         assert_eq!(title_case("server"), "Server");
         assert_eq!(title_case("content-type"), "Content-Type");
         assert_eq!(title_case("x-request-id"), "X-Request-Id");
+        assert_eq!(title_case("etag"), "ETag");
+        assert_eq!(title_case("www-authenticate"), "WWW-Authenticate");
     }
 }

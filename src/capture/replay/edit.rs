@@ -1,6 +1,8 @@
 //! Editing a request in the user's editor (`$VISUAL`, else `$EDITOR`), as git does: the
-//! request is written to a temporary `.http` file, the editor runs on it through `sh` (so
-//! `EDITOR='code --wait'` works), and what was saved is read back.
+//! request is written to a temporary `.http` file, the editor runs on it, and what was saved is
+//! read back. On Unix the editor line goes through `sh` as git runs it (so `EDITOR='code
+//! --wait'` and shell syntax work); where there is no `sh` (Windows) it is split into words
+//! by shell rules (`shell-words`, as cargo and git-for-windows do) and started directly.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -97,12 +99,42 @@ pub fn edit(editor: &str, msg: &Message) -> Result<Edited> {
     }
 }
 
-fn run_editor(editor: &str, path: &std::path::Path) -> Result<()> {
-    let status = std::process::Command::new("sh")
-        .arg("-c")
+/// The editor line as a command on `path`: through `sh` where there is one.
+#[cfg(unix)]
+fn editor_command(editor: &str, path: &std::path::Path) -> Result<std::process::Command> {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
         .arg(format!("{editor} \"$@\""))
         .arg(editor)
-        .arg(path)
+        .arg(path);
+    Ok(cmd)
+}
+
+/// The editor line as a command on `path`: its words, the first one the program.
+#[cfg(not(unix))]
+fn editor_command(editor: &str, path: &std::path::Path) -> Result<std::process::Command> {
+    let words = editor_words(editor)?;
+    let (program, args) = words
+        .split_first()
+        .ok_or_else(|| Error::usage("the editor (VISUAL or EDITOR) is empty"))?;
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(args).arg(path);
+    Ok(cmd)
+}
+
+/// An editor line split into words by shell quoting rules (`"C:\Program Files\x.exe" -w`).
+#[cfg(any(not(unix), test))]
+fn editor_words(editor: &str) -> Result<Vec<String>> {
+    shell_words::split(editor).map_err(|e| {
+        Error::usage(format!(
+            "the editor ({}) cannot be split into words: {e}",
+            escape(editor)
+        ))
+    })
+}
+
+fn run_editor(editor: &str, path: &std::path::Path) -> Result<()> {
+    let status = editor_command(editor, path)?
         .status()
         .map_err(|e| Error::Io(format!("cannot run the editor ({}): {e}", escape(editor))))?;
     if !status.success() {
@@ -120,6 +152,19 @@ mod tests {
 
     fn msg() -> Message {
         Message::parse_request(b"POST /h HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi").unwrap()
+    }
+
+    #[test]
+    fn an_editor_line_splits_by_shell_quoting() {
+        assert_eq!(
+            editor_words("\"/opt/My Editor/ed\" --wait -n").ok(),
+            Some(vec![
+                "/opt/My Editor/ed".to_string(),
+                "--wait".into(),
+                "-n".into()
+            ])
+        );
+        assert!(editor_words("code \"--wait").is_err());
     }
 
     #[test]

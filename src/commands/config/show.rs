@@ -5,9 +5,9 @@ use std::io::Write;
 
 use serde_json::{json, Map, Value};
 
-use crate::config::{is_secret_key, ConfigFile};
+use crate::config::is_secret_key;
 use crate::context::Context;
-use crate::error::Result;
+use crate::error::{CommandResult, Result};
 use crate::escape::escape;
 use crate::output::{Format, Printer};
 use crate::secrets::redact;
@@ -16,8 +16,8 @@ use crate::secrets::redact;
 type Row<'a> = (&'a str, Option<String>, String);
 
 /// Shows the settings of `profile`.
-pub(super) fn run(ctx: &Context, profile: &str) -> Result<()> {
-    let cfg = ConfigFile::load(&ctx.settings.config_path()?)?;
+pub(super) fn run(ctx: &Context, profile: &str) -> CommandResult {
+    let cfg = super::load(&ctx.settings.config_path()?)?;
     let rows: Vec<Row> = ctx
         .settings
         .shown()?
@@ -33,13 +33,13 @@ pub(super) fn run(ctx: &Context, profile: &str) -> Result<()> {
             (key, value, r.source.to_string())
         })
         .collect();
-    print(
+    Ok(print(
         &ctx.printer,
         &cfg.path().display().to_string(),
         profile,
         cfg.profiles(),
         &rows,
-    )
+    )?)
 }
 
 /// Prints the file, the profile, and each setting: one JSON document for machine output (or

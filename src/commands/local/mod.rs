@@ -13,7 +13,6 @@ pub mod user_file;
 use clap::{Args, Subcommand};
 
 use crate::context::Context;
-use crate::error::Result;
 use requests::RequestsArgs;
 use tunnels::TunnelsArgs;
 
@@ -66,10 +65,12 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
 }
 
 /// Runs a `local` command.
-pub async fn run(args: LocalArgs, ctx: &Context) -> Result<()> {
+pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult {
     match args.command {
         LocalCommand::Tunnels(t) => tunnels::run(t, ctx).await,
         LocalCommand::Requests(r) => requests::run(r, ctx).await,
-        LocalCommand::Inspect { filter } => crate::inspect::run::run(ctx, filter.as_deref()).await,
+        LocalCommand::Inspect { filter } => {
+            Ok(crate::inspect::run::run(ctx, filter.as_deref()).await?)
+        }
     }
 }

@@ -15,6 +15,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use anyhow::Context as _;
 use clap::Args;
 use serde_json::Value;
 use url::Url;
@@ -28,9 +29,9 @@ use crate::capture::replay::{apply, send, Mods};
 use crate::capture::view::{self, SentList};
 use crate::capture::{har, signed, Exchange, Message};
 use crate::commands::local::user_file;
-use crate::commands::read_input;
+use crate::commands::{read_input, shown_input};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{CommandResult, Error, Result};
 use crate::escape::escape;
 use crate::signature::{Provider, Secrets, Verdict};
 
@@ -199,7 +200,7 @@ pub async fn replay_changed(
     id: &str,
     tunnel: Option<&str>,
     changes: ChangeArgs,
-) -> Result<()> {
+) -> CommandResult {
     // Everything local is checked before the agent is asked anything.
     let editor = if changes.edit {
         Some(editor(ctx)?)
@@ -210,7 +211,10 @@ pub async fn replay_changed(
         headers: changes.headers,
         remove: changes.remove,
         body: match &changes.body {
-            Some(path) => Some(read_input("--body", path, MAX_FILE)?),
+            Some(path) => Some(
+                read_input("--body", path, MAX_FILE)
+                    .with_context(|| format!("reading the body file {}", shown_input(path)))?,
+            ),
             None => None,
         },
         set: changes.set,
@@ -225,17 +229,18 @@ pub async fn replay_changed(
         None => upstream_for(&client, &captured, tunnel).await?,
     };
     if let Some(editor) = editor {
-        msg = edit_to_send(&editor, &msg)?;
+        msg = edit_to_send(&editor, &msg)
+            .with_context(|| format!("editing the request with {}", escape(&editor)))?;
     } else if let Some(why) = msg.unsendable() {
-        return Err(Error::usage(format!("{why}; nothing was sent")));
+        return Err(Error::usage(format!("{why}; nothing was sent")).into());
     }
     let done = sign_again(ctx, &mut msg, secrets.as_ref(), None, &mut Vec::new())?;
     if let (true, Resigned::NoSecret(p)) = (changes.resign, done) {
-        return Err(no_secret(p));
+        return Err(no_secret(p).into());
     }
     let http = ctx.upstream(&upstream)?;
     let sent = send(&http, &msg, &upstream).await?;
-    view::sent(&ctx.printer, &sent, id)
+    Ok(view::sent(&ctx.printer, &sent, id)?)
 }
 
 /// The editor to open: `$VISUAL`, `$EDITOR`, else `vi` when a person is at the terminal.
@@ -324,7 +329,7 @@ fn parse_provider(s: &str) -> std::result::Result<Provider, String> {
 }
 
 /// Sends saved requests, one after the other.
-pub async fn send_files(ctx: &Context, args: SendArgs) -> Result<()> {
+pub async fn send_files(ctx: &Context, args: SendArgs) -> CommandResult {
     let mut requests: Vec<(String, Message)> = Vec::new();
     for file in &args.files {
         requests.extend(read_requests(file, args.har)?);
@@ -336,21 +341,20 @@ pub async fn send_files(ctx: &Context, args: SendArgs) -> Result<()> {
     }
     for (source, msg) in &requests {
         if let Some(why) = msg.unsendable() {
-            return Err(Error::usage(format!(
-                "{}: {why}; nothing was sent",
-                escape(source)
-            )));
+            return Err(
+                Error::usage(format!("{}: {why}; nothing was sent", escape(source))).into(),
+            );
         }
     }
     let upstream = match (args.to, args.tunnel) {
         (Some(url), _) => url,
         (None, Some(name)) => upstream_of(&ctx.agent()?.tunnel(&name).await?)?,
-        (None, None) => return Err(Error::usage("give --to URL or --tunnel NAME")),
+        (None, None) => return Err(Error::usage("give --to URL or --tunnel NAME").into()),
     };
     let http = ctx.upstream(&upstream)?;
     if let [(source, msg)] = requests.as_slice() {
         let sent = send(&http, msg, &upstream).await?;
-        return view::sent(&ctx.printer, &sent, source);
+        return Ok(view::sent(&ctx.printer, &sent, source)?);
     }
     let sources: Vec<String> = requests.iter().map(|(s, _)| s.clone()).collect();
     let list = std::cell::RefCell::new(SentList::start(&ctx.printer)?);
@@ -372,16 +376,23 @@ pub async fn send_files(ctx: &Context, args: SendArgs) -> Result<()> {
     })
     .await;
     list.into_inner().finish()?;
-    crate::bulk::conclude(&ctx.printer, &sources, &outcomes, &[])
+    Ok(crate::bulk::conclude(
+        &ctx.printer,
+        &sources,
+        &outcomes,
+        &[],
+    )?)
 }
 
 /// The requests of one file, each named for messages (`FILE`, or `FILE#N` for the Nth entry
 /// of a HAR log). A file that does not read as requests, a request that would go elsewhere
 /// than asked ([`check::origin_form`]) or a body shorter than its `Content-Length` is a usage
 /// error naming the file or the entry: nothing of the batch is sent.
-fn read_requests(file: &str, har: bool) -> Result<Vec<(String, Message)>> {
+fn read_requests(file: &str, har: bool) -> CommandResult<Vec<(String, Message)>> {
     let shown = if file == "-" { "stdin" } else { file };
-    let bytes = read_input("send", file, MAX_FILE)?;
+    let what = if har { "the HAR log" } else { "request file" };
+    let bytes = read_input("send", file, MAX_FILE)
+        .with_context(|| format!("reading {what} {}", shown_input(file)))?;
     let refused = |name: &str, why: String| {
         Error::usage(format!("{}: {why}; nothing was sent", escape(name)))
     };
@@ -394,7 +405,8 @@ fn read_requests(file: &str, har: bool) -> Result<Vec<(String, Message)>> {
                 format!(
                     "its body is {present} bytes, shorter than its Content-Length of {declared}: the file was cut short"
                 ),
-            ));
+            )
+            .into());
         }
         return Ok(vec![(shown.to_string(), msg)]);
     }
@@ -402,7 +414,7 @@ fn read_requests(file: &str, har: bool) -> Result<Vec<(String, Message)>> {
         serde_json::from_slice(&bytes).map_err(|e| refused(shown, format!("not JSON ({e})")))?;
     let entries = har::entries(&doc).map_err(|why| refused(shown, why))?;
     if entries.is_empty() {
-        return Err(refused(shown, "the HAR log has no entries".into()));
+        return Err(refused(shown, "the HAR log has no entries".into()).into());
     }
     entries
         .into_iter()
@@ -414,5 +426,6 @@ fn read_requests(file: &str, har: bool) -> Result<Vec<(String, Message)>> {
                 Err(why) => Err(refused(&name, why)),
             }
         })
-        .collect()
+        .collect::<Result<_>>()
+        .map_err(Into::into)
 }

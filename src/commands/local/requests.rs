@@ -7,12 +7,13 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
 use crate::capture::{self, filter::Query, signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{CommandResult, Error, Result};
 use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
 use crate::output::Format;
 use crate::signature::Check;
@@ -180,8 +181,8 @@ failed after sending; 5: several files, some sent and some not.")]
 }
 
 /// Runs a `local requests` command.
-pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
-    match args.command {
+pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResult {
+    Ok(match args.command {
         RequestsCommand::List {
             limit,
             filter,
@@ -226,13 +227,13 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
             tunnel,
             changes,
         } if changes.any() => {
-            super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await
+            return super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await;
         }
         RequestsCommand::Replay { id, tunnel, .. } => {
             super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await
         }
         RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
-        RequestsCommand::Send(args) => super::replay::send_files(ctx, args).await,
+        RequestsCommand::Send(args) => return super::replay::send_files(ctx, args).await,
         RequestsCommand::Clear => {
             let client = ctx.agent()?;
             ctx.confirm("Delete every captured request?")?;
@@ -246,8 +247,10 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> Result<()> {
             limit,
             filter,
             force,
-        } => export(ctx, &har, limit, filter.tunnel.as_deref(), force).await,
-    }
+        } => {
+            return export(ctx, &har, limit, filter.tunnel.as_deref(), force).await;
+        }
+    }?)
 }
 
 /// `list`: the agent's answer passed on item by item as its own JSON text (machine output
@@ -337,7 +340,7 @@ async fn export(
     limit: Option<usize>,
     tunnel: Option<&str>,
     force: bool,
-) -> Result<()> {
+) -> CommandResult {
     let to_stdout = har.as_os_str() == "-";
     if !to_stdout {
         super::user_file::check_free(har, force)?;
@@ -350,7 +353,12 @@ async fn export(
     if to_stdout {
         ctx.printer.line(&text)?;
     } else {
-        super::user_file::write(ctx, har, (text + "\n").as_bytes(), force)?;
+        super::user_file::write(ctx, har, (text + "\n").as_bytes(), force).with_context(|| {
+            format!(
+                "writing the HAR log {}",
+                crate::escape::escape(&har.display().to_string())
+            )
+        })?;
     }
     ctx.note(&format!(
         "Wrote {} exchange(s) to {}",

@@ -214,8 +214,8 @@ impl StartArgs {
 }
 
 /// Runs a `local tunnels` command.
-pub async fn run(args: TunnelsArgs, ctx: &Context) -> Result<()> {
-    match args.command {
+pub async fn run(args: TunnelsArgs, ctx: &Context) -> crate::error::CommandResult {
+    Ok(match args.command {
         TunnelsCommand::List => {
             let client = ctx.agent()?;
             let all = client.tunnels().await?;
@@ -241,7 +241,7 @@ pub async fn run(args: TunnelsArgs, ctx: &Context) -> Result<()> {
             tunnels_started(ctx, &started)
         }
         TunnelsCommand::Stop { name } => stop_tunnel(ctx, &name).await,
-    }
+    }?)
 }
 
 /// Does this definition make the agent start an https tunnel and its http twin? `proto: http`
