@@ -1,7 +1,7 @@
-//! The inspector's bottom line: the keys that matter where the reader is (the list or the
-//! detail, with what Esc does there), the `/` bar, the agent gone, or a message. A message is
-//! never cut: it wraps at spaces onto a second (or third) line, and the screen gives the
-//! bottom as many lines as it needs.
+//! The inspector's bottom line: the keys that matter where the reader is (the list, the
+//! detail or the help, with what Esc does there), the `/` bar, the agent gone, or a message.
+//! A message is never cut: it wraps at spaces onto a second (or third) line, and the screen
+//! gives the bottom as many lines as it needs.
 
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -62,6 +62,7 @@ fn filter_bar(s: &State, theme: &Theme) -> Line<'static> {
 fn keys(s: &State, theme: &Theme) -> Line<'static> {
     let new = format!("↑ {} new", s.new_above);
     let keys: Vec<(&str, &str)> = match s.pane {
+        _ if s.mode == Mode::Help => vec![("Esc", "back"), ("any key", "closes the help")],
         Pane::Detail => vec![
             ("Esc", "back"),
             ("↑↓", "scroll"),

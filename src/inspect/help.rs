@@ -12,7 +12,10 @@ use crate::capture::body::Tone;
 
 const KEYS: &[(&str, &str)] = &[
     ("↑ ↓  j k", "move in the list, or scroll the detail"),
-    ("PgUp PgDn g G", "a page; the newest (g, up to ↑ new) or oldest"),
+    (
+        "PgUp PgDn g G",
+        "a page; the newest (g, up to ↑ new) or oldest",
+    ),
     ("Enter", "between the list and the detail"),
     ("Tab", "request or response"),
     ("/", "filter (Enter keeps it, Esc clears it)"),

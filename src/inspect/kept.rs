@@ -30,8 +30,7 @@ pub fn cost(e: &Exchange) -> usize {
             + p.uri.len()
             + p.proto.len()
             + p.status.len()
-            + p
-                .headers
+            + p.headers
                 .iter()
                 .map(|(k, v)| k.len() + v.len() + 48)
                 .sum::<usize>()
@@ -49,9 +48,8 @@ pub fn cost(e: &Exchange) -> usize {
 /// Reads a `--max-memory` value: bytes, or a number with a unit (`64MiB`, `512KB`, `1.5GiB`);
 /// zero is not a budget.
 pub fn parse_budget(text: &str) -> Result<u64, String> {
-    let wrong = || {
-        format!("'{text}' is not a memory size (say e.g. 64MiB, 512KB or a number of bytes)")
-    };
+    let wrong =
+        || format!("'{text}' is not a memory size (say e.g. 64MiB, 512KB or a number of bytes)");
     let trimmed = text.trim();
     // The crate takes a leading dot or sign in ways a person would not mean.
     if !trimmed.starts_with(|c: char| c.is_ascii_digit()) {
@@ -231,7 +229,10 @@ mod tests {
         let one = cost(&ex("x00", Some(200)));
         let mut k = Kept::new((3 * one) as u64);
         for i in 0..5 {
-            assert!(matches!(k.put(ex(&format!("x{i:02}"), Some(200))), Put::Added(_)));
+            assert!(matches!(
+                k.put(ex(&format!("x{i:02}"), Some(200))),
+                Put::Added(_)
+            ));
             k.trim();
         }
         assert_eq!((k.len(), k.dropped(), k.first()), (3, 2, 2));
@@ -257,7 +258,11 @@ mod tests {
         assert_eq!(k.pending().count(), 0);
         k.clear();
         assert!(k.is_empty());
-        assert_eq!(k.put(ex("c", None)), Put::Added(2), "numbers are never reused");
+        assert_eq!(
+            k.put(ex("c", None)),
+            Put::Added(2),
+            "numbers are never reused"
+        );
     }
 
     #[test]
