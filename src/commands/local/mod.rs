@@ -51,9 +51,9 @@ enum LocalCommand {
   tunnelctl local inspect
   tunnelctl local inspect --filter 'method:POST status:5xx path:/hooks/*'
 
-Keys: arrows or j/k, PgUp/PgDn, g/G, Enter (list/detail), Tab (request/response), / filter,
-r replay, c copy as curl, s save the request, x clear all, p pause, ? help; Esc goes back
-from the detail and quits from the list, q quits.
+Keys: arrows or j/k, PgUp/PgDn, g/G (g: up to ↑ new), Enter (list/detail), Tab
+(request/response), / filter, r replay, c copy as curl, s save the request, x clear all,
+p pause, ? help; Esc goes back from the detail and quits from the list; q quits.
 Needs a terminal; in scripts use `local requests tail` or `local requests list`.")]
     Inspect {
         /// Start with this filter in the / bar (e.g. 'method:POST status:5xx tunnel:hook*')
