@@ -94,7 +94,7 @@ impl Feed {
 
     /// Learns from an answer to `asked`, before it is merged into `s`.
     pub fn took(&mut self, s: &State, asked: Option<usize>, batch: &[Exchange]) {
-        let new = batch.iter().filter(|e| s.get(&e.id).is_none()).count();
+        let new = s.new_in(batch);
         self.everything_next = false;
         let most = most(s);
         self.window = match asked {

@@ -226,9 +226,10 @@ impl State {
     /// Takes in what the agent listed (newest first): new exchanges are added on top, known
     /// ones updated (a response arrived); the selection stays on its exchange. Past the memory
     /// budget the oldest are dropped.
-    pub fn merge(&mut self, batch: Vec<Exchange>) {
+    pub fn merge(&mut self, mut batch: Vec<Exchange>) {
         let before = self.selected_row();
         let mut added = 0;
+        batch.truncate(self.worth_keeping(&batch));
         for e in batch.into_iter().rev() {
             let passes = self.query.matches(&e);
             match self.kept.put(e) {
@@ -254,6 +255,28 @@ impl State {
         } else {
             self.keep_selection_in_view();
         }
+    }
+
+    /// How many of `batch` (newest first) are worth merging: once older captures were
+    /// dropped for the budget, those listed after the oldest kept one are the dropped ones
+    /// again, and are not taken back.
+    pub fn worth_keeping(&self, batch: &[Exchange]) -> usize {
+        if self.kept.dropped() == 0 {
+            return batch.len();
+        }
+        let oldest = self.kept.at(self.kept.first()).map(|e| e.id.as_str());
+        batch
+            .iter()
+            .position(|e| Some(e.id.as_str()) == oldest)
+            .map_or(batch.len(), |p| p + 1)
+    }
+
+    /// Captures of `batch` (newest first) that [`State::merge`] would add.
+    pub fn new_in(&self, batch: &[Exchange]) -> usize {
+        batch[..self.worth_keeping(batch)]
+            .iter()
+            .filter(|e| self.get(&e.id).is_none())
+            .count()
     }
 
     /// Selects the newest when following (or when nothing was selected); else keeps the
@@ -683,6 +706,14 @@ mod tests {
         assert!(s.get("x4").is_none(), "the oldest went");
         assert_eq!(s.get("x5").map(|e| e.id.as_str()), Some("x5"));
         assert_eq!(s.row(0).unwrap().id, format!("x{}", MAX_KEPT + 4));
+        // The dropped ones listed again are not taken back.
+        let again: Vec<Exchange> = (0..12)
+            .rev()
+            .map(|i| ex(&format!("x{i}"), "GET", Some(200)))
+            .collect();
+        assert_eq!(s.new_in(&again), 0);
+        s.merge(again);
+        assert_eq!((s.total(), s.dropped()), (MAX_KEPT, 5));
         s.clear();
         assert_eq!((s.total(), s.shown(), sel(&s)), (0, 0, "-"));
     }
