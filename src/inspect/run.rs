@@ -2,7 +2,7 @@
 //! reads keys, and carries out what the model asks (replay, copy, save, clear).
 
 use std::future::Future;
-use std::io::{IsTerminal, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::pin::Pin;
 use std::time::Duration;
 
@@ -31,6 +31,12 @@ use crate::settings::DEFAULT_AGENT_URL;
 /// How often the agent is asked for new captures while it answers: a new capture is on screen
 /// within this plus one answer.
 const EVERY: Duration = Duration::from_millis(250);
+/// Room for a whole frame of a large terminal, written at once.
+const FRAME_BYTES: usize = 1 << 18;
+
+/// The terminal the inspector draws on.
+type Screenful = Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>;
+
 /// How often an agent that does not answer is tried again.
 const RETRY: Duration = Duration::from_secs(1);
 
@@ -55,7 +61,9 @@ pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64) -> Result<()>
     state.set_filter(filter);
     let mut screen = Screen::new(ctx.printer.color);
     let guard = TerminalGuard::enter()?;
-    let backend = CrosstermBackend::new(std::io::stdout());
+    // A frame goes out in one write (stdout alone would flush it in pieces of a kilobyte,
+    // and a terminal could show half a frame).
+    let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BYTES, std::io::stdout()));
     let mut term = Terminal::new(backend).map_err(io_error)?;
     let result = event_loop(ctx, &client, &mut term, &mut screen, &mut state).await;
     drop(term);
@@ -79,7 +87,7 @@ type Poll<'a> = Pin<Box<dyn Future<Output = Answer> + 'a>>;
 async fn event_loop(
     ctx: &Context,
     client: &agent::Client,
-    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    term: &mut Screenful,
     screen: &mut Screen,
     state: &mut State,
 ) -> Result<()> {
@@ -196,7 +204,7 @@ fn first_line(s: &str) -> String {
 /// Carries out what a key asked for; how it went is told on the bottom line.
 async fn act(
     client: &agent::Client,
-    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    term: &mut Screenful,
     state: &mut State,
     feed: &mut Feed,
     action: Action,
@@ -245,7 +253,7 @@ async fn act(
 async fn edit_and_send(
     ctx: &Context,
     client: &agent::Client,
-    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    term: &mut Screenful,
     id: &str,
 ) -> String {
     let prepared = async {
@@ -307,10 +315,7 @@ fn osc52_clipboard() -> bool {
         || std::env::var_os("WT_SESSION").is_some()
 }
 
-fn copy_osc52(
-    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    text: &str,
-) -> std::io::Result<()> {
+fn copy_osc52(term: &mut Screenful, text: &str) -> std::io::Result<()> {
     let b64 = encode_base64(text.as_bytes());
     let out = term.backend_mut();
     write!(out, "\x1b]52;c;{b64}\x07")?;
