@@ -7,7 +7,6 @@ use super::model::Side;
 use crate::capture::body::{self, Line, Tone};
 use crate::capture::Exchange;
 use crate::escape::escape;
-use crate::output::time::human_duration;
 
 /// The lines of one side of an exchange, not yet wrapped.
 pub fn lines(e: &Exchange, side: Side) -> Vec<Line> {
@@ -46,12 +45,9 @@ pub fn lines(e: &Exchange, side: Side) -> Vec<Line> {
 /// The first line: ID, tunnel, visitor, start time and duration (or pending), as pieces that
 /// [`wrap`] moves whole to the next line when the width is short (a time is never broken).
 fn header(e: &Exchange) -> Line {
-    let took = if e.answered() {
-        e.duration
-            .map(|d| format!("took {}", human_duration(d)))
-            .unwrap_or_default()
-    } else {
-        "pending".to_string()
+    let took = match super::list::took(e) {
+        t if e.answered() && !t.is_empty() => format!("took {t}"),
+        t => t,
     };
     let fields = [
         escape(&e.id),

@@ -16,7 +16,7 @@ use crate::output::time::human_duration;
 
 /// How long an exchange took, or `pending` while its response has not come (the agent sends a
 /// duration of 0 then).
-pub fn took(e: &Exchange) -> String {
+pub(super) fn took(e: &Exchange) -> String {
     if !e.answered() {
         return "pending".into();
     }
