@@ -12,8 +12,10 @@ use crate::capture::body::Tone;
 
 const KEYS: &[(&str, &str)] = &[
     ("↑ ↓  j k", "move in the list, or scroll the detail"),
-    ("PgUp PgDn", "a page up or down"),
-    ("g G", "first or last"),
+    (
+        "PgUp PgDn g G",
+        "a page; the newest (g, up to ↑ new) or oldest",
+    ),
     ("Enter", "between the list and the detail"),
     ("Tab", "request or response"),
     ("/", "filter (Enter keeps it, Esc clears it)"),
@@ -23,7 +25,8 @@ const KEYS: &[(&str, &str)] = &[
     ("s", "save the request to a file"),
     ("x", "delete every capture (asks first)"),
     ("p", "pause or resume live updates"),
-    ("q Esc Ctrl-C", "quit"),
+    ("Esc", "back from the detail; quit from the list"),
+    ("q Ctrl-C", "quit"),
 ];
 
 const FILTERS: &[(&str, &str)] = &[

@@ -15,14 +15,31 @@ use crate::escape::escape;
 use crate::output::time::human_duration;
 use crate::signature::Secrets;
 
+/// How long an exchange took, or `pending` while its response has not come (the agent sends a
+/// duration of 0 then).
+pub(super) fn took(e: &Exchange) -> String {
+    if !e.answered() {
+        return "pending".into();
+    }
+    e.duration.map(human_duration).unwrap_or_default()
+}
+
 /// Draws the list in `area`.
 pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, theme: &Theme) {
     let focused = s.pane == Pane::List;
-    let title = if s.filter_text.is_empty() {
-        format!(" Requests ({}) ", s.total())
+    let mut title = if s.filter_text.is_empty() {
+        format!(" Requests ({})", s.total())
     } else {
-        format!(" Requests ({} of {}) ", s.shown(), s.total())
+        format!(" Requests ({} of {})", s.shown(), s.total())
     };
+    if s.new_above > 0 {
+        // Rows that arrived above the first shown one; `g` goes up to them.
+        title.push_str(&format!(" · ↑ {} new (g)", s.new_above));
+    }
+    if s.dropped() > 0 {
+        title.push_str(&format!(" · {} older dropped (memory limit)", s.dropped()));
+    }
+    title.push(' ');
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(if focused {
@@ -90,7 +107,7 @@ fn row<'a>(e: &Exchange, theme: &Theme, secrets: &Secrets) -> Row<'a> {
         .status()
         .map(|s| s.to_string())
         .unwrap_or_else(|| "…".into());
-    let took = e.duration.map(human_duration).unwrap_or_default();
+    let took = took(e);
     Row::new(vec![
         Cell::from(Span::styled(mark, theme.tone(Tone::Key))),
         Cell::from(escape(time)),

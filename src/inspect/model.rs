@@ -2,15 +2,12 @@
 //! event loop ([`super::run`]) feeds it keys and the agent's answers, and carries out the
 //! [`Action`]s it returns; the screen ([`super::screen`]) draws it.
 
-use std::collections::HashMap;
+use std::collections::VecDeque;
 
+use super::kept::{Kept, Put, DEFAULT_BUDGET};
 use crate::capture::filter::Query;
 use crate::capture::Exchange;
 use crate::signature::Secrets;
-
-/// The most exchanges kept; past it the oldest are dropped (the agent itself keeps only what
-/// fits its `inspect_db_size`).
-pub const MAX_KEPT: usize = 10_000;
 
 /// A key press, as the model knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,11 +109,13 @@ pub enum Agent {
 pub struct State {
     /// The agent API's URL, for messages.
     pub url: String,
-    exchanges: Vec<Exchange>,
-    by_id: HashMap<String, usize>,
-    /// Indices into `exchanges` that pass the filter, ascending (oldest first).
-    visible: Vec<usize>,
-    selected: Option<usize>,
+    kept: Kept,
+    /// Sequence numbers of the kept exchanges that pass the filter, ascending (oldest first).
+    visible: VecDeque<u64>,
+    selected: Option<u64>,
+    /// Rows that arrived above the list's first shown row since the reader moved away from
+    /// the top (`↑ N new`; `g` goes up to them).
+    pub new_above: usize,
     /// Which pane has the keys.
     pub pane: Pane,
     /// Request or response.
@@ -153,14 +152,19 @@ pub struct State {
 }
 
 impl State {
-    /// An empty inspector for the agent at `url`.
+    /// An empty inspector for the agent at `url`, with the default memory budget.
     pub fn new(url: &str) -> State {
+        State::with_budget(url, DEFAULT_BUDGET)
+    }
+
+    /// An empty inspector for the agent at `url` that keeps captures within `budget` bytes.
+    pub fn with_budget(url: &str, budget: u64) -> State {
         State {
             url: url.to_string(),
-            exchanges: Vec::new(),
-            by_id: HashMap::new(),
-            visible: Vec::new(),
+            kept: Kept::new(budget),
+            visible: VecDeque::new(),
             selected: None,
+            new_above: 0,
             pane: Pane::List,
             side: Side::Request,
             mode: Mode::Normal,
@@ -182,7 +186,17 @@ impl State {
 
     /// Exchanges kept.
     pub fn total(&self) -> usize {
-        self.exchanges.len()
+        self.kept.len()
+    }
+
+    /// Older exchanges dropped to stay within the memory budget.
+    pub fn dropped(&self) -> usize {
+        self.kept.dropped()
+    }
+
+    /// The captures kept (the feed reads which still wait for a response).
+    pub fn kept(&self) -> &Kept {
+        &self.kept
     }
 
     /// Exchanges that pass the filter.
@@ -193,74 +207,87 @@ impl State {
     /// The exchange on list row `row` (0 is the newest shown).
     pub fn row(&self, row: usize) -> Option<&Exchange> {
         let n = self.visible.len();
-        (row < n).then(|| &self.exchanges[self.visible[n - 1 - row]])
+        let seq = *self.visible.get(n.checked_sub(row + 1)?)?;
+        self.kept.at(seq)
     }
 
     /// The selected exchange.
     pub fn selected(&self) -> Option<&Exchange> {
-        self.selected.map(|i| &self.exchanges[i])
+        self.selected.and_then(|s| self.kept.at(s))
     }
 
     /// The list row of the selected exchange, if it passes the filter.
     pub fn selected_row(&self) -> Option<usize> {
-        let i = self.selected?;
-        let pos = self.visible.binary_search(&i).ok()?;
+        let seq = self.selected?;
+        let pos = self.visible.binary_search(&seq).ok()?;
         Some(self.visible.len() - 1 - pos)
     }
 
     /// An exchange by ID.
     pub fn get(&self, id: &str) -> Option<&Exchange> {
-        self.by_id.get(id).map(|i| &self.exchanges[*i])
-    }
-
-    /// How far from the newest (1 for the newest itself) the oldest exchange still waiting
-    /// for its response is: how far back a poll must look to see it answered.
-    pub fn oldest_pending_depth(&self) -> Option<usize> {
-        self.exchanges
-            .iter()
-            .position(|e| !e.answered())
-            .map(|i| self.exchanges.len() - i)
+        self.kept.seq_of(id).and_then(|s| self.kept.at(s))
     }
 
     /// Takes in what the agent listed (newest first): new exchanges are added on top, known
-    /// ones updated (a response arrived); the selection stays on its exchange.
-    pub fn merge(&mut self, batch: Vec<Exchange>) {
+    /// ones updated (a response arrived); the selection stays on its exchange. Past the memory
+    /// budget the oldest are dropped.
+    pub fn merge(&mut self, mut batch: Vec<Exchange>) {
         let before = self.selected_row();
-        let mut added = false;
+        let mut added = 0;
+        batch.truncate(self.worth_keeping(&batch));
         for e in batch.into_iter().rev() {
-            match self.by_id.get(&e.id) {
-                Some(&i) => {
-                    if self.exchanges[i] != e {
-                        self.exchanges[i] = e;
-                        self.refresh_one(i);
+            let passes = self.query.matches(&e);
+            match self.kept.put(e) {
+                Put::Added(seq) => {
+                    if passes {
+                        self.visible.push_back(seq);
+                        added += 1;
                     }
                 }
-                None => {
-                    let i = self.exchanges.len();
-                    self.by_id.insert(e.id.clone(), i);
-                    if self.query.matches(&e) {
-                        self.visible.push(i);
-                    }
-                    self.exchanges.push(e);
-                    added = true;
-                }
+                Put::Changed(seq) => self.refresh_one(seq),
+                Put::Same => {}
             }
         }
-        if self.exchanges.len() > MAX_KEPT {
-            let drop = self.exchanges.len() - MAX_KEPT;
-            self.exchanges.drain(..drop);
-            self.selected = self.selected.and_then(|s| s.checked_sub(drop));
-            self.reindex();
-            self.refilter();
+        let first = self.kept.trim();
+        while self.visible.front().is_some_and(|s| *s < first) {
+            self.visible.pop_front();
         }
-        if added {
-            self.after_rows_moved(before);
+        if self.selected.is_some_and(|s| s < first) {
+            self.selected = None;
+        }
+        if added > 0 {
+            self.after_rows_moved(before, added);
+        } else {
+            self.keep_selection_in_view();
         }
     }
 
+    /// How many of `batch` (newest first) are worth merging: once older captures were
+    /// dropped for the budget, those listed after the oldest kept one are the dropped ones
+    /// again, and are not taken back.
+    pub fn worth_keeping(&self, batch: &[Exchange]) -> usize {
+        if self.kept.dropped() == 0 {
+            return batch.len();
+        }
+        let oldest = self.kept.at(self.kept.first()).map(|e| e.id.as_str());
+        batch
+            .iter()
+            .position(|e| Some(e.id.as_str()) == oldest)
+            .map_or(batch.len(), |p| p + 1)
+    }
+
+    /// Captures of `batch` (newest first) that [`State::merge`] would add.
+    pub fn new_in(&self, batch: &[Exchange]) -> usize {
+        batch[..self.worth_keeping(batch)]
+            .iter()
+            .filter(|e| self.get(&e.id).is_none())
+            .count()
+    }
+
     /// Selects the newest when following (or when nothing was selected); else keeps the
-    /// selected row where it was on screen when rows were added above it.
-    fn after_rows_moved(&mut self, before: Option<usize>) {
+    /// selected row where it was on screen when `added` rows arrived above it, and counts
+    /// those that arrived out of view.
+    fn after_rows_moved(&mut self, before: Option<usize>, added: usize) {
         if self.following || self.selected.is_none() || self.selected_row().is_none() {
             self.select_row(0);
             return;
@@ -271,32 +298,24 @@ impl State {
                 self.list_offset += now - b.min(now);
             }
         }
+        self.new_above += added;
         self.keep_selection_in_view();
     }
 
     /// Forgets every exchange (after a clear).
     pub fn clear(&mut self) {
-        self.exchanges.clear();
-        self.by_id.clear();
+        self.kept.clear();
         self.visible.clear();
         self.selected = None;
         self.list_offset = 0;
+        self.new_above = 0;
         self.detail_scroll = 0;
     }
 
-    fn reindex(&mut self) {
-        self.by_id = self
-            .exchanges
-            .iter()
-            .enumerate()
-            .map(|(i, e)| (e.id.clone(), i))
-            .collect();
-    }
-
-    fn refresh_one(&mut self, i: usize) {
-        let passes = self.query.matches(&self.exchanges[i]);
-        match (self.visible.binary_search(&i), passes) {
-            (Err(at), true) => self.visible.insert(at, i),
+    fn refresh_one(&mut self, seq: u64) {
+        let passes = self.kept.at(seq).is_some_and(|e| self.query.matches(e));
+        match (self.visible.binary_search(&seq), passes) {
+            (Err(at), true) => self.visible.insert(at, seq),
             (Ok(at), false) => {
                 self.visible.remove(at);
             }
@@ -307,11 +326,10 @@ impl State {
     fn refilter(&mut self) {
         let q = &self.query;
         self.visible = self
-            .exchanges
+            .kept
             .iter()
-            .enumerate()
             .filter(|(_, e)| q.matches(e))
-            .map(|(i, _)| i)
+            .map(|(seq, _)| seq)
             .collect();
     }
 
@@ -366,6 +384,8 @@ impl State {
         }
         let max_offset = self.visible.len().saturating_sub(page);
         self.list_offset = self.list_offset.min(max_offset);
+        // What came in above is seen once the list shows its top rows.
+        self.new_above = self.new_above.min(self.list_offset);
     }
 
     /// Tells the model how big the panes are (after a resize).
@@ -680,6 +700,7 @@ mod tests {
 
     #[test]
     fn memory_is_bounded() {
+        use crate::inspect::kept::MAX_KEPT;
         let mut s = State::new("u");
         let many: Vec<Exchange> = (0..MAX_KEPT + 5)
             .rev()
@@ -690,6 +711,14 @@ mod tests {
         assert!(s.get("x4").is_none(), "the oldest went");
         assert_eq!(s.get("x5").map(|e| e.id.as_str()), Some("x5"));
         assert_eq!(s.row(0).unwrap().id, format!("x{}", MAX_KEPT + 4));
+        // The dropped ones listed again are not taken back.
+        let again: Vec<Exchange> = (0..12)
+            .rev()
+            .map(|i| ex(&format!("x{i}"), "GET", Some(200)))
+            .collect();
+        assert_eq!(s.new_in(&again), 0);
+        s.merge(again);
+        assert_eq!((s.total(), s.dropped()), (MAX_KEPT, 5));
         s.clear();
         assert_eq!((s.total(), s.shown(), sel(&s)), (0, 0, "-"));
     }

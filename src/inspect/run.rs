@@ -2,7 +2,7 @@
 //! reads keys, and carries out what the model asks (replay, copy, save, clear).
 
 use std::future::Future;
-use std::io::{IsTerminal, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::pin::Pin;
 use std::time::Duration;
 
@@ -32,11 +32,18 @@ use crate::settings::DEFAULT_AGENT_URL;
 /// How often the agent is asked for new captures while it answers: a new capture is on screen
 /// within this plus one answer.
 const EVERY: Duration = Duration::from_millis(250);
+/// Room for a whole frame of a large terminal, written at once.
+const FRAME_BYTES: usize = 1 << 18;
+
+/// The terminal the inspector draws on.
+type Screenful = Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>;
+
 /// How often an agent that does not answer is tried again.
 const RETRY: Duration = Duration::from_secs(1);
 
-/// Runs the inspector until the user quits. `filter` is the `/` bar's first text.
-pub async fn run(ctx: &Context, filter: Option<&str>) -> Result<()> {
+/// Runs the inspector until the user quits. `filter` is the `/` bar's first text; `budget`
+/// the bytes of captures kept at most.
+pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64) -> Result<()> {
     let filter = filter.unwrap_or("");
     Query::parse(filter).map_err(|e| Error::usage(format!("--filter: {e}")))?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
@@ -51,12 +58,14 @@ pub async fn run(ctx: &Context, filter: Option<&str>) -> Result<()> {
         .agent_url()?
         .value
         .unwrap_or_else(|| DEFAULT_AGENT_URL.to_string());
-    let mut state = State::new(&url);
+    let mut state = State::with_budget(&url, budget);
     state.secrets = ctx.settings.webhook_secrets()?;
     state.set_filter(filter);
     let mut screen = Screen::new(ctx.printer.color);
     let guard = TerminalGuard::enter()?;
-    let backend = CrosstermBackend::new(std::io::stdout());
+    // A frame goes out in one write (stdout alone would flush it in pieces of a kilobyte,
+    // and a terminal could show half a frame).
+    let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BYTES, std::io::stdout()));
     let mut term = Terminal::new(backend).map_err(io_error)?;
     let result = event_loop(ctx, &client, &mut term, &mut screen, &mut state).await;
     drop(term);
@@ -64,12 +73,23 @@ pub async fn run(ctx: &Context, filter: Option<&str>) -> Result<()> {
     result
 }
 
-type Poll<'a> = Pin<Box<dyn Future<Output = (Option<usize>, Result<Vec<Exchange>>)> + 'a>>;
+/// What one poll brought back.
+struct Answer {
+    /// How many of the newest were asked for (`None`: all).
+    asked: Option<usize>,
+    /// The newest captures, newest first.
+    list: Result<Vec<Exchange>>,
+    /// Older pending captures asked for by ID: each one's sequence number, and the capture
+    /// when the agent still gave it.
+    rechecked: Vec<(u64, Option<Exchange>)>,
+}
+
+type Poll<'a> = Pin<Box<dyn Future<Output = Answer> + 'a>>;
 
 async fn event_loop(
     ctx: &Context,
     client: &agent::Client,
-    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    term: &mut Screenful,
     screen: &mut Screen,
     state: &mut State,
 ) -> Result<()> {
@@ -88,13 +108,25 @@ async fn event_loop(
         }
         term.draw(|f| screen.draw(f, state)).map_err(io_error)?;
         if poll.is_none() && !state.paused && Instant::now() >= next_poll {
-            let limit = feed.next_limit(state);
+            let asked = feed.next_limit(state);
+            let recheck = feed.pending_to_check(state);
             poll = Some(Box::pin(async move {
-                let answer = match client.requests_raw(limit, None).await {
+                let list = match client.requests_raw(asked, None).await {
                     Ok(list) => feed::exchanges(&list),
                     Err(e) => Err(e),
                 };
-                (limit, answer)
+                let mut rechecked = Vec::new();
+                if list.is_ok() {
+                    for (seq, id) in recheck {
+                        let one = client.request(&id).await.ok();
+                        rechecked.push((seq, one.and_then(|t| Exchange::from_json(&t))));
+                    }
+                }
+                Answer {
+                    asked,
+                    list,
+                    rechecked,
+                }
             }));
         }
         let waiting = poll.is_none() && !state.paused;
@@ -113,14 +145,14 @@ async fn event_loop(
                 Some(Err(e)) => return Err(io_error(e)),
                 None => return Ok(()),
             },
-            (asked, answer) = async {
+            answer = async {
                 match poll.as_mut() {
                     Some(p) => p.await,
                     None => std::future::pending().await,
                 }
             }, if poll.is_some() => {
                 poll = None;
-                next_poll = Instant::now() + took(state, &mut feed, asked, answer);
+                next_poll = Instant::now() + took(state, &mut feed, answer);
             }
             _ = tokio::time::sleep_until(next_poll), if waiting => {}
         }
@@ -128,13 +160,13 @@ async fn event_loop(
 }
 
 /// Takes in a poll's answer; returns how long to wait before the next one.
-fn took(
-    state: &mut State,
-    feed: &mut Feed,
-    asked: Option<usize>,
-    answer: Result<Vec<Exchange>>,
-) -> Duration {
-    match answer {
+fn took(state: &mut State, feed: &mut Feed, answer: Answer) -> Duration {
+    let Answer {
+        asked,
+        list,
+        rechecked,
+    } = answer;
+    match list {
         Ok(batch) => {
             if state.agent != Agent::Up && asked.is_some() {
                 // Back after a gap: look at everything again.
@@ -142,8 +174,17 @@ fn took(
             }
             state.agent = Agent::Up;
             feed.took(state, asked, &batch);
+            let mut answered = Vec::new();
+            for (seq, one) in rechecked {
+                match one {
+                    // Only the capture it was asked for (an agent may answer anything).
+                    Some(e) if state.kept().seq_of(&e.id) == Some(seq) => answered.push(e),
+                    _ => feed.gone(seq),
+                }
+            }
             if !state.paused {
                 state.merge(batch);
+                state.merge(answered);
             }
             EVERY
         }
@@ -165,7 +206,7 @@ fn first_line(s: &str) -> String {
 /// Carries out what a key asked for; how it went is told on the bottom line.
 async fn act(
     client: &agent::Client,
-    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    term: &mut Screenful,
     state: &mut State,
     feed: &mut Feed,
     action: Action,
@@ -192,7 +233,7 @@ async fn act(
                 Err(e) => format!("Could not copy: {e}"),
             },
             Some(Ok(cmd)) => match write_new(&id, "curl.sh", (cmd + "\n").as_bytes()) {
-                Ok(path) => format!("Curl command written to {path} (no clipboard here)"),
+                Ok(path) => format!("Curl command written to {path} (no clipboard here)."),
                 Err(e) => format!("Could not write the curl command: {e}"),
             },
         },
@@ -214,7 +255,7 @@ async fn act(
 async fn edit_and_send(
     ctx: &Context,
     client: &agent::Client,
-    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    term: &mut Screenful,
     id: &str,
 ) -> String {
     let prepared = async {
@@ -288,10 +329,7 @@ fn osc52_clipboard() -> bool {
         || std::env::var_os("WT_SESSION").is_some()
 }
 
-fn copy_osc52(
-    term: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    text: &str,
-) -> std::io::Result<()> {
+fn copy_osc52(term: &mut Screenful, text: &str) -> std::io::Result<()> {
     let b64 = encode_base64(text.as_bytes());
     let out = term.backend_mut();
     write!(out, "\x1b]52;c;{b64}\x07")?;
@@ -299,7 +337,8 @@ fn copy_osc52(
 }
 
 /// Writes a new file `ID.EXT` in the current folder (`ID-2.EXT`… when taken; never over an
-/// existing file), mode 0600: a captured request may carry tokens. Returns its name.
+/// existing file), whole and readable by the user alone: a captured request may carry tokens.
+/// Returns its name.
 fn write_new(id: &str, ext: &str, bytes: &[u8]) -> std::io::Result<String> {
     let stem: String = id
         .chars()
@@ -311,26 +350,9 @@ fn write_new(id: &str, ext: &str, bytes: &[u8]) -> std::io::Result<String> {
     } else {
         stem
     };
-    for n in 1..1000 {
-        let name = if n == 1 {
-            format!("{stem}.{ext}")
-        } else {
-            format!("{stem}-{n}.{ext}")
-        };
-        let mut opts = std::fs::OpenOptions::new();
-        opts.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-        match opts.open(&name) {
-            Ok(mut f) => {
-                f.write_all(bytes)?;
-                return Ok(format!("./{name}"));
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(std::io::Error::other("too many files of that name"))
+    let path = crate::files::write_private_new(std::path::Path::new("."), &stem, ext, bytes)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    Ok(format!("./{}", name.unwrap_or(stem)))
 }
 
 /// The model's name for a key press; `None` for keys it has no use for (and releases).

@@ -1,6 +1,6 @@
 //! The inspector's screen (`tunnelctl local inspect`): the title line, the list of captured
-//! exchanges, the detail pane, the bottom line (keys, the `/` bar or a message), and what may
-//! cover them (help, a confirmation, the wait for the agent).
+//! exchanges, the detail pane, the bottom line ([`bottom`]: keys, the `/` bar or a message),
+//! and what may cover them (help, a confirmation, the wait for the agent).
 //!
 //! It only draws [`crate::inspect::model::State`]; it tells the state how many rows fit so
 //! that paging moves by a screen. Every text a visitor chose is escaped before it is drawn.
@@ -13,7 +13,7 @@ use ratatui::Frame;
 
 use super::model::{Agent, Mode, Pane, Side, State};
 use super::theme::Theme;
-use super::{detail, help, list};
+use super::{bottom, detail, help, list};
 use crate::capture::body::Tone;
 use crate::escape::escape;
 
@@ -40,14 +40,16 @@ impl Screen {
     /// Draws one frame of `s`.
     pub fn draw(&mut self, f: &mut Frame<'_>, s: &mut State) {
         let area = f.area();
+        let bottom_lines = bottom::lines(s, &self.theme, usize::from(area.width));
+        let bottom_height = u16::try_from(bottom_lines.len()).unwrap_or(1);
         let [top, middle, bottom] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(1),
-            Constraint::Length(1),
+            Constraint::Length(bottom_height),
         ])
         .areas(area);
         f.render_widget(Paragraph::new(self.title(s)), top);
-        f.render_widget(Paragraph::new(self.bottom(s)), bottom);
+        f.render_widget(Paragraph::new(bottom_lines), bottom);
         if let Agent::Waiting(err) = &s.agent {
             if s.total() == 0 {
                 self.waiting(f, middle, &s.url, err.as_deref());
@@ -103,62 +105,6 @@ impl Screen {
             Span::raw(format!(" · {} · {count} · ", escape(&s.url))),
             Span::styled(state, style),
         ])
-    }
-
-    fn bottom(&self, s: &State) -> Line<'static> {
-        if s.mode == Mode::Filter || (!s.filter_text.is_empty() && s.message.is_none()) {
-            let mut spans = vec![
-                Span::styled(" / ", Style::default().add_modifier(Modifier::BOLD)),
-                Span::raw(escape(&s.filter_text)),
-            ];
-            if s.mode == Mode::Filter {
-                spans.push(Span::styled(" ", self.theme.selected()));
-            }
-            match &s.filter_error {
-                Some(e) => spans.push(Span::styled(format!("  {}", escape(e)), self.theme.warn())),
-                None => spans.push(Span::styled(
-                    format!("  {} of {}", s.shown(), s.total()),
-                    self.theme.tone(Tone::Note),
-                )),
-            }
-            return Line::from(spans);
-        }
-        if let Agent::Gone(why) = &s.agent {
-            return Line::from(Span::styled(
-                format!(
-                    " The agent at {} stopped answering ({}); what was captured stays; retrying.",
-                    escape(&s.url),
-                    escape(why)
-                ),
-                self.theme.warn(),
-            ));
-        }
-        if let Some(m) = &s.message {
-            return Line::from(Span::raw(format!(" {}", escape(m))));
-        }
-        let keys = [
-            ("/", "filter"),
-            ("⏎", "detail"),
-            ("Tab", "req/resp"),
-            ("r", "replay"),
-            ("c", "curl"),
-            ("s", "save"),
-            // p, e and x are in the help: the line fits 80 columns.
-            ("?", "help"),
-            ("q", "quit"),
-        ];
-        let mut spans = Vec::new();
-        for (k, what) in keys {
-            spans.push(Span::styled(
-                format!(" {k}"),
-                Style::default().add_modifier(Modifier::BOLD),
-            ));
-            spans.push(Span::styled(
-                format!(" {what} "),
-                self.theme.tone(Tone::Note),
-            ));
-        }
-        Line::from(spans)
     }
 
     fn waiting(&self, f: &mut Frame<'_>, area: Rect, url: &str, err: Option<&str>) {

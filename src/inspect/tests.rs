@@ -102,15 +102,21 @@ fn fixtures() -> Vec<Exchange> {
             Some(&gz_response),
             "replayed",
         ),
-        capture(
+        pending(capture(
             "airt_pending",
             7,
             "hook (http)",
             b"DELETE /hooks/slow HTTP/1.1\r\nHost: hook.test\r\n\r\n",
             None,
             "10.0.0.7",
-        ),
+        )),
     ]
+}
+
+/// A capture as the agent sends it while it waits for the response: a duration of 0.
+fn pending(mut e: Exchange) -> Exchange {
+    e.duration = Some(0);
+    e
 }
 
 fn state_with(captures: Vec<Exchange>) -> State {

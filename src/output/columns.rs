@@ -33,7 +33,8 @@ pub enum Cell {
     TargetArn,
     /// The auth of an EventTarget: the role ARN or the access key id; never the secret.
     Auth,
-    /// A duration in nanoseconds: "12.3 ms" in a table, the number in TSV.
+    /// A captured exchange's duration in nanoseconds: "12.3 ms" in a table, the number in
+    /// TSV; "pending" on screen while there is no response (the agent sends 0 then).
     Nanos,
     /// A response status code, or "pending" when there is no response yet.
     Status,
@@ -398,6 +399,7 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
             .and_then(|(_, m)| target_arn(m))
             .map(escape)
             .unwrap_or_default(),
+        Cell::Nanos if human && !is_answered(item) => "pending".to_string(),
         Cell::Nanos => match v.as_i64() {
             Some(n) if human => super::time::human_duration(n),
             _ => scalar(v),

@@ -51,8 +51,9 @@ enum LocalCommand {
   tunnelctl local inspect
   tunnelctl local inspect --filter 'method:POST status:5xx path:/hooks/*'
 
-Keys: arrows or j/k, PgUp/PgDn, g/G, Enter (list/detail), Tab (request/response), / filter,
-r replay, c copy as curl, s save the request, x clear all, p pause, ? help, q quit.
+Keys: arrows or j/k, PgUp/PgDn, g/G (g: up to ↑ new), Enter (list/detail), Tab
+(request/response), / filter, r replay, c copy as curl, s save the request, x clear all,
+p pause, ? help; Esc goes back from the detail and quits from the list; q quits.
 A row marked ! has a webhook signature the handler will refuse (invalid or expired; the
 detail says which); the filter word sig:invalid (valid, expired, unsigned, no-secret) finds
 them.
@@ -61,6 +62,16 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
         /// Start with this filter in the / bar (e.g. 'method:POST status:5xx tunnel:hook*')
         #[arg(long, value_name = "QUERY")]
         filter: Option<String>,
+        /// Keep captures within this much memory (e.g. 64MiB, 512KB, bytes); older ones are
+        /// dropped beyond it
+        #[arg(
+            long,
+            value_name = "SIZE",
+            default_value = "64MiB",
+            value_parser = crate::inspect::kept::parse_budget,
+            allow_hyphen_values = true
+        )]
+        max_memory: u64,
     },
 }
 
@@ -69,8 +80,8 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
     match args.command {
         LocalCommand::Tunnels(t) => tunnels::run(t, ctx).await,
         LocalCommand::Requests(r) => requests::run(r, ctx).await,
-        LocalCommand::Inspect { filter } => {
-            Ok(crate::inspect::run::run(ctx, filter.as_deref()).await?)
+        LocalCommand::Inspect { filter, max_memory } => {
+            Ok(crate::inspect::run::run(ctx, filter.as_deref(), max_memory).await?)
         }
     }
 }
