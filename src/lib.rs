@@ -1,10 +1,12 @@
 //! tunnelctl: one command-line tool for the hosted management API of a tunnel service and the
 //! local API of its agent.
 //!
-//! argv → clap tree ([`cli`]) → a handler in [`commands`] → a typed call in [`api`] → the one
-//! HTTP layer ([`http`]) → the server; the answer comes back the same way and one renderer
-//! ([`output`]) writes it. Errors flow to [`run`], which prints them and picks the exit code.
-
+//! argv → clap tree ([`cli`]) → a thin handler in [`commands`] → a feature ([`capture`],
+//! [`inspect`], [`fleet`], [`bulk`], [`signature`]) → a client ([`api`], [`agent`]) → the one
+//! HTTP layer ([`http`]) → the server; what comes back is printed through [`output`], the
+//! floor every feature stands on and which knows none of them. Handlers return
+//! `anyhow::Result` with what they were doing; [`run`] prints the error and takes the exit code
+//! from the typed [`error::Error`] in its chain.
 pub mod agent;
 pub mod api;
 pub mod bulk;
