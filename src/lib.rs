@@ -7,6 +7,7 @@
 //! floor every feature stands on and which knows none of them. Handlers return
 //! `anyhow::Result` with what they were doing; [`run`] prints the error and takes the exit code
 //! from the typed [`error::Error`] in its chain.
+
 pub mod agent;
 pub mod api;
 pub mod bulk;
