@@ -9,7 +9,6 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::common::hostile::{Hostile, Reply};
 use crate::common::{run, Env, Out};
 
 /// The emulator with one captured POST carrying a body of `size` bytes: its ID.
@@ -188,21 +187,11 @@ fn save_refuses_a_symlink_without_force_too() {
 
 #[test]
 fn send_refuses_a_request_whose_body_is_shorter_than_its_content_length() {
-    let env = Env::new();
-    let up = Hostile::start(|_| Reply::ok("{}"));
-    let file = env.dir.path().join("cut.http");
-    std::fs::write(
-        &file,
-        "POST /hooks/pay HTTP/1.1\r\nHost: example.test\r\nContent-Length: 100\r\n\r\n{\"event\":\"pa",
-    )
-    .unwrap();
-    let out = env.local(&[
-        "requests",
-        "send",
-        &file.to_string_lossy(),
-        "--to",
-        &up.url(),
-    ]);
+    let (_env, up, out) = super::local_requests::send_file(
+        "cut.http",
+        b"POST /hooks/pay HTTP/1.1\r\nHost: example.test\r\nContent-Length: 100\r\n\r\n{\"event\":\"pa",
+        &[],
+    );
     out.code(2).says("Content-Length").says("cut.http");
     assert_eq!(up.count(), 0, "nothing was sent");
 }

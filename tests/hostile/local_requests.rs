@@ -12,7 +12,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 use crate::common::hostile::{Hostile, Reply};
-use crate::common::{Env, API_KEY};
+use crate::common::{Env, Out, API_KEY};
 
 fn har_of(urls: &[&str]) -> Value {
     let entries: Vec<Value> = urls
@@ -34,6 +34,23 @@ fn har_of(urls: &[&str]) -> Value {
     json!({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": entries}})
 }
 
+/// A file `name` holding `contents`, sent with `local requests send [FLAGS] FILE --to` an
+/// upstream that answers every request: the emulator, the upstream, and what the run printed.
+pub fn send_file(name: &str, contents: &[u8], flags: &[&str]) -> (Env, Hostile, Out) {
+    let env = Env::new();
+    let up = Hostile::start(|_| Reply::ok("{}"));
+    let file = env.dir.path().join(name);
+    std::fs::write(&file, contents).unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let mut args = vec!["requests", "send"];
+    args.extend_from_slice(flags);
+    args.extend_from_slice(&[&file, "--to"]);
+    let url = up.url();
+    args.push(&url);
+    let out = env.local(&args);
+    (env, up, out)
+}
+
 #[test]
 fn har_entries_that_are_not_http_requests_are_refused_before_anything_is_sent() {
     for bad in [
@@ -43,19 +60,8 @@ fn har_entries_that_are_not_http_requests_are_refused_before_anything_is_sent() 
         "ftp://example.test/x",
         "",
     ] {
-        let env = Env::new();
-        let up = Hostile::start(|_| Reply::ok("{}"));
-        let file = env.dir.path().join("log.har");
         let doc = har_of(&["http://example.test/first", bad]);
-        std::fs::write(&file, doc.to_string()).unwrap();
-        let out = env.local(&[
-            "requests",
-            "send",
-            "--har",
-            &file.to_string_lossy(),
-            "--to",
-            &up.url(),
-        ]);
+        let (_env, up, out) = send_file("log.har", doc.to_string().as_bytes(), &["--har"]);
         out.code(2).says("log.har#2");
         assert_eq!(up.count(), 0, "{bad:?}: nothing of the batch was sent");
     }
@@ -64,21 +70,8 @@ fn har_entries_that_are_not_http_requests_are_refused_before_anything_is_sent() 
 #[test]
 fn a_request_file_whose_target_is_not_a_path_or_http_url_is_refused() {
     for target in ["javascript:alert(1)", "mailto:a@b.test", "data:,x", "*"] {
-        let env = Env::new();
-        let up = Hostile::start(|_| Reply::ok("{}"));
-        let file = env.dir.path().join("req.http");
-        std::fs::write(
-            &file,
-            format!("GET {target} HTTP/1.1\r\nHost: example.test\r\n\r\n"),
-        )
-        .unwrap();
-        let out = env.local(&[
-            "requests",
-            "send",
-            &file.to_string_lossy(),
-            "--to",
-            &up.url(),
-        ]);
+        let request = format!("GET {target} HTTP/1.1\r\nHost: example.test\r\n\r\n");
+        let (_env, up, out) = send_file("req.http", request.as_bytes(), &[]);
         out.code(2).says("req.http");
         assert_eq!(up.count(), 0, "{target:?} was sent");
     }
