@@ -138,24 +138,24 @@ fn an_error_over_thousands_of_requests_names_a_few_and_counts_the_rest() {
     );
 }
 
-/// A zlib stream (`Content-Encoding: deflate` as most servers send it) inflating to `size`
-/// zero bytes.
-fn zlib_bomb(size: usize) -> Vec<u8> {
-    let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+/// `encoder` fed `size` zero bytes: a stream that inflates to them (a zlib stream is
+/// `Content-Encoding: deflate` as most servers send it).
+fn fed_zeros<W: Write>(mut encoder: W, size: usize) -> W {
     let chunk = vec![0u8; 1 << 20];
     for _ in 0..size / chunk.len() {
-        enc.write_all(&chunk).unwrap();
+        encoder.write_all(&chunk).unwrap();
     }
-    enc.finish().unwrap()
+    encoder
+}
+
+fn zlib_bomb(size: usize) -> Vec<u8> {
+    let encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    fed_zeros(encoder, size).finish().unwrap()
 }
 
 fn gzip_bomb(size: usize) -> Vec<u8> {
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    let chunk = vec![0u8; 1 << 20];
-    for _ in 0..size / chunk.len() {
-        enc.write_all(&chunk).unwrap();
-    }
-    enc.finish().unwrap()
+    let encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    fed_zeros(encoder, size).finish().unwrap()
 }
 
 #[test]

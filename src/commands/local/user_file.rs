@@ -64,17 +64,11 @@ pub fn write(ctx: &Context, path: &Path, bytes: &[u8], force: bool) -> Result<()
     Ok(())
 }
 
-/// Do `bytes` hold a secret of the user's? Their API key is registered with
-/// [`crate::secrets`] only when a management client is made, which a local command never
-/// makes, so it is registered here; reading the config file registers the profile's secrets,
-/// and the environment's webhook secrets are registered at start.
+/// Do `bytes` hold a secret of the user's? The API key is registered when the agent client
+/// is made ([`Context::agent`], which `save` and `export` went through to fetch what they
+/// write) and the environment's webhook secrets at start; reading the config file registers
+/// the profile's secrets (a config file that cannot be read has none to find).
 fn holds_users_secret(ctx: &Context, bytes: &[u8]) -> bool {
-    // A config file that cannot be read has no secret to find: the file is written all the same.
-    if let Ok(key) = ctx.settings.api_key() {
-        if let Some(key) = key.value {
-            crate::secrets::register_secret(&key);
-        }
-    }
     let _ = ctx.settings.config();
     crate::secrets::holds_known(&String::from_utf8_lossy(bytes))
 }
