@@ -57,16 +57,7 @@ pub fn get(p: &Printer, captured: &Exchange, how: GetAs, signature: Option<&Chec
             out.flush()?;
             Ok(())
         }
-        GetAs::Decoded => {
-            let mut text = render(captured);
-            if let Some(check) = signature {
-                // Under the "at" line: what the handler will think of the request, before it.
-                if let Some(at) = text.find("\n\n") {
-                    text.insert_str(at + 1, &signature_line(check));
-                }
-            }
-            p.bytes(text.as_bytes())
-        }
+        GetAs::Decoded => p.bytes(render(captured, signature).as_bytes()),
     }
 }
 
@@ -292,7 +283,7 @@ fn render_message(out: &mut String, msg: &Message, arrow: &str) {
 }
 
 /// The whole exchange of a captured request, for `local requests get`.
-pub fn render(captured: &Exchange) -> String {
+pub fn render(captured: &Exchange, signature: Option<&Check>) -> String {
     let mut out = String::new();
     let when = captured.start.as_str();
     let ago = human_time(when)
@@ -308,7 +299,12 @@ pub fn render(captured: &Exchange) -> String {
         .duration
         .map(|d| format!("  took {}", human_duration(d)))
         .unwrap_or_default();
-    out.push_str(&format!("at {}{ago}{took}\n\n", escape(when)));
+    out.push_str(&format!("at {}{ago}{took}\n", escape(when)));
+    // Under the "at" line: what the handler will think of the request, before it.
+    if let Some(check) = signature {
+        out.push_str(&signature_line(check));
+    }
+    out.push('\n');
     render_message(&mut out, &captured.request_message(), ">");
     out.push('\n');
     match captured.response_message() {
@@ -406,7 +402,7 @@ mod tests {
             "request": {"raw": b64(b"POST /hook HTTP/1.1\r\nContent-Type: application/json\r\nX-Evil: \x1b[2J\r\n\r\n{\"a\":1}")},
             "response": null
         }));
-        let text = render(&c);
+        let text = render(&c, None);
         assert!(text.contains("> POST /hook HTTP/1.1"));
         assert!(text.contains("\"a\": 1"), "{text}");
         assert!(text.contains("\\x1b[2J"));
@@ -427,7 +423,7 @@ mod tests {
         }
         raw.extend_from_slice(b"\r\n");
         let c = exchange(json!({"id": "airt_1", "request": {"raw": b64(&raw)}}));
-        let text = render(&c);
+        let text = render(&c, None);
         let more = 1001 - super::super::message::MAX_HEADER_LINES;
         assert!(
             text.contains(&format!("> … {more} more header lines\n")),

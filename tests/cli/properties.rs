@@ -148,7 +148,7 @@ proptest! {
     #[test]
     fn captured_exchanges_render_safely(c in any_capture()) {
         let c = typed(&c).expect("a capture is an object");
-        let text = view::render(&c);
+        let text = view::render(&c, None);
         prop_assert!(no_control(&text));
         let _ = c.answered();
         let _ = har::entry(&c);
@@ -159,7 +159,7 @@ proptest! {
     #[test]
     fn any_json_as_a_capture_does_not_panic(c in any_json()) {
         if let Some(c) = typed(&c) {
-            prop_assert!(no_control(&view::render(&c)));
+            prop_assert!(no_control(&view::render(&c, None)));
             let _ = har::entry(&c);
             let _ = curl::command(&c);
         }
