@@ -4,8 +4,6 @@
 
 use ring::hmac;
 
-use crate::encoding::{decode_base64, decode_hex, encode_base64, encode_hex};
-
 /// HMAC-SHA256 of `message` under `key`.
 pub(super) fn mac(key: &[u8], message: &[u8]) -> Vec<u8> {
     let key = hmac::Key::new(hmac::HMAC_SHA256, key);
@@ -23,26 +21,6 @@ pub(super) fn mac_sha1(key: &[u8], message: &[u8]) -> Vec<u8> {
 pub(super) fn matches(key: &[u8], message: &[u8], tag: &[u8]) -> bool {
     let key = hmac::Key::new(hmac::HMAC_SHA256, key);
     hmac::verify(&key, message, tag).is_ok()
-}
-
-/// Lower-case hex.
-pub(super) fn hex(bytes: &[u8]) -> String {
-    encode_hex(bytes)
-}
-
-/// The bytes of a hex text (either case); `None` when it is not hex.
-pub(super) fn unhex(text: &str) -> Option<Vec<u8>> {
-    decode_hex(text)
-}
-
-/// Standard base64, padded.
-pub(super) fn base64(bytes: &[u8]) -> String {
-    encode_base64(bytes)
-}
-
-/// The bytes of a standard base64 text, padded or not; `None` when it is not base64.
-pub(super) fn unbase64(text: &str) -> Option<Vec<u8>> {
-    decode_base64(text).ok()
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! (Shopify docs, "Verify webhooks").
 
 use super::claim::Claim;
-use super::crypto::{base64, mac, unbase64};
+use super::crypto::mac;
 use super::headers::Headers;
+use crate::encoding::{decode_base64, encode_base64};
 
 /// The header that carries the signature.
 pub(super) const HEADER: &str = "X-Shopify-Hmac-Sha256";
@@ -11,7 +12,7 @@ pub(super) const HEADER: &str = "X-Shopify-Hmac-Sha256";
 pub(super) fn claim(h: &Headers, body: &[u8]) -> Result<Claim, String> {
     let tag = h
         .get(HEADER)
-        .and_then(unbase64)
+        .and_then(|b| decode_base64(b).ok())
         .filter(|t| !t.is_empty())
         .ok_or_else(|| format!("{HEADER} is not base64"))?;
     Ok(Claim {
@@ -22,5 +23,5 @@ pub(super) fn claim(h: &Headers, body: &[u8]) -> Result<Claim, String> {
 }
 
 pub(super) fn sign(h: &Headers, body: &[u8], key: &[u8]) -> Vec<(String, String)> {
-    vec![(h.spelling(HEADER), base64(&mac(key, body)))]
+    vec![(h.spelling(HEADER), encode_base64(&mac(key, body)))]
 }

@@ -2,8 +2,9 @@
 //! HMAC-SHA256 of `v0:TS:body` (Slack docs, "Verifying requests from Slack").
 
 use super::claim::{self, Claim};
-use super::crypto::{hex, mac, unhex};
+use super::crypto::mac;
 use super::headers::Headers;
+use crate::encoding::{decode_hex, encode_hex};
 
 /// The header that carries the signature.
 pub(super) const HEADER: &str = "X-Slack-Signature";
@@ -19,7 +20,7 @@ pub(super) fn claim(h: &Headers, body: &[u8]) -> Result<Claim, String> {
         .get(HEADER)
         .unwrap_or_default()
         .strip_prefix("v0=")
-        .and_then(unhex)
+        .and_then(decode_hex)
         .ok_or_else(|| format!("{HEADER} is not v0=HEX"))?;
     let stamp = h
         .get(TIMESTAMP)
@@ -37,6 +38,6 @@ pub(super) fn sign(h: &Headers, body: &[u8], key: &[u8], now: i64) -> Vec<(Strin
     let tag = mac(key, &message(&stamp, body));
     vec![
         (h.spelling(TIMESTAMP), stamp),
-        (h.spelling(HEADER), format!("v0={}", hex(&tag))),
+        (h.spelling(HEADER), format!("v0={}", encode_hex(&tag))),
     ]
 }

@@ -3,8 +3,9 @@
 //! base64 HMAC-SHA256 of `ID.TS.body` under the base64-decoded part of the `whsec_…` secret.
 
 use super::claim::{self, Claim};
-use super::crypto::{base64, mac, unbase64};
+use super::crypto::mac;
 use super::headers::Headers;
+use crate::encoding::{decode_base64, encode_base64};
 
 /// The prefix of the header names the specification uses.
 const STANDARD: &str = "webhook-";
@@ -29,7 +30,8 @@ pub(super) const ALL_HEADERS: [&str; 6] = [
 pub(super) fn key(secret: &str) -> Result<Vec<u8>, String> {
     let encoded = secret.trim();
     let encoded = encoded.strip_prefix("whsec_").unwrap_or(encoded);
-    unbase64(encoded)
+    decode_base64(encoded)
+        .ok()
         .filter(|k| !k.is_empty())
         .ok_or_else(|| "the secret is not base64 after 'whsec_'".to_string())
 }
@@ -71,7 +73,7 @@ pub(super) fn claim(h: &Headers, body: &[u8]) -> Result<Claim, String> {
         .split(' ')
         .filter_map(|entry| entry.split_once(','))
         .filter(|(version, _)| *version == "v1")
-        .filter_map(|(_, tag)| unbase64(tag))
+        .filter_map(|(_, tag)| decode_base64(tag).ok())
         .collect();
     if tags.is_empty() {
         return Err(format!("{} has no v1,BASE64 entry", name("signature")));
@@ -95,7 +97,7 @@ pub(super) fn sign(h: &Headers, body: &[u8], key: &[u8], now: i64) -> Vec<(Strin
     vec![
         (name("id"), id),
         (name("timestamp"), stamp),
-        (name("signature"), format!("v1,{}", base64(&tag))),
+        (name("signature"), format!("v1,{}", encode_base64(&tag))),
     ]
 }
 

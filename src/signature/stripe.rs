@@ -2,8 +2,9 @@
 //! under the `whsec_…` secret used as it is (Stripe docs, "Verify webhook signatures").
 
 use super::claim::{self, Claim};
-use super::crypto::{hex, mac, unhex};
+use super::crypto::mac;
 use super::headers::Headers;
+use crate::encoding::{decode_hex, encode_hex};
 
 /// The header that carries the timestamp and the signatures.
 pub(super) const HEADER: &str = "Stripe-Signature";
@@ -19,7 +20,7 @@ pub(super) fn claim(h: &Headers, body: &[u8]) -> Result<Claim, String> {
         match key.trim() {
             "t" if stamp.is_none() => stamp = Some(val.trim()),
             // A v1 that is not hex cannot match: skipped, as Stripe's libraries find none.
-            "v1" => tags.extend(unhex(val.trim())),
+            "v1" => tags.extend(decode_hex(val.trim())),
             _ => {}
         }
     }
@@ -39,5 +40,8 @@ pub(super) fn claim(h: &Headers, body: &[u8]) -> Result<Claim, String> {
 pub(super) fn sign(h: &Headers, body: &[u8], key: &[u8], now: i64) -> Vec<(String, String)> {
     let stamp = now.to_string();
     let tag = mac(key, &claim::joined(&[stamp.as_bytes(), body], b'.'));
-    vec![(h.spelling(HEADER), format!("t={stamp},v1={}", hex(&tag)))]
+    vec![(
+        h.spelling(HEADER),
+        format!("t={stamp},v1={}", encode_hex(&tag)),
+    )]
 }
