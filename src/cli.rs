@@ -83,30 +83,61 @@ pub enum OutputFormat {
 /// (`cli/scope.rs`); every command still accepts all of them.
 ///
 /// No environment value is ever shown in help (the API key's would leak into a terminal's
-/// scroll-back or a pasted bug report), so that is set once for all of them here.
+/// scroll-back or a pasted bug report): each flag read from a variable says so itself (a
+/// test checks that none is missed), rather than through `mut_args`, which rebuilds every
+/// global flag on each start-up.
 #[derive(Debug, Args)]
 #[command(next_help_heading = GLOBAL_HEADING)]
-#[command(mut_args = |arg: clap::Arg| arg.hide_env_values(true))]
 pub struct GlobalArgs {
     /// API key of the management API. The TUNNELCTL_API_KEY environment variable or the
     /// config file are safer: a flag is visible to other users in `ps` and in shell history
-    #[arg(long, global = true, env = "TUNNELCTL_API_KEY", value_name = "KEY")]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_API_KEY",
+        hide_env_values = true,
+        value_name = "KEY"
+    )]
     pub api_key: Option<String>,
 
     /// Base URL of the management API (https://, or http:// to a loopback address)
-    #[arg(long, global = true, env = "TUNNELCTL_API_URL", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_API_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
     pub api_url: Option<String>,
 
     /// URL of the local agent API [default: http://127.0.0.1:4040/api]
-    #[arg(long, global = true, env = "TUNNELCTL_AGENT_URL", value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_AGENT_URL",
+        hide_env_values = true,
+        value_name = "URL"
+    )]
     pub agent_url: Option<String>,
 
     /// Config file [default: config.toml in the platform's config folder]
-    #[arg(long, global = true, env = "TUNNELCTL_CONFIG", value_name = "FILE")]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_CONFIG",
+        hide_env_values = true,
+        value_name = "FILE"
+    )]
     pub config: Option<PathBuf>,
 
     /// Profile of the config file to use [default: default]
-    #[arg(long, global = true, env = "TUNNELCTL_PROFILE", value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_PROFILE",
+        hide_env_values = true,
+        value_name = "NAME"
+    )]
     pub profile: Option<String>,
 
     /// Print JSON (same as -o json)
@@ -235,6 +266,26 @@ pub enum Command {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+
+    /// A variable's value (the API key's above all) is never shown in help, whichever
+    /// command's help it is.
+    #[test]
+    fn no_help_shows_an_environment_value() {
+        fn check(cmd: &clap::Command) {
+            for arg in cmd.get_arguments().filter(|a| a.get_env().is_some()) {
+                assert!(
+                    arg.is_hide_env_values_set(),
+                    "{} --{:?} would show its variable's value",
+                    cmd.get_name(),
+                    arg.get_long()
+                );
+            }
+            cmd.get_subcommands().for_each(check);
+        }
+        let mut cmd = Cli::command();
+        cmd.build();
+        check(&cmd);
+    }
 
     #[test]
     fn the_tree_is_consistent() {

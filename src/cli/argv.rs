@@ -22,7 +22,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let tree = if asks_help(&args) {
         super::command()
     } else {
-        super::lazy::command()
+        super::lazy::command_for(&args)
     };
     let mut cmd = tree.color(choice(&args));
     let mut matches = cmd.try_get_matches_from_mut(args)?;

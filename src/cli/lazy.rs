@@ -5,6 +5,8 @@
 //! groups (about a hundred commands) to run one. What is parsed is read back through the
 //! derived `FromArgMatches`, which reads the matches by id whatever tree produced them.
 
+use std::ffi::OsString;
+
 use clap::{Args, Command};
 
 use crate::commands;
@@ -53,16 +55,40 @@ const fn group(name: &'static str, build: fn(Command) -> Command) -> Group {
     }
 }
 
-/// The root command with the global flags and every top-level command, each built on use.
-/// Help is never rendered from it (`argv` builds the full tree for `-h`/`--help`), so it
-/// carries only what parsing, `--version` and usage errors read.
-pub fn command() -> Command {
+/// The root command with the global flags and the top-level commands that parsing `args`
+/// (the program name first) can reach, each built on use. Help is never rendered from it
+/// (`argv` builds the full tree for `-h`/`--help`), so it carries only what parsing,
+/// `--version` and usage errors read.
+///
+/// clap copies every global flag into every top-level command before it looks at argv (about
+/// 200 KB of heap, a third of what `tunnelctl --version` cost); a run names one command, so
+/// the others are left out. When argv names none it knows (a typo, which clap answers with
+/// the nearest names), all are kept; when it names none and asks for the version, none is.
+pub fn command_for(args: &[OsString]) -> Command {
+    let root = root();
+    match named_command(&root, args) {
+        Named::Group(name) => {
+            let named = GROUPS
+                .iter()
+                .filter(|g| g.name == name || g.aliases.contains(&name.as_str()));
+            with_groups(root, named)
+        }
+        Named::Nothing if asks_version(args) => root,
+        Named::Nothing | Named::Unknown => with_groups(root, GROUPS.iter()),
+    }
+}
+
+/// The root command with the global flags and no top-level command.
+fn root() -> Command {
     let root = Command::new("tunnelctl")
         .version(env!("CARGO_PKG_VERSION"))
         .disable_help_subcommand(true)
         .max_term_width(100);
-    let root = super::GlobalArgs::augment_args(root);
-    GROUPS.iter().fold(root, |root, g| {
+    super::GlobalArgs::augment_args(root)
+}
+
+fn with_groups<'a>(root: Command, groups: impl Iterator<Item = &'a Group>) -> Command {
+    groups.fold(root, |root, g| {
         root.subcommand(
             Command::new(g.name)
                 .aliases(g.aliases.iter().copied())
@@ -71,9 +97,76 @@ pub fn command() -> Command {
     })
 }
 
+/// What the first word of argv that is not a global flag (nor a global flag's value) names.
+#[derive(Debug, PartialEq, Eq)]
+enum Named {
+    /// A top-level command, by the name or alias typed.
+    Group(String),
+    /// A word that names no top-level command.
+    Unknown,
+    /// No such word (only flags, or nothing).
+    Nothing,
+}
+
+/// Walks argv the way clap does before it meets the subcommand: a global flag that takes a
+/// value (`--profile prod`, `-o json`) takes the next word too, unless the value is joined
+/// (`--profile=prod`, `-ojson`).
+fn named_command(root: &Command, args: &[OsString]) -> Named {
+    let takes_value = |arg: Option<&clap::Arg>| arg.is_some_and(|a| a.get_action().takes_values());
+    let mut words = args.iter().skip(1);
+    while let Some(word) = words.next() {
+        let Some(word) = word.to_str() else {
+            return Named::Unknown;
+        };
+        if word == "--" {
+            return Named::Nothing;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            let joined = long.contains('=');
+            let arg = root.get_arguments().find(|a| {
+                a.get_long() == Some(long)
+                    || a.get_all_aliases().is_some_and(|al| al.contains(&long))
+            });
+            if !joined && takes_value(arg) {
+                words.next();
+            }
+        } else if let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
+            let mut chars = shorts.chars();
+            let first = chars.next();
+            let arg = root.get_arguments().find(|a| a.get_short() == first);
+            if chars.next().is_none() && takes_value(arg) {
+                words.next();
+            }
+        } else {
+            let known = GROUPS
+                .iter()
+                .any(|g| g.name == word || g.aliases.contains(&word));
+            return if known {
+                Named::Group(word.to_string())
+            } else {
+                Named::Unknown
+            };
+        }
+    }
+    Named::Nothing
+}
+
+/// Is the version asked for (`-V`, `--version`) among the flags?
+fn asks_version(args: &[OsString]) -> bool {
+    args.iter()
+        .skip(1)
+        .take_while(|a| a.as_os_str() != "--")
+        .any(|a| a.as_os_str() == "-V" || a.as_os_str() == "--version")
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
+
+    /// The tree with every top-level command.
+    fn whole() -> clap::Command {
+        super::with_groups(super::root(), super::GROUPS.iter())
+    }
 
     /// Every command and argument of the derived tree, with the names and aliases that
     /// parsing reads, as lines to compare.
@@ -114,12 +207,72 @@ mod tests {
     #[test]
     fn the_lazy_tree_parses_what_the_derived_tree_parses() {
         let derived = shape(&mut super::super::Cli::command());
-        let lazy = shape(&mut super::command());
+        let lazy = shape(&mut whole());
         assert_eq!(lazy, derived);
     }
 
     #[test]
     fn the_lazy_tree_is_consistent() {
-        super::command().debug_assert();
+        whole().debug_assert();
+    }
+
+    fn argv(line: &str) -> Vec<std::ffi::OsString> {
+        std::iter::once("tunnelctl")
+            .chain(line.split_whitespace())
+            .map(Into::into)
+            .collect()
+    }
+
+    #[test]
+    fn the_command_named_is_found_past_global_flags_and_their_values() {
+        use super::Named;
+        let root = super::root();
+        let named = |line: &str| super::named_command(&root, &argv(line));
+        let group = |name: &str| Named::Group(name.to_string());
+        assert_eq!(named("sessions list"), group("sessions"));
+        assert_eq!(named("--profile local sessions list"), group("sessions"));
+        assert_eq!(named("--profile=local local requests list"), group("local"));
+        assert_eq!(named("-o json ip-policies list"), group("ip-policies"));
+        assert_eq!(named("--json completion bash"), group("completion"));
+        assert_eq!(named("sesions list"), Named::Unknown);
+        assert_eq!(named("--version"), Named::Nothing);
+        assert_eq!(named("-- sessions"), Named::Nothing);
+        assert_eq!(named(""), Named::Nothing);
+    }
+
+    /// Whatever argv holds, the trimmed tree parses it as the whole one does: the same
+    /// matches, or the same error, word for word.
+    #[test]
+    fn the_trimmed_tree_answers_as_the_whole_one() {
+        let lines = [
+            "--version",
+            "-V",
+            "",
+            "--json",
+            "sesions list",
+            "sessions",
+            "sessions list --bogus",
+            "--profile local sessions list",
+            "--profile prod sessions list -o wide",
+            "-o json ip-policies list",
+            "-o nonsense ip-policies list",
+            "local requests list --limit 3",
+            "local reqs",
+            "completion bash",
+            "help exit-codes",
+            "--version sessions",
+            "api GET /tunnel_sessions",
+        ];
+        for line in lines {
+            let render = |cmd: clap::Command| match cmd.try_get_matches_from(argv(line)) {
+                Ok(m) => format!("{:?}", m.subcommand_name()),
+                Err(e) => format!("{:?}: {}", e.kind(), e.render()),
+            };
+            assert_eq!(
+                render(super::command_for(&argv(line))),
+                render(whole()),
+                "{line}"
+            );
+        }
     }
 }
