@@ -10,7 +10,7 @@ use crate::common::{run, words, Env, Out, API_KEY};
 use crate::local::{captured, edge_port, tunnels_to_upstream};
 
 /// A tunnel `hook` to an upstream, and one webhook captured on it: its ID.
-fn one_webhook() -> (Env, Upstream, String) {
+pub(crate) fn one_webhook() -> (Env, Upstream, String) {
     let (env, up) = tunnels_to_upstream(&["hook"]);
     let port = edge_port(&env, "hook (http)");
     visit(
