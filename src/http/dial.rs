@@ -33,9 +33,10 @@ pub struct Route {
     pub proxied: Option<Option<HeaderValue>>,
 }
 
-/// Opens a connection for a request to `url`.
+/// Opens a connection for a request to `url` (`uri`, as the HTTP layer takes it).
 pub async fn open(
     url: &Url,
+    uri: &Uri,
     tls: impl FnOnce() -> Result<Arc<rustls::ClientConfig>, DialError>,
 ) -> Result<Route, DialError> {
     let (host, port) = host_port(url)?;
@@ -43,8 +44,7 @@ pub async fn open(
     let proxy = if super::is_loopback_host(url) {
         None
     } else {
-        let uri: Uri = url.as_str().parse()?;
-        Matcher::from_env().intercept(&uri)
+        Matcher::from_env().intercept(uri)
     };
     let Some(proxy) = proxy else {
         let tcp = tcp(&host, port).await?;

@@ -2,8 +2,8 @@
 //! and taking back whatever it answers: any status is an answer to show, not an error.
 //!
 //! Unlike the API requests, nothing is added to what the caller gives (no `Accept`, no
-//! credentials: the client comes from [`Http::verbatim`]), the framing headers are left to the
-//! HTTP layer, and a request is tried again only when the connection failed before anything
+//! credentials: the client comes from [`Http::verbatim`]; only a `Host` from the URL when the
+//! message has none), the framing headers are left to the HTTP layer, and a request is tried again only when the connection failed before anything
 //! was sent: a webhook the server may have acted on is never delivered twice. It goes over a
 //! connection of its own ([`super::wire`]), so that the answer's header names are shown as the
 //! server wrote them, in its order.
@@ -36,7 +36,7 @@ const FRAMING: &[&str] = &[
 pub struct RawAnswer {
     /// Status code.
     pub status: u16,
-    /// `HTTP/1.1`, `HTTP/2.0`.
+    /// `HTTP/1.1`, `HTTP/1.0`.
     pub version: String,
     /// Header names as the server wrote them and values, in the order received (values not
     /// UTF-8 are shown lossily).

@@ -181,7 +181,7 @@ pub async fn exchange(
     at: Attempt<'_>,
     tls: impl FnOnce() -> Result<Arc<rustls::ClientConfig>, DialError>,
 ) -> Result<Answer, Fault> {
-    let route = tokio::time::timeout_at(at.connect_by.into(), dial::open(at.url, tls))
+    let route = tokio::time::timeout_at(at.connect_by.into(), dial::open(at.url, at.uri, tls))
         .await
         .map_err(|_| Fault::timed_out(true))?
         .map_err(Fault::connect)?;
