@@ -22,7 +22,7 @@ pub(super) fn too_large(method: &Method, url: &Url, max: usize) -> Error {
 /// Did the server answer with something that is not HTTP (a head too large, a malformed
 /// status line or header)? The server was reached: that is a bad answer, not a network fault,
 /// and it is not retried.
-pub(super) fn is_bad_answer(err: &reqwest::Error) -> bool {
+pub(super) fn is_bad_answer(err: &(dyn std::error::Error + 'static)) -> bool {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
     while let Some(s) = source {
         if let Some(h) = s.downcast_ref::<hyper::Error>() {
@@ -35,6 +35,12 @@ pub(super) fn is_bad_answer(err: &reqwest::Error) -> bool {
 
 /// The innermost cause of a transport error, as a short phrase ("connection refused").
 pub(super) fn root_cause(err: &reqwest::Error) -> String {
+    cause_of(err, err.is_timeout())
+}
+
+/// The innermost cause of any transport error (`timed_out` when a time limit ended it), as a
+/// short phrase.
+pub(super) fn cause_of(err: &(dyn std::error::Error + 'static), timed_out: bool) -> String {
     let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
     let mut last = err.to_string();
     while let Some(s) = source {
@@ -49,10 +55,30 @@ pub(super) fn root_cause(err: &reqwest::Error) -> String {
         last = s.to_string();
         source = s.source();
     }
-    if err.is_timeout() {
+    if timed_out {
         return "timed out".into();
     }
     last
+}
+
+/// A transport error in the terms its message needs, whichever client met it.
+pub(super) struct Broken {
+    /// The server answered, but not in HTTP.
+    pub bad_answer: bool,
+    /// A time limit ended it.
+    pub timeout: bool,
+    /// Its innermost cause, as a short phrase.
+    pub cause: String,
+}
+
+impl From<&reqwest::Error> for Broken {
+    fn from(err: &reqwest::Error) -> Broken {
+        Broken {
+            bad_answer: is_bad_answer(err),
+            timeout: err.is_timeout(),
+            cause: root_cause(err),
+        }
+    }
 }
 
 /// Turns an error answer of any shape (JSON with or without `error_code`, text, HTML, empty)

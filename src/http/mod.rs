@@ -5,9 +5,13 @@
 //! shape become one clear [`ApiFailure`](crate::error::ApiFailure) in [`failure`]; the
 //! `--verbose` trace, with the API key redacted, is [`trace`]. It knows nothing of resources.
 
+mod dial;
 pub mod failure;
+mod head;
 pub mod raw;
+mod tape;
 pub mod trace;
+mod wire;
 
 use std::time::{Duration, Instant};
 
@@ -18,7 +22,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::error::{status_text, Error, Result};
-use failure::{decode_error, is_bad_answer, root_cause, too_large};
+use failure::{decode_error, is_bad_answer, root_cause, too_large, Broken};
 
 /// Characters left as they are in a path segment: RFC 3986 unreserved ones.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -130,6 +134,29 @@ pub struct Http {
     client: reqwest::Client,
     auth: Option<HeaderValue>,
     opts: HttpOptions,
+    /// The TLS set-up of requests sent as captured ([`Http::send_message`]), made on first use.
+    tls: std::sync::OnceLock<std::sync::Arc<rustls::ClientConfig>>,
+}
+
+/// An answer's body, read a piece at a time: what [`Http::read_body`] bounds, from either
+/// client.
+trait Chunks {
+    /// Its length, when the answer says it.
+    fn length(&self) -> Option<u64>;
+    /// The next piece; `None` at its end; the cause, as a short phrase, when it was cut off.
+    async fn chunk(&mut self) -> std::result::Result<Option<hyper::body::Bytes>, String>;
+}
+
+impl Chunks for reqwest::Response {
+    fn length(&self) -> Option<u64> {
+        self.content_length()
+    }
+
+    async fn chunk(&mut self) -> std::result::Result<Option<hyper::body::Bytes>, String> {
+        reqwest::Response::chunk(self)
+            .await
+            .map_err(|e| root_cause(&e))
+    }
 }
 
 /// Did the request possibly reach the server?
@@ -166,7 +193,7 @@ impl Http {
         let mut builder = reqwest::Client::builder()
             .default_headers(headers)
             .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(opts.timeout.min(Duration::from_secs(10)))
+            .connect_timeout(connect_limit(opts.timeout))
             .timeout(opts.timeout);
         // A crypto provider must exist before any client is built; ring is the small, fast one.
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -193,7 +220,12 @@ impl Http {
             }
             None => None,
         };
-        Ok(Http { client, auth, opts })
+        Ok(Http {
+            client,
+            auth,
+            opts,
+            tls: std::sync::OnceLock::new(),
+        })
     }
 
     /// The base URL.
@@ -277,7 +309,7 @@ impl Http {
                     if err.is_timeout() && self.deadline_passed() {
                         return Err(self.out_of_time(&method, url, matches!(sent, Sent::Maybe)));
                     }
-                    Err(self.transport_error(&method, url, sent, &err))
+                    Err(self.transport_error(&method, url, sent, Broken::from(&err)))
                 }
             };
         }
@@ -411,34 +443,32 @@ impl Http {
         &self,
         method: &Method,
         url: &Url,
-        resp: &mut reqwest::Response,
+        status: u16,
+        body: &mut impl Chunks,
     ) -> Result<Vec<u8>> {
-        if let Some(len) = resp.content_length() {
+        let length = body.length();
+        if let Some(len) = length {
             if len > self.opts.max_body as u64 {
                 return Err(too_large(method, url, self.opts.max_body));
             }
         }
         // Sized from Content-Length when given, so a large answer is never copied while growing.
-        let expected = resp
-            .content_length()
-            .and_then(|l| usize::try_from(l).ok())
-            .unwrap_or(0);
-        let mut body = Vec::with_capacity(expected.min(self.opts.max_body));
+        let expected = length.and_then(|l| usize::try_from(l).ok()).unwrap_or(0);
+        let mut out = Vec::with_capacity(expected.min(self.opts.max_body));
         loop {
-            match resp.chunk().await {
+            match body.chunk().await {
                 Ok(Some(chunk)) => {
-                    if body.len() + chunk.len() > self.opts.max_body {
+                    if out.len() + chunk.len() > self.opts.max_body {
                         return Err(too_large(method, url, self.opts.max_body));
                     }
-                    body.extend_from_slice(&chunk);
+                    out.extend_from_slice(&chunk);
                 }
-                Ok(None) => return Ok(body),
-                Err(e) => {
+                Ok(None) => return Ok(out),
+                Err(cause) => {
                     return Err(Error::BadResponse(format!(
-                        "{method} {}: {}, but the answer was cut off: {}",
+                        "{method} {}: {}, but the answer was cut off: {cause}",
                         url.path(),
-                        status_text(resp.status().as_u16()),
-                        root_cause(&e)
+                        status_text(status)
                     )))
                 }
             }
@@ -460,7 +490,9 @@ impl Http {
         if self.opts.verbose {
             trace::response_head(status.as_u16(), resp.headers());
         }
-        let body = self.read_body(method, url, &mut resp).await?;
+        let body = self
+            .read_body(method, url, status.as_u16(), &mut resp)
+            .await?;
         if self.opts.verbose {
             trace::response_body(&body, self.opts.secret_fields);
         }
@@ -492,16 +524,14 @@ impl Http {
         Err(Error::Api(Box::new(failure)))
     }
 
-    fn transport_error(
-        &self,
-        method: &Method,
-        url: &Url,
-        sent: Sent,
-        err: &reqwest::Error,
-    ) -> Error {
-        let cause = root_cause(err);
+    fn transport_error(&self, method: &Method, url: &Url, sent: Sent, broken: Broken) -> Error {
+        let Broken {
+            bad_answer,
+            timeout,
+            cause,
+        } = broken;
         let target = format!("{}{}", origin(url), url.path());
-        if is_bad_answer(err) {
+        if bad_answer {
             return Error::BadResponse(format!(
                 "{method} {target}: the server's answer is not valid HTTP ({cause})"
             ));
@@ -512,11 +542,7 @@ impl Http {
                 self.opts.unreachable_hint
             )),
             Sent::Maybe if is_idempotent(method) => {
-                let what = if err.is_timeout() {
-                    "timed out"
-                } else {
-                    "failed"
-                };
+                let what = if timeout { "timed out" } else { "failed" };
                 Error::Unreachable(format!(
                     "{method} {target} {what} after {} attempt(s): {cause}\n{}",
                     self.opts.max_attempts, self.opts.unreachable_hint
@@ -528,6 +554,11 @@ impl Http {
             )),
         }
     }
+}
+
+/// How long connecting may take, of a request's `timeout`.
+fn connect_limit(timeout: Duration) -> Duration {
+    timeout.min(Duration::from_secs(10))
 }
 
 fn is_idempotent(method: &Method) -> bool {

@@ -2,17 +2,20 @@
 //! and taking back whatever it answers: any status is an answer to show, not an error.
 //!
 //! Unlike the API requests, nothing is added to what the caller gives (no `Accept`, no
-//! credentials: the client comes from [`Http::verbatim`]), the framing headers are left to the
-//! HTTP layer, and a request is tried again only when the connection failed before anything
-//! was sent: a webhook the server may have acted on is never delivered twice.
+//! credentials: the client comes from [`Http::verbatim`]; only a `Host` from the URL when the
+//! message has none), the framing headers are left to the HTTP layer, and a request is tried again only when the connection failed before anything
+//! was sent: a webhook the server may have acted on is never delivered twice. It goes over a
+//! connection of its own ([`super::wire`]), so that the answer's header names are shown as the
+//! server wrote them, in its order.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reqwest::header::{HeaderName, HeaderValue};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::Method;
 use url::Url;
 
-use super::{backoff, Http, Sent};
+use super::{backoff, dial, wire, Http, Sent};
 use crate::error::{Error, Result};
 use crate::escape::escape;
 
@@ -33,51 +36,15 @@ const FRAMING: &[&str] = &[
 pub struct RawAnswer {
     /// Status code.
     pub status: u16,
-    /// `HTTP/1.1`, `HTTP/2.0`.
+    /// `HTTP/1.1`, `HTTP/1.0`.
     pub version: String,
-    /// Header names and values, in the order received (values not UTF-8 are shown lossily).
+    /// Header names as the server wrote them and values, in the order received (values not
+    /// UTF-8 are shown lossily).
     pub headers: Vec<(String, String)>,
     /// The body, de-chunked.
     pub body: Vec<u8>,
     /// From sending the request to the end of the answer's body.
     pub took: Duration,
-}
-
-/// Header names whose spelling in their specification is not title case: servers send them
-/// so (`ETag`, not `Etag`), and [`title_case`] would get them wrong.
-const SPELLED: &[&str] = &[
-    "ETag",
-    "WWW-Authenticate",
-    "TE",
-    "DNT",
-    "Content-MD5",
-    "X-XSS-Protection",
-];
-
-/// A header name as servers write it (`content-type` -> `Content-Type`, `etag` -> `ETag`), as
-/// Go's `CanonicalMIMEHeaderKey` does, with the names whose registered spelling differs. The
-/// case a server really used cannot be had: reqwest hands response headers over in lower case
-/// (`http::HeaderName` keeps no case), and hyper's `preserve_header_case` records it in a
-/// `HeaderCaseMap` in the response's extensions whose type is `pub(crate)` (readable only
-/// through hyper's unstable C API), so no public API of the crates we use gives it back. The
-/// answer to a replay is therefore shown in the case nearly every server sends, the case
-/// captures show; a name a server spells otherwise (`X-Request-ID`) shows as `X-Request-Id`.
-pub fn title_case(name: &str) -> String {
-    if let Some(spelled) = SPELLED.iter().find(|s| s.eq_ignore_ascii_case(name)) {
-        return (*spelled).to_string();
-    }
-    let mut upper = true;
-    name.chars()
-        .map(|c| {
-            let out = if upper {
-                c.to_ascii_uppercase()
-            } else {
-                c.to_ascii_lowercase()
-            };
-            upper = c == '-';
-            out
-        })
-        .collect()
 }
 
 /// Is this header one the HTTP layer writes itself?
@@ -102,7 +69,7 @@ impl Http {
                 escape(method)
             ))
         })?;
-        let mut map = reqwest::header::HeaderMap::new();
+        let mut map = HeaderMap::new();
         for (name, value) in headers.iter().filter(|(n, _)| !is_framing(n)) {
             let bad = |what: &str| {
                 Error::usage(format!(
@@ -117,30 +84,27 @@ impl Http {
                 .map_err(|_| bad("its value holds control characters"))?;
             map.append(name, value);
         }
+        let uri: hyper::Uri = url.as_str().parse().map_err(|_| {
+            Error::usage(format!(
+                "'{}' cannot be sent: the HTTP layer does not take it as a URL",
+                escape(url.as_str())
+            ))
+        })?;
         let mut attempt = 1;
         loop {
             if self.deadline_passed() {
                 return Err(self.out_of_time(&method, url, attempt > 1));
             }
             let started = Instant::now();
-            match self.raw_attempt(&method, url, &map, body).await {
-                Ok(mut resp) => {
-                    let status = resp.status().as_u16();
-                    let version = format!("{:?}", resp.version());
-                    let headers = resp
-                        .headers()
-                        .iter()
-                        .map(|(k, v)| {
-                            (
-                                title_case(k.as_str()),
-                                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                            )
-                        })
-                        .collect();
+            match self.raw_attempt(&method, url, &uri, &map, body).await {
+                Ok(answer) => {
+                    let status = answer.status;
+                    let version = format!("{:?}", answer.version);
                     if self.opts.verbose {
-                        super::trace::response_head(status, resp.headers());
+                        super::trace::response_head(status, &answer.parsed);
                     }
-                    let body = match self.read_body(&method, url, &mut resp).await {
+                    let mut rest = answer.body;
+                    let body = match self.read_body(&method, url, status, &mut rest).await {
                         Err(Error::BadResponse(_)) if self.deadline_passed() => {
                             return Err(self.out_of_time(&method, url, true))
                         }
@@ -152,17 +116,13 @@ impl Http {
                     return Ok(RawAnswer {
                         status,
                         version,
-                        headers,
+                        headers: answer.written,
                         body,
                         took: started.elapsed(),
                     });
                 }
-                Err(err) => {
-                    let sent = if err.is_connect() {
-                        Sent::No
-                    } else {
-                        Sent::Maybe
-                    };
+                Err(fault) => {
+                    let sent = if fault.connect { Sent::No } else { Sent::Maybe };
                     if matches!(sent, Sent::No) && attempt < self.opts.max_attempts {
                         let delay = backoff(attempt);
                         if self
@@ -175,35 +135,52 @@ impl Http {
                             continue;
                         }
                     }
-                    if err.is_timeout() && self.deadline_passed() {
+                    if fault.timeout && self.deadline_passed() {
                         return Err(self.out_of_time(&method, url, matches!(sent, Sent::Maybe)));
                     }
-                    return Err(self.transport_error(&method, url, sent, &err));
+                    return Err(self.transport_error(&method, url, sent, fault.broken()));
                 }
             }
         }
     }
 
+    /// One attempt, within the time one attempt may take; connecting (through a proxy, TLS
+    /// included) within the API client's connect limit.
     async fn raw_attempt(
         &self,
         method: &Method,
         url: &Url,
-        headers: &reqwest::header::HeaderMap,
+        uri: &hyper::Uri,
+        headers: &HeaderMap,
         body: &[u8],
-    ) -> std::result::Result<reqwest::Response, reqwest::Error> {
+    ) -> std::result::Result<wire::Answer, wire::Fault> {
         if self.opts.verbose {
             super::trace::message(method, url, headers, body);
         }
-        let mut req = self
-            .client
-            .request(method.clone(), url.clone())
-            .headers(headers.clone())
-            .timeout(self.attempt_limit());
-        // A GET with no body goes without Content-Length, as browsers send it.
-        if !body.is_empty() || !matches!(*method, Method::GET | Method::HEAD) {
-            req = req.body(body.to_vec());
+        let now = Instant::now();
+        let ends = now + self.attempt_limit();
+        let connect_by = (now + super::connect_limit(self.opts.timeout)).min(ends);
+        let attempt = wire::Attempt {
+            method,
+            url,
+            uri,
+            headers,
+            body,
+            connect_by,
+            ends,
+        };
+        wire::exchange(attempt, || self.tls_config()).await
+    }
+
+    /// The TLS set-up of requests sent as captured, made once, when the first `https://`
+    /// server is met (loading the platform's trust costs milliseconds).
+    fn tls_config(&self) -> std::result::Result<Arc<rustls::ClientConfig>, dial::DialError> {
+        if let Some(config) = self.tls.get() {
+            return Ok(config.clone());
         }
-        req.send().await
+        let config = dial::client_config()?;
+        let _ = self.tls.set(config.clone());
+        Ok(config)
     }
 }
 
@@ -217,14 +194,5 @@ mod tests {
         assert!(is_framing("transfer-encoding"));
         assert!(!is_framing("Host"));
         assert!(!is_framing("X-Signature"));
-    }
-
-    #[test]
-    fn header_names_are_shown_as_servers_write_them() {
-        assert_eq!(title_case("server"), "Server");
-        assert_eq!(title_case("content-type"), "Content-Type");
-        assert_eq!(title_case("x-request-id"), "X-Request-Id");
-        assert_eq!(title_case("etag"), "ETag");
-        assert_eq!(title_case("www-authenticate"), "WWW-Authenticate");
     }
 }

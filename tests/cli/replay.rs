@@ -10,7 +10,7 @@ use crate::common::{run, words, Env, Out, API_KEY};
 use crate::local::{captured, edge_port, tunnels_to_upstream};
 
 /// A tunnel `hook` to an upstream, and one webhook captured on it: its ID.
-fn one_webhook() -> (Env, Upstream, String) {
+pub(crate) fn one_webhook() -> (Env, Upstream, String) {
     let (env, up) = tunnels_to_upstream(&["hook"]);
     let port = edge_port(&env, "hook (http)");
     visit(
@@ -616,4 +616,47 @@ fn hostile_captures_are_saved_as_captured_and_never_reach_the_terminal() {
     }
     assert_eq!(back.seen()[0].header("x-c1"), Some("\u{9b}31m"));
     assert_eq!(back.seen()[0].body, "bell \u{7} \u{1b}[2J".as_bytes());
+}
+
+#[test]
+fn a_request_to_a_server_off_loopback_goes_through_the_environments_http_proxy() {
+    let env = Env::new();
+    let proxy = Hostile::start(|_| {
+        Reply::With(200, vec![("X-Proxy-ID".into(), "p".into())], b"ok".to_vec())
+    });
+    let file = env.dir.path().join("get.http");
+    std::fs::write(
+        &file,
+        "GET /thing?a=1 HTTP/1.1\r\nHost: example.test\r\n\r\n",
+    )
+    .unwrap();
+    let mut cmd = env.cmd();
+    for var in [
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+        "ALL_PROXY",
+        "no_proxy",
+        "NO_PROXY",
+    ] {
+        cmd.env_remove(var);
+    }
+    let via = format!("http://user:pw@127.0.0.1:{}", proxy.port());
+    cmd.env("HTTP_PROXY", via).args([
+        "local",
+        "requests",
+        "send",
+        file.to_str().unwrap(),
+        "--to",
+        "http://example.test:81",
+    ]);
+    run(&mut cmd).ok().prints("< X-Proxy-ID: p");
+    let seen = &proxy.seen()[0];
+    assert_eq!(seen.target, "http://example.test:81/thing?a=1");
+    // `user:pw`, as the proxy's URL gives them.
+    assert_eq!(
+        seen.header("proxy-authorization"),
+        Some("Basic dXNlcjpwdw==")
+    );
+    assert_eq!(seen.header("host"), Some("example.test"));
 }

@@ -9,6 +9,7 @@ pub mod hostile;
 pub mod pty;
 pub mod rusage;
 pub mod seed;
+pub mod tls;
 pub mod upstream;
 
 use std::path::PathBuf;
