@@ -2,12 +2,12 @@
 //! choices among many (MultiSelect, with [`super::picker`]'s look); hidden answers
 //! ([`super::hidden`]) are asked the same way, through [`Asking`].
 //!
-//! dialoguer reads each key in raw mode, so Ctrl-C is a key that ends the question at once
-//! (the terminal library then raises SIGINT, which our handler only counts). What it does not
-//! do, by its maintainers' choice, is show the cursor again when Ctrl-C ends a question that
-//! hid it: [`Asking`] does, however the question ends, as other tools built on it do. A stop
-//! signal that arrives while a question waits ends the wait too; whatever was typed before
-//! or after any stop signal is never taken as an answer.
+//! For a typed line or a choice, dialoguer reads each key in raw mode, so Ctrl-C is a key that
+//! ends the question at once (the terminal library then raises SIGINT, which our handler only
+//! counts). What it does not do, by its maintainers' choice, is show the cursor again when
+//! Ctrl-C ends a question that hid it: [`Asking`] does, however the question ends, as other
+//! tools built on it do. A stop signal that arrives while a question waits ends the wait too;
+//! whatever was typed before or after any stop signal is never taken as an answer.
 //!
 //! Between two keys the terminal library puts the terminal back in line mode, where Ctrl-C is
 //! a signal; one that arrives there (or before the first key is read) would leave the next

@@ -35,8 +35,8 @@ pub fn read(prompt: &str) -> Result<String> {
     Ok(answer)
 }
 
-/// Making stdin's reads fail instead of wait, until the question is over (Unix; elsewhere the
-/// hidden read is not in line mode, and there is nothing to do).
+/// Making stdin's reads fail instead of wait, until the question is over. Unix only: elsewhere
+/// the terminal library reads a hidden answer key by key, not through a line-mode read of stdin.
 mod unblock {
     /// What the watcher runs before it interrupts the read: stdin made non-blocking the first
     /// time, and blocking again when the watcher drops it.
@@ -50,7 +50,7 @@ mod unblock {
         }
     }
 
-    /// Nothing to do where the hidden read is not in line mode.
+    /// Nothing to do where the hidden answer is not a line-mode read of stdin.
     #[cfg(not(unix))]
     pub fn stdin_on_stop() -> impl FnMut() + Send + 'static {
         || {}
