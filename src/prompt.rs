@@ -3,10 +3,11 @@
 //! says and how its answer is read, and how an answer that cannot be had becomes an error, so
 //! handlers never touch the terminal themselves.
 //!
-//! At the terminal, dialoguer asks ([`dialog`]), except hidden answers, read key by key
-//! through crossterm ([`hidden`]). Ctrl-C ends any question at once with exit 130, and
-//! nothing typed before or after it is taken as an answer; Esc and `q` cancel a picker, Esc a
-//! hidden answer. The terminal is put back (cursor shown, line mode) however a question ends.
+//! At the terminal, dialoguer asks every question ([`dialog`]; hidden answers through its
+//! `Password`, [`hidden`]). Ctrl-C ends any question at once with exit 130 (SIGTERM with 143),
+//! and nothing typed before or after it is taken as an answer; Esc and `q` cancel a picker, and
+//! Esc then Enter a hidden answer. The terminal is put back (cursor shown, line mode) however a
+//! question ends.
 //!
 //! A scripted prompter ([`script`]) types keys from a string instead of a person and keeps
 //! what was written: unit and in-process tests drive every question with it.
@@ -300,6 +301,19 @@ mod tests {
         assert_eq!(p.text("URL", None, https).unwrap_err().exit_code(), 130);
         // The keys typed after Ctrl-C were dropped: another question gets none of them.
         assert_eq!(p.text("URL", None, https).unwrap_err().exit_code(), 2);
+    }
+
+    #[test]
+    fn esc_then_enter_cancels_a_secret() {
+        let p = Prompter::scripted(false, "tk_a\x1bbc\r");
+        assert_eq!(p.secret("API key", false).unwrap_err().exit_code(), 130);
+        assert!(!p.transcript().contains("tk_"), "{}", p.transcript());
+        // Esc alone ends nothing: the answer is still being typed when the input ends.
+        let p = Prompter::scripted(false, "tk_a\x1b");
+        assert_eq!(p.secret("API key", false).unwrap_err().exit_code(), 2);
+        // A visible line ignores it.
+        let p = Prompter::scripted(false, "https://\x1bx\r");
+        assert_eq!(p.text("URL", None, https).unwrap(), "https://x");
     }
 
     #[test]

@@ -1,19 +1,20 @@
 //! The real terminal's questions, asked through dialoguer on stderr: typed lines (Input) and
-//! choices among many (MultiSelect, with [`super::picker`]'s look); hidden answers are
-//! [`super::hidden`]'s.
+//! choices among many (MultiSelect, with [`super::picker`]'s look); hidden answers
+//! ([`super::hidden`]) are asked the same way, through [`Asking`].
 //!
-//! dialoguer reads each key in raw mode, so Ctrl-C is a key that ends the question at once
-//! (the terminal library then raises SIGINT, which our handler only counts). What it does not
-//! do, by its maintainers' choice, is show the cursor again when Ctrl-C ends a question that
-//! hid it: [`Asking`] does, however the question ends, as other tools built on it do. A stop
-//! signal that arrives while a question waits ends the wait too; whatever was typed before
-//! or after any stop signal is never taken as an answer.
+//! For a typed line or a choice, dialoguer reads each key in raw mode, so Ctrl-C is a key that
+//! ends the question at once (the terminal library then raises SIGINT, which our handler only
+//! counts). What it does not do, by its maintainers' choice, is show the cursor again when
+//! Ctrl-C ends a question that hid it: [`Asking`] does, however the question ends, as other
+//! tools built on it do. A stop signal that arrives while a question waits ends the wait too;
+//! whatever was typed before or after any stop signal is never taken as an answer.
 //!
 //! Between two keys the terminal library puts the terminal back in line mode, where Ctrl-C is
 //! a signal; one that arrives there (or before the first key is read) would leave the next
 //! wait for a key blocked with the signal already handled. So while a question is asked, a
 //! watcher ([`Waker`]) interrupts the asking thread's wait for as long as a stop signal is
-//! pending, and the question ends.
+//! pending, and the question ends. A question whose wait a signal alone cannot end (a hidden
+//! answer's line-mode read) gives the watcher something to do first.
 
 use std::fmt;
 use std::io::ErrorKind;
@@ -30,7 +31,7 @@ use crate::interrupt;
 
 /// Prompts shown as they are given: the question's wording (`[y/N] `, `: `) is decided by
 /// [`super::Prompter`], the same for the terminal and for a script.
-struct AsGiven;
+pub(super) struct AsGiven;
 
 impl Theme for AsGiven {
     fn format_input_prompt(
@@ -50,18 +51,37 @@ impl Theme for AsGiven {
     ) -> fmt::Result {
         write!(f, "{prompt}{sel}")
     }
+
+    /// A hidden answer leaves its prompt as it was, with nothing after it.
+    fn format_password_prompt_selection(
+        &self,
+        f: &mut dyn fmt::Write,
+        prompt: &str,
+    ) -> fmt::Result {
+        write!(f, "{prompt}")
+    }
 }
 
 /// One question being asked: notes the stop signals seen before it, ends its wait when one
 /// comes, and puts the cursor back when it ends.
-struct Asking {
-    term: Term,
+pub(super) struct Asking {
+    /// Where the question is asked.
+    pub(super) term: Term,
     before: interrupt::Seen,
-    _waker: Waker,
+    /// The watcher, until the wait is over.
+    waker: Option<Waker>,
 }
 
 impl Asking {
+    /// A question whose wait a signal ends.
     fn start() -> Asking {
+        Asking::start_with(|| {})
+    }
+
+    /// A question whose wait a signal ends once `prepare` has run: the watcher runs it each
+    /// time before it interrupts the wait, and drops it (and whatever it holds) when the wait
+    /// is over.
+    pub(super) fn start_with(prepare: impl FnMut() + Send + 'static) -> Asking {
         // A handler must be in place before the terminal library raises SIGINT on Ctrl-C,
         // or the signal would end the process with the terminal as the question left it.
         interrupt::watch();
@@ -69,13 +89,16 @@ impl Asking {
         Asking {
             term: Term::stderr(),
             before,
-            _waker: Waker::start(before),
+            waker: Some(Waker::start(before, prepare)),
         }
     }
 
     /// The question's answer, unless a stop signal came while it was asked or it was
     /// cancelled; says on the terminal that it was (`^C`).
-    fn settle<T>(&self, answer: dialoguer::Result<T>) -> Result<T> {
+    pub(super) fn settle<T>(mut self, answer: dialoguer::Result<T>) -> Result<T> {
+        // The wait is over: nothing is interrupted any more, and what the watcher prepared
+        // is undone before anything else is written.
+        drop(self.waker.take());
         let stop = interrupt::error_since(self.before);
         let outcome = match (answer, stop) {
             (_, Some(Error::Terminated)) => Err(Error::Terminated),
@@ -97,6 +120,7 @@ impl Asking {
 
 impl Drop for Asking {
     fn drop(&mut self) {
+        drop(self.waker.take());
         let _ = self.term.show_cursor();
     }
 }
@@ -113,12 +137,15 @@ struct Waker {
 }
 
 impl Waker {
-    fn start(before: interrupt::Seen) -> Waker {
+    /// Starts watching; `prepare` runs before each interruption, on the watcher's thread, and
+    /// is dropped there before [`Waker`]'s drop returns.
+    fn start(before: interrupt::Seen, mut prepare: impl FnMut() + Send + 'static) -> Waker {
         let (stop, stopped) = mpsc::channel::<()>();
         let asking = wake::Target::current();
         let thread = std::thread::spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(WAKE_EVERY) {
                 if interrupt::error_since(before).is_some() {
+                    prepare();
                     asking.wake();
                 }
             }

@@ -1,109 +1,97 @@
-//! Hidden answers (the API key, an AWS secret) typed at the terminal, read key by key through
-//! crossterm with nothing echoed. dialoguer's own hidden prompt reads a whole line in the
-//! terminal's line mode, where Ctrl-C is a signal the blocked read never sees: the question
-//! would only end on the next Enter, and typed-ahead text would become the answer. In raw
-//! mode Ctrl-C is a key, so it ends the question at once; a stop signal from elsewhere (`kill`,
-//! a supervisor's SIGTERM) is noticed between keys. The terminal is put back however the
-//! question ends (crossterm's raw mode is undone on drop).
+//! Hidden answers (the API key, an AWS secret), asked through dialoguer's `Password`: nothing
+//! typed is echoed, not even its length.
+//!
+//! `Password` reads a whole line in the terminal's line mode with echo off, and its terminal
+//! library puts the terminal back itself however that read ends. In line mode Ctrl-C is a
+//! signal, not a key: our handler only counts it, the read is restarted (and the standard
+//! library retries a read a signal cut short anyway), so interrupting it would not end the
+//! question. So while a stop signal (Ctrl-C, SIGTERM) is pending, the question's watcher first
+//! makes stdin non-blocking ([`unblock`]), then interrupts the read: restarted, it fails at
+//! once, the terminal is put back (dropping whatever was typed ahead), and the stop's error
+//! ends the question (130, or 143 for SIGTERM). A line read before the watcher got there is not
+//! an answer either: a stop that came while the question waited always wins. Stdin blocks
+//! again as soon as the wait is over, before anything else is written, since the shell shares
+//! that open file.
+//!
+//! Esc cannot end a line-mode read at once: an answer that holds one (Esc, then Enter) is a
+//! cancel (exit 130), never an answer.
 
-use std::io::Write;
-use std::time::Duration;
+use dialoguer::Password;
 
-use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-
-use super::line::{Edit, Line, Stroke};
+use super::dialog::{AsGiven, Asking};
 use crate::error::{Error, Result};
-use crate::interrupt;
-
-/// How often a wait for a key looks for a stop signal.
-const SIGNAL_CHECK: Duration = Duration::from_millis(100);
-
-/// Raw mode until dropped.
-struct Raw;
-
-impl Raw {
-    fn on() -> Result<Raw> {
-        crossterm::terminal::enable_raw_mode()
-            .map_err(|e| Error::Io(format!("cannot ask: the terminal cannot be set up ({e})")))?;
-        Ok(Raw)
-    }
-}
-
-impl Drop for Raw {
-    fn drop(&mut self) {
-        let _ = crossterm::terminal::disable_raw_mode();
-    }
-}
-
-/// Writes to the person (stderr, where every question is asked).
-fn say(text: &str) -> Result<()> {
-    let mut err = std::io::stderr().lock();
-    err.write_all(text.as_bytes())
-        .and_then(|()| err.flush())
-        .map_err(|e| Error::Io(format!("cannot write to the terminal: {e}")))
-}
-
-/// A key as a line takes it.
-fn stroke(key: KeyEvent) -> Stroke {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    match key.code {
-        KeyCode::Char('c') if ctrl => Stroke::Interrupt,
-        KeyCode::Char('d') if ctrl => Stroke::Eof,
-        KeyCode::Char('u') if ctrl => Stroke::KillLine,
-        KeyCode::Char(_) if ctrl => Stroke::Other,
-        KeyCode::Char(c) => Stroke::Char(c),
-        KeyCode::Backspace => Stroke::Backspace,
-        KeyCode::Enter => Stroke::Enter,
-        KeyCode::Esc => Stroke::Cancel,
-        _ => Stroke::Other,
-    }
-}
-
-/// Drops the keys typed but not read yet, so none reaches the shell after a cancel.
-fn discard_typed_ahead() {
-    while matches!(event::poll(Duration::ZERO), Ok(true)) {
-        if event::read().is_err() {
-            return;
-        }
-    }
-}
 
 /// Shows `prompt` and reads a line without echoing it.
 pub fn read(prompt: &str) -> Result<String> {
-    interrupt::watch();
-    let before = interrupt::seen();
-    say(prompt)?;
-    let raw = Raw::on()?;
-    let mut line = Line::default();
-    let fail = |e: std::io::Error| Error::Io(format!("cannot read from the terminal: {e}"));
-    let (edit, ending) = loop {
-        if let Some(stop) = interrupt::error_since(before) {
-            break (Err(stop), "\r\n");
-        }
-        if !event::poll(SIGNAL_CHECK).map_err(fail)? {
-            continue;
-        }
-        let Event::Key(key) = event::read().map_err(fail)? else {
-            continue;
-        };
-        if key.kind == KeyEventKind::Release {
-            continue;
-        }
-        match line.key(stroke(key)) {
-            Edit::Typing => {}
-            Edit::Submit(text) => break (Ok(text), "\r\n"),
-            Edit::Interrupt => {
-                discard_typed_ahead();
-                break (Err(Error::Interrupted), "^C\r\n");
+    let asking = Asking::start_with(unblock::stdin_on_stop());
+    let answer = Password::with_theme(&AsGiven)
+        .with_prompt(prompt)
+        .allow_empty_password(true)
+        .interact_on(&asking.term);
+    let answer = asking.settle(answer)?;
+    if answer.contains('\x1b') {
+        return Err(Error::Interrupted);
+    }
+    Ok(answer)
+}
+
+/// Making stdin's reads fail instead of wait, until the question is over. Unix only: elsewhere
+/// the terminal library reads a hidden answer key by key, not through a line-mode read of stdin.
+mod unblock {
+    /// What the watcher runs before it interrupts the read: stdin made non-blocking the first
+    /// time, and blocking again when the watcher drops it.
+    #[cfg(unix)]
+    pub fn stdin_on_stop() -> impl FnMut() + Send + 'static {
+        let mut set: Option<NonBlocking> = None;
+        move || {
+            if set.is_none() {
+                set = NonBlocking::set();
             }
-            Edit::Cancel => {
-                discard_typed_ahead();
-                break (Err(Error::Interrupted), "\r\n");
-            }
-            Edit::Eof => break (Err(Error::usage("no answer: the input ended")), "\r\n"),
         }
-    };
-    say(ending)?;
-    drop(raw);
-    edit
+    }
+
+    /// Nothing to do where the hidden answer is not a line-mode read of stdin.
+    #[cfg(not(unix))]
+    pub fn stdin_on_stop() -> impl FnMut() + Send + 'static {
+        || {}
+    }
+
+    /// Stdin's open file made non-blocking by us, until dropped.
+    #[cfg(unix)]
+    struct NonBlocking;
+
+    #[cfg(unix)]
+    impl NonBlocking {
+        /// Sets the flag, unless stdin is no terminal (the hidden read is not stdin's then)
+        /// or the flag was already set (someone else's to clear).
+        fn set() -> Option<NonBlocking> {
+            // SAFETY: isatty and fcntl's F_GETFL/F_SETFL on fd 0 touch no memory of ours.
+            unsafe {
+                if libc::isatty(libc::STDIN_FILENO) != 1 {
+                    return None;
+                }
+                let flags = libc::fcntl(libc::STDIN_FILENO, libc::F_GETFL);
+                if flags < 0 || flags & libc::O_NONBLOCK != 0 {
+                    return None;
+                }
+                if libc::fcntl(libc::STDIN_FILENO, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+                    return None;
+                }
+            }
+            Some(NonBlocking)
+        }
+    }
+
+    #[cfg(unix)]
+    impl Drop for NonBlocking {
+        fn drop(&mut self) {
+            // SAFETY: as in `set`.
+            unsafe {
+                let flags = libc::fcntl(libc::STDIN_FILENO, libc::F_GETFL);
+                if flags >= 0 {
+                    libc::fcntl(libc::STDIN_FILENO, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+                }
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
-//! A hidden line being typed, key by key: pure, so that the terminal's hidden prompt and a
-//! scripted prompter edit a line alike. Nothing is echoed, so a secret never reaches the
-//! screen, not even its length.
+//! A line being typed, key by key, for the scripted prompter ([`super::script`]): pure, and
+//! edited as the terminal's line mode edits what dialoguer reads (Backspace, Ctrl-U, Ctrl-D).
+//! Nothing is echoed here; the script shows a visible line once it is done, a hidden one never.
 
 /// The longest answer taken; keys past it are ignored (an answer is a URL or a key).
 pub const MAX_LINE: usize = 64 * 1024;
@@ -35,7 +35,7 @@ pub enum Edit {
     Submit(String),
     /// Ctrl-C: stop asking.
     Interrupt,
-    /// Esc: stop asking.
+    /// Esc: the caller decides (a hidden line holding one is cancelled when it ends).
     Cancel,
     /// Ctrl-D on an empty line, or the input ended.
     Eof,

@@ -1,7 +1,8 @@
 //! A pretend terminal where keys are typed from a string, and what the questions wrote is
 //! kept: unit and in-process tests ask every question through it. Lines are edited as at the
-//! terminal (Backspace, Ctrl-U, Ctrl-C, Ctrl-D), and a choice takes the keys dialoguer's
-//! multi-select takes (arrows or `j`/`k`, space, `a`, Enter, Esc or `q`).
+//! terminal (Backspace, Ctrl-U, Ctrl-C, Ctrl-D; Esc then Enter cancels a hidden line), and a
+//! choice takes the keys dialoguer's multi-select takes (arrows or `j`/`k`, space, `a`, Enter,
+//! Esc or `q`).
 
 use super::line::{Edit, Line, Stroke};
 use super::Ask;
@@ -19,6 +20,8 @@ enum Key {
     Stroke(Stroke),
     Up,
     Down,
+    /// No keys are left: the input ended, whatever was being typed.
+    End,
 }
 
 impl Script {
@@ -38,7 +41,7 @@ impl Script {
     fn next_key(&mut self) -> Key {
         let rest = std::str::from_utf8(&self.keys).unwrap_or("");
         let Some(first) = rest.chars().next() else {
-            return Key::Stroke(Stroke::Eof);
+            return Key::End;
         };
         let (key, len) = match (first, rest.as_bytes().get(1..3)) {
             ('\x1b', Some(b"[A")) => (Key::Up, 3),
@@ -65,16 +68,22 @@ impl Script {
     fn read_line(&mut self, prompt: &str, hidden: bool) -> Result<String> {
         self.written.push_str(prompt);
         let mut line = Line::default();
+        // Esc ends no line at once (as at the terminal); a hidden line that holds one is a
+        // cancel when Enter ends it.
+        let mut escaped = false;
         loop {
             let stroke = match self.next_key() {
                 Key::Stroke(s) => s,
                 Key::Up | Key::Down => Stroke::Other,
+                Key::End => {
+                    self.written.push('\n');
+                    return Err(ended());
+                }
             };
             match line.key(stroke) {
-                // Esc does not end a visible line (as at the terminal); a hidden one it does.
                 Edit::Typing => {}
-                Edit::Cancel if !hidden => {}
-                Edit::Cancel => {
+                Edit::Cancel => escaped |= hidden,
+                Edit::Submit(_) if escaped => {
                     self.keys.clear();
                     self.written.push('\n');
                     return Err(Error::Interrupted);
@@ -89,11 +98,16 @@ impl Script {
                 Edit::Interrupt => return Err(self.interrupted()),
                 Edit::Eof => {
                     self.written.push('\n');
-                    return Err(Error::usage("no answer: the input ended"));
+                    return Err(ended());
                 }
             }
         }
     }
+}
+
+/// The error of a question whose input ended before it was answered.
+fn ended() -> Error {
+    Error::usage("no answer: the input ended")
 }
 
 impl Ask for Script {
@@ -146,7 +160,7 @@ impl Ask for Script {
                 }
                 Key::Stroke(Stroke::Cancel | Stroke::Char('q')) => return Ok(None),
                 Key::Stroke(Stroke::Interrupt) => return Err(self.interrupted()),
-                Key::Stroke(Stroke::Eof) => return Err(Error::usage("no answer: the input ended")),
+                Key::Stroke(Stroke::Eof) | Key::End => return Err(ended()),
                 Key::Stroke(_) => {}
             }
         }

@@ -6,7 +6,8 @@
 use std::process::Command;
 
 use crate::common::pty::{keys, Pty};
-use crate::common::{Env, API_KEY};
+use crate::common::seed::KINESIS;
+use crate::common::{Env, API_KEY, AWS_SECRET};
 
 /// Rows and columns of the terminal most tests run on.
 const ROWS: u16 = 24;
@@ -109,12 +110,107 @@ fn sigterm_while_a_question_waits_ends_it_and_restores_the_terminal() {
     let env = Env::new();
     let mut term = config_init(&env);
     term.wait_for("Management API URL:");
-    // SAFETY: a plain kill(2) of the child this test started.
-    let sent = unsafe { libc::kill(term.pid() as libc::pid_t, libc::SIGTERM) };
-    assert_eq!(sent, 0);
+    terminate(&term);
     assert_eq!(term.wait_exit(), 143, "{}", term.screen());
     term.assert_restored();
     assert!(!env.config_path().exists());
+}
+
+/// `config init` with the URL given, so that the first question is the hidden key.
+fn key_prompt(env: &Env) -> Pty {
+    let mut term = Pty::spawn(
+        without_settings(env).args(["config", "init", "--api-url", &env.mock.url()]),
+        ROWS,
+        COLS,
+    );
+    term.wait_for("API key (hidden):");
+    term
+}
+
+/// Sends SIGTERM to the program on `term`, as a supervisor would.
+fn terminate(term: &Pty) {
+    // SAFETY: a plain kill(2) of the child this test started.
+    let sent = unsafe { libc::kill(term.pid() as libc::pid_t, libc::SIGTERM) };
+    assert_eq!(sent, 0);
+}
+
+#[test]
+fn sigterm_at_the_hidden_key_prompt_ends_it_and_restores_the_terminal() {
+    // At once, while the question may still be setting up its read, and with a key half typed.
+    for half in ["", "tk_half"] {
+        let env = Env::new();
+        let mut term = key_prompt(&env);
+        term.send(half);
+        terminate(&term);
+        assert_eq!(term.wait_exit(), 143, "{half:?}: {}", term.screen());
+        term.assert_restored();
+        assert_key_never_shown(&term, "tk_half");
+        assert!(!env.config_path().exists(), "{half:?}");
+        assert!(env.requests().is_empty(), "{half:?}: nothing was sent");
+    }
+}
+
+#[test]
+fn esc_then_enter_at_the_hidden_key_prompt_cancels_and_saves_nothing() {
+    let env = Env::new();
+    let mut term = key_prompt(&env);
+    term.send("tk_half").send(keys::ESC).send(keys::ENTER);
+    assert_eq!(term.wait_exit(), 130, "{}", term.screen());
+    term.assert_restored();
+    assert_key_never_shown(&term, "tk_half");
+    assert!(!env.config_path().exists());
+    assert!(env.requests().is_empty(), "nothing was sent");
+}
+
+#[test]
+fn after_ctrl_c_at_the_hidden_key_prompt_the_shell_reads_its_next_line() {
+    let env = Env::new();
+    // A shell after the command waits for a line on the same terminal (stdin blocks again).
+    let tunnelctl = without_settings(&env);
+    let script = r#""$0" "$@"; echo "exit=$?"; line=$(head -n 1); echo "read=$? [$line]""#;
+    let mut cmd = in_bash(&tunnelctl, script);
+    cmd.arg(tunnelctl.get_program())
+        .args(["config", "init", "--api-url", &env.mock.url()]);
+    let mut term = Pty::spawn(&cmd, ROWS, COLS);
+    term.wait_for("API key (hidden):");
+    term.send("tk_half").send(keys::CTRL_C);
+    term.wait_for("exit=130");
+    term.send("next").send(keys::ENTER);
+    let screen = term.wait_for("read=");
+    assert!(screen.contains("read=0 [next]"), "{screen}");
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    term.assert_restored();
+    assert_key_never_shown(&term, "tk_half");
+    assert!(!env.config_path().exists());
+}
+
+#[test]
+fn ctrl_c_at_the_hidden_aws_secret_prompt_sends_nothing() {
+    let env = Env::new();
+    let mut term = env.pty(
+        &[
+            "event-destinations",
+            "create",
+            "--kinesis-stream-arn",
+            KINESIS,
+            "--aws-access-key-id",
+            "AKIAIOSFODNN7EXAMPLE",
+        ],
+        ROWS,
+        COLS,
+    );
+    term.wait_for("AWS secret access key:");
+    // Half the secret, Ctrl-C, then the rest of it: none of it is an answer.
+    let (half, rest) = AWS_SECRET.split_at(8);
+    term.send(half)
+        .send(keys::CTRL_C)
+        .send(rest)
+        .send(keys::ENTER);
+    assert_eq!(term.wait_exit(), 130, "{}", term.screen());
+    term.assert_restored();
+    assert!(term.screen().contains("^C"), "{}", term.screen());
+    assert_key_never_shown(&term, half);
+    assert!(env.writes().is_empty(), "{:?}", env.writes());
 }
 
 /// The confirmation lists this policy with its description ("policy N").
