@@ -289,7 +289,7 @@ mod tests {
             }
         }
         let look = PickerLook::new(items, 11, 80, &[]);
-        let last = drawn(&look, &vec![(false, false); 9], 9)
+        let last = drawn(&look, &[(false, false); 9], 9)
             .pop()
             .unwrap_or_default();
         assert!(last.contains("a: all"), "{last}");
