@@ -6,8 +6,9 @@
 //! At the terminal, dialoguer asks ([`dialog`]), except hidden answers, read key by key
 //! through crossterm ([`hidden`]). Ctrl-C ends any question at once with exit 130, and
 //! nothing typed before or after it is taken as an answer; Esc and `q` cancel a picker, Esc a
-//! hidden answer. A picker left with Enter and nothing chosen opens its find step, where typing
-//! filters the rows and Enter chooses one (Esc goes back to the picker). The terminal is put back (cursor shown, line mode) however a question ends.
+//! hidden answer. A picker left with Enter and nothing chosen opens its find step, where
+//! typing filters the rows and Enter chooses one (Esc goes back to the picker). The terminal
+//! is put back (cursor shown, line mode) however a question ends.
 //!
 //! A scripted prompter ([`script`]) types keys from a string instead of a person and keeps
 //! what was written: unit and in-process tests drive every question with it.

@@ -1,6 +1,6 @@
 //! The real terminal's questions, asked through dialoguer on stderr: typed lines (Input) and
-//! choices among many (MultiSelect, with [`super::picker`]'s look); hidden answers are
-//! [`super::hidden`]'s.
+//! choices among many (MultiSelect, with [`super::picker`]'s look, and its find step,
+//! FuzzySelect, with [`super::find`]'s); hidden answers are [`super::hidden`]'s.
 //!
 //! dialoguer reads each key in raw mode, so Ctrl-C is a key that ends the question at once
 //! (the terminal library then raises SIGINT, which our handler only counts). What it does not

@@ -473,10 +473,9 @@ fn at_80_columns_the_find_step_wraps_no_row() {
     // Metadata long enough that every row is cut.
     let list: Vec<serde_json::Value> = (0..12)
         .map(|i| {
-            serde_json::json!({
-                "os": "linux",
-                "metadata": format!("{{\"host\":\"web-{i}\",\"team\":\"payments-and-billing-platform\"}}"),
-            })
+            let team = "payments-and-billing-platform";
+            let metadata = format!(r#"{{"host":"web-{i}","team":"{team}"}}"#);
+            serde_json::json!({ "os": "linux", "metadata": metadata })
         })
         .collect();
     env.seed_sessions(list);
