@@ -6,13 +6,15 @@
 //! At the terminal, dialoguer asks every question ([`dialog`]; hidden answers through its
 //! `Password`, [`hidden`]). Ctrl-C ends any question at once with exit 130 (SIGTERM with 143),
 //! and nothing typed before or after it is taken as an answer; Esc and `q` cancel a picker, and
-//! Esc then Enter a hidden answer. The terminal is put back (cursor shown, line mode) however a
-//! question ends.
+//! Esc then Enter a hidden answer. A picker left with Enter and nothing chosen opens its find
+//! step, where typing filters the rows and Enter chooses one (Esc goes back to the picker).
+//! The terminal is put back (cursor shown, line mode) however a question ends.
 //!
 //! A scripted prompter ([`script`]) types keys from a string instead of a person and keeps
 //! what was written: unit and in-process tests drive every question with it.
 
 mod dialog;
+mod find;
 mod hidden;
 mod line;
 mod picker;
@@ -35,10 +37,17 @@ trait Ask {
     fn line(&mut self, prompt: &str) -> Result<String>;
     /// Shows `prompt` as given and reads a line, showing nothing of it.
     fn hidden(&mut self, prompt: &str) -> Result<String>;
-    /// Lets the person choose among `items`; `None` when cancelled (Esc, `q`). `nudge`: the
-    /// last time, nothing was chosen.
-    fn choose(&mut self, prompt: &str, items: &[String], nudge: bool)
-        -> Result<Option<Vec<usize>>>;
+    /// Lets the person choose among `items`, those at `chosen` already chosen; `None` when
+    /// cancelled (Esc, `q`).
+    fn choose(
+        &mut self,
+        prompt: &str,
+        items: &[String],
+        chosen: &[usize],
+    ) -> Result<Option<Vec<usize>>>;
+    /// Lets the person find one of `items` by typing part of it; `None` when they go back
+    /// (Esc).
+    fn find(&mut self, prompt: &str, items: &[String]) -> Result<Option<usize>>;
 }
 
 /// The terminal this process runs at.
@@ -65,9 +74,13 @@ impl Ask for Terminal {
         &mut self,
         prompt: &str,
         items: &[String],
-        nudge: bool,
+        chosen: &[usize],
     ) -> Result<Option<Vec<usize>>> {
-        dialog::choose(prompt, items, nudge)
+        dialog::choose(prompt, items, chosen)
+    }
+
+    fn find(&mut self, prompt: &str, items: &[String]) -> Result<Option<usize>> {
+        dialog::find(prompt, items)
     }
 }
 
@@ -87,6 +100,8 @@ pub struct Prompter {
 
 /// What a confirmation's answer is.
 const YES_NO: &str = "[y/N] ";
+/// What the find step's prompt says after the picker's.
+const FIND_KEYS: &str = "type to filter (enter: choose, esc: back)";
 /// Columns kept free after a confirmation's `[y/N] ` for the answer being typed.
 const ANSWER_ROOM: usize = 4;
 
@@ -187,18 +202,30 @@ impl Prompter {
     }
 
     /// Lets the person choose any of `items` (already safe to show); the chosen indexes, at
-    /// least one. Esc, `q` and Ctrl-C cancel (exit 130).
+    /// least one. Esc, `q` and Ctrl-C cancel (exit 130). Enter with nothing chosen opens the
+    /// find step: typing filters the rows, Enter chooses the one under the cursor and goes
+    /// back to the picker with it chosen, Esc goes back with nothing changed.
     pub fn pick(&self, prompt: &str, items: &[String]) -> Result<Vec<usize>> {
         if items.is_empty() {
             return Ok(Vec::new());
         }
+        // Enter is the only key that leaves dialoguer's multi-select without cancelling it,
+        // so an Enter that would choose nothing is the way into the find step.
+        let find = format!("{prompt}: {FIND_KEYS}");
         self.ask(|c| {
-            let mut nudge = false;
+            let mut chosen = Vec::new();
             loop {
-                match c.choose(prompt, items, nudge)? {
+                match c.choose(prompt, items, &chosen)? {
                     None => return Err(Error::Interrupted),
-                    Some(chosen) if chosen.is_empty() => nudge = true,
-                    Some(chosen) => return Ok(chosen),
+                    Some(picked) if !picked.is_empty() => return Ok(picked),
+                    Some(picked) => {
+                        chosen = picked;
+                        if let Some(found) = c.find(&find, items)? {
+                            if !chosen.contains(&found) {
+                                chosen.push(found);
+                            }
+                        }
+                    }
                 }
             }
         })
@@ -378,15 +405,49 @@ mod tests {
         }
     }
 
+    fn sessions() -> Vec<String> {
+        ["ts_1  us  linux", "ts_2  eu  darwin", "ts_3  ap  windows"]
+            .map(String::from)
+            .to_vec()
+    }
+
     #[test]
-    fn enter_with_nothing_chosen_asks_again() {
-        let items: Vec<String> = (1..=3).map(|i| format!("ts_{i}")).collect();
-        let p = Prompter::scripted(false, "\rj \r");
+    fn enter_with_nothing_chosen_opens_the_find_step() {
+        let items = sessions();
+        // Enter, `eu` typed, Enter: back in the picker with ts_2 chosen; Enter.
+        let p = Prompter::scripted(false, "\reu\r\r");
+        assert_eq!(p.pick("Sessions", &items).unwrap(), vec![1]);
+        assert_eq!(
+            p.transcript(),
+            "Sessions\nSessions: type to filter (enter: choose, esc: back) eu\n\
+             Sessions\nSessions: 1 chosen\n"
+        );
+        // What was found stays chosen beside what is chosen in the picker after.
+        let p = Prompter::scripted(false, "\rap\r \r");
+        assert_eq!(p.pick("Sessions", &items).unwrap(), vec![0, 2]);
+        // Arrows move among the rows shown; a filter matching nothing chooses nothing.
+        let p = Prompter::scripted(false, "\rzz\r\x7f\x7f\x1b[B\r\r");
         assert_eq!(p.pick("Sessions", &items).unwrap(), vec![1]);
         assert!(Prompter::scripted(false, "")
             .pick("S", &[])
             .unwrap()
             .is_empty());
+    }
+
+    #[test]
+    fn esc_in_the_find_step_goes_back_and_ctrl_c_ends_it() {
+        let items = sessions();
+        // Esc: back in the picker with nothing chosen; there, `j` and space choose ts_2.
+        let p = Prompter::scripted(false, "\reu\x1bj \r");
+        assert_eq!(p.pick("Sessions", &items).unwrap(), vec![1]);
+        // Esc in the picker after it still cancels.
+        let e = Prompter::scripted(false, "\reu\x1b\x1b")
+            .pick("Sessions", &items)
+            .unwrap_err();
+        assert_eq!(e.exit_code(), 130);
+        let p = Prompter::scripted(false, "\reu\x03\r\r");
+        assert_eq!(p.pick("Sessions", &items).unwrap_err().exit_code(), 130);
+        assert!(p.transcript().ends_with("^C\n"), "{}", p.transcript());
     }
 
     #[test]

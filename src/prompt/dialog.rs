@@ -1,6 +1,7 @@
 //! The real terminal's questions, asked through dialoguer on stderr: typed lines (Input) and
-//! choices among many (MultiSelect, with [`super::picker`]'s look); hidden answers
-//! ([`super::hidden`]) are asked the same way, through [`Asking`].
+//! choices among many (MultiSelect, with [`super::picker`]'s look, and its find step,
+//! FuzzySelect, with [`super::find`]'s); hidden answers ([`super::hidden`]) are asked the same
+//! way, through [`Asking`].
 //!
 //! For a typed line or a choice, dialoguer reads each key in raw mode, so Ctrl-C is a key that
 //! ends the question at once (the terminal library then raises SIGINT, which our handler only
@@ -25,6 +26,7 @@ use dialoguer::console::Term;
 use dialoguer::theme::Theme;
 use dialoguer::{Input, MultiSelect};
 
+use super::find::{self, FindLook};
 use super::picker::{self, PickerLook};
 use crate::error::{Error, Result};
 use crate::interrupt;
@@ -218,9 +220,10 @@ pub fn line(prompt: &str) -> Result<String> {
     asking.settle(answer)
 }
 
-/// Lets the person choose among `items`; `None` when they cancel with Esc or `q`. `nudge`
-/// says how to choose (the last time, nothing was).
-pub fn choose(prompt: &str, items: &[String], nudge: bool) -> Result<Option<Vec<usize>>> {
+/// Lets the person choose among `items`, those at `chosen` already chosen; `None` when they
+/// cancel with Esc or `q`. Says what was chosen when something was (an empty answer goes on
+/// to the find step, and leaves nothing behind).
+pub fn choose(prompt: &str, items: &[String], chosen: &[usize]) -> Result<Option<Vec<usize>>> {
     let asking = Asking::start();
     let (rows, cols) = asking.term.size();
     let width = usize::from(cols);
@@ -228,14 +231,48 @@ pub fn choose(prompt: &str, items: &[String], nudge: bool) -> Result<Option<Vec<
         .iter()
         .map(|i| picker::fit(i, width.saturating_sub(picker::MARKS)))
         .collect();
+    let checked: Vec<bool> = (0..items.len()).map(|i| chosen.contains(&i)).collect();
     // The prompt, the rows and the status line fit in all rows but one.
     let per_page = usize::from(rows).saturating_sub(3).max(1);
     // dialoguer keeps two rows beside the items it pages (its own prompt and page line).
-    let look = PickerLook::new(cut.clone(), per_page + 2, width, nudge);
+    let look = PickerLook::new(cut.clone(), per_page + 2, width, &checked);
     let answer = MultiSelect::with_theme(&look)
         .with_prompt(prompt)
         .items(&cut)
+        .defaults(&checked)
         .max_length(per_page)
+        .report(false)
+        .interact_on_opt(&asking.term);
+    let term = asking.term.clone();
+    let answer = asking.settle(answer)?;
+    if let Some(picked) = answer.as_ref().filter(|p| !p.is_empty()) {
+        let mut report = String::new();
+        let shown: Vec<&str> = picked
+            .iter()
+            .filter_map(|i| cut.get(*i))
+            .map(String::as_str)
+            .collect();
+        let _ = look.format_multi_select_prompt_selection(&mut report, prompt, &shown);
+        let _ = term.write_line(&report);
+    }
+    Ok(answer)
+}
+
+/// The picker's find step: lets the person find one of `items` by typing part of it (rows are
+/// filtered as they type, best match first); `None` when they go back with Esc.
+pub fn find(prompt: &str, items: &[String]) -> Result<Option<usize>> {
+    let asking = Asking::start();
+    let (rows, cols) = asking.term.size();
+    let width = usize::from(cols);
+    let look = FindLook::new(width);
+    // The prompt line and the rows fit in all rows but one.
+    let answer = dialoguer::FuzzySelect::with_theme(&look)
+        .with_prompt(prompt)
+        .items(find::rows(items, width))
+        .default(0)
+        .highlight_matches(false)
+        .report(false)
+        .max_length(usize::from(rows).saturating_sub(2).max(1))
         .interact_on_opt(&asking.term);
     asking.settle(answer)
 }

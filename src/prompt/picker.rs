@@ -1,8 +1,9 @@
 //! How a choice among many items looks: dialoguer's multi-select draws the list and reads the
 //! keys; this theme lays each row out to the terminal's width (cut with `…`, so a row never
 //! wraps and the redraw stays in place) and ends the visible rows with a status line: how
-//! many are chosen, which rows are in view, and the keys. Plus the pure helpers that lay out
-//! what questions show: rows in columns, text cut or wrapped to a width.
+//! many are chosen, which rows are in view, and the keys (with nothing chosen, Enter opens the
+//! find step, [`super::find`]). Plus the pure helpers that lay out what questions show: rows
+//! in columns, text cut or wrapped to a width.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -19,8 +20,6 @@ pub struct PickerLook {
     /// The longest the drawn list may be, as dialoguer counts it (items and two rows).
     max_length: usize,
     width: usize,
-    /// Say how to choose: Enter was pressed with nothing chosen.
-    nudge: bool,
     seen: RefCell<Seen>,
 }
 
@@ -34,17 +33,20 @@ struct Seen {
 }
 
 impl PickerLook {
-    /// A look for `items` in a list at most `max_length` rows high and `width` columns wide.
-    pub fn new(items: Vec<String>, max_length: usize, width: usize, nudge: bool) -> Self {
+    /// A look for `items` in a list at most `max_length` rows high and `width` columns wide,
+    /// those marked in `chosen` chosen to begin with (as the list is given them).
+    pub fn new(items: Vec<String>, max_length: usize, width: usize, chosen: &[bool]) -> Self {
+        let chosen = (0..items.len())
+            .map(|i| chosen.get(i).copied().unwrap_or(false))
+            .collect();
         let seen = Seen {
-            chosen: vec![false; items.len()],
+            chosen,
             changed: Vec::new(),
         };
         PickerLook {
             items,
             max_length,
             width,
-            nudge,
             seen: RefCell::new(seen),
         }
     }
@@ -83,17 +85,30 @@ impl PickerLook {
         }
         let chosen = seen.chosen.iter().filter(|c| **c).count();
         let first = last - last % capacity.max(1);
-        let text = if self.nudge {
-            "Nothing chosen yet: space chooses the item under the cursor".to_string()
+        let counts = format!(
+            "{chosen} chosen; {}-{} of {}",
+            first + 1,
+            last + 1,
+            self.items.len()
+        );
+        // The keys as fully as the width allows: what Enter does matters most, as it changes.
+        let keys: &[&str] = if chosen == 0 {
+            &[
+                "space: choose, a: all, enter: type to find, esc/q: cancel",
+                "space: choose, a: all, enter: type to find, esc: cancel",
+                "space: choose, enter: type to find, esc: cancel",
+                "enter: type to find",
+            ]
         } else {
-            format!(
-                "{chosen} chosen; {}-{} of {}  (space: choose, a: all, enter: done, esc/q: cancel)",
-                first + 1,
-                last + 1,
-                self.items.len()
-            )
+            &["space: choose, a: all, enter: done, esc/q: cancel"]
         };
-        fit(&text, self.width)
+        let lines: Vec<String> = keys.iter().map(|k| format!("{counts}  ({k})")).collect();
+        let text = lines
+            .iter()
+            .find(|l| UnicodeWidthStr::width(l.as_str()) < self.width)
+            .or(lines.last())
+            .map_or(counts.as_str(), String::as_str);
+        fit(text, self.width)
     }
 }
 
@@ -178,6 +193,26 @@ pub fn fit(text: &str, width: usize) -> String {
     kept + "…"
 }
 
+/// `text` cut from its start to fewer than `width` columns (with `…` first when cut): for
+/// what is being typed, whose end matters most.
+pub fn fit_end(text: &str, width: usize) -> String {
+    let max = width.saturating_sub(1).max(1);
+    if UnicodeWidthStr::width(text) <= max {
+        return text.to_string();
+    }
+    let mut used = 0;
+    let mut kept: Vec<char> = text
+        .chars()
+        .rev()
+        .take_while(|c| {
+            used += c.width().unwrap_or(0);
+            used < max
+        })
+        .collect();
+    kept.push('…');
+    kept.into_iter().rev().collect()
+}
+
 /// `text` broken between words into lines of fewer than `width` columns (a word longer than
 /// that is cut by the terminal, as it would be anyway).
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -217,7 +252,7 @@ mod tests {
     #[test]
     fn the_status_counts_what_is_chosen_and_says_what_is_in_view() {
         let items: Vec<String> = (1..=5).map(|i| format!("ts_{i}")).collect();
-        let look = PickerLook::new(items, 7, 200, false);
+        let look = PickerLook::new(items, 7, 200, &[]);
         let first = drawn(&look, &[(false, true), (false, false), (false, false)], 3);
         assert!(first[2].starts_with("0 chosen; 1-3 of 5"), "{first:?}");
         // Space on the second row.
@@ -226,6 +261,38 @@ mod tests {
         // `a` with rows out of view: every row is chosen.
         let all = drawn(&look, &[(true, false), (true, true), (true, false)], 3);
         assert!(all[2].starts_with("5 chosen"), "{all:?}");
+    }
+
+    #[test]
+    fn what_was_chosen_before_counts_from_the_first_draw() {
+        let items: Vec<String> = (1..=5).map(|i| format!("ts_{i}")).collect();
+        let look = PickerLook::new(items, 7, 200, &[false, false, false, true]);
+        let first = drawn(&look, &[(false, true), (false, false), (false, false)], 3);
+        assert!(first[2].starts_with("1 chosen; 1-3 of 5"), "{first:?}");
+        assert!(first[2].contains("enter: done"), "{first:?}");
+    }
+
+    #[test]
+    fn with_nothing_chosen_the_status_says_enter_finds_and_never_wraps() {
+        let items: Vec<String> = (1..=120).map(|i| format!("ts_{i}")).collect();
+        for width in [200, 80, 60, 40, 20] {
+            let look = PickerLook::new(items.clone(), 11, width, &[]);
+            let marks = vec![(false, false); 99];
+            let last = drawn(&look, &marks, 9).pop().unwrap_or_default();
+            assert!(
+                UnicodeWidthStr::width(last.as_str()) < width,
+                "{width}: {last}"
+            );
+            if width >= 60 {
+                assert!(last.starts_with("0 chosen; 91-99 of 120  ("), "{last}");
+                assert!(last.contains("enter: type to find"), "{width}: {last}");
+            }
+        }
+        let look = PickerLook::new(items, 11, 80, &[]);
+        let last = drawn(&look, &[(false, false); 9], 9)
+            .pop()
+            .unwrap_or_default();
+        assert!(last.contains("a: all"), "{last}");
     }
 
     #[test]
@@ -255,6 +322,8 @@ mod tests {
         assert_eq!(fit("abcdef", 10), "abcdef");
         assert_eq!(fit("abcdefghijkl", 6), "abcd…");
         assert_eq!(fit("abcde", 6), "abcde");
+        assert_eq!(fit_end("abcdefghijkl", 6), "…ijkl");
+        assert_eq!(fit_end("abcde", 6), "abcde");
         assert_eq!(wrap("one two three four", 10), ["one two", "three", "four"]);
         assert_eq!(wrap("", 10), [""]);
     }

@@ -1,8 +1,9 @@
 //! A pretend terminal where keys are typed from a string, and what the questions wrote is
 //! kept: unit and in-process tests ask every question through it. Lines are edited as at the
-//! terminal (Backspace, Ctrl-U, Ctrl-C, Ctrl-D; Esc then Enter cancels a hidden line), and a
+//! terminal (Backspace, Ctrl-U, Ctrl-C, Ctrl-D; Esc then Enter cancels a hidden line), a
 //! choice takes the keys dialoguer's multi-select takes (arrows or `j`/`k`, space, `a`, Enter,
-//! Esc or `q`).
+//! Esc or `q`), and the find step those of its fuzzy select (typed text, Backspace, arrows,
+//! Enter, Esc).
 
 use super::line::{Edit, Line, Stroke};
 use super::Ask;
@@ -132,13 +133,13 @@ impl Ask for Script {
         &mut self,
         prompt: &str,
         items: &[String],
-        _nudge: bool,
+        before: &[usize],
     ) -> Result<Option<Vec<usize>>> {
         self.written.push_str(prompt);
         self.written.push('\n');
         let len = items.len().max(1);
         let mut cursor = 0;
-        let mut chosen = vec![false; items.len()];
+        let mut chosen: Vec<bool> = (0..items.len()).map(|i| before.contains(&i)).collect();
         loop {
             match self.next_key() {
                 Key::Down | Key::Stroke(Stroke::Char('j')) => cursor = (cursor + 1) % len,
@@ -154,8 +155,11 @@ impl Ask for Script {
                 }
                 Key::Stroke(Stroke::Enter) => {
                     let picked: Vec<usize> = (0..chosen.len()).filter(|i| chosen[*i]).collect();
-                    self.written
-                        .push_str(&format!("{prompt}: {} chosen\n", picked.len()));
+                    // As at the terminal: nothing chosen goes on to the find step, unsaid.
+                    if !picked.is_empty() {
+                        self.written
+                            .push_str(&format!("{prompt}: {} chosen\n", picked.len()));
+                    }
                     return Ok(Some(picked));
                 }
                 Key::Stroke(Stroke::Cancel | Stroke::Char('q')) => return Ok(None),
@@ -165,4 +169,57 @@ impl Ask for Script {
             }
         }
     }
+    fn find(&mut self, prompt: &str, items: &[String]) -> Result<Option<usize>> {
+        self.written.push_str(prompt);
+        self.written.push(' ');
+        let mut typed = String::new();
+        let mut cursor = 0;
+        loop {
+            // The rows in their order (dialoguer puts the best match first; a script's
+            // filter is typed to leave the row it wants first or reached with the arrows).
+            let shown: Vec<usize> = (0..items.len())
+                .filter(|i| items.get(*i).is_some_and(|item| matches(item, &typed)))
+                .collect();
+            let len = shown.len().max(1);
+            match self.next_key() {
+                Key::Down => cursor = (cursor + 1) % len,
+                Key::Up => cursor = (cursor + len - 1) % len,
+                Key::Stroke(Stroke::Char(c)) if !c.is_control() => {
+                    typed.push(c);
+                    cursor = 0;
+                }
+                Key::Stroke(Stroke::Backspace) => {
+                    typed.pop();
+                }
+                Key::Stroke(Stroke::Enter) => {
+                    if let Some(found) = shown.get(cursor) {
+                        self.written.push_str(&typed);
+                        self.written.push('\n');
+                        return Ok(Some(*found));
+                    }
+                }
+                Key::Stroke(Stroke::Cancel) => {
+                    self.written.push('\n');
+                    return Ok(None);
+                }
+                Key::Stroke(Stroke::Interrupt) => return Err(self.interrupted()),
+                Key::Stroke(Stroke::Eof) | Key::End => return Err(ended()),
+                Key::Stroke(_) => {}
+            }
+        }
+    }
+}
+
+/// Does `item` hold the characters of `typed` in order (a fuzzy match, as dialoguer's find
+/// step makes it)? Case is ignored unless `typed` has a capital letter.
+fn matches(item: &str, typed: &str) -> bool {
+    let exact = typed.chars().any(char::is_uppercase);
+    let fold = |c: char| if exact { c } else { c.to_ascii_lowercase() };
+    let mut wanted = typed.chars().map(fold).peekable();
+    for c in item.chars().map(fold) {
+        if wanted.peek() == Some(&c) {
+            wanted.next();
+        }
+    }
+    wanted.peek().is_none()
 }

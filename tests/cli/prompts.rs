@@ -436,3 +436,166 @@ fn at_80_columns_the_stop_question_keeps_its_answer_on_one_row() {
     assert_eq!(term.wait_exit(), 2, "{}", term.screen());
     assert!(env.writes().is_empty(), "{:?}", env.writes());
 }
+
+/// What the find step's prompt says (after the picker's prompt).
+const FIND: &str = "type to filter (enter: choose, esc: back)";
+
+/// The metadata host of the one session the find-step tests look for.
+const NEEDLE: &str = "quartz-vault";
+
+/// `sessions restart` on a 12-row terminal `cols` wide, over 30 sessions in three regions
+/// with a host each in their metadata, one of them `NEEDLE` (its ID is returned); the
+/// picker is shown.
+fn restart_picker_with_one_to_find(env: &Env, cols: u16) -> (String, Pty) {
+    let list: Vec<serde_json::Value> = (0..30)
+        .map(|i| {
+            let host = if i == 17 {
+                NEEDLE.to_string()
+            } else {
+                format!("web-{i}")
+            };
+            let region = ["us", "eu", "ap"][i % 3];
+            serde_json::json!({
+                "region": region,
+                "metadata": format!("{{\"host\":\"{host}\"}}"),
+            })
+        })
+        .collect();
+    let ids = env.seed_sessions(list);
+    let mut term = env.pty(&["sessions", "restart"], 12, cols);
+    term.wait_for("0 chosen; 1-9 of 30");
+    (ids[17].clone(), term)
+}
+
+/// The find step's rows on `screen` (a pointer, then a session).
+fn find_rows(screen: &str) -> Vec<&str> {
+    screen
+        .lines()
+        .filter(|l| l.starts_with("> ts_") || l.starts_with("  ts_"))
+        .collect()
+}
+
+/// What `term` wrote after the last `from` that came before the first `to` written after
+/// it: the rows of one whole redraw, between two prompt lines.
+fn written_between(term: &Pty, from: &str, to: &str) -> String {
+    let out = String::from_utf8_lossy(&term.output()).into_owned();
+    let start = out.find(from).map(|i| i + from.len());
+    let end = start.and_then(|s| out[s..].find(to).map(|e| s + e));
+    let (Some(start), Some(end)) = (start, end) else {
+        panic!("{from:?} then {to:?} not written:\n{out}");
+    };
+    let start = out[..end].rfind(from).map_or(start, |i| i + from.len());
+    out[start..end].to_string()
+}
+
+#[test]
+fn typing_in_the_find_step_filters_and_enter_chooses_that_session() {
+    let env = Env::new();
+    let (needle, mut term) = restart_picker_with_one_to_find(&env, COLS);
+    // Enter with nothing chosen: the find step, every row listed as the picker lists it.
+    term.send(keys::ENTER);
+    let screen = term.wait_until("the find step's rows", |s| {
+        s.contains(FIND) && find_rows(s).len() == 10
+    });
+    assert!(!screen.contains("[ ]"), "the picker is gone: {screen}");
+    assert!(term.cursor_hidden(), "the find step hides the cursor");
+    term.send(NEEDLE);
+    term.wait_for(&format!("{NEEDLE}|"));
+    // A key that changes only the prompt line: once it is drawn, the rows drawn for the
+    // whole filter are complete.
+    term.send("\x1b[D");
+    let screen = term.wait_until("the one matching row", |s| {
+        s.contains("quartz-vaul|t") && s.contains(&needle)
+    });
+    let rows = find_rows(&screen);
+    assert_eq!(rows.len(), 1, "{screen}");
+    assert!(rows[0].starts_with(&format!("> {needle}  ap")), "{screen}");
+    let drawn = written_between(&term, &format!("{NEEDLE}|"), "quartz-vaul|t");
+    assert_eq!(drawn.matches("ts_").count(), 1, "{drawn:?}");
+    // Enter: back in the picker with that session chosen.
+    term.send(keys::ENTER);
+    let screen = term.wait_for("1 chosen; 1-9 of 30");
+    assert!(!screen.contains(FIND), "{screen}");
+    assert!(screen.contains("> [ ] ts_"), "{screen}");
+    assert!(screen.contains("enter: done"), "{screen}");
+    term.send(keys::ENTER);
+    term.wait_for("Sessions to restart: 1 chosen");
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    term.assert_restored();
+    let writes = env.writes();
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    assert!(
+        writes[0].path.ends_with(&format!("/{needle}/restart")),
+        "{writes:?}"
+    );
+}
+
+#[test]
+fn esc_in_the_find_step_goes_back_to_the_picker_with_nothing_chosen() {
+    let env = Env::new();
+    let (_, mut term) = restart_picker_with_one_to_find(&env, COLS);
+    let screen = term.wait_for("0 chosen; 1-9 of 30");
+    assert!(screen.contains("enter: type to find"), "{screen}");
+    term.send(keys::ENTER);
+    term.wait_for(FIND);
+    term.send("quartz");
+    term.wait_for("quartz|");
+    term.send(keys::ESC);
+    let screen = term.wait_until("the picker again", |s| {
+        !s.contains(FIND) && s.contains("0 chosen; 1-9 of 30")
+    });
+    assert!(screen.contains("> [ ] ts_"), "{screen}");
+    assert!(!screen.contains("[x]"), "{screen}");
+    // The picker's keys work as before: Esc cancels.
+    term.send(keys::ESC);
+    assert_eq!(term.wait_exit(), 130, "{}", term.screen());
+    term.assert_restored();
+    assert!(env.writes().is_empty(), "{:?}", env.writes());
+}
+
+#[test]
+fn ctrl_c_in_the_find_step_ends_with_130_and_sends_nothing() {
+    let env = Env::new();
+    let (_, mut term) = restart_picker_with_one_to_find(&env, COLS);
+    term.send(keys::ENTER);
+    term.wait_for(FIND);
+    term.send("quar");
+    ctrl_c_shows_the_cursor(&env, term, "quar|");
+}
+
+#[test]
+fn at_80_columns_the_find_step_wraps_no_row() {
+    let env = Env::new();
+    // Metadata long enough that every row is cut.
+    let list: Vec<serde_json::Value> = (0..12)
+        .map(|i| {
+            let team = "payments-and-billing-platform";
+            let metadata = format!(r#"{{"host":"web-{i}","team":"{team}"}}"#);
+            serde_json::json!({ "os": "linux", "metadata": metadata })
+        })
+        .collect();
+    env.seed_sessions(list);
+    let mut term = env.pty(&["sessions", "restart"], 24, 80);
+    term.wait_for("0 chosen; 1-12 of 12");
+    term.send(keys::ENTER);
+    let screen = term.wait_until("12 rows found", |s| {
+        s.contains(FIND) && find_rows(s).len() == 12
+    });
+    assert!(term.wrapped_rows().is_empty(), "{:?}", term.wrapped_rows());
+    assert!(
+        find_rows(&screen).iter().all(|r| r.ends_with('…')),
+        "{screen}"
+    );
+    // A filter typed past the prompt's room: the prompt gives way, nothing wraps.
+    term.send(&"w".repeat(30));
+    let screen = term.wait_for(&format!("{}|", "w".repeat(30)));
+    assert!(
+        term.wrapped_rows().is_empty(),
+        "{:?}\n{screen}",
+        term.wrapped_rows()
+    );
+    term.send(keys::ESC);
+    term.wait_for("0 chosen; 1-12 of 12");
+    term.send(keys::ESC);
+    assert_eq!(term.wait_exit(), 130);
+}

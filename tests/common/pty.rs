@@ -189,18 +189,25 @@ impl Pty {
     /// or as soon as the program has exited without showing it.
     #[track_caller]
     pub fn wait_for(&mut self, text: &str) -> String {
+        self.wait_until(&format!("{text:?}"), |screen| screen.contains(text))
+    }
+
+    /// Waits until the screen is as `done` wants it (`what` names that in the failure);
+    /// returns the screen. Fails as [`Pty::wait_for`] does.
+    #[track_caller]
+    pub fn wait_until(&mut self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let (screen, closed) = {
                 let s = self.seen.lock().expect("the screen lock");
                 (s.parser.screen().contents(), s.closed)
             };
-            if screen.contains(text) {
+            if done(&screen) {
                 return screen;
             }
             if closed || start.elapsed() > WAIT {
                 panic!(
-                    "{text:?} not on the screen ({}):\n{screen}",
+                    "{what} not on the screen ({}):\n{screen}",
                     if closed {
                         "the program ended"
                     } else {
