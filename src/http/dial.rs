@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use http_body_util::Full;
 use hyper::header::{HeaderValue, HOST, PROXY_AUTHORIZATION};
 use hyper::{Method, Request, Uri};
 use hyper_util::client::proxy::matcher::Matcher;
@@ -19,7 +20,6 @@ use tokio::net::TcpStream;
 use url::Url;
 
 use super::tape::Stream;
-use super::wire::Once;
 
 /// Why a connection could not be opened: nothing was sent.
 pub type DialError = Box<dyn std::error::Error + Send + Sync>;
@@ -148,7 +148,9 @@ async fn tunnel(
     if let Some(auth) = auth {
         req = req.header(PROXY_AUTHORIZATION, auth);
     }
-    let resp = sender.send_request(req.body(Once::empty())?).await?;
+    let resp = sender
+        .send_request(req.body(Full::<hyper::body::Bytes>::default())?)
+        .await?;
     if !resp.status().is_success() {
         return Err(format!(
             "the proxy refused a tunnel to {authority}: {}",

@@ -197,8 +197,9 @@ impl Http {
             .timeout(opts.timeout);
         // A crypto provider must exist before any client is built; ring is the small, fast one.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        if opts.base.scheme() != "https" {
-            // Plain HTTP never needs the platform trust store, which costs milliseconds to load.
+        if !json || opts.base.scheme() != "https" {
+            // Plain HTTP never needs the platform trust store, which costs milliseconds to load;
+            // nor does a verbatim client, whose requests go through `wire` with its own TLS.
             builder = builder.tls_certs_only(std::iter::empty());
         }
         if is_loopback_host(&opts.base) {

@@ -4,13 +4,12 @@
 //! (hyperium/hyper#2695), so a request sent as captured goes through this instead, and its
 //! answer shows each name as the server wrote it, in its order.
 
-use std::convert::Infallible;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Instant;
 
-use hyper::body::{Body as _, Bytes, Frame, Incoming, SizeHint};
+use http_body_util::Full;
+use hyper::body::{Body as _, Bytes, Incoming};
 use hyper::header::{HeaderMap, HeaderValue, HOST, PROXY_AUTHORIZATION};
 use hyper::{Method, Request, Uri, Version};
 use hyper_util::rt::TokioIo;
@@ -20,40 +19,6 @@ use super::dial::{self, DialError};
 use super::failure::{cause_of, is_bad_answer, Broken};
 use super::tape::Tape;
 use crate::capture::message::MAX_HEAD_BYTES;
-
-/// A request body given whole: sent with its `Content-Length`, none when empty.
-pub struct Once(Option<Bytes>);
-
-impl Once {
-    /// No body at all.
-    pub fn empty() -> Once {
-        Once(None)
-    }
-
-    fn of(body: &[u8]) -> Once {
-        Once((!body.is_empty()).then(|| Bytes::copy_from_slice(body)))
-    }
-}
-
-impl hyper::body::Body for Once {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        Poll::Ready(self.get_mut().0.take().map(|b| Ok(Frame::data(b))))
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.0.is_none()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        SizeHint::with_exact(self.0.as_ref().map_or(0, |b| b.len() as u64))
-    }
-}
 
 /// The task that drives a connection, ended when its holder is done with the connection
 /// (a timeout, an error, the body read): nothing is left behind reading from the server.
@@ -209,7 +174,7 @@ pub async fn exchange(
     if let Some(Some(auth)) = route.proxied {
         headers.entry(PROXY_AUTHORIZATION).or_insert(auth);
     }
-    let mut req = Request::new(Once::of(at.body));
+    let mut req = Request::new(Full::new(Bytes::copy_from_slice(at.body)));
     *req.method_mut() = at.method.clone();
     *req.uri_mut() = target;
     *req.version_mut() = Version::HTTP_11;
