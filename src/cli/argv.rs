@@ -48,7 +48,7 @@ fn choice(args: &[OsString]) -> ColorChoice {
 }
 
 /// Is one of `flags` among the arguments (before a `--` that ends them)?
-fn has_flag(args: &[OsString], flags: &[&str]) -> bool {
+pub(super) fn has_flag(args: &[OsString], flags: &[&str]) -> bool {
     args.iter()
         .skip(1)
         .take_while(|a| a.as_os_str() != "--")

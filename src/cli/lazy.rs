@@ -47,6 +47,13 @@ const GROUPS: &[Group] = &[
     group("help", commands::help::HelpArgs::augment_args),
 ];
 
+impl Group {
+    /// Is `word` this command's name or one of its aliases?
+    fn answers_to(&self, word: &str) -> bool {
+        self.name == word || self.aliases.contains(&word)
+    }
+}
+
 const fn group(name: &'static str, build: fn(Command) -> Command) -> Group {
     Group {
         name,
@@ -67,13 +74,8 @@ const fn group(name: &'static str, build: fn(Command) -> Command) -> Group {
 pub fn command_for(args: &[OsString]) -> Command {
     let root = root();
     match named_command(&root, args) {
-        Named::Group(name) => {
-            let named = GROUPS
-                .iter()
-                .filter(|g| g.name == name || g.aliases.contains(&name.as_str()));
-            with_groups(root, named)
-        }
-        Named::Nothing if asks_version(args) => root,
+        Named::Group(name) => with_groups(root, GROUPS.iter().filter(|g| g.answers_to(&name))),
+        Named::Nothing if super::argv::has_flag(args, &["-V", "--version"]) => root,
         Named::Nothing | Named::Unknown => with_groups(root, GROUPS.iter()),
     }
 }
@@ -138,10 +140,7 @@ fn named_command(root: &Command, args: &[OsString]) -> Named {
                 words.next();
             }
         } else {
-            let known = GROUPS
-                .iter()
-                .any(|g| g.name == word || g.aliases.contains(&word));
-            return if known {
+            return if GROUPS.iter().any(|g| g.answers_to(word)) {
                 Named::Group(word.to_string())
             } else {
                 Named::Unknown
@@ -149,14 +148,6 @@ fn named_command(root: &Command, args: &[OsString]) -> Named {
         }
     }
     Named::Nothing
-}
-
-/// Is the version asked for (`-V`, `--version`) among the flags?
-fn asks_version(args: &[OsString]) -> bool {
-    args.iter()
-        .skip(1)
-        .take_while(|a| a.as_os_str() != "--")
-        .any(|a| a.as_os_str() == "-V" || a.as_os_str() == "--version")
 }
 
 #[cfg(test)]
