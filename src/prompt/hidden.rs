@@ -65,11 +65,11 @@ mod unblock {
         /// Sets the flag, unless stdin is no terminal (the hidden read is not stdin's then)
         /// or the flag was already set (someone else's to clear).
         fn set() -> Option<NonBlocking> {
-            // SAFETY: isatty and fcntl's F_GETFL/F_SETFL on fd 0 touch no memory of ours.
+            if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                return None;
+            }
+            // SAFETY: fcntl's F_GETFL/F_SETFL on fd 0 touch no memory of ours.
             unsafe {
-                if libc::isatty(libc::STDIN_FILENO) != 1 {
-                    return None;
-                }
                 let flags = libc::fcntl(libc::STDIN_FILENO, libc::F_GETFL);
                 if flags < 0 || flags & libc::O_NONBLOCK != 0 {
                     return None;
