@@ -57,6 +57,7 @@ mod hostile {
     mod input;
     mod local_files;
     mod local_memory;
+    mod local_nodes;
     mod local_requests;
     mod memory;
     mod never_twice;
