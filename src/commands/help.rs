@@ -232,7 +232,10 @@ mod tests {
         let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
         for (name, text) in TOPICS {
             let laid = fit(text, 80);
-            assert!(laid.lines().all(|l| l.chars().count() <= 80), "{name}:\n{laid}");
+            assert!(
+                laid.lines().all(|l| l.chars().count() <= 80),
+                "{name}:\n{laid}"
+            );
             assert_eq!(words(&laid), words(text), "{name}: every word kept whole");
         }
         let laid = fit(EXIT_CODES_HELP, 80);
@@ -244,14 +247,27 @@ mod tests {
     #[test]
     fn topic_entries_stay_one_per_line() {
         let laid = fit(FILTERS_HELP, 60);
-        for term in ["method:POST", "status:5xx", "sig:RESULT", "!WORD", "--grep", "--limit"] {
+        for term in [
+            "method:POST",
+            "status:5xx",
+            "sig:RESULT",
+            "!WORD",
+            "--grep",
+            "--limit",
+        ] {
             assert!(
                 laid.lines().any(|l| l.trim_start().starts_with(term)),
                 "{term} does not begin a line:\n{laid}"
             );
         }
         let laid = fit(OUTPUT_HELP, 60);
-        for term in ["wide", "ndjson", "NO_COLOR", "TUNNELCTL_FORCE_TTY", "COLUMNS"] {
+        for term in [
+            "wide",
+            "ndjson",
+            "NO_COLOR",
+            "TUNNELCTL_FORCE_TTY",
+            "COLUMNS",
+        ] {
             assert!(
                 laid.lines().any(|l| l.trim_start().starts_with(term)),
                 "{term} does not begin a line:\n{laid}"

@@ -328,7 +328,9 @@ fn the_help_topics_cover_the_filter_flags_and_the_output_formats() {
             );
         }
     }
-    for word in ["method:", "status:", "path:", "tunnel:", "since:", "sig:", "replayed", "!"] {
+    for word in [
+        "method:", "status:", "path:", "tunnel:", "since:", "sig:", "replayed", "!",
+    ] {
         assert!(filters.stdout.contains(word), "help filters lacks {word}");
     }
     let output = run(env.bare().args(["help", "output"]));
@@ -345,7 +347,13 @@ fn the_help_topics_cover_the_filter_flags_and_the_output_formats() {
             output.stdout
         );
     }
-    for name in ["--json", "--jq", "NO_COLOR", "TUNNELCTL_FORCE_TTY", "tab-separated"] {
+    for name in [
+        "--json",
+        "--jq",
+        "NO_COLOR",
+        "TUNNELCTL_FORCE_TTY",
+        "tab-separated",
+    ] {
         assert!(output.stdout.contains(name), "help output lacks {name}");
     }
 }

@@ -22,6 +22,7 @@ mod event_destinations;
 mod event_subscriptions;
 mod examples;
 mod fleet;
+mod guides;
 mod header_case;
 mod help;
 mod inspect;
