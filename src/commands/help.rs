@@ -246,32 +246,37 @@ mod tests {
     /// joined to the entry above (an entry's term is one word).
     #[test]
     fn topic_entries_stay_one_per_line() {
-        let laid = fit(FILTERS_HELP, 60);
-        for term in [
-            "method:POST",
-            "status:5xx",
-            "sig:RESULT",
-            "!WORD",
-            "--grep",
-            "--limit",
-        ] {
-            assert!(
-                laid.lines().any(|l| l.trim_start().starts_with(term)),
-                "{term} does not begin a line:\n{laid}"
-            );
-        }
-        let laid = fit(OUTPUT_HELP, 60);
-        for term in [
-            "wide",
-            "ndjson",
-            "NO_COLOR",
-            "TUNNELCTL_FORCE_TTY",
-            "COLUMNS",
-        ] {
-            assert!(
-                laid.lines().any(|l| l.trim_start().starts_with(term)),
-                "{term} does not begin a line:\n{laid}"
-            );
+        let terms: [(&str, &[&str]); 2] = [
+            (
+                FILTERS_HELP,
+                &[
+                    "method:POST",
+                    "status:5xx",
+                    "sig:RESULT",
+                    "!WORD",
+                    "--grep",
+                    "--limit",
+                ],
+            ),
+            (
+                OUTPUT_HELP,
+                &[
+                    "wide",
+                    "ndjson",
+                    "NO_COLOR",
+                    "TUNNELCTL_FORCE_TTY",
+                    "COLUMNS",
+                ],
+            ),
+        ];
+        for (text, terms) in terms {
+            let laid = fit(text, 60);
+            for term in terms {
+                assert!(
+                    laid.lines().any(|l| l.trim_start().starts_with(term)),
+                    "{term} does not begin a line:\n{laid}"
+                );
+            }
         }
     }
 }
