@@ -368,7 +368,11 @@ impl World {
             let written = script.contains(&format!("--out {name}"))
                 || (script.contains(" export ") && script.contains(&format!("--har {name}")));
             if !written {
-                fs::write(self.cwd.path().join(name), text).unwrap();
+                let path = self.cwd.path().join(name);
+                if let Some(dir) = path.parent() {
+                    fs::create_dir_all(dir).unwrap();
+                }
+                fs::write(path, text).unwrap();
             }
         }
     }

@@ -8,8 +8,9 @@
 //!   next. Other lines (`cargo install`, `curl`, `./demo.sh`) are shown, not run.
 //! - A ```console block (a `$ ` prompt and what was printed) or a ```text block (a screen, a
 //!   table) is shown, never run.
-//! - A block whose info string names a file (```json file=target.json) is that file: it is
-//!   written into the folder every example of the guides runs in.
+//! - A block whose info string names a file (```json file=target.json, or a path inside the
+//!   folder such as ```http file=fixtures/paid.http) is that file: it is written into the
+//!   folder every example of the guides runs in.
 //! - Every other block says its language (```json, ```toml, ```http, ```rust); ```bash,
 //!   ```shell and a block without a language are refused, so that a reader never meets a
 //!   command that no test ran.
@@ -166,9 +167,13 @@ fn every_block_of_the_guides_says_what_it_is() {
             }
             if let Some(name) = block.file() {
                 let text = block.lines.join("\n");
+                let relative = Path::new(name);
                 assert!(
-                    !name.contains('/') && !name.starts_with('.'),
-                    "{at}: file={name}: a plain file name, written beside the examples"
+                    relative.is_relative()
+                        && relative
+                            .components()
+                            .all(|c| matches!(c, std::path::Component::Normal(_))),
+                    "{at}: file={name}: a path inside the examples' folder (hooks/paid.http)"
                 );
                 if let Some((first, before)) = named.insert(name.to_string(), (at.clone(), text)) {
                     assert_eq!(
