@@ -70,21 +70,29 @@ impl Block {
     }
 }
 
-/// The fenced blocks of `markdown`, in order.
+/// The fenced blocks of `markdown`, in order; a block indented under a list item has its
+/// lines taken without that indentation.
 pub(crate) fn blocks(markdown: &str) -> Vec<Block> {
     let mut out = Vec::new();
-    let mut open: Option<Block> = None;
+    let mut open: Option<(Block, usize)> = None;
     for (n, line) in markdown.lines().enumerate() {
-        match (&mut open, line.strip_prefix("```")) {
+        let indent = line.len() - line.trim_start().len();
+        match (&mut open, line.trim_start().strip_prefix("```")) {
             (None, Some(info)) => {
-                open = Some(Block {
+                let block = Block {
                     info: info.trim().to_string(),
                     line: n + 1,
                     lines: Vec::new(),
-                })
+                };
+                open = Some((block, indent));
             }
-            (Some(_), Some(rest)) if rest.trim().is_empty() => out.extend(open.take()),
-            (Some(block), _) => block.lines.push(line.to_string()),
+            (Some(_), Some(rest)) if rest.trim().is_empty() => {
+                out.extend(open.take().map(|(block, _)| block))
+            }
+            (Some((block, at)), _) => {
+                let cut = indent.min(*at);
+                block.lines.push(line[cut..].to_string());
+            }
             (None, None) => {}
         }
     }
@@ -246,16 +254,18 @@ fn commands_are_found_in_sh_blocks_only_and_by_their_command() {
         # tunnelctl in a comment\n\
         ```\n\
         ```console\n$ tunnelctl shown\n```\n\
-        ```json file=t.json\n{\"tunnelctl\": 1}\n```\n";
+        ```json file=t.json\n{\"tunnelctl\": 1}\n```\n\
+        - a list item:\n\n  ```sh\n  tunnelctl c\n  ```\n";
     assert_eq!(
         sh_commands(markdown),
         [
             (2, "tunnelctl a   # one".to_string()),
-            (4, "printf x | tunnelctl b \\\n    --c".to_string())
+            (4, "printf x | tunnelctl b \\\n    --c".to_string()),
+            (17, "tunnelctl c".to_string())
         ]
     );
     let blocks = blocks(markdown);
-    assert_eq!(blocks.len(), 3);
+    assert_eq!(blocks.len(), 4);
     assert_eq!(blocks[2].file(), Some("t.json"));
     assert_eq!(blocks[2].language(), "json");
 }
