@@ -7,7 +7,7 @@
 //!   escaper of server text applies it to every server string (it depends on this module, not
 //!   the other way round).
 //! - **Secret fields.** [`mask_secret_fields`] hides the values of fields that hold secrets,
-//!   given their names by the layer that knows the resources (`api::SECRET_FIELDS`).
+//!   named in [`SECRET_FIELDS`] (the renderers, which know no resource, mask them too).
 //!
 //! A leaf: it depends on nothing else in the program.
 
@@ -15,6 +15,10 @@ use std::borrow::Cow;
 use std::sync::RwLock;
 
 use serde_json::Value;
+
+/// The names of the fields of any resource that hold secrets (an event destination's AWS
+/// secret access key): masked wherever a resource is shown or traced.
+pub const SECRET_FIELDS: &[&str] = &["aws_secret_access_key"];
 
 /// Secrets shorter than this are not registered: replacing two or three characters wherever
 /// they appear would mangle ordinary text, and no real key is that short.

@@ -28,9 +28,9 @@ use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::http::{encode_segment, origin, Http};
 
-/// The names of the fields of any resource that hold secrets (an event destination's AWS
-/// secret access key): masked wherever a resource is shown or traced.
-pub const SECRET_FIELDS: &[&str] = &["aws_secret_access_key"];
+/// The names of the fields of any resource that hold secrets, kept on the floor
+/// ([`crate::secrets`]) where the renderers and the trace find them without knowing the API.
+pub use crate::secrets::SECRET_FIELDS;
 
 /// The largest page the API serves; a smaller `--limit` asks for a smaller page.
 pub const MAX_PAGE: usize = 100;

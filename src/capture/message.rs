@@ -10,6 +10,8 @@
 //! and written is always a valid message, and one read and written unchanged is byte for byte
 //! the same when it was written that way.
 
+use url::Url;
+
 use crate::escape::escape;
 
 /// An HTTP request or response.
@@ -28,10 +30,8 @@ pub struct Message {
     pub more_headers: usize,
 }
 
-/// Most header lines of a captured message kept to be shown; the rest are counted.
-pub const MAX_HEADER_LINES: usize = 200;
-/// Most bytes of header lines of a captured message kept to be shown; the rest are counted.
-pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+/// The bounds on a captured message's head are those the HTTP layer keeps for any answer.
+pub use crate::http::{MAX_HEADER_LINES, MAX_HEAD_BYTES};
 
 /// Keeps header lines within [`MAX_HEADER_LINES`] and [`MAX_HEAD_BYTES`], counting the rest:
 /// the one rule for the raw bytes and the agent's `headers` maps alike.
@@ -364,7 +364,7 @@ fn request_line_parts(line: &str) -> std::result::Result<(String, String, String
     if !version.starts_with("HTTP/") {
         return Err(format!("'{}' is not an HTTP version", escape(version)));
     }
-    let target = crate::capture::replay::check::origin_form(target)?;
+    let target = origin_form(target)?;
     if target.chars().any(|c| c.is_control() || c.is_whitespace()) {
         return Err(format!(
             "the request target '{}' holds white space or control characters",
@@ -372,6 +372,33 @@ fn request_line_parts(line: &str) -> std::result::Result<(String, String, String
         ));
     }
     Ok((method.to_string(), target, version.to_string()))
+}
+
+/// The path and query to send for a request `target` (a request line's, or a HAR entry's
+/// URL), or why it is refused.
+pub fn origin_form(target: &str) -> Result<String, String> {
+    if target.starts_with('/') {
+        return Ok(target.to_string());
+    }
+    let refused = || {
+        if target.is_empty() {
+            "the request target is empty: it must be a path (/…) or an http:// or https:// URL"
+                .to_string()
+        } else {
+            format!(
+                "the request target '{}' is neither a path (/…) nor an http:// or https:// URL",
+                escape(&target.chars().take(80).collect::<String>())
+            )
+        }
+    };
+    let url = Url::parse(target).map_err(|_| refused())?;
+    if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() || !url.has_host() {
+        return Err(refused());
+    }
+    Ok(match url.query() {
+        Some(q) => format!("{}?{q}", url.path()),
+        None => url.path().to_string(),
+    })
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::output::streams::{ColorMode, TerminalEnv};
 
 use crate::settings::OnCommandLine;
 
+use super::lazy::has_flag;
 use super::Cli;
 
 /// Parses `args` (the program name first) into the command line.
@@ -45,14 +46,6 @@ fn choice(args: &[OsString]) -> ColorChoice {
         ColorMode::Always => ColorChoice::Always,
         ColorMode::Auto => ColorChoice::Auto,
     }
-}
-
-/// Is one of `flags` among the arguments (before a `--` that ends them)?
-pub(super) fn has_flag(args: &[OsString], flags: &[&str]) -> bool {
-    args.iter()
-        .skip(1)
-        .take_while(|a| a.as_os_str() != "--")
-        .any(|a| flags.iter().any(|f| a.as_os_str() == *f))
 }
 
 /// Is `--no-color` among the flags?

@@ -75,7 +75,7 @@ pub fn command_for(args: &[OsString]) -> Command {
     let root = root();
     match named_command(&root, args) {
         Named::Group(name) => with_groups(root, GROUPS.iter().filter(|g| g.answers_to(&name))),
-        Named::Nothing if super::argv::has_flag(args, &["-V", "--version"]) => root,
+        Named::Nothing if has_flag(args, &["-V", "--version"]) => root,
         Named::Nothing | Named::Unknown => with_groups(root, GROUPS.iter()),
     }
 }
@@ -148,6 +148,14 @@ fn named_command(root: &Command, args: &[OsString]) -> Named {
         }
     }
     Named::Nothing
+}
+
+/// Is one of `flags` among the arguments (before a `--` that ends them)?
+pub(super) fn has_flag(args: &[OsString], flags: &[&str]) -> bool {
+    args.iter()
+        .skip(1)
+        .take_while(|a| a.as_os_str() != "--")
+        .any(|a| flags.iter().any(|f| a.as_os_str() == *f))
 }
 
 #[cfg(test)]

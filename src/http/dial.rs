@@ -140,7 +140,7 @@ async fn tunnel(
         format!("{host}:{port}")
     };
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tcp)).await?;
-    let driver = super::wire::Driver::spawn(conn.with_upgrades());
+    let driver = super::driver::Driver::spawn(conn.with_upgrades());
     let mut req = Request::builder()
         .method(Method::CONNECT)
         .uri(authority.as_str())

@@ -5,7 +5,7 @@
 
 use hyper::HeaderMap;
 
-use crate::capture::message::MAX_HEADER_LINES;
+use super::MAX_HEADER_LINES;
 
 /// The headers of the final answer in `recorded` (the first bytes the server sent, interim
 /// `1xx` heads skipped), names and order as written, completed from `parsed` (what the HTTP

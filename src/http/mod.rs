@@ -6,12 +6,19 @@
 //! `--verbose` trace, with the API key redacted, is [`trace`]. It knows nothing of resources.
 
 mod dial;
+mod driver;
 pub mod failure;
 mod head;
 pub mod raw;
 mod tape;
 pub mod trace;
 mod wire;
+
+/// Most header lines of a message head kept to be shown; the rest are counted. A server's (or
+/// a visitor's) header bomb costs what its first lines cost.
+pub const MAX_HEADER_LINES: usize = 200;
+/// Most bytes of header lines of a message head kept to be shown; the rest are counted.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 
 use std::time::{Duration, Instant};
 

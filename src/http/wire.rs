@@ -16,31 +16,10 @@ use hyper_util::rt::TokioIo;
 use url::Url;
 
 use super::dial::{self, DialError};
+use super::driver::Driver;
 use super::failure::{cause_of, is_bad_answer, Broken};
 use super::tape::Tape;
-use crate::capture::message::MAX_HEAD_BYTES;
-
-/// The task that drives a connection, ended when its holder is done with the connection
-/// (a timeout, an error, the body read): nothing is left behind reading from the server.
-pub struct Driver(tokio::task::JoinHandle<()>);
-
-impl Driver {
-    /// Runs `conn` until it ends or the driver is dropped.
-    pub fn spawn<F>(conn: F) -> Driver
-    where
-        F: std::future::Future + Send + 'static,
-    {
-        Driver(tokio::spawn(async move {
-            let _ = conn.await;
-        }))
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
+use super::MAX_HEAD_BYTES;
 
 /// Why an attempt failed.
 #[derive(Debug)]

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
-use super::screen::centered;
+use super::popup::centered;
 use super::theme::Theme;
 use crate::capture::body::Tone;
 

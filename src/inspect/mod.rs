@@ -15,6 +15,7 @@ mod help;
 pub mod kept;
 mod list;
 pub mod model;
+mod popup;
 pub mod run;
 pub mod screen;
 #[cfg(test)]

@@ -5,13 +5,14 @@
 //! It only draws [`crate::inspect::model::State`]; it tells the state how many rows fit so
 //! that paging moves by a screen. Every text a visitor chose is escaped before it is drawn.
 
-use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::model::{Agent, Mode, Pane, Side, State};
+use super::popup::centered;
 use super::theme::Theme;
 use super::{bottom, detail, help, list};
 use crate::capture::body::Tone;
@@ -212,24 +213,4 @@ impl Screen {
             popup,
         );
     }
-}
-
-/// A rectangle of at most `w` x `h` in the middle of `area`.
-pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let rows = middle(area, Direction::Vertical, area.height, h);
-    middle(rows, Direction::Horizontal, area.width, w)
-}
-
-/// The middle `len` (at most `total`, the length of `area` along `direction`) of `area`.
-fn middle(area: Rect, direction: Direction, total: u16, len: u16) -> Rect {
-    let len = len.min(total);
-    let [_, mid, _] = Layout::default()
-        .direction(direction)
-        .constraints([
-            Constraint::Length((total - len) / 2),
-            Constraint::Length(len),
-            Constraint::Min(0),
-        ])
-        .areas(area);
-    mid
 }

@@ -347,7 +347,7 @@ pub fn masked_field(name: &str, value: &Value) -> Value {
     let mut one = serde_json::Map::new();
     one.insert(name.to_string(), value.clone());
     let mut v = Value::Object(one);
-    crate::secrets::mask_secret_fields(&mut v, crate::api::SECRET_FIELDS);
+    crate::secrets::mask_secret_fields(&mut v, crate::secrets::SECRET_FIELDS);
     v.get(name).cloned().unwrap_or(Value::Null)
 }
 
@@ -356,7 +356,7 @@ pub fn masked_field(name: &str, value: &Value) -> Value {
 /// know may still hold a secret the service echoes.
 pub fn json_text(v: &Value) -> String {
     let mut masked = v.clone();
-    crate::secrets::mask_secret_fields(&mut masked, crate::api::SECRET_FIELDS);
+    crate::secrets::mask_secret_fields(&mut masked, crate::secrets::SECRET_FIELDS);
     escape(&masked.to_string())
 }
 

@@ -180,7 +180,7 @@ fn push_members(entries: &mut Vec<Entry>, v: &Value) {
 /// `map` with its secret fields masked, however deep.
 fn masked_object(map: &Map<String, Value>) -> Map<String, Value> {
     let mut v = Value::Object(map.clone());
-    crate::secrets::mask_secret_fields(&mut v, crate::api::SECRET_FIELDS);
+    crate::secrets::mask_secret_fields(&mut v, crate::secrets::SECRET_FIELDS);
     match v {
         Value::Object(m) => m,
         _ => Map::new(),

@@ -92,7 +92,7 @@ impl Printer {
             color,
             quiet: g.quiet,
             show_secrets: g.show_secrets,
-            secret_fields: crate::api::SECRET_FIELDS,
+            secret_fields: crate::secrets::SECRET_FIELDS,
             streams,
         })
     }

@@ -8,37 +8,11 @@
 //! host is dropped; anything else (another scheme, an opaque URI such as `javascript:` or
 //! `data:`, the `*` of `OPTIONS *`, nothing at all) is refused rather than made into a path.
 
-use url::Url;
-
 use crate::capture::message::Message;
-use crate::escape::escape;
 
-/// The path and query to send for a request `target` (a request line's, or a HAR entry's
-/// URL), or why it is refused.
-pub fn origin_form(target: &str) -> Result<String, String> {
-    if target.starts_with('/') {
-        return Ok(target.to_string());
-    }
-    let refused = || {
-        if target.is_empty() {
-            "the request target is empty: it must be a path (/…) or an http:// or https:// URL"
-                .to_string()
-        } else {
-            format!(
-                "the request target '{}' is neither a path (/…) nor an http:// or https:// URL",
-                escape(&target.chars().take(80).collect::<String>())
-            )
-        }
-    };
-    let url = Url::parse(target).map_err(|_| refused())?;
-    if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() || !url.has_host() {
-        return Err(refused());
-    }
-    Ok(match url.query() {
-        Some(q) => format!("{}?{q}", url.path()),
-        None => url.path().to_string(),
-    })
-}
+/// Where a request may go is read from its target by the message model, which parses request
+/// lines with it; it is the first of the checks here.
+pub use crate::capture::message::origin_form;
 
 /// Is `msg`'s target a path, as every request `tunnelctl` sends must be by now?
 pub fn goes_only_where_asked(msg: &Message) -> bool {
