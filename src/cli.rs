@@ -232,35 +232,93 @@ impl GlobalArgs {
     }
 }
 
-/// The command groups.
-#[derive(Debug, Subcommand)]
-pub enum Command {
+/// One command group as the lazy parser and the help scopes read it: its name, its aliases,
+/// how to add its arguments (run by clap only when argv names it), and what it declares
+/// beside its handler ([`commands::Group`]).
+pub struct GroupEntry {
+    /// The name typed on the command line.
+    pub name: &'static str,
+    /// Other names it answers to.
+    pub aliases: &'static [&'static str],
+    /// Adds its arguments and subcommands to a command of its name.
+    pub build: fn(clap::Command) -> clap::Command,
+    /// The API its commands call.
+    pub reaches: commands::Reaches,
+    /// Whether it prints data.
+    pub prints_data: bool,
+    /// Whether what it prints may hold a secret the service echoes.
+    pub echoes_secrets: bool,
+    /// Its commands that ask for confirmation, as paths under it.
+    pub confirming: &'static [&'static str],
+    /// Global flags naming settings, and the commands under it that report or store them.
+    pub shows_settings: &'static [(&'static str, &'static [&'static str])],
+}
+
+impl GroupEntry {
+    const fn of<G: commands::Group>(name: &'static str, aliases: &'static [&'static str]) -> Self {
+        GroupEntry {
+            name,
+            aliases,
+            build: G::augment_args,
+            reaches: G::REACHES,
+            prints_data: G::PRINTS_DATA,
+            echoes_secrets: G::ECHOES_SECRETS,
+            confirming: G::CONFIRMING,
+            shows_settings: G::SHOWS_SETTINGS,
+        }
+    }
+}
+
+/// The one list of command groups: each line is a group's place in the clap tree (its help
+/// line, name, aliases and arguments). From it come the [`Command`] enum clap parses into,
+/// [`GROUPS`] (read by the lazy parser and the help scopes) and the dispatch
+/// ([`Command::run`]); everything else about a group is declared beside its handler, in its
+/// module under `commands/` ([`commands::Group`]).
+macro_rules! command_groups {
+    ($($(#[doc = $doc:literal])* $variant:ident($name:literal $(, alias = $alias:literal)*) => $args:ty,)*) => {
+        /// The command groups.
+        #[derive(Debug, Subcommand)]
+        pub enum Command {
+            $($(#[doc = $doc])* #[command(name = $name $(, alias = $alias)*)] $variant($args),)*
+        }
+
+        /// Every command group, in the order of [`Command`].
+        pub const GROUPS: &[GroupEntry] = &[$(GroupEntry::of::<$args>($name, &[$($alias),*]),)*];
+
+        impl Command {
+            /// Runs the command with its context, through the handler of its group.
+            pub async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+                match self {
+                    $(Command::$variant(a) => <$args as commands::Group>::run(a, ctx).await,)*
+                }
+            }
+        }
+    };
+}
+
+command_groups! {
     /// Online tunnel sessions: list, inspect, restart, stop or update their agents
-    Sessions(commands::sessions::SessionsArgs),
+    Sessions("sessions") => commands::sessions::SessionsArgs,
     /// IP policies: named sets of IP restriction rules
-    #[command(name = "ip-policies")]
-    IpPolicies(commands::ip_policies::IpPoliciesArgs),
+    IpPolicies("ip-policies") => commands::ip_policies::IpPoliciesArgs,
     /// Backends (tunnel-group backends that match tunnels by labels)
-    Backends(commands::backends::BackendsArgs),
+    Backends("backends") => commands::backends::BackendsArgs,
     /// Edge modules (TLS termination of TLS edges)
-    Edges(commands::edges::EdgesArgs),
+    Edges("edges") => commands::edges::EdgesArgs,
     /// Event destinations: where events are delivered (Kinesis, Firehose, CloudWatch Logs)
-    #[command(name = "event-destinations")]
-    EventDestinations(commands::event_destinations::EventDestinationsArgs),
+    EventDestinations("event-destinations") => commands::event_destinations::EventDestinationsArgs,
     /// Event subscriptions: which event types go to which destinations
-    #[command(name = "event-subscriptions")]
-    EventSubscriptions(commands::event_subscriptions::EventSubscriptionsArgs),
+    EventSubscriptions("event-subscriptions") => commands::event_subscriptions::EventSubscriptionsArgs,
     /// The agent on this machine: its tunnels and the HTTP requests it captured
-    Local(commands::local::LocalArgs),
+    Local("local") => commands::local::LocalArgs,
     /// Send any request to the management API (auth and version headers added)
-    Api(commands::api::ApiArgs),
+    Api("api") => commands::api::ApiArgs,
     /// Settings: the config file and its profiles
-    Config(commands::config::ConfigArgs),
+    Config("config") => commands::config::ConfigArgs,
     /// Print a shell completion script
-    #[command(alias = "completion")]
-    Completions(commands::completions::CompletionsArgs),
+    Completions("completions", alias = "completion") => commands::completions::CompletionsArgs,
     /// Help on a command, or on a topic: exit-codes, filters, output
-    Help(commands::help::HelpArgs),
+    Help("help") => commands::help::HelpArgs,
 }
 
 #[cfg(test)]

@@ -9,57 +9,11 @@ use std::ffi::OsString;
 
 use clap::{Args, Command};
 
-use crate::commands;
+use super::{GroupEntry, GROUPS};
 
-/// A top-level command as the parser needs it: its name, its aliases, and how to add its
-/// arguments and subcommands (run by clap only if argv names it).
-struct Group {
-    name: &'static str,
-    aliases: &'static [&'static str],
-    build: fn(Command) -> Command,
-}
-
-/// Every top-level command of [`super::Command`], in its order (a test checks they match).
-const GROUPS: &[Group] = &[
-    group("sessions", commands::sessions::SessionsArgs::augment_args),
-    group(
-        "ip-policies",
-        commands::ip_policies::IpPoliciesArgs::augment_args,
-    ),
-    group("backends", commands::backends::BackendsArgs::augment_args),
-    group("edges", commands::edges::EdgesArgs::augment_args),
-    group(
-        "event-destinations",
-        commands::event_destinations::EventDestinationsArgs::augment_args,
-    ),
-    group(
-        "event-subscriptions",
-        commands::event_subscriptions::EventSubscriptionsArgs::augment_args,
-    ),
-    group("local", commands::local::LocalArgs::augment_args),
-    group("api", commands::api::ApiArgs::augment_args),
-    group("config", commands::config::ConfigArgs::augment_args),
-    Group {
-        name: "completions",
-        aliases: &["completion"],
-        build: commands::completions::CompletionsArgs::augment_args,
-    },
-    group("help", commands::help::HelpArgs::augment_args),
-];
-
-impl Group {
-    /// Is `word` this command's name or one of its aliases?
-    fn answers_to(&self, word: &str) -> bool {
-        self.name == word || self.aliases.contains(&word)
-    }
-}
-
-const fn group(name: &'static str, build: fn(Command) -> Command) -> Group {
-    Group {
-        name,
-        aliases: &[],
-        build,
-    }
+/// Is `word` the name or one of the aliases of `group`?
+fn answers_to(group: &GroupEntry, word: &str) -> bool {
+    group.name == word || group.aliases.contains(&word)
 }
 
 /// The root command with the global flags and the top-level commands that parsing `args`
@@ -74,7 +28,7 @@ const fn group(name: &'static str, build: fn(Command) -> Command) -> Group {
 pub fn command_for(args: &[OsString]) -> Command {
     let root = root();
     match named_command(&root, args) {
-        Named::Group(name) => with_groups(root, GROUPS.iter().filter(|g| g.answers_to(&name))),
+        Named::Group(name) => with_groups(root, GROUPS.iter().filter(|g| answers_to(g, &name))),
         Named::Nothing if has_flag(args, &["-V", "--version"]) => root,
         Named::Nothing | Named::Unknown => with_groups(root, GROUPS.iter()),
     }
@@ -89,7 +43,7 @@ fn root() -> Command {
     super::GlobalArgs::augment_args(root)
 }
 
-fn with_groups<'a>(root: Command, groups: impl Iterator<Item = &'a Group>) -> Command {
+fn with_groups<'a>(root: Command, groups: impl Iterator<Item = &'a GroupEntry>) -> Command {
     groups.fold(root, |root, g| {
         root.subcommand(
             Command::new(g.name)
@@ -140,7 +94,7 @@ fn named_command(root: &Command, args: &[OsString]) -> Named {
                 words.next();
             }
         } else {
-            return if GROUPS.iter().any(|g| g.answers_to(word)) {
+            return if GROUPS.iter().any(|g| answers_to(g, word)) {
                 Named::Group(word.to_string())
             } else {
                 Named::Unknown

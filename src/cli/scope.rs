@@ -12,73 +12,88 @@ use std::sync::OnceLock;
 
 use clap::{Arg, Args, Command};
 
-use super::GlobalArgs;
-
-/// The commands of the management API (everything under them uses the key and the URL).
-const MANAGEMENT: &[&str] = &[
-    "sessions",
-    "ip-policies",
-    "backends",
-    "edges",
-    "event-destinations",
-    "event-subscriptions",
-    "api",
-];
-
-/// Commands that print no data and make no request: only the colour of their own output and
-/// of usage errors can change.
-const NO_DATA: &[&str] = &["help", "completions"];
-
-/// Commands that ask for confirmation (and so take `--yes`).
-const CONFIRMING: &[&str] = &[
-    "sessions stop",
-    "ip-policies delete",
-    "backends tunnel-group delete",
-    "edges tls-termination delete",
-    "event-destinations delete",
-    "event-subscriptions delete",
-    "event-subscriptions sources delete",
-    "local requests clear",
-    "local tunnels stop",
-];
+use super::{GlobalArgs, GroupEntry, GROUPS};
+use crate::commands::Reaches;
 
 /// Where a global flag means something.
 enum Shown {
     /// Every command.
     Everywhere,
     /// Every command except these (and everything under them).
-    Except(&'static [&'static str]),
-    /// These commands (and everything under them), in up to two lists.
-    In(&'static [&'static str], &'static [&'static str]),
+    Except(Vec<String>),
+    /// These commands (and everything under them).
+    In(Vec<String>),
 }
 
-/// The settings `config show` reports and `config init` may store: flags that change them
-/// mean something there.
-const CONFIG_SHOW: &[&str] = &["config show"];
-const CONFIG_SHOW_INIT: &[&str] = &["config show", "config init"];
-
-/// Each global flag (by clap id) and where it shows. A flag missing here shows everywhere.
-const TABLE: &[(&str, Shown)] = &[
-    ("api_key", Shown::In(MANAGEMENT, CONFIG_SHOW_INIT)),
-    ("api_url", Shown::In(MANAGEMENT, CONFIG_SHOW_INIT)),
-    ("agent_url", Shown::In(&["local"], CONFIG_SHOW_INIT)),
-    ("max_attempts", Shown::In(MANAGEMENT, CONFIG_SHOW)),
-    ("rate", Shown::In(MANAGEMENT, CONFIG_SHOW)),
-    (
-        "show_secrets",
-        Shown::In(&["event-destinations", "api"], &[]),
-    ),
-    ("yes", Shown::In(CONFIRMING, &[])),
-    ("config", Shown::Except(NO_DATA)),
-    ("profile", Shown::Except(NO_DATA)),
-    ("json", Shown::Except(NO_DATA)),
-    ("output", Shown::Except(NO_DATA)),
-    ("jq", Shown::Except(NO_DATA)),
-    ("quiet", Shown::Except(NO_DATA)),
-    ("verbose", Shown::Except(NO_DATA)),
-    ("timeout", Shown::Except(NO_DATA)),
-    ("no_color", Shown::Everywhere),
-];
+/// Each global flag (by clap id) and where it shows, read from what each command group
+/// declares ([`crate::commands::Group`]). A flag missing here shows everywhere.
+fn table() -> &'static [(&'static str, Shown)] {
+    static TABLE: OnceLock<Vec<(&'static str, Shown)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let groups = |pick: fn(&GroupEntry) -> bool| -> Vec<String> {
+            GROUPS
+                .iter()
+                .filter(|g| pick(g))
+                .map(|g| g.name.to_string())
+                .collect()
+        };
+        let under = |g: &GroupEntry, verbs: &[&str]| -> Vec<String> {
+            verbs.iter().map(|v| format!("{} {v}", g.name)).collect()
+        };
+        let management = groups(|g| g.reaches == Reaches::Management);
+        // The commands that report or store the setting a flag names (`config show`).
+        let settings = |id: &str| -> Vec<String> {
+            GROUPS
+                .iter()
+                .flat_map(|g| {
+                    g.shows_settings
+                        .iter()
+                        .filter(move |(i, _)| *i == id)
+                        .flat_map(move |(_, verbs)| under(g, verbs))
+                })
+                .collect()
+        };
+        let with = |mut a: Vec<String>, b: Vec<String>| {
+            a.extend(b);
+            a
+        };
+        let confirming = GROUPS.iter().flat_map(|g| under(g, g.confirming)).collect();
+        let no_data = groups(|g| !g.prints_data);
+        vec![
+            (
+                "api_key",
+                Shown::In(with(management.clone(), settings("api_key"))),
+            ),
+            (
+                "api_url",
+                Shown::In(with(management.clone(), settings("api_url"))),
+            ),
+            (
+                "agent_url",
+                Shown::In(with(
+                    groups(|g| g.reaches == Reaches::Agent),
+                    settings("agent_url"),
+                )),
+            ),
+            (
+                "max_attempts",
+                Shown::In(with(management.clone(), settings("max_attempts"))),
+            ),
+            ("rate", Shown::In(with(management, settings("rate")))),
+            ("show_secrets", Shown::In(groups(|g| g.echoes_secrets))),
+            ("yes", Shown::In(confirming)),
+            ("config", Shown::Except(no_data.clone())),
+            ("profile", Shown::Except(no_data.clone())),
+            ("json", Shown::Except(no_data.clone())),
+            ("output", Shown::Except(no_data.clone())),
+            ("jq", Shown::Except(no_data.clone())),
+            ("quiet", Shown::Except(no_data.clone())),
+            ("verbose", Shown::Except(no_data.clone())),
+            ("timeout", Shown::Except(no_data)),
+            ("no_color", Shown::Everywhere),
+        ]
+    })
+}
 
 /// Gives a top-level command (and, recursively, everything under it) a hidden copy of each
 /// global flag that means nothing to it. Used as `mut_subcommands` of the root.
@@ -118,16 +133,13 @@ fn place(cmd: Command, parent: &str, shown: &[&Arg]) -> Command {
 /// Does the command at `path` ("ip-policies create") show the global flag `id`? A group
 /// shows a flag that any command under it shows.
 fn shows(id: &str, path: &str) -> bool {
-    let Some((_, shown)) = TABLE.iter().find(|(i, _)| *i == id) else {
+    let Some((_, shown)) = table().iter().find(|(i, _)| *i == id) else {
         return true;
     };
     match shown {
         Shown::Everywhere => true,
         Shown::Except(list) => !list.iter().any(|p| within(path, p)),
-        Shown::In(a, b) => a
-            .iter()
-            .chain(b.iter())
-            .any(|p| within(path, p) || within(p, path)),
+        Shown::In(list) => list.iter().any(|p| within(path, p) || within(p, path)),
     }
 }
 
@@ -159,13 +171,12 @@ mod tests {
     fn every_command_named_in_the_table_exists() {
         let mut all = Vec::new();
         paths(&super::super::command(), "", &mut all);
-        let named = TABLE.iter().flat_map(|(_, s)| match s {
+        let named = table().iter().flat_map(|(_, s)| match s {
             Shown::Everywhere => Vec::new(),
-            Shown::Except(l) => l.to_vec(),
-            Shown::In(a, b) => a.iter().chain(b.iter()).copied().collect(),
+            Shown::Except(l) | Shown::In(l) => l.clone(),
         });
         for p in named {
-            assert!(all.iter().any(|c| c == p), "no command '{p}'");
+            assert!(all.iter().any(|c| *c == p), "no command '{p}'");
         }
     }
 
@@ -173,7 +184,7 @@ mod tests {
     fn every_global_flag_is_in_the_table() {
         for arg in GlobalArgs::augment_args(Command::new("g")).get_arguments() {
             let id = arg.get_id().as_str();
-            assert!(TABLE.iter().any(|(i, _)| *i == id), "{id} has no scope");
+            assert!(table().iter().any(|(i, _)| *i == id), "{id} has no scope");
         }
     }
 

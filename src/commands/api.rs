@@ -70,6 +70,15 @@ fn parse_json_field(s: &str) -> std::result::Result<(String, Value), String> {
         .map_err(|e| format!("the value of '{s}' is not JSON ({e}); use -f for a string"))
 }
 
+impl super::Group for ApiArgs {
+    const REACHES: super::Reaches = super::Reaches::Management;
+    const ECHOES_SECRETS: bool = true;
+
+    async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+        run(self, ctx).await
+    }
+}
+
 /// Runs `api`.
 pub async fn run(args: ApiArgs, ctx: &Context) -> crate::error::CommandResult {
     let mut fields = Map::new();

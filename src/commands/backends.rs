@@ -121,6 +121,15 @@ impl Fields {
     }
 }
 
+impl super::Group for BackendsArgs {
+    const REACHES: super::Reaches = super::Reaches::Management;
+    const CONFIRMING: &'static [&'static str] = &["tunnel-group delete"];
+
+    async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+        run(self, ctx).await
+    }
+}
+
 /// Runs a `backends` command.
 pub async fn run(args: BackendsArgs, ctx: &Context) -> crate::error::CommandResult {
     let BackendsCommand::TunnelGroup(tg) = args.command;

@@ -77,6 +77,15 @@ pub fn write(shell: Shell, out: &mut dyn std::io::Write) -> std::io::Result<()> 
     }
 }
 
+impl super::Group for CompletionsArgs {
+    const REACHES: super::Reaches = super::Reaches::Neither;
+    const PRINTS_DATA: bool = false;
+
+    async fn run(self, _ctx: &crate::context::Context) -> crate::error::CommandResult {
+        Ok(run(self)?)
+    }
+}
+
 /// Prints the script.
 pub fn run(args: CompletionsArgs) -> Result<()> {
     let mut buf = Vec::new();

@@ -154,6 +154,21 @@ fn read_line(what: &str) -> Result<String> {
     super::stdin_line(what)
 }
 
+impl super::Group for ConfigArgs {
+    const REACHES: super::Reaches = super::Reaches::Neither;
+    const SHOWS_SETTINGS: &'static [(&'static str, &'static [&'static str])] = &[
+        ("api_key", &["show", "init"]),
+        ("api_url", &["show", "init"]),
+        ("agent_url", &["show", "init"]),
+        ("max_attempts", &["show"]),
+        ("rate", &["show"]),
+    ];
+
+    async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+        run(self, ctx).await
+    }
+}
+
 /// Runs a `config` command.
 pub async fn run(args: ConfigArgs, ctx: &Context) -> crate::error::CommandResult {
     let profile = ctx.settings.profile().to_string();

@@ -87,6 +87,15 @@ fn parse_bool(s: &str) -> std::result::Result<bool, String> {
     }
 }
 
+impl super::Group for EdgesArgs {
+    const REACHES: super::Reaches = super::Reaches::Management;
+    const CONFIRMING: &'static [&'static str] = &["tls-termination delete"];
+
+    async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+        run(self, ctx).await
+    }
+}
+
 /// Runs an `edges` command.
 pub async fn run(args: EdgesArgs, ctx: &Context) -> crate::error::CommandResult {
     let EdgesCommand::TlsTermination(tls) = args.command;

@@ -255,6 +255,16 @@ fn read_secret_text(from_stdin: bool, prompter: &Prompter) -> Result<String> {
     )))
 }
 
+impl super::Group for EventDestinationsArgs {
+    const REACHES: super::Reaches = super::Reaches::Management;
+    const CONFIRMING: &'static [&'static str] = &["delete"];
+    const ECHOES_SECRETS: bool = true;
+
+    async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+        run(self, ctx).await
+    }
+}
+
 /// Runs an `event-destinations` command.
 pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> crate::error::CommandResult {
     Ok(match args.command {

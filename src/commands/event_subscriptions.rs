@@ -167,6 +167,15 @@ enum SourcesCommand {
     },
 }
 
+impl super::Group for EventSubscriptionsArgs {
+    const REACHES: super::Reaches = super::Reaches::Management;
+    const CONFIRMING: &'static [&'static str] = &["delete", "sources delete"];
+
+    async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+        run(self, ctx).await
+    }
+}
+
 /// Runs an `event-subscriptions` command.
 pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> crate::error::CommandResult {
     Ok(match args.command {

@@ -192,6 +192,15 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
+impl super::Group for HelpArgs {
+    const REACHES: super::Reaches = super::Reaches::Neither;
+    const PRINTS_DATA: bool = false;
+
+    async fn run(self, _ctx: &crate::context::Context) -> crate::error::CommandResult {
+        Ok(run(self)?)
+    }
+}
+
 /// Prints the help asked for.
 pub fn run(args: HelpArgs) -> Result<()> {
     if let [word] = args.words.as_slice() {

@@ -87,6 +87,15 @@ const CRUD: Crud = Crud {
     list_command: "tunnelctl ip-policies list",
 };
 
+impl super::Group for IpPoliciesArgs {
+    const REACHES: super::Reaches = super::Reaches::Management;
+    const CONFIRMING: &'static [&'static str] = &["delete"];
+
+    async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+        run(self, ctx).await
+    }
+}
+
 /// Runs an `ip-policies` command.
 pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> crate::error::CommandResult {
     Ok(match args.command {

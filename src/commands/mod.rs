@@ -30,6 +30,39 @@ use crate::escape::escape;
 use crate::output::columns::Kind;
 use crate::output::Printer;
 
+/// Which API a command group's commands call, which decides the global flags its help shows
+/// (`--api-key` under the management API, `--agent-url` under the agent's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reaches {
+    /// The hosted management API.
+    Management,
+    /// The local agent API.
+    Agent,
+    /// No API (settings, help, completions).
+    Neither,
+}
+
+/// What a command group declares beside its clap arguments and its handler, so that nothing
+/// else keeps a list of commands: the lazy parser, the help scopes and the dispatch read the
+/// groups from the one list in `cli.rs` and these facts from each group.
+pub trait Group: Args {
+    /// The API its commands call.
+    const REACHES: Reaches;
+    /// Does it print data (so the output flags mean something)? Help and completions do not.
+    const PRINTS_DATA: bool = true;
+    /// May what it prints hold a secret the service echoes (so `--show-secrets` shows)?
+    const ECHOES_SECRETS: bool = false;
+    /// Its commands that ask for confirmation (and so take `--yes`), as paths under the group
+    /// (`"tunnel-group delete"`).
+    const CONFIRMING: &'static [&'static str] = &[];
+    /// Global flags (by clap id) that name settings some of its commands report or store, and
+    /// those commands (`config show`).
+    const SHOWS_SETTINGS: &'static [(&'static str, &'static [&'static str])] = &[];
+
+    /// Runs the command parsed into these arguments.
+    fn run(self, ctx: &Context) -> impl Future<Output = crate::error::CommandResult>;
+}
+
 /// `--limit N` of every list.
 #[derive(Debug, Args)]
 pub struct LimitArg {
@@ -257,20 +290,7 @@ pub fn nothing_to_update(flags: &str) -> Error {
 /// Runs one command with its context: what `tunnelctl` does once the command line is parsed
 /// (and what in-process tests call with memory streams and a scripted prompter).
 pub async fn execute(command: crate::cli::Command, ctx: &Context) -> crate::error::CommandResult {
-    use crate::cli::Command;
-    match command {
-        Command::Sessions(a) => sessions::run(a, ctx).await,
-        Command::IpPolicies(a) => ip_policies::run(a, ctx).await,
-        Command::Backends(a) => backends::run(a, ctx).await,
-        Command::Edges(a) => edges::run(a, ctx).await,
-        Command::EventDestinations(a) => event_destinations::run(a, ctx).await,
-        Command::EventSubscriptions(a) => event_subscriptions::run(a, ctx).await,
-        Command::Api(a) => api::run(a, ctx).await,
-        Command::Local(a) => local::run(a, ctx).await,
-        Command::Config(a) => config::run(a, ctx).await,
-        Command::Help(h) => Ok(help::run(h)?),
-        Command::Completions(c) => Ok(completions::run(c)?),
-    }
+    command.run(ctx).await
 }
 
 #[cfg(test)]

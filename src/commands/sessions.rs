@@ -192,6 +192,15 @@ fn parse_settle(s: &str) -> std::result::Result<Duration, String> {
     Ok(d)
 }
 
+impl super::Group for SessionsArgs {
+    const REACHES: super::Reaches = super::Reaches::Management;
+    const CONFIRMING: &'static [&'static str] = &["stop"];
+
+    async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+        run(self, ctx).await
+    }
+}
+
 /// Runs a `sessions` command.
 pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResult {
     Ok(match args.command {

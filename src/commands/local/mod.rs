@@ -7,8 +7,10 @@
 pub mod filters;
 pub mod replay;
 pub mod requests;
+pub mod send_files;
 pub mod tunnels;
 pub mod user_file;
+pub mod verify;
 
 use clap::{Args, Subcommand};
 
@@ -73,6 +75,15 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
         )]
         max_memory: u64,
     },
+}
+
+impl crate::commands::Group for LocalArgs {
+    const REACHES: crate::commands::Reaches = crate::commands::Reaches::Agent;
+    const CONFIRMING: &'static [&'static str] = &["requests clear", "tunnels stop"];
+
+    async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
+        run(self, ctx).await
+    }
 }
 
 /// Runs a `local` command.

@@ -14,9 +14,8 @@ use crate::capture::{self, filter::Query, signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
-use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
+use crate::output::columns::CAPTURED_REQUEST;
 use crate::output::Format;
-use crate::signature::Check;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -149,7 +148,7 @@ no signature, such as a fixture written by hand.
 Any answer, whatever its status, counts as sent. Exit 2: a file is not a request (nothing
 is sent); 3: --sign with no secret set for the provider (nothing is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
 failed after sending; 5: several files, some sent and some not.")]
-    Send(super::replay::SendArgs),
+    Send(super::send_files::SendArgs),
     /// Delete every captured request
     #[command(after_help = "Example:\n  tunnelctl local requests clear --yes")]
     Clear,
@@ -197,7 +196,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             }
             list(ctx, limit, filter.tunnel.as_deref(), &query).await
         }
-        RequestsCommand::Verify { ids } => verify(ctx, &ids).await,
+        RequestsCommand::Verify { ids } => super::verify::verify(ctx, &ids).await,
         RequestsCommand::Get {
             id,
             raw,
@@ -236,7 +235,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await
         }
         RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
-        RequestsCommand::Send(args) => return super::replay::send_files(ctx, args).await,
+        RequestsCommand::Send(args) => return super::send_files::send_files(ctx, args).await,
         RequestsCommand::Clear => {
             let client = ctx.agent()?;
             ctx.confirm("Delete every captured request?")?;
@@ -294,46 +293,6 @@ async fn list(
     }
     crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
     Ok(())
-}
-
-/// `verify [ID...]`: each request's signature check, a row each; exit 8 when one is invalid
-/// or expired. Every capture is read one at a time, so a long history costs little memory.
-async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
-    let secrets = ctx.settings.webhook_secrets()?;
-    let now = signed::now();
-    let client = ctx.agent()?;
-    let mut sink = ctx.printer.list(&SIGNATURE_CHECK)?;
-    let mut failed = 0;
-    let mut row = |captured: &Exchange| -> Result<()> {
-        let check: Check = signed::check(captured, &secrets, now);
-        failed += usize::from(check.result.fails());
-        sink.push(serde_json::json!({
-            "id": captured.id,
-            "provider": check.provider.map(|p| p.name()),
-            "result": check.result.as_str(),
-            "detail": check.detail,
-        }))
-    };
-    if ids.is_empty() {
-        let raw = client.requests_raw(None, None).await?;
-        for item in raw.items()? {
-            if let Some(captured) = Exchange::from_json(item) {
-                row(&captured)?;
-            }
-        }
-    } else {
-        for id in ids {
-            row(&Exchange::from_agent(client.request(id).await?)?)?;
-        }
-    }
-    let shown = sink.finish()?;
-    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, shown);
-    match failed {
-        0 => Ok(()),
-        n => Err(Error::CheckFailed(format!(
-            "{n} of {shown} signature(s) invalid or expired"
-        ))),
-    }
 }
 
 /// `export --har FILE`: the captures as a HAR log, to a file or stdout.
