@@ -127,7 +127,7 @@ impl Context {
     /// The local agent API client (no credentials). The user's API key is registered as a
     /// known secret first: their own app may send it through a tunnel, and captured traffic
     /// shown on screen must hide it as every other output does.
-    pub fn agent(&self) -> Result<agent::Client> {
+    pub fn agent(&self) -> Result<agent::AgentClient> {
         if let Ok(Some(key)) = self.settings.api_key().map(|k| k.value) {
             crate::secrets::register_secret(&key);
         }
@@ -145,7 +145,7 @@ impl Context {
         opts.max_attempts = 2;
         // Captured requests carry whole bodies: a list may be hundreds of megabytes.
         opts.max_body = AGENT_MAX_BODY;
-        Ok(agent::Client::new(Http::new(opts)?))
+        Ok(agent::AgentClient::new(Http::new(opts)?))
     }
 
     /// A client for sending requests as they were captured or saved to `upstream`, someone's

@@ -15,7 +15,7 @@ pub mod capture;
 pub mod cli;
 pub mod commands;
 pub mod complete;
-pub mod config;
+pub mod config_file;
 pub mod context;
 pub mod deadline;
 pub mod encoding;

@@ -13,7 +13,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::config::{self, ConfigFile};
+use crate::config_file::{self, ConfigFile};
 use crate::error::{Error, Result};
 use crate::ratelimit::{RateSetting, DEFAULT_RATE};
 use crate::signature::{Provider, Secrets};
@@ -150,7 +150,7 @@ impl Settings {
     pub fn config_path(&self) -> Result<PathBuf> {
         match &self.flags.config {
             Some(p) => Ok(p.clone()),
-            None => config::default_path().ok_or_else(|| {
+            None => config_file::default_path().ok_or_else(|| {
                 Error::Config(
                     "cannot find the config folder of this platform; pass --config FILE or set TUNNELCTL_CONFIG"
                         .into(),

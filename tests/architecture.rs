@@ -142,8 +142,9 @@ fn command_file_lengths(c: &Crate, out: &mut Vec<String>) {
 }
 
 /// No two types, and no two modules, share a name. The one exception is a command group
-/// named for the management resource it drives (`commands/sessions` beside `api/sessions`):
-/// both hold the one resource, seen from the command line and from the API.
+/// named for the part of the management API it drives (`commands/sessions` beside
+/// `api/sessions`, `commands/api` beside `api`): both hold the one thing, seen from the
+/// command line and from the API.
 fn shared_names(c: &Crate, out: &mut Vec<String>) {
     let mut types: BTreeMap<&str, Vec<(&File, usize)>> = BTreeMap::new();
     let mut modules: BTreeMap<&str, Vec<&File>> = BTreeMap::new();
@@ -167,12 +168,15 @@ fn shared_names(c: &Crate, out: &mut Vec<String>) {
         ));
     }
     for (name, files) in modules.iter().filter(|(_, f)| f.len() > 1) {
-        let resource = |f: &&File| {
-            let m = &f.module;
-            (m.len() == 2 && (m[0] == "api" || m[0] == "commands")) && m[1] == *name
+        // `commands/X` beside `api/X`, or `commands/api` (the `api` command, raw requests)
+        // beside `api` itself.
+        let group = [String::from("commands"), name.to_string()];
+        let api: Vec<String> = if *name == "api" {
+            vec!["api".into()]
+        } else {
+            vec!["api".into(), name.to_string()]
         };
-        let in_api = files.iter().any(|f| f.module == ["api", name]);
-        if files.len() == 2 && in_api && files.iter().all(resource) {
+        if files.len() == 2 && files.iter().all(|f| f.module == group || f.module == api) {
             continue;
         }
         let at: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();

@@ -11,14 +11,14 @@ use crate::error::{Error, Result};
 use crate::http::{encode_segment, Http};
 
 /// A client of the local agent API.
-pub struct Client {
+pub struct AgentClient {
     http: Http,
 }
 
-impl Client {
+impl AgentClient {
     /// Wraps an HTTP layer set up for the agent.
     pub fn new(http: Http) -> Self {
-        Client { http }
+        AgentClient { http }
     }
 
     fn url(&self, segs: &[&str]) -> reqwest::Url {

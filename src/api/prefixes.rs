@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::escape::escape;
 
 /// One kind of ID.
-struct Kind {
+struct IdKind {
     /// The prefix its IDs start with.
     prefix: &'static str,
     /// The first path segment of the collection that holds it (none: not in the API).
@@ -19,44 +19,44 @@ struct Kind {
 }
 
 /// Every ID prefix this tool knows. `ed_` and `edgtls_` do not overlap (`edg…` is not `ed_`).
-const KINDS: &[Kind] = &[
-    Kind {
+const KINDS: &[IdKind] = &[
+    IdKind {
         prefix: "ts_",
         collection: Some("tunnel_sessions"),
         names: "a tunnel session",
         reads: "tunnelctl sessions get",
     },
-    Kind {
+    IdKind {
         prefix: "ipp_",
         collection: Some("ip_policies"),
         names: "an IP policy",
         reads: "tunnelctl ip-policies get",
     },
-    Kind {
+    IdKind {
         prefix: "bkdtg_",
         collection: Some("backends"),
         names: "a tunnel-group backend",
         reads: "tunnelctl backends tunnel-group get",
     },
-    Kind {
+    IdKind {
         prefix: "edgtls_",
         collection: Some("edges"),
         names: "a TLS edge",
         reads: "tunnelctl edges tls-termination get",
     },
-    Kind {
+    IdKind {
         prefix: "ed_",
         collection: Some("event_destinations"),
         names: "an event destination",
         reads: "tunnelctl event-destinations get",
     },
-    Kind {
+    IdKind {
         prefix: "esb_",
         collection: Some("event_subscriptions"),
         names: "an event subscription",
         reads: "tunnelctl event-subscriptions get",
     },
-    Kind {
+    IdKind {
         prefix: "airt_",
         collection: None,
         names: "a request captured by the local agent",

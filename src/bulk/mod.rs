@@ -5,7 +5,7 @@
 //! not started), one result object per item for `--json`, and one rule for the exit
 //! ([`conclude`]), which every bulk command and the rolling upgrade share.
 
-pub mod view;
+pub mod bulk_view;
 
 use std::future::Future;
 
@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::output::progress::{few, FEW};
 use crate::output::Printer;
-use view::BulkView;
+use bulk_view::BulkView;
 
 /// What happened to one session.
 #[derive(Debug)]

@@ -16,7 +16,7 @@ use super::{GlobalArgs, GroupEntry, GROUPS};
 use crate::commands::Reaches;
 
 /// Where a global flag means something.
-enum Shown {
+enum Scope {
     /// Every command.
     Everywhere,
     /// Every command except these (and everything under them).
@@ -27,8 +27,8 @@ enum Shown {
 
 /// Each global flag (by clap id) and where it shows, read from what each command group
 /// declares ([`crate::commands::Group`]). A flag missing here shows everywhere.
-fn table() -> &'static [(&'static str, Shown)] {
-    static TABLE: OnceLock<Vec<(&'static str, Shown)>> = OnceLock::new();
+fn table() -> &'static [(&'static str, Scope)] {
+    static TABLE: OnceLock<Vec<(&'static str, Scope)>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let groups = |pick: fn(&GroupEntry) -> bool| -> Vec<String> {
             GROUPS
@@ -62,35 +62,35 @@ fn table() -> &'static [(&'static str, Shown)] {
         vec![
             (
                 "api_key",
-                Shown::In(with(management.clone(), settings("api_key"))),
+                Scope::In(with(management.clone(), settings("api_key"))),
             ),
             (
                 "api_url",
-                Shown::In(with(management.clone(), settings("api_url"))),
+                Scope::In(with(management.clone(), settings("api_url"))),
             ),
             (
                 "agent_url",
-                Shown::In(with(
+                Scope::In(with(
                     groups(|g| g.reaches == Reaches::Agent),
                     settings("agent_url"),
                 )),
             ),
             (
                 "max_attempts",
-                Shown::In(with(management.clone(), settings("max_attempts"))),
+                Scope::In(with(management.clone(), settings("max_attempts"))),
             ),
-            ("rate", Shown::In(with(management, settings("rate")))),
-            ("show_secrets", Shown::In(groups(|g| g.echoes_secrets))),
-            ("yes", Shown::In(confirming)),
-            ("config", Shown::Except(no_data.clone())),
-            ("profile", Shown::Except(no_data.clone())),
-            ("json", Shown::Except(no_data.clone())),
-            ("output", Shown::Except(no_data.clone())),
-            ("jq", Shown::Except(no_data.clone())),
-            ("quiet", Shown::Except(no_data.clone())),
-            ("verbose", Shown::Except(no_data.clone())),
-            ("timeout", Shown::Except(no_data)),
-            ("no_color", Shown::Everywhere),
+            ("rate", Scope::In(with(management, settings("rate")))),
+            ("show_secrets", Scope::In(groups(|g| g.echoes_secrets))),
+            ("yes", Scope::In(confirming)),
+            ("config", Scope::Except(no_data.clone())),
+            ("profile", Scope::Except(no_data.clone())),
+            ("json", Scope::Except(no_data.clone())),
+            ("output", Scope::Except(no_data.clone())),
+            ("jq", Scope::Except(no_data.clone())),
+            ("quiet", Scope::Except(no_data.clone())),
+            ("verbose", Scope::Except(no_data.clone())),
+            ("timeout", Scope::Except(no_data)),
+            ("no_color", Scope::Everywhere),
         ]
     })
 }
@@ -137,9 +137,9 @@ fn shows(id: &str, path: &str) -> bool {
         return true;
     };
     match shown {
-        Shown::Everywhere => true,
-        Shown::Except(list) => !list.iter().any(|p| within(path, p)),
-        Shown::In(list) => list.iter().any(|p| within(path, p) || within(p, path)),
+        Scope::Everywhere => true,
+        Scope::Except(list) => !list.iter().any(|p| within(path, p)),
+        Scope::In(list) => list.iter().any(|p| within(path, p) || within(p, path)),
     }
 }
 
@@ -172,8 +172,8 @@ mod tests {
         let mut all = Vec::new();
         paths(&super::super::command(), "", &mut all);
         let named = table().iter().flat_map(|(_, s)| match s {
-            Shown::Everywhere => Vec::new(),
-            Shown::Except(l) | Shown::In(l) => l.clone(),
+            Scope::Everywhere => Vec::new(),
+            Scope::Except(l) | Scope::In(l) => l.clone(),
         });
         for p in named {
             assert!(all.iter().any(|c| *c == p), "no command '{p}'");

@@ -54,7 +54,7 @@ enum TunnelGroupCommand {
     #[command(
         after_help = "Example:\n  tunnelctl backends tunnel-group create --label env=prod --description 'prod web'"
     )]
-    Create(Fields),
+    Create(BackendFlags),
     /// Change a tunnel-group backend (only the flags given are sent; --label replaces all labels)
     #[command(
         after_help = "Example:\n  tunnelctl backends tunnel-group update bkdtg_2Qm… --label env=prod --label tier=2"
@@ -64,7 +64,7 @@ enum TunnelGroupCommand {
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::backend_ids))]
         id: String,
         #[command(flatten)]
-        fields: Fields,
+        fields: BackendFlags,
     },
     /// Delete tunnel-group backends
     #[command(after_help = "Example:\n  tunnelctl backends tunnel-group delete bkdtg_2Qm… --yes")]
@@ -76,7 +76,7 @@ enum TunnelGroupCommand {
 }
 
 #[derive(Debug, Args)]
-struct Fields {
+struct BackendFlags {
     /// Human-readable description
     #[arg(long, value_name = "TEXT")]
     description: Option<String>,
@@ -97,7 +97,7 @@ fn parse_label(s: &str) -> std::result::Result<(String, String), String> {
     }
 }
 
-impl Fields {
+impl BackendFlags {
     fn into_api(self) -> Result<TunnelGroupFields> {
         let labels = if self.labels.is_empty() {
             None

@@ -5,7 +5,7 @@ use std::path::Path;
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
-use crate::config::{is_known_key, is_secret_key, is_webhook_secret_key, ConfigFile, KEYS};
+use crate::config_file::{is_known_key, is_secret_key, is_webhook_secret_key, ConfigFile, KEYS};
 use crate::context::{validate_agent_url, validate_api_url, Context};
 use crate::error::{CommandResult, Error, Result};
 use crate::escape::escape;

@@ -51,7 +51,7 @@ enum DestinationsCommand {
   tunnelctl event-destinations create --kinesis-stream-arn arn:aws:kinesis:…:stream/events --role-arn arn:aws:iam::…:role/deliver
   echo \"$SECRET\" | tunnelctl event-destinations create --firehose-delivery-stream-arn arn:aws:firehose:… \\
       --aws-access-key-id AKIA… --aws-secret-access-key-stdin")]
-    Create(Fields),
+    Create(EventDestinationFlags),
     /// Change an event destination (only the flags given are sent; a target replaces the target)
     #[command(
         after_help = "Example:\n  tunnelctl event-destinations update ed_2Qm… --description 'audit (eu)'"
@@ -61,7 +61,7 @@ enum DestinationsCommand {
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::destination_ids))]
         id: String,
         #[command(flatten)]
-        fields: Fields,
+        fields: EventDestinationFlags,
     },
     /// Delete event destinations
     #[command(after_help = "Example:\n  tunnelctl event-destinations delete ed_2Qm… --yes")]
@@ -75,7 +75,7 @@ enum DestinationsCommand {
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("target").args(["kinesis_stream_arn", "firehose_delivery_stream_arn", "cloudwatch_log_group_arn", "target_json"]).multiple(false)))]
 #[command(group(ArgGroup::new("auth").args(["role_arn", "aws_access_key_id"]).multiple(false).conflicts_with("target_json")))]
-struct Fields {
+struct EventDestinationFlags {
     /// Human-readable description (at most 255 bytes)
     #[arg(long, value_name = "TEXT")]
     description: Option<String>,
@@ -110,7 +110,7 @@ struct Fields {
     target_json: Option<String>,
 }
 
-impl Fields {
+impl EventDestinationFlags {
     fn aws_target(&self) -> Option<AwsTarget> {
         if let Some(a) = &self.kinesis_stream_arn {
             Some(AwsTarget::Kinesis(a.clone()))

@@ -39,7 +39,7 @@ enum SubscriptionsCommand {
     #[command(
         after_help = "Example:\n  tunnelctl event-subscriptions create --source ip_policy_created.v0 --destination-id ed_2Qm…"
     )]
-    Create(Fields),
+    Create(EventSubscriptionFlags),
     /// Change an event subscription (only the flags given are sent; a list given replaces the list)
     #[command(
         after_help = "Example:\n  tunnelctl event-subscriptions update esb_2Qm… --destination-id ed_2Qm… --destination-id ed_2Qn…"
@@ -49,7 +49,7 @@ enum SubscriptionsCommand {
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
         id: String,
         #[command(flatten)]
-        fields: Fields,
+        fields: EventSubscriptionFlags,
     },
     /// Delete event subscriptions
     #[command(after_help = "Example:\n  tunnelctl event-subscriptions delete esb_2Qm… --yes")]
@@ -67,7 +67,7 @@ enum SubscriptionsCommand {
 }
 
 #[derive(Debug, Args)]
-struct Fields {
+struct EventSubscriptionFlags {
     /// Human-readable description (at most 255 characters)
     #[arg(long, value_name = "TEXT")]
     description: Option<String>,
@@ -82,7 +82,7 @@ struct Fields {
     destination_ids: Vec<String>,
 }
 
-impl Fields {
+impl EventSubscriptionFlags {
     fn into_api(self) -> Result<SubscriptionFields> {
         let f = SubscriptionFields {
             description: self.description,

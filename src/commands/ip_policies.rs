@@ -39,7 +39,7 @@ enum IpPoliciesCommand {
     #[command(
         after_help = "Example:\n  tunnelctl ip-policies create --description 'office network'"
     )]
-    Create(Fields),
+    Create(IpPolicyFlags),
     /// Change the description or metadata of an IP policy (only the flags given are sent)
     #[command(
         after_help = "Example:\n  tunnelctl ip-policies update ipp_2Qm… --metadata '{\"owner\":\"ops\"}'"
@@ -49,7 +49,7 @@ enum IpPoliciesCommand {
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::ip_policy_ids))]
         id: String,
         #[command(flatten)]
-        fields: Fields,
+        fields: IpPolicyFlags,
     },
     /// Delete IP policies
     #[command(after_help = "Example:\n  tunnelctl ip-policies delete ipp_2Qm… --yes")]
@@ -61,7 +61,7 @@ enum IpPoliciesCommand {
 }
 
 #[derive(Debug, Args)]
-struct Fields {
+struct IpPolicyFlags {
     /// Human-readable description of the source IPs (at most 255 bytes)
     #[arg(long, value_name = "TEXT")]
     description: Option<String>,
@@ -70,7 +70,7 @@ struct Fields {
     metadata: Option<String>,
 }
 
-impl Fields {
+impl IpPolicyFlags {
     fn into_api(self) -> Result<IpPolicyFields> {
         let f = IpPolicyFields {
             description: self.description,

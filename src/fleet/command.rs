@@ -154,7 +154,7 @@ pub async fn upgrade(ctx: &Context, client: &Client, targets: &Targets, plan: &P
     ctx.printer.results(rows)?;
     let not_back: Vec<String> = steps
         .iter()
-        .filter(|(_, s)| matches!(s, upgrade::Step::NotBack))
+        .filter(|(_, s)| matches!(s, upgrade::UpgradeStep::NotBack))
         .map(|(id, _)| id.clone())
         .collect();
     let (ids, outcomes): (Vec<String>, Vec<Outcome>) = steps

@@ -36,7 +36,7 @@ pub struct Plan {
 
 /// What became of one session.
 #[derive(Debug)]
-pub enum Step {
+pub enum UpgradeStep {
     /// Updated, restarted and back under a new session (its id and agent version).
     Upgraded { new_id: String, version: String },
     /// The update was refused (one of the API reference's four reasons, or another error); not restarted.
@@ -49,20 +49,20 @@ pub enum Step {
     NotStarted,
 }
 
-impl Step {
+impl UpgradeStep {
     /// Did this session fail?
     pub fn failed(&self) -> bool {
-        !matches!(self, Step::Upgraded { .. })
+        !matches!(self, UpgradeStep::Upgraded { .. })
     }
 
     /// Its word in the JSON results.
     pub fn word(&self) -> &'static str {
         match self {
-            Step::Upgraded { .. } => "upgraded",
-            Step::UpdateFailed(_) => "update-failed",
-            Step::RestartFailed(_) => "restart-failed",
-            Step::NotBack => "not-back",
-            Step::NotStarted => "not-started",
+            UpgradeStep::Upgraded { .. } => "upgraded",
+            UpgradeStep::UpdateFailed(_) => "update-failed",
+            UpgradeStep::RestartFailed(_) => "restart-failed",
+            UpgradeStep::NotBack => "not-back",
+            UpgradeStep::NotStarted => "not-started",
         }
     }
 
@@ -70,11 +70,13 @@ impl Step {
     /// line, or as the reason it shares with others for the summary); `None` when upgraded.
     pub fn failure(&self, error: impl Fn(&Error) -> String) -> Option<String> {
         match self {
-            Step::Upgraded { .. } => None,
-            Step::UpdateFailed(e) => Some(format!("update refused: {}", error(e))),
-            Step::RestartFailed(e) => Some(format!("updated but the restart failed: {}", error(e))),
-            Step::NotBack => Some("restarted but not back in time".to_string()),
-            Step::NotStarted => Some("not started".to_string()),
+            UpgradeStep::Upgraded { .. } => None,
+            UpgradeStep::UpdateFailed(e) => Some(format!("update refused: {}", error(e))),
+            UpgradeStep::RestartFailed(e) => {
+                Some(format!("updated but the restart failed: {}", error(e)))
+            }
+            UpgradeStep::NotBack => Some("restarted but not back in time".to_string()),
+            UpgradeStep::NotStarted => Some("not started".to_string()),
         }
     }
 
@@ -82,16 +84,16 @@ impl Step {
     pub fn line(&self, id: &str) -> String {
         let id = escape(id);
         match self {
-            Step::Upgraded { new_id, version } => {
+            UpgradeStep::Upgraded { new_id, version } => {
                 format!("{id} -> {} ({})", escape(new_id), escape(version))
             }
             // A refused update leaves the agent as it was: say it was not upgraded.
-            Step::UpdateFailed(_) => format!("{id}: not upgraded: {}", self.text()),
+            UpgradeStep::UpdateFailed(_) => format!("{id}: not upgraded: {}", self.text()),
             _ => format!("{id}: {}", self.text()),
         }
     }
 
-    /// [`Step::failure`] with the error in full ("" when upgraded).
+    /// [`UpgradeStep::failure`] with the error in full ("" when upgraded).
     fn text(&self) -> String {
         self.failure(|e| e.to_string()).unwrap_or_default()
     }
@@ -99,11 +101,11 @@ impl Step {
     /// The session `id`'s object in the JSON results.
     pub fn result(&self, id: &str) -> Value {
         let error = match self {
-            Step::UpdateFailed(e) | Step::RestartFailed(e) => Some(e),
+            UpgradeStep::UpdateFailed(e) | UpgradeStep::RestartFailed(e) => Some(e),
             _ => None,
         };
         let mut r = bulk::result(id, self.word(), error);
-        if let Step::Upgraded { new_id, version } = self {
+        if let UpgradeStep::Upgraded { new_id, version } = self {
             r["new_id"] = json!(new_id);
             r["agent_version"] = json!(version);
         }
@@ -114,9 +116,9 @@ impl Step {
     /// back is done, and listed among those not back.
     pub fn into_outcome(self) -> Outcome {
         match self {
-            Step::Upgraded { .. } | Step::NotBack => Outcome::Done,
-            Step::UpdateFailed(e) | Step::RestartFailed(e) => Outcome::Failed(e),
-            Step::NotStarted => Outcome::NotStarted,
+            UpgradeStep::Upgraded { .. } | UpgradeStep::NotBack => Outcome::Done,
+            UpgradeStep::UpdateFailed(e) | UpgradeStep::RestartFailed(e) => Outcome::Failed(e),
+            UpgradeStep::NotStarted => Outcome::NotStarted,
         }
     }
 }
@@ -126,7 +128,7 @@ pub trait Progress {
     /// A phase of a batch begins.
     fn phase(&mut self, batch: usize, batches: usize, what: &str);
     /// One session reached its end.
-    fn done(&mut self, old: &Value, step: &Step);
+    fn done(&mut self, old: &Value, step: &UpgradeStep);
 }
 
 /// Upgrades `targets`; returns each one's step, in order.
@@ -135,22 +137,22 @@ pub async fn run(
     targets: &[Value],
     plan: &Plan,
     progress: &mut dyn Progress,
-) -> Vec<(String, Step)> {
+) -> Vec<(String, UpgradeStep)> {
     let settle = plan.settle.max(MIN_SETTLE);
     let batches: Vec<&[Value]> = targets.chunks(plan.batch.max(1)).collect();
-    let mut results: Vec<(String, Step)> = Vec::new();
+    let mut results: Vec<(String, UpgradeStep)> = Vec::new();
     let mut stop = false;
     for (b, batch) in batches.iter().enumerate() {
         let n = b + 1;
         if stop || interrupt::requested() || crate::deadline::passed() {
             for s in *batch {
-                progress.done(s, &Step::NotStarted);
-                results.push((id_of(s).to_string(), Step::NotStarted));
+                progress.done(s, &UpgradeStep::NotStarted);
+                results.push((id_of(s).to_string(), UpgradeStep::NotStarted));
             }
             continue;
         }
         let steps = one_batch(client, batch, plan, settle, n, batches.len(), progress).await;
-        if steps.iter().any(Step::failed) && !plan.keep_going {
+        if steps.iter().any(UpgradeStep::failed) && !plan.keep_going {
             stop = true;
         }
         for (s, step) in batch.iter().zip(steps) {
@@ -168,8 +170,8 @@ async fn send(
     ids: &[String],
     indices: Vec<usize>,
     parallel: usize,
-    (command, failed): (AgentCommand, fn(Error) -> Step),
-    steps: &mut [Option<Step>],
+    (command, failed): (AgentCommand, fn(Error) -> UpgradeStep),
+    steps: &mut [Option<UpgradeStep>],
 ) -> Vec<usize> {
     let targets: Vec<String> = indices.iter().map(|i| ids[*i].clone()).collect();
     let send_one = |id: String| async move { sessions::send(client, &id, command).await };
@@ -179,7 +181,7 @@ async fn send(
         match outcome {
             Outcome::Done => reached.push(i),
             Outcome::Failed(e) => steps[i] = Some(failed(e)),
-            Outcome::NotStarted => steps[i] = Some(Step::NotStarted),
+            Outcome::NotStarted => steps[i] = Some(UpgradeStep::NotStarted),
         }
     }
     reached
@@ -193,16 +195,16 @@ async fn one_batch(
     n: usize,
     of: usize,
     progress: &mut dyn Progress,
-) -> Vec<Step> {
+) -> Vec<UpgradeStep> {
     let ids: Vec<String> = batch.iter().map(|s| id_of(s).to_string()).collect();
-    let mut steps: Vec<Option<Step>> = batch.iter().map(|_| None).collect();
+    let mut steps: Vec<Option<UpgradeStep>> = batch.iter().map(|_| None).collect();
     let mut reported = vec![false; batch.len()];
 
     progress.phase(n, of, &format!("updating {} agent(s)", ids.len()));
     let all = (0..ids.len()).collect();
     let update = (
         AgentCommand::Update,
-        Step::UpdateFailed as fn(Error) -> Step,
+        UpgradeStep::UpdateFailed as fn(Error) -> UpgradeStep,
     );
     let to_restart = send(client, &ids, all, plan.parallel, update, &mut steps).await;
     // Counted from the last answer, so every agent has had the full wait since its own update.
@@ -227,7 +229,7 @@ async fn one_batch(
         Some(d) if Instant::from(d) < settled => {
             tokio::time::sleep_until(d.into()).await;
             for i in to_restart {
-                steps[i] = Some(Step::RestartFailed(crate::deadline::ran_out(
+                steps[i] = Some(UpgradeStep::RestartFailed(crate::deadline::ran_out(
                     "before the restart could be sent (the agent was updated)",
                 )));
             }
@@ -244,7 +246,7 @@ async fn one_batch(
     progress.phase(n, of, &format!("restarting {} agent(s)", to_restart.len()));
     let restart = (
         AgentCommand::Restart,
-        Step::RestartFailed as fn(Error) -> Step,
+        UpgradeStep::RestartFailed as fn(Error) -> UpgradeStep,
     );
     let restarted = send(client, &ids, to_restart, plan.parallel, restart, &mut steps).await;
     finish(batch, &steps, &mut reported, progress);
@@ -267,12 +269,12 @@ async fn one_batch(
     for i in restarted {
         let old_id = id_of(&batch[i]);
         steps[i] = Some(match back.iter().find(|(o, _)| o == old_id) {
-            Some((_, new)) => Step::Upgraded {
+            Some((_, new)) => UpgradeStep::Upgraded {
                 new_id: id_of(new).to_string(),
                 version: field(new, "agent_version").to_string(),
             },
             // Not back by the deadline (or the list could not be read).
-            None => Step::NotBack,
+            None => UpgradeStep::NotBack,
         });
     }
     finish(batch, &steps, &mut reported, progress);
@@ -282,7 +284,7 @@ async fn one_batch(
 /// Reports the sessions whose step became known since the last call, once each.
 fn finish(
     batch: &[Value],
-    steps: &[Option<Step>],
+    steps: &[Option<UpgradeStep>],
     reported: &mut [bool],
     progress: &mut dyn Progress,
 ) {
@@ -294,9 +296,9 @@ fn finish(
     }
 }
 
-fn collect(steps: Vec<Option<Step>>) -> Vec<Step> {
+fn collect(steps: Vec<Option<UpgradeStep>>) -> Vec<UpgradeStep> {
     steps
         .into_iter()
-        .map(|s| s.unwrap_or(Step::NotStarted))
+        .map(|s| s.unwrap_or(UpgradeStep::NotStarted))
         .collect()
 }

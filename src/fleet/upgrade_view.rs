@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::id_of;
-use super::upgrade::{Progress, Step};
+use super::upgrade::{Progress, UpgradeStep};
 use crate::output::progress::{reason, Spinner, Tally};
 use crate::output::Printer;
 
@@ -64,7 +64,7 @@ impl Progress for UpgradeProgress<'_> {
         }
     }
 
-    fn done(&mut self, old: &Value, step: &Step) {
+    fn done(&mut self, old: &Value, step: &UpgradeStep) {
         let id = id_of(old);
         let why = step.failure(|e| reason(e, id));
         match &why {

@@ -19,7 +19,7 @@ use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
 use url::Url;
 
-use super::tape::Stream;
+use super::tape::ByteStream;
 
 /// Why a connection could not be opened: nothing was sent.
 pub type DialError = Box<dyn std::error::Error + Send + Sync>;
@@ -27,7 +27,7 @@ pub type DialError = Box<dyn std::error::Error + Send + Sync>;
 /// An open connection, and how a request goes over it.
 pub struct Route {
     /// The connection.
-    pub stream: Box<dyn Stream>,
+    pub stream: Box<dyn ByteStream>,
     /// Through a plain-HTTP proxy, with its credentials if any: the request names its whole
     /// URL, not only its path.
     pub proxied: Option<Option<HeaderValue>>,
@@ -48,7 +48,7 @@ pub async fn open(
     };
     let Some(proxy) = proxy else {
         let tcp = tcp(&host, port).await?;
-        let stream: Box<dyn Stream> = if https {
+        let stream: Box<dyn ByteStream> = if https {
             Box::new(secure(tcp, &host, tls()?).await?)
         } else {
             Box::new(tcp)
@@ -117,7 +117,7 @@ async fn tcp(host: &str, port: u16) -> Result<TcpStream, DialError> {
     Ok(tcp)
 }
 
-async fn secure<S: Stream + 'static>(
+async fn secure<S: ByteStream + 'static>(
     stream: S,
     host: &str,
     config: Arc<rustls::ClientConfig>,

@@ -167,7 +167,7 @@ impl Chunks for reqwest::Response {
 }
 
 /// Did the request possibly reach the server?
-enum Sent {
+enum Reached {
     /// The connection failed before anything was sent: safe to retry any method.
     No,
     /// It may have been acted on.
@@ -279,8 +279,8 @@ impl Http {
                 Ok(resp) if resp.status().is_success() => None,
                 Ok(resp) => self.retry_delay_for_status(&method, resp.status(), resp.headers()),
                 Err((_, err)) if is_bad_answer(err) => None,
-                Err((Sent::No, _)) => Some(None),
-                Err((Sent::Maybe, _)) if is_idempotent(&method) => Some(None),
+                Err((Reached::No, _)) => Some(None),
+                Err((Reached::Maybe, _)) if is_idempotent(&method) => Some(None),
                 Err(_) => None,
             };
             if let Some(wait) = retry_after {
@@ -315,7 +315,7 @@ impl Http {
                 },
                 Err((sent, err)) => {
                     if err.is_timeout() && self.deadline_passed() {
-                        return Err(self.out_of_time(&method, url, matches!(sent, Sent::Maybe)));
+                        return Err(self.out_of_time(&method, url, matches!(sent, Reached::Maybe)));
                     }
                     Err(self.transport_error(&method, url, sent, Broken::from(&err)))
                 }
@@ -388,7 +388,7 @@ impl Http {
         method: &Method,
         url: &Url,
         body: Option<&[u8]>,
-    ) -> Option<std::result::Result<reqwest::Response, (Sent, reqwest::Error)>> {
+    ) -> Option<std::result::Result<reqwest::Response, (Reached, reqwest::Error)>> {
         if let Some(limiter) = &self.opts.limiter {
             match self.opts.deadline {
                 Some(d) => tokio::time::timeout_at(d.into(), limiter.acquire())
@@ -415,9 +415,9 @@ impl Http {
         }
         Some(req.send().await.map_err(|e| {
             let sent = if e.is_connect() {
-                Sent::No
+                Reached::No
             } else {
-                Sent::Maybe
+                Reached::Maybe
             };
             (sent, e)
         }))
@@ -532,7 +532,7 @@ impl Http {
         Err(Error::Api(Box::new(failure)))
     }
 
-    fn transport_error(&self, method: &Method, url: &Url, sent: Sent, broken: Broken) -> Error {
+    fn transport_error(&self, method: &Method, url: &Url, sent: Reached, broken: Broken) -> Error {
         let Broken {
             bad_answer,
             timeout,
@@ -545,18 +545,18 @@ impl Http {
             ));
         }
         match sent {
-            Sent::No => Error::Unreachable(format!(
+            Reached::No => Error::Unreachable(format!(
                 "could not connect to {target}: {cause}\n{}",
                 self.opts.unreachable_hint
             )),
-            Sent::Maybe if is_idempotent(method) => {
+            Reached::Maybe if is_idempotent(method) => {
                 let what = if timeout { "timed out" } else { "failed" };
                 Error::Unreachable(format!(
                     "{method} {target} {what} after {} attempt(s): {cause}\n{}",
                     self.opts.max_attempts, self.opts.unreachable_hint
                 ))
             }
-            Sent::Maybe => Error::Unknown(format!(
+            Reached::Maybe => Error::Unknown(format!(
                 "{method} {target}: the connection failed after the request was sent ({cause}); \
                  whether the server acted on it is unknown, so it was not sent again"
             )),

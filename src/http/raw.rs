@@ -15,7 +15,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::Method;
 use url::Url;
 
-use super::{backoff, dial, wire, Http, Sent};
+use super::{backoff, dial, wire, Http, Reached};
 use crate::error::{Error, Result};
 use crate::escape::escape;
 
@@ -122,8 +122,12 @@ impl Http {
                     });
                 }
                 Err(fault) => {
-                    let sent = if fault.connect { Sent::No } else { Sent::Maybe };
-                    if matches!(sent, Sent::No) && attempt < self.opts.max_attempts {
+                    let sent = if fault.connect {
+                        Reached::No
+                    } else {
+                        Reached::Maybe
+                    };
+                    if matches!(sent, Reached::No) && attempt < self.opts.max_attempts {
                         let delay = backoff(attempt);
                         if self
                             .opts
@@ -136,7 +140,7 @@ impl Http {
                         }
                     }
                     if fault.timeout && self.deadline_passed() {
-                        return Err(self.out_of_time(&method, url, matches!(sent, Sent::Maybe)));
+                        return Err(self.out_of_time(&method, url, matches!(sent, Reached::Maybe)));
                     }
                     return Err(self.transport_error(&method, url, sent, fault.broken()));
                 }
@@ -153,7 +157,7 @@ impl Http {
         uri: &hyper::Uri,
         headers: &HeaderMap,
         body: &[u8],
-    ) -> std::result::Result<wire::Answer, wire::Fault> {
+    ) -> std::result::Result<wire::WireAnswer, wire::Fault> {
         if self.opts.verbose {
             super::trace::message(method, url, headers, body);
         }

@@ -10,9 +10,9 @@ use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 /// A byte stream both ways: TCP, TLS over TCP, a tunnel through a proxy.
-pub trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+pub trait ByteStream: AsyncRead + AsyncWrite + Unpin + Send {}
 
-impl<T: AsyncRead + AsyncWrite + Unpin + Send> Stream for T {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> ByteStream for T {}
 
 /// What was read so far, shared between the connection and the caller.
 #[derive(Debug, Default)]
@@ -41,7 +41,7 @@ impl Tape {
     }
 
     /// Wraps `inner` so that what is read from it goes on this tape.
-    pub fn wrap(&self, inner: Box<dyn Stream>) -> Taped {
+    pub fn wrap(&self, inner: Box<dyn ByteStream>) -> Taped {
         Taped {
             inner,
             tape: self.clone(),
@@ -78,7 +78,7 @@ impl Tape {
 
 /// A connection whose reads are copied onto a [`Tape`].
 pub struct Taped {
-    inner: Box<dyn Stream>,
+    inner: Box<dyn ByteStream>,
     tape: Tape,
 }
 

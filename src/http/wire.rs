@@ -59,7 +59,7 @@ impl Fault {
 }
 
 /// The head of an answer, and its body still to read.
-pub struct Answer {
+pub struct WireAnswer {
     /// Status code.
     pub status: u16,
     /// `HTTP/1.1`, `HTTP/1.0`.
@@ -72,7 +72,7 @@ pub struct Answer {
     pub body: AnswerBody,
 }
 
-/// The body of an [`Answer`], read by [`super::Http::read_body`] within the attempt's time.
+/// The body of an [`WireAnswer`], read by [`super::Http::read_body`] within the attempt's time.
 pub struct AnswerBody {
     incoming: Incoming,
     ends: Instant,
@@ -124,7 +124,7 @@ pub struct Attempt<'a> {
 pub async fn exchange(
     at: Attempt<'_>,
     tls: impl FnOnce() -> Result<Arc<rustls::ClientConfig>, DialError>,
-) -> Result<Answer, Fault> {
+) -> Result<WireAnswer, Fault> {
     let route = tokio::time::timeout_at(at.connect_by.into(), dial::open(at.url, at.uri, tls))
         .await
         .map_err(|_| Fault::timed_out(true))?
@@ -168,7 +168,7 @@ pub async fn exchange(
         })?;
     let (recorded, cut) = tape.stop();
     let (parts, incoming) = resp.into_parts();
-    Ok(Answer {
+    Ok(WireAnswer {
         status: parts.status.as_u16(),
         version: parts.version,
         written: super::head::as_written(&recorded, !cut, &parts.headers),

@@ -9,11 +9,11 @@
 //! [`crate::capture::Exchange`], kept without its JSON text.
 
 mod bottom;
-pub mod detail;
+pub mod detail_pane;
+mod exchange_list;
 pub mod feed;
-mod help;
+mod help_overlay;
 pub mod kept;
-mod list;
 pub mod model;
 mod popup;
 pub mod run;

@@ -88,7 +88,7 @@ type Poll<'a> = Pin<Box<dyn Future<Output = Answer> + 'a>>;
 
 async fn event_loop(
     ctx: &Context,
-    client: &agent::Client,
+    client: &agent::AgentClient,
     term: &mut Screenful,
     screen: &mut Screen,
     state: &mut State,
@@ -205,7 +205,7 @@ fn first_line(s: &str) -> String {
 
 /// Carries out what a key asked for; how it went is told on the bottom line.
 async fn act(
-    client: &agent::Client,
+    client: &agent::AgentClient,
     term: &mut Screenful,
     state: &mut State,
     feed: &mut Feed,
@@ -254,7 +254,7 @@ async fn act(
 /// the bottom line's message.
 async fn edit_and_send(
     ctx: &Context,
-    client: &agent::Client,
+    client: &agent::AgentClient,
     term: &mut Screenful,
     id: &str,
 ) -> String {

@@ -14,7 +14,7 @@ use ratatui::Frame;
 use super::model::{Agent, Mode, Pane, Side, State};
 use super::popup::centered;
 use super::theme::Theme;
-use super::{bottom, detail, help, list};
+use super::{bottom, detail_pane, exchange_list, help_overlay};
 use crate::capture::body::Tone;
 use crate::escape::escape;
 
@@ -77,10 +77,10 @@ impl Screen {
             usize::from(list_area.height.saturating_sub(3)),
             usize::from(detail_area.height.saturating_sub(2)),
         );
-        list::draw(f, list_area, s, &self.theme);
+        exchange_list::draw(f, list_area, s, &self.theme);
         self.detail(f, detail_area, s);
         match s.mode {
-            Mode::Help => help::draw(f, area, &self.theme),
+            Mode::Help => help_overlay::draw(f, area, &self.theme),
             Mode::ConfirmClear => self.confirm(f, area),
             _ => {}
         }
@@ -170,7 +170,7 @@ impl Screen {
         let stale = !matches!(&self.cache, Some((k, _)) if *k == key);
         if stale {
             let theme = self.theme;
-            let lines = detail::wrap(detail::lines(e, s.side, &s.secrets), width)
+            let lines = detail_pane::wrap(detail_pane::lines(e, s.side, &s.secrets), width)
                 .into_iter()
                 .map(|l| {
                     Line::from(

@@ -18,8 +18,8 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::escape::{escape, escape_multiline};
 
+mod error_line;
 mod guard;
-mod message;
 
 /// Items nested deeper than this are refused before jaq reads them (its reader recurses).
 const MAX_DEPTH: usize = 128;
@@ -290,7 +290,7 @@ impl Filter {
     ) -> Result<()> {
         for result in self.filter.id.run((ctx, val)).map(unwrap_valr) {
             let v = result
-                .map_err(|e| Error::usage(message::runtime_error(&self.code, &e.to_string())))?;
+                .map_err(|e| Error::usage(error_line::runtime_error(&self.code, &e.to_string())))?;
             match &v {
                 Val::TStr(s) if tty => {
                     out.write_all(escape_multiline(&String::from_utf8_lossy(s)).as_bytes())?;

@@ -91,6 +91,20 @@ impl ListSink {
         Ok(())
     }
 
+    /// Writes one item given as the server's JSON text: a table (or TSV) for people takes the
+    /// row `row` makes of it (the few columns it shows, so a large item is never read whole
+    /// into a value), anything else the text; when `row` makes none, the text.
+    pub fn push_raw_or_row(
+        &mut self,
+        text: &str,
+        row: impl FnOnce() -> Option<Value>,
+    ) -> Result<()> {
+        match self.opts.for_people().then(row).flatten() {
+            Some(row) => self.push(row),
+            None => self.push_raw(text),
+        }
+    }
+
     /// Writes (or keeps, for a table's first rows or jq) one item.
     pub fn push(&mut self, item: Value) -> Result<()> {
         if self.takes_text() {

@@ -163,6 +163,23 @@ impl Printer {
         Ok(())
     }
 
+    /// Writes a document the program built: for machine output (JSON, NDJSON, a jq filter) the
+    /// document as [`Printer::document`] does; for people, what `text` writes, told whether it
+    /// is a table for a terminal (`true`) or tab-separated lines for a pipe (`false`).
+    pub fn document_or_text(
+        &self,
+        doc: &Value,
+        text: impl FnOnce(&mut dyn Write, bool) -> std::io::Result<()>,
+    ) -> Result<()> {
+        if !self.for_people() {
+            return self.document(doc);
+        }
+        let mut out = self.streams.out();
+        text(&mut out, self.format == Format::Table)?;
+        out.flush()?;
+        Ok(())
+    }
+
     /// Writes a line of plain data (a path, a value) to stdout.
     pub fn line(&self, text: &str) -> Result<()> {
         let mut out = self.streams.out();

@@ -3,7 +3,7 @@
 //! `--jq`) with the rate-limit pacing while a request is held back; the [`Tally`] of done,
 //! failed and remaining it says; spinners for long waits that say what is awaited and for how
 //! long; and the closing summary that groups failures by reason and lists each ID once. The
-//! features decide what to say with them (`bulk::view`, `fleet::upgrade_view`); this module
+//! features decide what to say with them (`bulk::bulk_view`, `fleet::upgrade_view`); this module
 //! knows no feature. (`ratelimit`, read for the pacing, is a leaf of the HTTP layer.)
 //!
 //! Everything is drawn through the printer's [`Streams`], so tests read it back.

@@ -143,7 +143,7 @@ impl Waker {
     /// is dropped there before [`Waker`]'s drop returns.
     fn start(before: interrupt::Seen, mut prepare: impl FnMut() + Send + 'static) -> Waker {
         let (stop, stopped) = mpsc::channel::<()>();
-        let asking = wake::Target::current();
+        let asking = wake::AskingThread::current();
         let thread = std::thread::spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(WAKE_EVERY) {
                 if interrupt::error_since(before).is_some() {
@@ -172,19 +172,19 @@ impl Drop for Waker {
 /// terminal library reads keys without a line-mode window, and there is nothing to do.
 mod wake {
     /// The thread asking a question.
-    pub struct Target(#[cfg(unix)] libc::pthread_t);
+    pub struct AskingThread(#[cfg(unix)] libc::pthread_t);
 
     // SAFETY: a pthread_t is an identifier; it is only passed to pthread_kill, while the
     // thread it names is alive (the watcher is joined before the question returns).
-    unsafe impl Send for Target {}
+    unsafe impl Send for AskingThread {}
 
-    impl Target {
-        pub fn current() -> Target {
+    impl AskingThread {
+        pub fn current() -> AskingThread {
             // SAFETY: pthread_self has no preconditions.
             #[cfg(unix)]
-            return Target(unsafe { libc::pthread_self() });
+            return AskingThread(unsafe { libc::pthread_self() });
             #[cfg(not(unix))]
-            Target()
+            AskingThread()
         }
 
         pub fn wake(&self) {

@@ -43,11 +43,11 @@ pub enum Edit {
 
 /// A line being typed.
 #[derive(Debug, Default)]
-pub struct Line {
+pub struct TypedLine {
     text: String,
 }
 
-impl Line {
+impl TypedLine {
     /// Takes one key.
     pub fn key(&mut self, key: Stroke) -> Edit {
         match key {
@@ -72,7 +72,7 @@ impl Line {
 mod tests {
     use super::*;
 
-    fn typed(line: &mut Line, text: &str) {
+    fn typed(line: &mut TypedLine, text: &str) {
         for c in text.chars() {
             assert_eq!(line.key(Stroke::Char(c)), Edit::Typing);
         }
@@ -80,7 +80,7 @@ mod tests {
 
     #[test]
     fn lines_edit_and_end() {
-        let mut line = Line::default();
+        let mut line = TypedLine::default();
         typed(&mut line, "héllo");
         assert_eq!(line.key(Stroke::Backspace), Edit::Typing);
         assert_eq!(line.key(Stroke::Eof), Edit::Typing, "not empty: ignored");
@@ -95,7 +95,7 @@ mod tests {
 
     #[test]
     fn control_characters_and_overlong_lines_are_not_taken() {
-        let mut line = Line::default();
+        let mut line = TypedLine::default();
         line.key(Stroke::Char('\x1b'));
         typed(&mut line, &"x".repeat(MAX_LINE));
         line.key(Stroke::Char('y'));

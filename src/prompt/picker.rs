@@ -20,13 +20,13 @@ pub struct PickerLook {
     /// The longest the drawn list may be, as dialoguer counts it (items and two rows).
     max_length: usize,
     width: usize,
-    seen: RefCell<Seen>,
+    seen: RefCell<RowsSeen>,
 }
 
 /// What the rows drawn so far showed: dialoguer keeps the choice to itself and draws only the
 /// rows in view, so the count is kept from what each redraw shows.
 #[derive(Default)]
-struct Seen {
+struct RowsSeen {
     chosen: Vec<bool>,
     /// Rows whose mark changed in this redraw: (index, now chosen, under the cursor).
     changed: Vec<(usize, bool, bool)>,
@@ -39,7 +39,7 @@ impl PickerLook {
         let chosen = (0..items.len())
             .map(|i| chosen.get(i).copied().unwrap_or(false))
             .collect();
-        let seen = Seen {
+        let seen = RowsSeen {
             chosen,
             changed: Vec::new(),
         };

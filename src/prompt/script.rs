@@ -5,7 +5,7 @@
 //! Esc or `q`), and the find step those of its fuzzy select (typed text, Backspace, arrows,
 //! Enter, Esc).
 
-use super::line::{Edit, Line, Stroke};
+use super::line::{Edit, Stroke, TypedLine};
 use super::Ask;
 use crate::error::{Error, Result};
 
@@ -68,7 +68,7 @@ impl Script {
 
     fn read_line(&mut self, prompt: &str, hidden: bool) -> Result<String> {
         self.written.push_str(prompt);
-        let mut line = Line::default();
+        let mut line = TypedLine::default();
         // Esc ends no line at once (as at the terminal); a hidden line that holds one is a
         // cancel when Enter ends it.
         let mut escaped = false;

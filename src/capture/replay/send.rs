@@ -172,7 +172,7 @@ pub fn upstream_of(tunnel: &Value) -> Result<Url> {
 /// The upstream a changed replay of `captured` goes to: that of `tunnel`, or of the tunnel it
 /// was captured on, as the agent shows it running now.
 pub async fn upstream_for(
-    client: &crate::agent::Client,
+    client: &crate::agent::AgentClient,
     captured: &Exchange,
     tunnel: Option<&str>,
 ) -> Result<Url> {

@@ -1,15 +1,13 @@
 //! `config show`: each setting in effect with its value (made safe to show) and where it came
 //! from, as a short text for people, tab-separated values in a pipe, or one JSON document.
 
-use std::io::Write;
-
 use serde_json::{json, Map, Value};
 
-use crate::config::is_secret_key;
+use crate::config_file::is_secret_key;
 use crate::context::Context;
 use crate::error::{CommandResult, Result};
 use crate::escape::escape;
-use crate::output::{Format, Printer};
+use crate::output::Printer;
 use crate::secrets::redact;
 
 /// One setting as shown: its key, its value (redacted or escaped; none when unset) and source.
@@ -42,8 +40,9 @@ pub(super) fn run(ctx: &Context, profile: &str) -> CommandResult {
     )?)
 }
 
-/// Prints the file, the profile, and each setting: one JSON document for machine output (or
-/// what `--jq` makes of it); else a line a setting, with a header on a terminal.
+/// Prints the file, the profile, and each setting: the printer writes one JSON document for
+/// machine output (or what `--jq` makes of it), else a line a setting, with a header on a
+/// terminal.
 fn print(
     printer: &Printer,
     file: &str,
@@ -51,40 +50,37 @@ fn print(
     profiles: Vec<String>,
     rows: &[Row],
 ) -> Result<()> {
-    if printer.is_json() || printer.jq.is_some() {
-        let mut settings = Map::new();
-        for (key, value, source) in rows {
-            settings.insert(
-                (*key).to_string(),
-                json!({"value": value, "source": source}),
-            );
-        }
-        return printer.document(&json!({
-            "config_file": file,
-            "profile": profile,
-            "profiles": profiles,
-            "settings": Value::Object(settings),
-        }));
-    }
-    let mut out = printer.writer();
-    let table = printer.format == Format::Table;
-    if table {
-        writeln!(out, "config file: {}", escape(file))?;
-        writeln!(out, "profile:     {}", escape(profile))?;
-    }
+    let mut settings = Map::new();
     for (key, value, source) in rows {
-        let value = value.clone().unwrap_or_default();
-        if table {
-            let value = if value.is_empty() {
-                "(not set)".to_string()
-            } else {
-                value
-            };
-            writeln!(out, "{key:<12}  {value}  ({source})")?;
-        } else {
-            writeln!(out, "{key}\t{value}\t{source}")?;
-        }
+        settings.insert(
+            (*key).to_string(),
+            json!({"value": value, "source": source}),
+        );
     }
-    out.flush()?;
-    Ok(())
+    let doc = json!({
+        "config_file": file,
+        "profile": profile,
+        "profiles": profiles,
+        "settings": Value::Object(settings),
+    });
+    printer.document_or_text(&doc, |out, table| {
+        if table {
+            writeln!(out, "config file: {}", escape(file))?;
+            writeln!(out, "profile:     {}", escape(profile))?;
+        }
+        for (key, value, source) in rows {
+            let value = value.clone().unwrap_or_default();
+            if table {
+                let value = if value.is_empty() {
+                    "(not set)".to_string()
+                } else {
+                    value
+                };
+                writeln!(out, "{key:<12}  {value}  ({source})")?;
+            } else {
+                writeln!(out, "{key}\t{value}\t{source}")?;
+            }
+        }
+        Ok(())
+    })
 }

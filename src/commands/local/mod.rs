@@ -4,9 +4,9 @@
 //! the full-screen inspector (`crate::inspect`). Clap definitions and thin handlers: the
 //! captured exchange and what is done with it live in `crate::capture`.
 
-pub mod filters;
-pub mod replay;
+pub mod filter_flags;
 pub mod requests;
+pub mod send_again;
 pub mod send_files;
 pub mod tunnels;
 pub mod user_file;

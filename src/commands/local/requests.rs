@@ -1,7 +1,7 @@
 //! `tunnelctl local requests …`: the HTTP requests the local agent captured — list (with the
-//! filter flags), get, follow (`tail`), export as HAR, clear; replay, save and send are in
-//! [`super::replay`]. Each capture is read once into [`Exchange`] and shown by
-//! [`crate::capture::view`].
+//! filter flags), get, follow (`tail`), export as HAR, clear; replay and save are in
+//! [`super::send_again`], send in [`super::send_files`], verify in [`super::verify`]. Each
+//! capture is read once into [`Exchange`] and shown by [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -15,7 +15,6 @@ use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
 use crate::output::columns::CAPTURED_REQUEST;
-use crate::output::Format;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -24,7 +23,7 @@ pub struct RequestsArgs {
 }
 
 #[derive(Debug, Args)]
-struct Filter {
+struct FilterFlags {
     /// Only requests captured on this tunnel
     #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
     tunnel: Option<String>,
@@ -48,9 +47,9 @@ captured request is read from the agent and filtered here.")]
         #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
         limit: Option<usize>,
         #[command(flatten)]
-        filter: Filter,
+        filter: FilterFlags,
         #[command(flatten)]
-        only: super::filters::RequestFilters,
+        only: super::filter_flags::RequestFilters,
     },
     /// Show one captured exchange, decoded: request line, headers, body, then the response
     #[command(after_help = "Examples:
@@ -123,7 +122,7 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
         #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         tunnel: Option<String>,
         #[command(flatten)]
-        changes: Box<super::replay::ChangeArgs>,
+        changes: Box<super::send_again::ChangeArgs>,
     },
     /// Write a captured request to a file as an HTTP message (what 'get --raw' shows, a
     /// chunked body written out whole), to send again later with 'send'
@@ -131,7 +130,7 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
   tunnelctl local requests save airt_2Qm… --out paid.http
   tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
   tunnelctl local requests save airt_2Qm… --out - | head -20")]
-    Save(super::replay::SaveArgs),
+    Save(super::send_again::SaveArgs),
     /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
     /// printing each answer's status (one request: the whole answer, as 'get' shows it)
     #[command(after_help = "Examples:
@@ -158,7 +157,7 @@ failed after sending; 5: several files, some sent and some not.")]
   tunnelctl local requests tail --tunnel 'web (http)' -o ndjson | jq .request.uri")]
     Tail {
         #[command(flatten)]
-        filter: Filter,
+        filter: FilterFlags,
     },
     /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
     #[command(after_help = "Examples:
@@ -173,7 +172,7 @@ failed after sending; 5: several files, some sent and some not.")]
         #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
         limit: Option<usize>,
         #[command(flatten)]
-        filter: Filter,
+        filter: FilterFlags,
         /// Replace FILE if it exists (a symlink to a file is replaced, never written
         /// through; a device or FIFO is written into); with '--har -', write to a terminal
         /// even bytes that could act on it
@@ -229,12 +228,12 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             tunnel,
             changes,
         } if changes.any() => {
-            return super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await;
+            return super::send_again::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await;
         }
         RequestsCommand::Replay { id, tunnel, .. } => {
-            super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await
+            super::send_again::replay_unchanged(ctx, &id, tunnel.as_deref()).await
         }
-        RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
+        RequestsCommand::Save(args) => super::send_again::save(ctx, args).await,
         RequestsCommand::Send(args) => return super::send_files::send_files(ctx, args).await,
         RequestsCommand::Clear => {
             let client = ctx.agent()?;
@@ -270,26 +269,25 @@ async fn list(
     let asked = if query.is_empty() { limit } else { None };
     let raw = client.requests_raw(asked, tunnel).await?;
     let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
-    // A table (or TSV) shows a few columns of each capture: it gets the capture's summary,
-    // never a value tree of everything a visitor sent (a header bomb's two million fields).
-    let rows_only =
-        matches!(ctx.printer.format, Format::Table | Format::Tsv) && ctx.printer.jq.is_none();
     let mut shown = 0;
     for item in raw.items()? {
         if limit.is_some_and(|n| shown >= n) {
             break;
         }
-        let read = (rows_only || !query.is_empty())
+        let read = (!query.is_empty())
             .then(|| Exchange::from_json(item))
             .flatten();
         if !query.is_empty() && !read.as_ref().is_some_and(|e| query.matches(e)) {
             continue;
         }
         shown += 1;
-        match read {
-            Some(e) if rows_only => sink.push(e.summary())?,
-            _ => sink.push_raw(item)?,
-        }
+        // A table (or TSV) shows a few columns of each capture: it gets the capture's
+        // summary, never a value tree of everything a visitor sent (a header bomb's two
+        // million fields).
+        sink.push_raw_or_row(item, || {
+            read.or_else(|| Exchange::from_json(item))
+                .map(|e| e.summary())
+        })?;
     }
     crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
     Ok(())

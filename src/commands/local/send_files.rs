@@ -2,7 +2,7 @@
 //! HAR log) sent to `--to`, each signed again with the secret of its provider unless
 //! `--keep-signature`; every file is read and checked before anything is sent.
 
-use super::replay::{sign_again, signing_secrets, MAX_FILE};
+use super::send_again::{sign_again, signing_secrets, MAX_FILE};
 use crate::capture::replay::check;
 use crate::capture::replay::send;
 use crate::capture::replay::send::{parse_upstream, upstream_of};

@@ -66,7 +66,7 @@ pub fn lines(e: &Exchange, side: Side, secrets: &Secrets) -> Vec<Line> {
 /// The first line: ID, tunnel, visitor, start time and duration (or pending), as pieces that
 /// [`wrap`] moves whole to the next line when the width is short (a time is never broken).
 fn header(e: &Exchange) -> Line {
-    let took = match super::list::took(e) {
+    let took = match super::exchange_list::took(e) {
         t if e.answered() && !t.is_empty() => format!("took {t}"),
         t => t,
     };
