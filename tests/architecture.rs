@@ -44,6 +44,7 @@ fn the_floor_plan_holds() {
     layers(&crate_, &mut violations);
     mutual_imports(&crate_, &mut violations);
     command_file_lengths(&crate_, &mut violations);
+    format_choices(&crate_, &mut violations);
     shared_names(&crate_, &mut violations);
     if !violations.is_empty() {
         let mut report = format!("{} architecture violations:\n", violations.len());
@@ -141,6 +142,22 @@ fn command_file_lengths(c: &Crate, out: &mut Vec<String>) {
     }
 }
 
+/// Commands do not branch on the output format: the printer decides. A command that reads
+/// `Format::…`, `printer.format`, `printer.jq` or `is_json()` is choosing a rendering.
+fn format_choices(c: &Crate, out: &mut Vec<String>) {
+    for file in c.files.values() {
+        if file.module.first().map(String::as_str) != Some("commands") {
+            continue;
+        }
+        for (what, line) in &file.format_reads {
+            out.push(format!(
+                "{}:{line}: a command branches on the output format ({what}); let the printer decide",
+                file.rel
+            ));
+        }
+    }
+}
+
 /// No two types, and no two modules, share a name. The one exception is a command group
 /// named for the part of the management API it drives (`commands/sessions` beside
 /// `api/sessions`, `commands/api` beside `api`): both hold the one thing, seen from the
@@ -203,6 +220,8 @@ struct File {
     imports: Vec<Import>,
     /// Structs, enums, unions, traits and type aliases outside test code, with their line.
     types: Vec<(String, usize)>,
+    /// Reads of the output format outside test code, with their line.
+    format_reads: Vec<(String, usize)>,
 }
 
 struct Import {
@@ -245,6 +264,7 @@ impl Crate {
                     test_only: false,
                     imports: scan.imports,
                     types: scan.types,
+                    format_reads: scan.format_reads,
                 },
             );
         }
@@ -254,6 +274,7 @@ impl Crate {
                 file.test_only = true;
                 file.imports.clear();
                 file.types.clear();
+                file.format_reads.clear();
             }
         }
         Crate { files }
@@ -433,6 +454,7 @@ fn raw_string_start(s: &[char], i: usize) -> Option<(usize, usize)> {
 struct Scan {
     imports: Vec<Import>,
     types: Vec<(String, usize)>,
+    format_reads: Vec<(String, usize)>,
     test_children: Vec<String>,
 }
 
@@ -441,6 +463,7 @@ impl Scan {
         let mut scan = Scan {
             imports: Vec::new(),
             types: Vec::new(),
+            format_reads: Vec::new(),
             test_children: Vec::new(),
         };
         let ident = |i: usize| match toks.get(i) {
@@ -470,6 +493,20 @@ impl Scan {
             {
                 i = skip_item(toks, i + 7, &mut scan.test_children);
                 continue;
+            }
+            let field = is(i.wrapping_sub(1), Tok::Punct('.'))
+                && ident(i.wrapping_sub(2)) == Some("printer");
+            match ident(i) {
+                Some("Format") if is(i + 1, Tok::Path) => {
+                    scan.format_reads.push(("Format::…".into(), toks[i].1))
+                }
+                Some("is_json") if is(i.wrapping_sub(1), Tok::Punct('.')) => {
+                    scan.format_reads.push(("is_json()".into(), toks[i].1))
+                }
+                Some(w @ ("format" | "jq")) if field => {
+                    scan.format_reads.push((format!("printer.{w}"), toks[i].1))
+                }
+                _ => {}
             }
             match &toks[i].0 {
                 Tok::Punct('{') => depth += 1,
@@ -537,6 +574,12 @@ impl Scan {
                     i
                 };
                 let end = use_tree(toks, first, base, &mut paths);
+                // `crate::output::Format::Json` names the format too.
+                for j in i..end {
+                    if ident(j) == Some("Format") && is(j + 1, Tok::Path) {
+                        scan.format_reads.push(("Format::…".into(), toks[j].1));
+                    }
+                }
                 for path in paths {
                     if let Some(target) = resolve(&path, known) {
                         if target != module {

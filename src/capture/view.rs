@@ -41,9 +41,14 @@ pub enum GetAs {
     Curl,
 }
 
-/// Shows one captured exchange; the decoded view with its `signature` check when given
-/// (JSON stays the agent's).
-pub fn get(p: &Printer, captured: &Exchange, how: GetAs, signature: Option<&Check>) -> Result<()> {
+/// Shows one captured exchange as `how` asks and the printer decides; the decoded view for
+/// people with the `signature` check it makes (asked only then: JSON stays the agent's).
+pub fn get(
+    p: &Printer,
+    captured: &Exchange,
+    how: GetAs,
+    signature: impl FnOnce() -> Result<Option<Check>>,
+) -> Result<()> {
     match how {
         GetAs::Raw { response, force } => {
             let part = if response { "response" } else { "request" };
@@ -57,7 +62,7 @@ pub fn get(p: &Printer, captured: &Exchange, how: GetAs, signature: Option<&Chec
             out.flush()?;
             Ok(())
         }
-        GetAs::Decoded => p.bytes(render(captured, signature).as_bytes()),
+        GetAs::Decoded => p.bytes(render(captured, signature()?.as_ref()).as_bytes()),
     }
 }
 

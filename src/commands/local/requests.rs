@@ -212,16 +212,14 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             } else {
                 GetAs::Decoded
             };
-            // The decoded view says what the handler will make of a signed request.
-            let check = match how {
-                GetAs::Decoded if !ctx.printer.is_json() => {
-                    let check =
-                        signed::check(&captured, &ctx.settings.webhook_secrets()?, signed::now());
-                    check.provider.is_some().then_some(check)
-                }
-                _ => None,
+            // The decoded view for people says what the handler will make of a signed
+            // request; the check is made only when that view is printed.
+            let check = || {
+                let check =
+                    signed::check(&captured, &ctx.settings.webhook_secrets()?, signed::now());
+                Ok(check.provider.is_some().then_some(check))
             };
-            view::get(&ctx.printer, &captured, how, check.as_ref())
+            view::get(&ctx.printer, &captured, how, check)
         }
         RequestsCommand::Replay {
             id,
