@@ -566,18 +566,18 @@ impl Scan {
             if let Some(base) = base {
                 let line = toks[i].1;
                 let mut paths = Vec::new();
-                let first = if head == Some("crate") || head == Some("self") {
-                    i + 2
-                } else if head == Some("super") {
+                // After `crate::`, `self::` or the last `super::`; a child's name is the
+                // path's first segment.
+                let first = if matches!(head, Some("crate" | "self" | "super")) {
                     i + 2
                 } else {
                     i
                 };
                 let end = use_tree(toks, first, base, &mut paths);
                 // `crate::output::Format::Json` names the format too.
-                for j in i..end {
+                for (j, (_, line)) in toks.iter().enumerate().take(end).skip(i) {
                     if ident(j) == Some("Format") && is(j + 1, Tok::Path) {
-                        scan.format_reads.push(("Format::…".into(), toks[j].1));
+                        scan.format_reads.push(("Format::…".into(), *line));
                     }
                 }
                 for path in paths {

@@ -98,6 +98,22 @@ pub fn explain_not_found<'a>(
 mod tests {
     use super::*;
 
+    /// The command each kind names for reading its IDs is one of the clap tree's, so a
+    /// renamed or moved command cannot leave a hint pointing at nothing.
+    #[test]
+    fn every_command_named_exists() {
+        let tree = crate::cli::command();
+        for kind in KINDS {
+            let words = kind.reads.strip_prefix("tunnelctl ").unwrap();
+            let mut cmd = &tree;
+            for word in words.split(' ') {
+                cmd = cmd
+                    .find_subcommand(word)
+                    .unwrap_or_else(|| panic!("no command '{}'", kind.reads));
+            }
+        }
+    }
+
     #[test]
     fn an_id_of_another_kind_is_named_with_its_command() {
         let hint = wrong_kind("ip_policies", "ts_2gv").unwrap();

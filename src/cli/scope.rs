@@ -176,7 +176,7 @@ mod tests {
             Scope::Except(l) | Scope::In(l) => l.clone(),
         });
         for p in named {
-            assert!(all.iter().any(|c| *c == p), "no command '{p}'");
+            assert!(all.contains(&p), "no command '{p}'");
         }
     }
 
