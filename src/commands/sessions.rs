@@ -152,7 +152,8 @@ remaining, then failures are grouped by reason; elsewhere each session gets a li
     },
     /// Update agents; restart them 10 seconds or more later (or use 'sessions upgrade')
     #[command(after_help = "Examples:
-  tunnelctl sessions update ts_2Qm… && sleep 10 && tunnelctl sessions restart ts_2Qm… --wait
+  tunnelctl sessions update ts_2Qm… && sleep 10 \\
+      && tunnelctl sessions restart ts_2Qm… --wait
   tunnelctl sessions update --agent-version '<3.20' --dry-run")]
     Update {
         #[command(flatten)]

@@ -39,7 +39,7 @@ const SKIPPED: &[(&str, &str)] = &[
         "follows requests until Ctrl-C: it never ends by itself",
     ),
     (
-        "tunnelctl local requests tail --tunnel 'web (http)' -o ndjson | jq .request.uri",
+        "tunnelctl local requests tail --tunnel 'web (http)' -o ndjson \\\n    | jq .request.uri",
         "follows requests until Ctrl-C: it never ends by itself",
     ),
     (
@@ -51,7 +51,7 @@ const SKIPPED: &[(&str, &str)] = &[
         "full-screen: it needs a terminal (tests/cli/inspect.rs drives it in a pseudo-terminal)",
     ),
     (
-        "tunnelctl local requests send paid.http --to http://localhost:8080 --sign github",
+        "tunnelctl local requests send paid.http --to http://localhost:8080 \\\n    --sign github",
         "signs with a webhook secret, which is never put on a command line; tests/cli/signed_webhooks.rs runs it with one in the environment",
     ),
     (

@@ -308,3 +308,61 @@ fn help_never_shows_the_value_of_an_environment_variable() {
         assert!(!out.stdout.contains("prof-x9q"), "{args:?}: {}", out.stdout);
     }
 }
+
+/// Every example of every help page (`-h` and `--help`) reads whole at 80 columns: each line
+/// of its "Examples:" block is a line of an example as written, none broken where clap wrapped
+/// it (a continuation line starting with `--remove-header` cannot be pasted).
+#[test]
+fn every_help_example_is_whole_at_80_columns() {
+    let env = Env::new();
+    let root = tunnelctl::cli::command();
+    let mut broken = Vec::new();
+    for path in command_paths() {
+        let cmd = find(&root, &path);
+        let Some(text) = cmd.get_after_help().map(|t| t.to_string()) else {
+            continue;
+        };
+        let written: Vec<String> = tunnelctl::cli::after_help::parse(&text)
+            .examples
+            .iter()
+            .flat_map(|e| e.lines.iter().map(|l| format!("  {l}")))
+            .collect();
+        // Two columns to spare: a line filling the last column wraps on some terminals.
+        for line in written.iter().filter(|l| l.chars().count() > 78) {
+            broken.push(format!("{}: wider than 78 columns: {line:?}", path.join(" ")));
+        }
+        for flag in ["-h", "--help"] {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push(flag);
+            let out = run(env.bare().env("COLUMNS", "80").args(&args));
+            out.ok();
+            let shown: Vec<&str> = out
+                .stdout
+                .lines()
+                .skip_while(|l| !matches!(*l, "Examples:" | "Example:"))
+                .skip(1)
+                .take_while(|l| !l.trim().is_empty())
+                .collect();
+            assert!(
+                !written.is_empty() || shown.is_empty(),
+                "{args:?}: no examples"
+            );
+            let what = args.join(" ");
+            for line in &shown {
+                if line.chars().count() > 80 || !written.iter().any(|w| w == line) {
+                    broken.push(format!("{what}: {line:?}"));
+                }
+            }
+            assert!(
+                shown.len() >= written.len(),
+                "{what}: examples missing:\n{}",
+                out.stdout
+            );
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "example lines broken at 80 columns:\n{}",
+        broken.join("\n")
+    );
+}

@@ -83,7 +83,7 @@ captured request is read from the agent and filtered here.")]
     #[command(after_help = "Examples:
   tunnelctl local requests verify
   tunnelctl local requests verify airt_2Qm…
-  tunnelctl local requests verify --json | jq '.[] | select(.result != \"valid\")'
+  tunnelctl local requests verify --jq '.[] | select(.result != \"valid\")'
 
 Results: valid; invalid (does not match the secret); expired (matches, but older than the
 provider accepts: the handler would refuse it now); no-secret (signed, no secret set: the
@@ -101,13 +101,16 @@ expired.")]
     #[command(after_help = "Examples:
   tunnelctl local requests replay airt_2Qm…
   tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'
-  tunnelctl local requests replay airt_2Qm… --header 'X-Signature: test' --remove-header Cookie
+  tunnelctl local requests replay airt_2Qm… --header 'X-Signature: test' \\
+      --remove-header Cookie
   tunnelctl local requests replay airt_2Qm… --body @event.json
-  tunnelctl local requests replay airt_2Qm… --set data.amount=2500 --set data.currency=eur
+  tunnelctl local requests replay airt_2Qm… --set data.amount=2500 \\
+      --set data.currency=eur
   tunnelctl local requests replay airt_2Qm… --edit
   tunnelctl local requests replay airt_2Qm… --to http://localhost:3000
   tunnelctl local requests replay airt_2Qm… --resign
-  tunnelctl local requests replay airt_2Qm… --set data.amount=1 --keep-signature
+  tunnelctl local requests replay airt_2Qm… --set data.amount=1 \\
+      --keep-signature
 
 Changes are made in this order: --body, --set, --remove-header, --header, then --edit.
 Content-Length always follows the body. A changed webhook is signed again, with a fresh
@@ -130,7 +133,7 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
     /// chunked body written out whole), to send again later with 'send'
     #[command(after_help = "Examples:
   tunnelctl local requests save airt_2Qm… --out paid.http
-  tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
+  tunnelctl local requests save airt_2Qm… --out paid.http --force  # overwrite
   tunnelctl local requests save airt_2Qm… --out - | head -20")]
     Save(super::replay::SaveArgs),
     /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
@@ -139,8 +142,10 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
   tunnelctl local requests send paid.http --to http://localhost:8080
   tunnelctl local requests send paid.http refund.http --tunnel 'web (http)'
   tunnelctl local requests send --har hooks.har --to http://localhost:8080/v2
-  tunnelctl local requests send paid.http --to http://localhost:8080 --json | jq .response.status_code
-  tunnelctl local requests send paid.http --to http://localhost:8080 --sign github
+  tunnelctl local requests send paid.http --to http://localhost:8080 --json \\
+      | jq .response.status_code
+  tunnelctl local requests send paid.http --to http://localhost:8080 \\
+      --sign github
 
 A signed webhook is signed again, with a fresh timestamp, when a secret is set for its
 provider (--keep-signature sends it as it was); --sign PROVIDER signs a request that carries
@@ -156,7 +161,8 @@ failed after sending; 5: several files, some sent and some not.")]
     /// Follow new captured requests as they arrive, until Ctrl-C
     #[command(after_help = "Examples:
   tunnelctl local requests tail
-  tunnelctl local requests tail --tunnel 'web (http)' -o ndjson | jq .request.uri")]
+  tunnelctl local requests tail --tunnel 'web (http)' -o ndjson \\
+      | jq .request.uri")]
     Tail {
         #[command(flatten)]
         filter: Filter,
@@ -164,7 +170,8 @@ failed after sending; 5: several files, some sent and some not.")]
     /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
     #[command(after_help = "Examples:
   tunnelctl local requests export --har hooks.har
-  tunnelctl local requests export --har - --tunnel 'web (http)' --limit 50 > hooks.har")]
+  tunnelctl local requests export --har - --tunnel 'web (http)' \\
+      --limit 50 > hooks.har")]
     Export {
         /// The file to write ('-' for stdout)
         #[arg(long, value_name = "FILE")]
