@@ -329,7 +329,10 @@ fn every_help_example_is_whole_at_80_columns() {
             .collect();
         // Two columns to spare: a line filling the last column wraps on some terminals.
         for line in written.iter().filter(|l| l.chars().count() > 78) {
-            broken.push(format!("{}: wider than 78 columns: {line:?}", path.join(" ")));
+            broken.push(format!(
+                "{}: wider than 78 columns: {line:?}",
+                path.join(" ")
+            ));
         }
         for flag in ["-h", "--help"] {
             let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
@@ -365,4 +368,92 @@ fn every_help_example_is_whole_at_80_columns() {
         "example lines broken at 80 columns:\n{}",
         broken.join("\n")
     );
+}
+
+/// A usage line shows what the command needs, whatever the environment holds: with every
+/// `TUNNELCTL_*` setting in the environment (as `tunnelctl-mock exec` leaves it), a local
+/// command's usage error does not list `--api-key` and the other settings as if required.
+#[test]
+fn usage_errors_do_not_list_settings_read_from_the_environment() {
+    let env = Env::new();
+    let settings = [
+        "--api-key",
+        "--api-url",
+        "--agent-url",
+        "--config",
+        "--profile",
+    ];
+    let usage_of = |args: &[&str]| {
+        let out = run(env
+            .cmd()
+            .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+            .env("TUNNELCTL_PROFILE", "default")
+            .args(args));
+        out.code(2);
+        assert_eq!(out.stdout, "");
+        let usage = out
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("Usage:"))
+            .unwrap_or_else(|| panic!("{args:?}: no usage line:\n{}", out.stderr))
+            .to_string();
+        for flag in settings {
+            assert!(!usage.contains(flag), "{args:?} lists {flag}: {usage}");
+        }
+        (out.stderr.clone(), usage)
+    };
+    let (said, usage) = usage_of(&["local", "requests", "export"]);
+    assert!(said.contains("--har <FILE>"), "{said}");
+    assert_eq!(usage, "Usage: tunnelctl local requests export --har <FILE>");
+    let (said, usage) = usage_of(&["local", "requests", "send", "x.http"]);
+    assert!(said.contains("--to <URL>"), "{said}");
+    assert!(usage.contains("<FILE>..."), "{usage}");
+    // A conflict is written with the same usage line.
+    let (said, _) = usage_of(&[
+        "local", "requests", "replay", "airt_x", "--tunnel", "a", "--to", "http://x",
+    ]);
+    assert!(said.contains("cannot be used with"), "{said}");
+    assert!(env.mock.agent_requests().is_empty(), "nothing sent");
+    assert!(env.requests().is_empty(), "nothing sent");
+}
+
+/// `tunnelctl` alone lists the commands, as `gh` and `kubectl` do: in a script it is a usage
+/// error (exit 2, the list on stderr, nothing on stdout).
+#[test]
+fn bare_tunnelctl_lists_the_commands_and_exits_2_off_a_terminal() {
+    let env = Env::new();
+    let out = run(&mut env.cmd());
+    out.code(2);
+    assert_eq!(out.stdout, "");
+    assert!(
+        !out.stderr.contains("subcommand is required"),
+        "{}",
+        out.stderr
+    );
+    for word in [
+        "Commands:",
+        "sessions",
+        "local",
+        "config",
+        "Usage: tunnelctl",
+    ] {
+        out.says(word);
+    }
+    let forced = run(env.cmd().env("TUNNELCTL_FORCE_TTY", "1"));
+    forced.ok().prints("Commands:").prints("local");
+    // Flags without a command are still an error about the missing command.
+    run(env.cmd().arg("--json")).code(2).says("subcommand");
+}
+
+/// On a terminal of 80x24, `tunnelctl` alone shows the command list and exits 0.
+#[test]
+fn bare_tunnelctl_on_a_terminal_shows_the_command_list() {
+    let env = Env::new();
+    let mut term = env.pty(&[], 24, 80);
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    let shown = String::from_utf8_lossy(&term.output()).into_owned();
+    assert!(shown.contains("Commands:"), "{shown}");
+    assert!(shown.contains("event-destinations"), "{shown}");
+    assert!(!shown.contains("error:"), "{shown}");
+    term.assert_restored();
 }
