@@ -37,9 +37,11 @@ struct SelectArgs {
     /// Only sessions whose agent runs on this OS (e.g. linux, darwin, windows)
     #[arg(long, value_name = "OS", value_parser = super::non_empty)]
     os: Option<String>,
-    /// Only agents of this version: 3.19 (3.19 and 3.19.x), 3.19.2, =3.19.2 (exactly), <3.20,
-    /// <=3.20, >3.19, >=3.19.1; conditions joined by commas must all hold (>=3.19,<3.20).
-    /// Anything else (abc, v3.19, =>3.19, ~3.19) is refused
+    /// Only agents of this version: 3.19 (the 3.19 and 3.19.x releases), 3.19.2 (that release
+    /// and its +build variants), 3.20.0-rc.1 (that pre-release), =3.19.2 (exactly), <3.20,
+    /// <=3.20, >3.19, >=3.19.1 (by semver precedence: <3.20.0 holds for 3.20.0-rc.1);
+    /// conditions joined by commas must all hold (>=3.19,<3.20). Anything else (abc, v3.19,
+    /// =>3.19, ~3.19) is refused
     #[arg(long, value_name = "VERSION")]
     agent_version: Option<VersionMatch>,
     /// Only sessions started with this credential (cr_…)
