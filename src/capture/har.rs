@@ -162,6 +162,17 @@ pub fn requests(har: &Value) -> Result<Vec<Message>, String> {
         .collect()
 }
 
+/// Is the file `name` with these contents a HAR log (named `.har`, or a JSON document with a
+/// `log` object), for a hint when it is read as a request file?
+pub fn looks_like_har(name: &str, bytes: &[u8]) -> bool {
+    let named = std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("har"));
+    named
+        || serde_json::from_slice::<Value>(bytes)
+            .is_ok_and(|doc| doc.get("log").is_some_and(Value::is_object))
+}
+
 /// The request of every entry, in the order of the log, each read or refused on its own (so
 /// the caller can name the entry); an error when the document is not a HAR log.
 pub fn entries(har: &Value) -> Result<Vec<Result<Message, String>>, String> {

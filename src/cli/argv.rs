@@ -38,7 +38,10 @@ pub fn parse(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let mut cmd = tree.color(choice(&args));
     let mut matches = match cmd.try_get_matches_from_mut(args.clone()) {
         Ok(matches) => matches,
-        Err(e) => return Err(usage_without_settings(e, args)),
+        Err(e) => {
+            let e = super::elsewhere::tip(e, &args);
+            return Err(usage_without_settings(e, args));
+        }
     };
     // clap fills a field alike from its flag and its variable; only the matches know which.
     let typed = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);

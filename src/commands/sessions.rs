@@ -179,7 +179,7 @@ Windows sessions (restart is not supported on Windows), reported as skipped as b
         #[arg(long, value_name = "N", default_value_t = 5, value_parser = parse_parallel)]
         batch: usize,
         /// Wait between update and restart (at least 10s, as the service requires)
-        #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_settle)]
+        #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_settle, allow_hyphen_values = true)]
         settle: Duration,
         /// Go on with the next batches after a batch with failures
         #[arg(long)]
