@@ -31,7 +31,7 @@ pub async fn prepare(
     dry_run: bool,
 ) -> Result<Option<(Client, Targets)>> {
     let client = ctx.management()?;
-    let targets = Targets::choose(&client, &ctx.prompter, selection, verb, need_details).await?;
+    let targets = Targets::choose(ctx, &client, selection, verb, need_details).await?;
     if dry_run {
         report::dry_run(ctx, verb, &targets)?;
         return Ok(None);

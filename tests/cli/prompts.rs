@@ -599,3 +599,58 @@ fn at_80_columns_the_find_step_wraps_no_row() {
     term.send(keys::ESC);
     assert_eq!(term.wait_exit(), 130);
 }
+
+/// The picker offers a restart only to agents that can take one (rule 1: not on Windows),
+/// says how many it left out and why, and still offers every session a stop.
+#[test]
+fn at_80x24_the_restart_picker_leaves_out_windows_agents_and_says_so() {
+    let env = Env::new();
+    let ids = env.seed_sessions(serde_json::json!([
+        {"os": "linux", "region": "eu"},
+        {"os": "windows", "region": "eu"},
+        {"os": "darwin", "region": "us"},
+        {"os": "Windows", "region": "us"},
+    ]));
+    // A stop can be sent to any of them.
+    let mut term = env.pty(&["sessions", "stop"], 24, 80);
+    let screen = term.wait_for("0 chosen; 1-4 of 4");
+    assert!(!screen.contains("not offered"), "{screen}");
+    term.send(keys::ESC);
+    assert_eq!(term.wait_exit(), 130);
+    let mut term = env.pty(&["sessions", "restart"], 24, 80);
+    let screen = term.wait_for("0 chosen; 1-2 of 2");
+    assert!(
+        screen.contains("2 session(s) not offered: restart is not supported on Windows."),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains(&ids[1]) && !screen.contains(&ids[3]),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&ids[0]) && screen.contains(&ids[2]),
+        "{screen}"
+    );
+    term.send(keys::DOWN).send(keys::SPACE).send(keys::ENTER);
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    term.assert_restored();
+    let writes = env.writes();
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    let offered = [&ids[0], &ids[2]].map(|id| format!("/tunnel_sessions/{id}/restart"));
+    assert!(offered.contains(&writes[0].path), "{writes:?}");
+}
+
+/// With only Windows agents online, a restart has nothing to offer: said before any picker.
+#[test]
+fn a_restart_picker_with_only_windows_agents_says_none_can_restart() {
+    let env = Env::new();
+    env.seed_sessions(serde_json::json!([{"os": "windows"}]));
+    let mut term = env.pty(&["sessions", "restart"], 24, 80);
+    assert_eq!(term.wait_exit(), 2, "{}", term.screen());
+    let screen = term.screen();
+    assert!(
+        screen.contains("none of the 1 online session(s) can take restart"),
+        "{screen}"
+    );
+    assert!(env.writes().is_empty(), "{:?}", env.writes());
+}
