@@ -297,8 +297,26 @@ fn a_delete_of_many_shows_the_count_and_the_first_few() {
     assert!(env.writes().is_empty());
 }
 
+/// Seeds `n` sessions that can all take a restart (Linux and macOS agents in turn; the
+/// picker leaves Windows agents out of a restart).
+fn seed_restartable(env: &Env, n: usize) -> Vec<String> {
+    let list: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let (os, region) = (["linux", "darwin"][i % 2], ["us", "eu", "ap"][i % 3]);
+            let version = ["3.18.4", "3.19.1", "3.20.0"][i % 3];
+            serde_json::json!({
+                "os": os,
+                "region": region,
+                "agent_version": version,
+                "ip": format!("198.51.100.{}", i + 1),
+            })
+        })
+        .collect();
+    env.seed_sessions(serde_json::Value::Array(list))
+}
+
 fn restart_picker(env: &Env) -> Pty {
-    env.seed_session_count(30);
+    seed_restartable(env, 30);
     let mut term = env.pty(&["sessions", "restart"], 12, COLS);
     term.wait_for("Sessions to restart");
     term
@@ -376,7 +394,7 @@ fn ctrl_c_at_every_kind_of_question_leaves_the_cursor_visible() {
 #[test]
 fn at_80_columns_the_picker_shows_sessions_in_columns() {
     let env = Env::new();
-    env.seed_session_count(12);
+    seed_restartable(&env, 12);
     let mut term = env.pty(&["sessions", "restart"], 24, 80);
     let screen = term.wait_for("0 chosen; 1-12 of 12");
     assert!(term.wrapped_rows().is_empty(), "{:?}", term.wrapped_rows());
