@@ -63,15 +63,21 @@ pub fn tip(e: clap::Error, args: &[OsString]) -> clap::Error {
     tipped
 }
 
-/// The command words of argv, as far as they name commands of the tree.
+/// The command words of argv, as far as they name commands of the tree (a flag's value, as
+/// in `--profile local`, names none).
 fn typed_path(root: &Command, args: &[OsString]) -> Vec<String> {
     let mut path = Vec::new();
     let mut cmd = root;
-    for word in args.iter().skip(1).filter_map(|a| a.to_str()) {
+    let mut words = args.iter().skip(1).filter_map(|a| a.to_str());
+    while let Some(word) = words.next() {
         if word == "--" {
             break;
         }
-        if let Some(sub) = cmd.find_subcommand(word) {
+        if word.starts_with('-') {
+            if super::lazy::takes_next_word(cmd, word) {
+                words.next();
+            }
+        } else if let Some(sub) = cmd.find_subcommand(word) {
             path.push(sub.get_name().to_string());
             cmd = sub;
         }
@@ -127,6 +133,12 @@ mod tests {
             said.contains("Usage: tunnelctl local requests verify"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn a_flag_s_value_is_no_command_word() {
+        let said = error_of("tunnelctl --profile local sessions list --signature x");
+        assert!(said.contains("not of 'tunnelctl sessions list'"), "{said}");
     }
 
     #[test]
