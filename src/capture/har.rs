@@ -162,15 +162,21 @@ pub fn requests(har: &Value) -> Result<Vec<Message>, String> {
         .collect()
 }
 
-/// Is the file `name` with these contents a HAR log (named `.har`, or a JSON document with a
-/// `log` object), for a hint when it is read as a request file?
-pub fn looks_like_har(name: &str, bytes: &[u8]) -> bool {
+/// The hint for the file `name` with these contents read as a request file: to send it with
+/// `--har` when it looks like a HAR log (named `.har`, or a JSON document with a `log`
+/// object); else nothing.
+pub fn hint(name: &str, bytes: &[u8]) -> &'static str {
     let named = std::path::Path::new(name)
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("har"));
-    named
+    let har = named
         || serde_json::from_slice::<Value>(bytes)
-            .is_ok_and(|doc| doc.get("log").is_some_and(Value::is_object))
+            .is_ok_and(|doc| doc.get("log").is_some_and(Value::is_object));
+    if har {
+        " (it looks like a HAR log: send its entries with --har)"
+    } else {
+        ""
+    }
 }
 
 /// The request of every entry, in the order of the log, each read or refused on its own (so

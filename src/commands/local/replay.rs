@@ -296,8 +296,7 @@ pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
     Ok(())
 }
 
-/// `local requests send FILE...`: where to send is one of `--to` and `--tunnel`, and a
-/// usage error without either names both.
+/// `local requests send FILE...` (to one of `--to` and `--tunnel`, which an error names).
 #[derive(Debug, Args)]
 #[command(group(clap::ArgGroup::new("target").args(["to", "tunnel"]).required(true)))]
 pub struct SendArgs {
@@ -400,12 +399,10 @@ fn read_requests(file: &str, har: bool) -> CommandResult<Vec<(String, Message)>>
     };
     if !har {
         let msg = Message::parse_request(&bytes).map_err(|why| {
-            let hint = if har::looks_like_har(file, &bytes) {
-                " (it looks like a HAR log: send its entries with --har)"
-            } else {
-                ""
-            };
-            refused(shown, format!("not an HTTP request: {why}{hint}"))
+            refused(
+                shown,
+                format!("not an HTTP request: {why}{}", har::hint(file, &bytes)),
+            )
         })?;
         if let Some((declared, present)) = check::cut_short(&bytes, &msg) {
             return Err(refused(
