@@ -23,29 +23,20 @@ fn a_har_log_sent_as_a_request_file_is_told_to_use_har() {
     let env = Env::new();
     let dir = env.dir.path();
     let doc = json!({"log": {"version": "1.2", "entries": []}}).to_string();
-    std::fs::write(dir.join("hooks.har"), &doc).unwrap();
-    std::fs::write(dir.join("export.json"), &doc).unwrap();
-    for name in ["hooks.har", "export.json"] {
+    let send = |name: &str, text: &str| {
         let path = dir.join(name);
-        let out = env.local(&[
-            "requests",
-            "send",
-            path.to_str().unwrap(),
-            "--to",
-            "http://127.0.0.1:9",
-        ]);
-        out.code(2).says("not an HTTP request").says("--har");
+        std::fs::write(&path, text).unwrap();
+        let file = path.to_str().unwrap();
+        env.local(&["requests", "send", file, "--to", "http://127.0.0.1:9"])
+    };
+    for name in ["hooks.har", "export.json"] {
+        send(name, &doc)
+            .code(2)
+            .says("not an HTTP request")
+            .says("--har");
     }
     // A request file that is simply wrong gets no such hint.
-    std::fs::write(dir.join("bad.http"), "hello\n").unwrap();
-    let path = dir.join("bad.http");
-    let out = env.local(&[
-        "requests",
-        "send",
-        path.to_str().unwrap(),
-        "--to",
-        "http://127.0.0.1:9",
-    ]);
+    let out = send("bad.http", "hello\n");
     out.code(2).says("not an HTTP request");
     assert!(!out.stderr.contains("--har"), "{}", out.stderr);
 }
