@@ -30,6 +30,7 @@ mod interaction;
 mod ip_policies;
 mod local;
 mod narrow;
+mod newcomer;
 mod prompts;
 mod properties;
 mod pty_harness;

@@ -58,7 +58,13 @@ captured request is read from the agent and filtered here.")]
   tunnelctl local requests get airt_2Qm…
   tunnelctl local requests get airt_2Qm… --raw > request.http
   tunnelctl local requests get airt_2Qm… --raw --response > response.http
-  tunnelctl local requests get airt_2Qm… --curl")]
+  tunnelctl local requests get airt_2Qm… --body-only | jq .
+  tunnelctl local requests get airt_2Qm… --body-only --response | less
+  tunnelctl local requests get airt_2Qm… --curl
+
+On a terminal each body is cut after about a screenful (JSON pretty-printed); --body-only
+and --raw show all of it, and so does a pipe.")]
+    #[command(group = clap::ArgGroup::new("bytes").args(["raw", "body_only"]))]
     Get {
         /// Captured request ID (airt_…)
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
@@ -66,12 +72,16 @@ captured request is read from the agent and filtered here.")]
         /// Write the raw request bytes to stdout, unchanged
         #[arg(long, conflicts_with = "curl")]
         raw: bool,
-        /// With --raw: the raw response bytes instead
-        #[arg(long, requires = "raw")]
+        /// Write only the request's body to stdout, whole, its Content-Encoding (gzip,
+        /// deflate) undone
+        #[arg(long, conflicts_with = "curl")]
+        body_only: bool,
+        /// With --raw or --body-only: the response instead of the request
+        #[arg(long, requires = "bytes")]
         response: bool,
-        /// With --raw: write the bytes to a terminal even when they hold control characters or
-        /// binary data (by default they are written only to a file or a pipe)
-        #[arg(long, requires = "raw")]
+        /// With --raw or --body-only: write the bytes to a terminal even when they hold
+        /// control characters or binary data (by default they go only to a file or a pipe)
+        #[arg(long, requires = "bytes")]
         force: bool,
         /// Print the request as an equivalent curl command line (for bash or zsh: control
         /// characters are written as $'…' escapes)
@@ -198,6 +208,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
         RequestsCommand::Get {
             id,
             raw,
+            body_only,
             response,
             force,
             curl,
@@ -206,6 +217,8 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             let captured = Exchange::from_agent(client.request(&id).await?)?;
             let how = if raw {
                 GetAs::Raw { response, force }
+            } else if body_only {
+                GetAs::Body { response, force }
             } else if curl {
                 GetAs::Curl
             } else {
