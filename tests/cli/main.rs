@@ -26,6 +26,7 @@ mod header_case;
 mod help;
 mod inspect;
 mod inspect_at_80;
+mod inspect_filter_keys;
 mod interaction;
 mod ip_policies;
 mod local;
