@@ -96,6 +96,8 @@ pub struct Layout {
     cut: Vec<bool>,
     /// The headers of the table columns.
     headers: Vec<&'static str>,
+    /// For each column, the header of the one it stands in for, if it is a stand-in.
+    stands_in_for: Vec<Option<&'static str>>,
 }
 
 impl Layout {
@@ -126,6 +128,13 @@ impl Layout {
         let mut kept = vec![false; columns.len()];
         let mut used = 0;
         for &i in &order {
+            // A stand-in only where what it stands for did not fit.
+            let principal_kept = columns[i]
+                .stands_in_for
+                .is_some_and(|p| (0..columns.len()).any(|j| kept[j] && columns[j].header == p));
+            if principal_kept {
+                continue;
+            }
             let extra = sizes.need[i] + if used == 0 { 0 } else { GAP };
             if columns[i].priority <= super::columns::ALWAYS || used + extra <= sizes.room {
                 kept[i] = true;
@@ -158,35 +167,46 @@ impl Layout {
             widths: sizes.widths(&kept),
             cut: columns.iter().map(|c| c.may_cut()).collect(),
             headers: columns.iter().map(|c| c.header).collect(),
+            stands_in_for: columns.iter().map(|c| c.stands_in_for).collect(),
         }
     }
 
-    /// The headers of the columns left out, in table order.
+    /// The headers of the columns left out, in table order (not a stand-in whose column is
+    /// shown: nothing is missing then).
     pub fn dropped(&self) -> Vec<&'static str> {
+        let shown = |header: &str| {
+            self.headers
+                .iter()
+                .zip(&self.widths)
+                .any(|(h, w)| *h == header && w.is_some())
+        };
         self.widths
             .iter()
             .zip(&self.headers)
-            .filter(|(w, _)| w.is_none())
-            .map(|(_, h)| *h)
+            .zip(&self.stands_in_for)
+            .filter(|((w, _), stand_in)| w.is_none() && !stand_in.is_some_and(shown))
+            .map(|((_, h), _)| *h)
             .collect()
     }
 
-    /// The line that says which columns were left out, if any.
+    /// The line that says which columns were left out, if any (broken at spaces into lines
+    /// that fit the terminal when many were).
     pub fn dropped_note(&self, terminal_width: u16) -> Option<String> {
         let dropped = self.dropped();
         if dropped.is_empty() {
             return None;
         }
-        Some(format!(
+        let note = format!(
             "{} not shown at {terminal_width} columns; --json shows every field",
             dropped.join(", ")
-        ))
+        );
+        Some(super::detail::wrap(&note, usize::from(terminal_width).max(20)).join("\n"))
     }
 
-    /// Every table column of `kind` at its full width, none left out and nothing cut
-    /// (`-o wide`).
+    /// Every column of `kind` ([`Kind::wide_columns`]) at its full width, none left out and
+    /// nothing cut (`-o wide`).
     pub fn every(kind: &Kind, rows: &[Vec<String>]) -> Self {
-        let columns: Vec<&Column> = kind.table_columns().collect();
+        let columns: Vec<&Column> = kind.wide_columns().collect();
         Layout {
             widths: natural_widths(&columns, rows)
                 .into_iter()
@@ -194,6 +214,7 @@ impl Layout {
                 .collect(),
             cut: vec![false; columns.len()],
             headers: columns.iter().map(|c| c.header).collect(),
+            stands_in_for: columns.iter().map(|c| c.stands_in_for).collect(),
         }
     }
 
@@ -405,12 +426,13 @@ mod tests {
         let rows = vec![row(&[
             "ed_2guQ2CGIpfYdhnFmnssgDPmyWHZ",
             "audit",
-            "json",
             "kinesis",
             arn,
+            "tunnel-events",
             "role arn:aws:iam::123456789012:role/tunnel-events",
             "",
             "3h ago",
+            "json",
         ])];
         for w in [40, 80, 100, 160] {
             let layout = Layout::fit(&EVENT_DESTINATION, &rows, w);
@@ -458,7 +480,7 @@ mod tests {
         assert_eq!(
             layout.dropped_note(30).as_deref(),
             Some(
-                "DESCRIPTION, METADATA, CREATED not shown at 30 columns; --json shows every field"
+                "DESCRIPTION, METADATA, CREATED\nnot shown at 30 columns;\n--json shows every field"
             )
         );
     }
