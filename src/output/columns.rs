@@ -14,6 +14,9 @@ pub enum Cell {
     /// Free text a person wrote (a description, metadata, a path): cut with `…` when a table
     /// is short of room, wrapped at spaces in a detail view.
     Free,
+    /// Free text that matters whole (what to do next, a name to set): in a table it wraps
+    /// at spaces onto more lines, never cut and never broken inside a word.
+    Prose,
     /// An RFC 3339 time: "3h ago" in a table, absolute and relative in a detail view,
     /// unchanged in TSV.
     Time,
@@ -79,6 +82,11 @@ impl Column {
     /// references and codes are never cut.
     pub fn may_cut(&self) -> bool {
         matches!(self.cell, Cell::Free)
+    }
+
+    /// Does a table wrap this column's text at spaces instead of cutting it?
+    pub fn wraps(&self) -> bool {
+        matches!(self.cell, Cell::Prose)
     }
 }
 
@@ -298,7 +306,8 @@ pub static SIGNATURE_CHECK: Kind = Kind {
         col("ID", "id", Cell::Text, ALWAYS),
         col("PROVIDER", "provider", Cell::Text, 3),
         col("RESULT", "result", Cell::Text, ALWAYS),
-        col("DETAIL", "detail", Cell::Free, 2),
+        // It names the variable to set and the age of a signature: wrapped, never cut.
+        col("DETAIL", "detail", Cell::Prose, 2),
     ],
 };
 
@@ -400,7 +409,7 @@ fn join(parts: Vec<String>, human: bool) -> String {
 pub fn render(col: &Column, item: &Value, human: bool) -> String {
     let v = field(col.field, item);
     match col.cell {
-        Cell::Text | Cell::Free => scalar(v),
+        Cell::Text | Cell::Free | Cell::Prose => scalar(v),
         Cell::Pairs | Cell::Metrics => match v {
             Value::Null => String::new(),
             other => json_text(other),

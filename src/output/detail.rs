@@ -87,7 +87,7 @@ fn push_field(entries: &mut Vec<Entry>, c: &Column, item: &Value) {
         }
     };
     let value = match c.cell {
-        Cell::Free => match render(c, item, false) {
+        Cell::Free | Cell::Prose => match render(c, item, false) {
             s if s.is_empty() => vec![],
             s => vec![Piece::Free(s)],
         },

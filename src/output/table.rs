@@ -94,6 +94,8 @@ pub struct Layout {
     widths: Vec<Option<usize>>,
     /// May each column be cut with `…`?
     cut: Vec<bool>,
+    /// Does each column wrap at spaces onto more lines?
+    wrap: Vec<bool>,
     /// The headers of the table columns.
     headers: Vec<&'static str>,
     /// For each column, the header of the one it stands in for, if it is a stand-in.
@@ -108,9 +110,13 @@ impl Layout {
         let need: Vec<usize> = columns
             .iter()
             .zip(&natural)
-            .map(|(c, n)| {
+            .enumerate()
+            .map(|(i, (c, n))| {
                 if c.may_cut() {
                     (*n).min(FREE_TEXT_NEED.max(width(c.header)))
+                } else if c.wraps() {
+                    // Wrapped, it needs its longest word on one line.
+                    longest_word(rows, i).max(width(c.header))
                 } else {
                     *n
                 }
@@ -166,6 +172,7 @@ impl Layout {
         Layout {
             widths: sizes.widths(&kept),
             cut: columns.iter().map(|c| c.may_cut()).collect(),
+            wrap: columns.iter().map(|c| c.wraps()).collect(),
             headers: columns.iter().map(|c| c.header).collect(),
             stands_in_for: columns.iter().map(|c| c.stands_in_for).collect(),
         }
@@ -213,6 +220,7 @@ impl Layout {
                 .map(Some)
                 .collect(),
             cut: vec![false; columns.len()],
+            wrap: vec![false; columns.len()],
             headers: columns.iter().map(|c| c.header).collect(),
             stands_in_for: columns.iter().map(|c| c.stands_in_for).collect(),
         }
@@ -228,9 +236,17 @@ impl Layout {
             head.max_height(1);
             table.set_header(head);
         }
+        // A table with a column that wraps has rows of several lines; the others, one line.
+        let one_line = !self
+            .wrap
+            .iter()
+            .zip(&self.widths)
+            .any(|(w, k)| *w && k.is_some());
         for cells in rows {
             let mut row = Row::from(cells.iter().map(String::as_str));
-            row.max_height(1);
+            if one_line {
+                row.max_height(1);
+            }
             table.add_row(row);
         }
         let last = self.widths.iter().rposition(Option::is_some);
@@ -241,11 +257,13 @@ impl Layout {
             };
             let gap = if Some(i) == last { 0 } else { GAP };
             column.set_padding((0, gap as u16));
-            column.set_delimiter(NO_BREAK);
+            if !self.wrap[i] {
+                column.set_delimiter(NO_BREAK);
+            }
             let w = Width::Fixed(u16::try_from(w + gap).unwrap_or(u16::MAX));
             // Free text is cut at its width; anything else is at least that wide and grows
             // to hold a longer value (a streamed row's ID) rather than cut it.
-            column.set_constraint(if self.cut[i] {
+            column.set_constraint(if self.cut[i] || self.wrap[i] {
                 ColumnConstraint::Absolute(w)
             } else {
                 ColumnConstraint::LowerBoundary(w)
@@ -257,6 +275,16 @@ impl Layout {
         }
         lines.join("\n")
     }
+}
+
+/// The widest word of column `i` in `rows`.
+fn longest_word(rows: &[Vec<String>], i: usize) -> usize {
+    rows.iter()
+        .filter_map(|r| r.get(i))
+        .flat_map(|cell| cell.split(' '))
+        .map(width)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The full width of each column: its widest cell, or its header.

@@ -145,3 +145,58 @@ fn body_only_refuses_control_characters_on_a_terminal_and_bad_combinations() {
         env.local(&args).code(2);
     }
 }
+
+/// Two captured webhooks as `verify` meets them: a GitHub one with no secret set, and a
+/// Stripe one signed an hour ago with the secret that is set.
+fn webhooks(env: &Env) -> Vec<String> {
+    let body = r#"{"type":"invoice.paid"}"#;
+    let at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+        - 3600;
+    let key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, STRIPE_SECRET.as_bytes());
+    let mac = ring::hmac::sign(&key, format!("{at}.{body}").as_bytes());
+    let stripe = format!("t={at},v1={}", hex::encode(mac.as_ref()));
+    let ids = env.mock.seed_captures(json!([
+        {"tunnel_name": "hook (http)", "method": "POST", "uri": "/gh",
+         "headers": {"X-Hub-Signature-256": ["sha256=00"], "X-GitHub-Event": ["push"]},
+         "body": body, "status_code": 200, "response_headers": {}, "response_body": ""},
+        {"tunnel_name": "hook (http)", "method": "POST", "uri": "/stripe",
+         "headers": {"Stripe-Signature": [stripe]},
+         "body": body, "status_code": 200, "response_headers": {}, "response_body": ""},
+    ]));
+    strings(&ids)
+}
+
+const STRIPE_SECRET: &str = "whsec_newcomer_0a1b2c3d4e5f";
+
+#[test]
+fn verify_at_80_columns_keeps_the_variable_to_set_and_the_age_readable() {
+    let env = Env::new();
+    webhooks(&env);
+    let out = run(env
+        .cmd()
+        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_FORCE_TTY", "1")
+        .env("COLUMNS", "80")
+        .env("TUNNELCTL_WEBHOOK_SECRET_STRIPE", STRIPE_SECRET)
+        .args(["local", "requests", "verify"]));
+    out.code(8);
+    assert!(!out.stdout.contains('…'), "DETAIL was cut:\n{}", out.stdout);
+    for line in out.stdout.lines() {
+        assert!(line.chars().count() <= 80, "wider than 80: {line}");
+    }
+    // Each word of a detail is whole on some line (wrapped at spaces, never inside one).
+    let words: Vec<&str> = out.stdout.split_whitespace().collect();
+    assert!(
+        words.contains(&"TUNNELCTL_WEBHOOK_SECRET_GITHUB"),
+        "the variable to set:\n{}",
+        out.stdout
+    );
+    let joined = words.join(" ");
+    assert!(
+        joined.contains("refuses after 300 s") && joined.contains(" s ago;"),
+        "the age is readable:\n{}",
+        out.stdout
+    );
+}
