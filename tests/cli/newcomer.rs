@@ -200,3 +200,45 @@ fn verify_at_80_columns_keeps_the_variable_to_set_and_the_age_readable() {
         out.stdout
     );
 }
+
+#[test]
+fn a_tunnel_filter_that_matches_nothing_says_where_the_captures_are() {
+    let (env, _up) = crate::local::tunnels_to_upstream(&["hook"]);
+    let port = crate::local::edge_port(&env, "hook (http)");
+    for path in ["/a", "/b", "/c"] {
+        crate::common::upstream::visit(port, "POST", path, &[], b"{}");
+    }
+    // `hook` runs (the https half of an http tunnel) but its captures are on its twin.
+    let out = run(env
+        .cmd()
+        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_FORCE_TTY", "1")
+        .args(["local", "requests", "list", "--tunnel", "hook"]));
+    out.ok();
+    assert_eq!(out.stdout, "", "data stays on stdout, and there is none");
+    for said in [
+        "Tunnel 'hook' has no captured requests.",
+        "'hook (http)' has 3",
+        "Try --tunnel 'hook (http)'",
+    ] {
+        assert!(
+            out.stderr.contains(said),
+            "{said:?} not in:\n{}",
+            out.stderr
+        );
+    }
+    // No tunnel of that name at all; in a pipe the hint is still on stderr only.
+    let out = env.local(&["requests", "list", "--tunnel", "nope", "--json"]);
+    out.ok();
+    assert_eq!(out.stdout.trim(), "[]");
+    assert!(
+        out.stderr.contains("No tunnel is named 'nope'.")
+            && out.stderr.contains("'hook (http)' has 3"),
+        "{}",
+        out.stderr
+    );
+    // --quiet: nothing on stderr.
+    let out = env.local(&["--quiet", "requests", "list", "--tunnel", "nope"]);
+    out.ok();
+    assert_eq!(out.stderr, "");
+}

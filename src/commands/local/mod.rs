@@ -5,6 +5,7 @@
 //! captured exchange and what is done with it live in `crate::capture`.
 
 pub mod filters;
+pub mod list;
 pub mod replay;
 pub mod requests;
 pub mod tunnels;
