@@ -197,6 +197,25 @@ fn readme_examples() -> Vec<Shown> {
         .collect()
 }
 
+/// The lines of the guides' (`docs/*.md`) ```sh blocks that call `tunnelctl`.
+fn guide_examples() -> Vec<Shown> {
+    let mut guides: Vec<PathBuf> = fs::read_dir(root().join("docs"))
+        .map(|dir| dir.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    guides.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    guides.sort();
+    let mut out = Vec::new();
+    for guide in guides {
+        let text = fs::read_to_string(&guide).unwrap();
+        let name = guide.file_name().unwrap().to_string_lossy().into_owned();
+        out.extend(sh_commands(&text).into_iter().map(|(line, text)| Shown {
+            text,
+            place: format!("docs/{name} line {line}"),
+        }));
+    }
+    out
+}
+
 /// The lines of the ```sh blocks of `markdown` that call `tunnelctl`, each with its line
 /// number (a line ending in `\` goes on over the next).
 pub(crate) fn sh_commands(markdown: &str) -> Vec<(usize, String)> {
@@ -565,6 +584,13 @@ fn every_readme_example_runs() {
     check(examples, &Mutex::new(BTreeSet::new()));
 }
 
+#[test]
+fn every_guide_example_runs() {
+    let examples = guide_examples();
+    assert!(!examples.is_empty(), "no guide examples found");
+    check(examples, &Mutex::new(BTreeSet::new()));
+}
+
 /// The man pages show the help's examples (which [`every_help_example_runs`] runs), each
 /// as written.
 #[test]
@@ -588,6 +614,7 @@ fn every_skip_is_an_example() {
     let shown: BTreeSet<String> = help_examples()
         .into_iter()
         .chain(readme_examples())
+        .chain(guide_examples())
         .map(|e| command_of(&e.text))
         .collect();
     for (skip, why) in SKIPPED {
