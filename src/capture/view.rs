@@ -77,7 +77,8 @@ pub fn get(p: &Printer, captured: &Exchange, how: GetAs, signature: Option<&Chec
 }
 
 /// `get --body-only`: the body alone, decoded, as bytes (to a terminal only when they cannot
-/// act on it, unless `force`); a body that could not be decoded is written as sent, and said.
+/// act on it, unless `force`, as [`raw`] writes); a body that could not be decoded is written
+/// as sent, and said.
 fn body_only(p: &Printer, captured: &Exchange, response: bool, force: bool) -> Result<()> {
     let msg = if response {
         captured.response_message().ok_or_else(|| {
@@ -94,14 +95,13 @@ fn body_only(p: &Printer, captured: &Exchange, response: bool, force: bool) -> R
         p.note(&said);
     }
     let part = if response { "response" } else { "request" };
-    if p.tty && !force && !escape::is_terminal_safe(&body) {
-        return Err(Error::usage(format!(
-            "the {part} body holds control characters or binary data that would act on \
-             your terminal; redirect it to a file (--body-only > body.bin) or a pipe, \
-             or add --force to write it here anyway"
-        )));
-    }
-    p.bytes(&body)
+    guarded(
+        p,
+        &format!("{part} body"),
+        "--body-only > body.bin",
+        &body,
+        force,
+    )
 }
 
 /// Text of captured traffic as it may be shown: on a terminal, with every secret of the
@@ -145,10 +145,23 @@ pub fn signature_line(check: &Check) -> String {
 /// OSC 52 to the clipboard), so they go only to a file or a pipe unless `force`; plain text
 /// is shown as it is.
 pub fn raw(p: &Printer, part: &str, bytes: &[u8], force: bool) -> Result<()> {
+    guarded(
+        p,
+        &format!("raw {part}"),
+        &format!("--raw > {part}.http"),
+        bytes,
+        force,
+    )
+}
+
+/// Writes bytes a visitor chose (`what`, for the error) to stdout: to a terminal only when
+/// they cannot act on it, or `force`, with every known secret hidden; `redirect` is the
+/// command-line way to a file that the refusal suggests.
+fn guarded(p: &Printer, what: &str, redirect: &str, bytes: &[u8], force: bool) -> Result<()> {
     if p.tty && !force && !escape::is_terminal_safe(bytes) {
         return Err(Error::usage(format!(
-            "the raw {part} holds control characters or binary data that would act on \
-             your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
+            "the {what} holds control characters or binary data that would act on \
+             your terminal; redirect it to a file ({redirect}) or a pipe, \
              or add --force to write it here anyway"
         )));
     }
