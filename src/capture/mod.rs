@@ -6,7 +6,7 @@
 //! - [`message`]: the one HTTP message type (a lenient parse to show, a strict one to send),
 //!   the one HTTP-token and header-value check, base64 and de-chunking.
 //! - [`body`]: a body decoded (`Content-Encoding`) and laid out for a person.
-//! - [`screenful`]: a body cut to about a screenful for a terminal.
+//! - [`body_room`]: a body cut to about a screenful for a terminal.
 //! - [`filter`]: the filter language of the inspector's `/` bar and of `requests list`.
 //! - [`curl`], [`har`]: a capture as a curl command line; HAR logs written and read.
 //! - [`streamed`]: a capture's JSON text written out (`--json`) as it is read, no value tree.
@@ -17,13 +17,13 @@
 //! The inspector (`crate::inspect`) and the `local` commands build on it.
 
 pub mod body;
+pub mod body_room;
 pub mod curl;
 pub mod exchange;
 pub mod filter;
 pub mod har;
 pub mod message;
 pub mod replay;
-pub mod screenful;
 pub mod signed;
 pub mod streamed;
 pub mod view;

@@ -9,11 +9,11 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::body::decoded_body;
+use super::body_room::{self, BodyRoom};
 use super::curl;
 use super::exchange::Exchange;
 use super::message::{more_headers_note, Message};
 use super::replay::Sent;
-use super::screenful::{self, Screen};
 use super::streamed::Streamed;
 use crate::error::{Error, Result};
 use crate::escape::{self, escape, escape_multiline};
@@ -70,7 +70,7 @@ pub fn get(p: &Printer, captured: &Exchange, how: GetAs, signature: Option<&Chec
             // On a terminal each body gets about a screenful; a pipe gets the view whole.
             let screen = p
                 .tty
-                .then(|| Screen::for_terminal(p.streams.width(), p.streams.height()));
+                .then(|| BodyRoom::for_terminal(p.streams.width(), p.streams.height()));
             p.bytes(render_for(captured, signature, screen).as_bytes())
         }
     }
@@ -274,7 +274,7 @@ pub fn render_body(msg: &Message) -> String {
 
 /// A body as a person reads it: on a terminal (`screen`) cut to about a screenful (JSON
 /// pretty-printed whatever its size), with the size of what was decoded.
-fn shown_body(msg: &Message, screen: Option<Screen>) -> ShownBody {
+fn shown_body(msg: &Message, screen: Option<BodyRoom>) -> ShownBody {
     if msg.body.is_empty() {
         return ShownBody::default();
     }
@@ -305,10 +305,10 @@ struct ShownBody {
 }
 
 /// A text body on a terminal: JSON pretty-printed, then cut to the screen.
-fn fit_body(msg: &Message, body: &[u8], screen: Screen) -> ShownBody {
+fn fit_body(msg: &Message, body: &[u8], screen: BodyRoom) -> ShownBody {
     let text = String::from_utf8_lossy(body);
     let pretty = pretty_json(msg, &text, body, usize::MAX);
-    let fitted = screenful::fit(pretty.as_deref().unwrap_or(&text), screen);
+    let fitted = body_room::cut_to(pretty.as_deref().unwrap_or(&text), screen);
     ShownBody {
         text: fitted.text,
         left_out: fitted.left_out,
@@ -373,7 +373,7 @@ fn render_plain_body(msg: &Message, body: &[u8]) -> String {
 /// One message as `get` shows it: the start line and headers after `arrow` (`>` or `<`), then
 /// the body as a person reads it; on a terminal cut to about a screenful, followed by the
 /// note saying how to see the rest (`get`'s flags for this part end in `flag`).
-fn render_message(out: &mut String, msg: &Message, arrow: &str, fit: Option<(Screen, &str)>) {
+fn render_message(out: &mut String, msg: &Message, arrow: &str, fit: Option<(BodyRoom, &str)>) {
     out.push_str(&format!("{arrow} {}\n", escape(&msg.start_line)));
     for (k, v) in &msg.headers {
         out.push_str(&format!("{arrow} {}: {}\n", escape(k), escape(v)));
@@ -406,7 +406,7 @@ pub fn render(captured: &Exchange, signature: Option<&Check>) -> String {
 pub fn render_for(
     captured: &Exchange,
     signature: Option<&Check>,
-    screen: Option<Screen>,
+    screen: Option<BodyRoom>,
 ) -> String {
     let mut out = String::new();
     let when = captured.start.as_str();

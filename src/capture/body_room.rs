@@ -8,18 +8,18 @@ use crate::output::table;
 
 /// The room a body gets on the terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Screen {
+pub struct BodyRoom {
     /// Columns.
     pub width: usize,
     /// Rows the body may take.
     pub rows: usize,
 }
 
-impl Screen {
+impl BodyRoom {
     /// The room for one body on a terminal of `width` x `height`: about a screenful, leaving
     /// a few rows for the headers above and the note below (never fewer than 8).
-    pub fn for_terminal(width: u16, height: u16) -> Screen {
-        Screen {
+    pub fn for_terminal(width: u16, height: u16) -> BodyRoom {
+        BodyRoom {
             width: usize::from(width.max(20)),
             rows: usize::from(height).saturating_sub(6).max(8),
         }
@@ -29,7 +29,7 @@ impl Screen {
 /// A body as it fits the screen: the escaped text shown, and how many of its lines were not
 /// shown whole (0: nothing was left out).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fitted {
+pub struct CutBody {
     /// The text to show, escaped.
     pub text: String,
     /// Lines left out, or cut short.
@@ -38,7 +38,7 @@ pub struct Fitted {
 
 /// `text` escaped and cut to the rows of `screen`; a line longer than the rows left is cut
 /// with `…` (and counts as left out).
-pub fn fit(text: &str, screen: Screen) -> Fitted {
+pub fn cut_to(text: &str, screen: BodyRoom) -> CutBody {
     let mut shown: Vec<String> = Vec::new();
     let mut rows_left = screen.rows;
     let mut lines = text.split('\n');
@@ -65,7 +65,7 @@ pub fn fit(text: &str, screen: Screen) -> Fitted {
         }
     }
     left_out += lines.count();
-    Fitted {
+    CutBody {
         text: shown.join("\n"),
         left_out,
     }
@@ -83,18 +83,18 @@ fn prefix_chars(s: &str, n: usize) -> &str {
 mod tests {
     use super::*;
 
-    const SCREEN: Screen = Screen { width: 10, rows: 3 };
+    const SCREEN: BodyRoom = BodyRoom { width: 10, rows: 3 };
 
     #[test]
     fn short_text_is_shown_whole() {
-        let fitted = fit("a\nb", SCREEN);
+        let fitted = cut_to("a\nb", SCREEN);
         assert_eq!(fitted.text, "a\nb");
         assert_eq!(fitted.left_out, 0);
     }
 
     #[test]
     fn lines_beyond_the_rows_are_counted() {
-        let fitted = fit("1\n2\n3\n4\n5", SCREEN);
+        let fitted = cut_to("1\n2\n3\n4\n5", SCREEN);
         assert_eq!(fitted.text, "1\n2\n3");
         assert_eq!(fitted.left_out, 2);
     }
@@ -102,18 +102,18 @@ mod tests {
     #[test]
     fn a_long_line_takes_the_rows_it_wraps_to_and_is_cut() {
         let long = "x".repeat(1000);
-        let fitted = fit(&format!("{long}\nend"), SCREEN);
+        let fitted = cut_to(&format!("{long}\nend"), SCREEN);
         assert_eq!(table::width(&fitted.text), 30);
         assert!(fitted.text.ends_with('…'));
         assert_eq!(fitted.left_out, 2);
-        let fitted = fit(&format!("ab\n{}\nc", "y".repeat(15)), SCREEN);
+        let fitted = cut_to(&format!("ab\n{}\nc", "y".repeat(15)), SCREEN);
         assert_eq!(fitted.text, format!("ab\n{}", "y".repeat(15)));
         assert_eq!(fitted.left_out, 1);
     }
 
     #[test]
     fn what_a_visitor_chose_is_escaped() {
-        let fitted = fit("a\x1b[2Jb", SCREEN);
+        let fitted = cut_to("a\x1b[2Jb", SCREEN);
         assert!(!fitted.text.contains('\x1b'));
     }
 }
