@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub mod after_help;
 mod argv;
+mod elsewhere;
 mod lazy;
 mod scope;
 
@@ -171,7 +172,14 @@ pub struct GlobalArgs {
 
     /// Time limit of the command (each request, its retries, and waits such as
     /// `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h
-    #[arg(long, global = true, value_name = "DURATION", value_parser = crate::parse::parse_seconds)]
+    #[arg(
+        long,
+        global = true,
+        value_name = "DURATION",
+        value_parser = crate::parse::parse_seconds,
+        // `-1s` is a wrong duration, not flags `-1` and `-s`: the parser says it is negative.
+        allow_hyphen_values = true
+    )]
     pub timeout: Option<Duration>,
 
     /// How many times a request may be tried in all (retries only what is safe to retry)

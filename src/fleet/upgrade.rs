@@ -179,7 +179,8 @@ async fn send(
     let mut reached = Vec::new();
     for (i, outcome) in indices.into_iter().zip(outcomes) {
         match outcome {
-            Outcome::Done => reached.push(i),
+            // `send_one` says done or failed; nothing here is found unchanged.
+            Outcome::Done | Outcome::Unchanged(_) => reached.push(i),
             Outcome::Failed(e) => steps[i] = Some(failed(e)),
             Outcome::NotStarted => steps[i] = Some(UpgradeStep::NotStarted),
         }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::columns::{
     field, label_pairs, masked_field, render, scalar, type_names, Cell, Column, Kind,
 };
-use super::table::width;
+use super::text_width::{width, wrap};
 use super::time::full_time;
 use crate::escape::escape;
 
@@ -87,7 +87,7 @@ fn push_field(entries: &mut Vec<Entry>, c: &Column, item: &Value) {
         }
     };
     let value = match c.cell {
-        Cell::Free => match render(c, item, false) {
+        Cell::Free | Cell::Prose => match render(c, item, false) {
             s if s.is_empty() => vec![],
             s => vec![Piece::Free(s)],
         },
@@ -114,6 +114,7 @@ fn push_field(entries: &mut Vec<Entry>, c: &Column, item: &Value) {
         | Cell::Nanos
         | Cell::Status
         | Cell::TargetType
+        | Cell::TargetName
         | Cell::TargetArn => text(render(c, item, true)),
     };
     entries.push(Entry::new(c.header, value));
@@ -349,33 +350,6 @@ fn wrap_items(items: &[String], room: usize) -> Vec<String> {
         line.push_str(sep);
     }
     if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
-/// `s` in lines of at most `room` columns, broken at spaces; a word longer than a line is
-/// broken where the line ends (this is free text, never an ID).
-fn wrap(s: &str, room: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in s.split(' ') {
-        let needed = width(word) + usize::from(!line.is_empty());
-        if !line.is_empty() && width(&line) + needed > room {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        for c in word.chars() {
-            let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-            if width(&line) + cw > room && !line.is_empty() {
-                lines.push(std::mem::take(&mut line));
-            }
-            line.push(c);
-        }
-    }
-    if !line.is_empty() || lines.is_empty() {
         lines.push(line);
     }
     lines

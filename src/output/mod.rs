@@ -16,6 +16,7 @@ mod printer;
 pub mod progress;
 pub mod streams;
 pub mod table;
+mod text_width;
 pub mod time;
 
 use std::io::Write;

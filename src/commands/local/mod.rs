@@ -5,6 +5,7 @@
 //! captured exchange and what is done with it live in `crate::capture`.
 
 pub mod filter_flags;
+pub mod list_requests;
 pub mod requests;
 pub mod send_again;
 pub mod send_files;
@@ -22,9 +23,9 @@ use tunnels::TunnelsArgs;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   tunnelctl local tunnels start --name web --proto http --addr 8080
-  tunnelctl local requests tail                 # follow requests as they arrive
-  tunnelctl local requests get airt_2Qm…        # the whole exchange, decoded
-  tunnelctl local requests replay airt_2Qm…     # after fixing your handler
+  tunnelctl local requests tail             # follow requests as they arrive
+  tunnelctl local requests get airt_2Qm…    # the whole exchange, decoded
+  tunnelctl local requests replay airt_2Qm… # after fixing your handler
   tunnelctl local requests export --har hooks.har
 
 The agent's API is looked for at http://127.0.0.1:4040/api; point elsewhere with --agent-url
@@ -39,7 +40,8 @@ enum LocalCommand {
     /// Tunnels running in the local agent
     #[command(after_help = "Examples:
   tunnelctl local tunnels list
-  tunnelctl local tunnels start --name web --proto http --addr 8080 --basic-auth user:secretpw
+  tunnelctl local tunnels start --name web --proto http --addr 8080 \\
+      --basic-auth user:secretpw
   tunnelctl local tunnels stop 'web (http)'")]
     Tunnels(TunnelsArgs),
     /// HTTP requests captured by the local agent
@@ -55,10 +57,11 @@ enum LocalCommand {
 
 Keys: arrows or j/k, PgUp/PgDn, g/G (g: up to ↑ new), Enter (list/detail), Tab
 (request/response), / filter, r replay, c copy as curl, s save the request, x clear all,
-p pause, ? help; Esc goes back from the detail and quits from the list; q quits.
+p pause, ? help; Esc goes back from the detail, then clears a filter, then quits; q quits.
 A row marked ! has a webhook signature the handler will refuse (invalid or expired; the
 detail says which); the filter word sig:invalid (valid, expired, unsigned, no-secret) finds
 them.
+With -v the trace goes to a file, named on stderr, while the inspector has the screen.
 Needs a terminal; in scripts use `local requests tail` or `local requests list`.")]
     Inspect {
         /// Start with this filter in the / bar (e.g. 'method:POST status:5xx tunnel:hook*')

@@ -1,7 +1,8 @@
-//! `tunnelctl local requests …`: the HTTP requests the local agent captured — list (with the
-//! filter flags), get, follow (`tail`), export as HAR, clear; replay and save are in
-//! [`super::send_again`], send in [`super::send_files`], verify in [`super::verify`]. Each
-//! capture is read once into [`Exchange`] and shown by [`crate::capture::view`].
+//! `tunnelctl local requests …`: the HTTP requests the local agent captured — get, follow
+//! (`tail`), export as HAR, clear; list (with the filter flags) is in [`super::list_requests`], replay
+//! and save in [`super::send_again`], send in [`super::send_files`], verify in
+//! [`super::verify`]. Each capture is read once into [`Exchange`] and shown by
+//! [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -10,11 +11,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
-use crate::capture::{self, filter::Query, signed, view, view::GetAs, Exchange};
+use crate::capture::{self, signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
-use crate::output::columns::CAPTURED_REQUEST;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -56,7 +56,13 @@ captured request is read from the agent and filtered here.")]
   tunnelctl local requests get airt_2Qm…
   tunnelctl local requests get airt_2Qm… --raw > request.http
   tunnelctl local requests get airt_2Qm… --raw --response > response.http
-  tunnelctl local requests get airt_2Qm… --curl")]
+  tunnelctl local requests get airt_2Qm… --body-only | jq .
+  tunnelctl local requests get airt_2Qm… --body-only --response | less
+  tunnelctl local requests get airt_2Qm… --curl
+
+On a terminal each body is cut after about a screenful (JSON pretty-printed); --body-only
+and --raw show all of it, and so does a pipe.")]
+    #[command(group = clap::ArgGroup::new("bytes").args(["raw", "body_only"]))]
     Get {
         /// Captured request ID (airt_…)
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
@@ -64,12 +70,16 @@ captured request is read from the agent and filtered here.")]
         /// Write the raw request bytes to stdout, unchanged
         #[arg(long, conflicts_with = "curl")]
         raw: bool,
-        /// With --raw: the raw response bytes instead
-        #[arg(long, requires = "raw")]
+        /// Write only the request's body to stdout, whole, its Content-Encoding (gzip,
+        /// deflate) undone
+        #[arg(long, conflicts_with = "curl")]
+        body_only: bool,
+        /// With --raw or --body-only: the response instead of the request
+        #[arg(long, requires = "bytes")]
         response: bool,
-        /// With --raw: write the bytes to a terminal even when they hold control characters or
-        /// binary data (by default they are written only to a file or a pipe)
-        #[arg(long, requires = "raw")]
+        /// With --raw or --body-only: write the bytes to a terminal even when they hold
+        /// control characters or binary data (by default they go only to a file or a pipe)
+        #[arg(long, requires = "bytes")]
         force: bool,
         /// Print the request as an equivalent curl command line (for bash or zsh: control
         /// characters are written as $'…' escapes)
@@ -81,7 +91,7 @@ captured request is read from the agent and filtered here.")]
     #[command(after_help = "Examples:
   tunnelctl local requests verify
   tunnelctl local requests verify airt_2Qm…
-  tunnelctl local requests verify --json | jq '.[] | select(.result != \"valid\")'
+  tunnelctl local requests verify --jq '.[] | select(.result != \"valid\")'
 
 Results: valid; invalid (does not match the secret); expired (matches, but older than the
 provider accepts: the handler would refuse it now); no-secret (signed, no secret set: the
@@ -99,13 +109,16 @@ expired.")]
     #[command(after_help = "Examples:
   tunnelctl local requests replay airt_2Qm…
   tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'
-  tunnelctl local requests replay airt_2Qm… --header 'X-Signature: test' --remove-header Cookie
+  tunnelctl local requests replay airt_2Qm… --header 'X-Signature: test' \\
+      --remove-header Cookie
   tunnelctl local requests replay airt_2Qm… --body @event.json
-  tunnelctl local requests replay airt_2Qm… --set data.amount=2500 --set data.currency=eur
+  tunnelctl local requests replay airt_2Qm… --set data.amount=2500 \\
+      --set data.currency=eur
   tunnelctl local requests replay airt_2Qm… --edit
   tunnelctl local requests replay airt_2Qm… --to http://localhost:3000
   tunnelctl local requests replay airt_2Qm… --resign
-  tunnelctl local requests replay airt_2Qm… --set data.amount=1 --keep-signature
+  tunnelctl local requests replay airt_2Qm… --set data.amount=1 \\
+      --keep-signature
 
 Changes are made in this order: --body, --set, --remove-header, --header, then --edit.
 Content-Length always follows the body. A changed webhook is signed again, with a fresh
@@ -128,7 +141,7 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
     /// chunked body written out whole), to send again later with 'send'
     #[command(after_help = "Examples:
   tunnelctl local requests save airt_2Qm… --out paid.http
-  tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
+  tunnelctl local requests save airt_2Qm… --out paid.http --force  # overwrite
   tunnelctl local requests save airt_2Qm… --out - | head -20")]
     Save(super::send_again::SaveArgs),
     /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
@@ -137,8 +150,10 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
   tunnelctl local requests send paid.http --to http://localhost:8080
   tunnelctl local requests send paid.http refund.http --tunnel 'web (http)'
   tunnelctl local requests send --har hooks.har --to http://localhost:8080/v2
-  tunnelctl local requests send paid.http --to http://localhost:8080 --json | jq .response.status_code
-  tunnelctl local requests send paid.http --to http://localhost:8080 --sign github
+  tunnelctl local requests send paid.http --to http://localhost:8080 --json \\
+      | jq .response.status_code
+  tunnelctl local requests send paid.http --to http://localhost:8080 \\
+      --sign github
 
 A signed webhook is signed again, with a fresh timestamp, when a secret is set for its
 provider (--keep-signature sends it as it was); --sign PROVIDER signs a request that carries
@@ -154,7 +169,8 @@ failed after sending; 5: several files, some sent and some not.")]
     /// Follow new captured requests as they arrive, until Ctrl-C
     #[command(after_help = "Examples:
   tunnelctl local requests tail
-  tunnelctl local requests tail --tunnel 'web (http)' -o ndjson | jq .request.uri")]
+  tunnelctl local requests tail --tunnel 'web (http)' -o ndjson \\
+      | jq .request.uri")]
     Tail {
         #[command(flatten)]
         filter: FilterFlags,
@@ -162,7 +178,8 @@ failed after sending; 5: several files, some sent and some not.")]
     /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
     #[command(after_help = "Examples:
   tunnelctl local requests export --har hooks.har
-  tunnelctl local requests export --har - --tunnel 'web (http)' --limit 50 > hooks.har")]
+  tunnelctl local requests export --har - --tunnel 'web (http)' \\
+      --limit 50 > hooks.har")]
     Export {
         /// The file to write ('-' for stdout); a device or FIFO is written into (with
         /// --force), never replaced
@@ -193,12 +210,13 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             if query.checks_signatures() {
                 query = query.signing(ctx.settings.webhook_secrets()?, signed::now());
             }
-            list(ctx, limit, filter.tunnel.as_deref(), &query).await
+            super::list_requests::list(ctx, limit, filter.tunnel.as_deref(), &query).await
         }
         RequestsCommand::Verify { ids } => super::verify::verify(ctx, &ids).await,
         RequestsCommand::Get {
             id,
             raw,
+            body_only,
             response,
             force,
             curl,
@@ -207,6 +225,8 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             let captured = Exchange::from_agent(client.request(&id).await?)?;
             let how = if raw {
                 GetAs::Raw { response, force }
+            } else if body_only {
+                GetAs::Body { response, force }
             } else if curl {
                 GetAs::Curl
             } else {
@@ -250,45 +270,6 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             return export(ctx, &har, limit, filter.tunnel.as_deref(), force).await;
         }
     }?)
-}
-
-/// `list`: the agent's answer passed on item by item as its own JSON text (machine output
-/// builds no values, so a list of large captured bodies costs little more memory than its
-/// text); each one read as a capture only when there is a filter to match.
-async fn list(
-    ctx: &Context,
-    limit: Option<usize>,
-    tunnel: Option<&str>,
-    query: &Query,
-) -> Result<()> {
-    let client = ctx.agent()?;
-    // The agent filters by tunnel only: with other filters, every capture is read and
-    // --limit counts the matches.
-    let asked = if query.is_empty() { limit } else { None };
-    let raw = client.requests_raw(asked, tunnel).await?;
-    let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
-    let mut shown = 0;
-    for item in raw.items()? {
-        if limit.is_some_and(|n| shown >= n) {
-            break;
-        }
-        let read = (!query.is_empty())
-            .then(|| Exchange::from_json(item))
-            .flatten();
-        if !query.is_empty() && !read.as_ref().is_some_and(|e| query.matches(e)) {
-            continue;
-        }
-        shown += 1;
-        // A table (or TSV) shows a few columns of each capture: it gets the capture's
-        // summary, never a value tree of everything a visitor sent (a header bomb's two
-        // million fields).
-        sink.push_raw_or_row(item, || {
-            read.or_else(|| Exchange::from_json(item))
-                .map(|e| e.summary())
-        })?;
-    }
-    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
-    Ok(())
 }
 
 /// `export --har FILE`: the captures as a HAR log, to a file or stdout.

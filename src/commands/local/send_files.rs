@@ -1,6 +1,11 @@
 //! `local requests send FILE...`: requests saved in files (HTTP messages, or the entries of a
-//! HAR log) sent to `--to`, each signed again with the secret of its provider unless
-//! `--keep-signature`; every file is read and checked before anything is sent.
+//! HAR log) sent to `--to` or a tunnel's upstream, each signed again with the secret of its
+//! provider unless `--keep-signature`; every file is read and checked before anything is sent.
+
+use anyhow::Context as _;
+use clap::Args;
+use serde_json::Value;
+use url::Url;
 
 use super::send_again::{sign_again, signing_secrets, MAX_FILE};
 use crate::capture::replay::check;
@@ -13,13 +18,10 @@ use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
 use crate::escape::escape;
 use crate::signature::Provider;
-use anyhow::Context as _;
-use clap::Args;
-use serde_json::Value;
-use url::Url;
 
-/// `local requests send FILE...`.
+/// `local requests send FILE...` (to one of `--to` and `--tunnel`, which an error names).
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").args(["to", "tunnel"]).required(true)))]
 pub struct SendArgs {
     /// Request files (as 'save' and 'get --raw' write them; '-' for stdin), or HAR logs
     /// with --har
@@ -27,7 +29,7 @@ pub struct SendArgs {
     files: Vec<String>,
     /// The server to send to (http:// or https://; a path given is put before each
     /// request's path)
-    #[arg(long, value_name = "URL", value_parser = parse_upstream, required_unless_present = "tunnel")]
+    #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     to: Option<Url>,
     /// Send to the upstream of this running tunnel (its config.addr) instead of --to
     #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
@@ -119,8 +121,12 @@ fn read_requests(file: &str, har: bool) -> CommandResult<Vec<(String, Message)>>
         Error::usage(format!("{}: {why}; nothing was sent", escape(name)))
     };
     if !har {
-        let msg = Message::parse_request(&bytes)
-            .map_err(|why| refused(shown, format!("not an HTTP request: {why}")))?;
+        let msg = Message::parse_request(&bytes).map_err(|why| {
+            refused(
+                shown,
+                format!("not an HTTP request: {why}{}", har::hint(file, &bytes)),
+            )
+        })?;
         if let Some((declared, present)) = check::cut_short(&bytes, &msg) {
             return Err(refused(
                 shown,
