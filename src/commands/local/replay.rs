@@ -33,6 +33,7 @@ use crate::commands::{read_input, shown_input};
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
 use crate::escape::escape;
+use crate::history::lookup::{self, Origin};
 use crate::signature::{Provider, Secrets, Verdict};
 
 /// The largest request file, HAR log or `--body` read: a captured request's body can be an
@@ -40,7 +41,7 @@ use crate::signature::{Provider, Secrets, Verdict};
 const MAX_FILE: usize = crate::http::DEFAULT_MAX_BODY;
 
 /// The changes `replay` can make before sending.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Default)]
 pub struct ChangeArgs {
     /// Set a header (repeatable): the values given for a name replace all of its values
     #[arg(long = "header", short = 'H', value_name = "'NAME: VALUE'", value_parser = parse_header)]
@@ -139,18 +140,25 @@ const RECENT: usize = 50;
 
 /// Replays `id` unchanged through the agent, then shows the new exchange the agent captured
 /// (marked `remote_addr: "replayed"`), once it has its answer, or says it has not come yet.
-pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> Result<()> {
+/// A capture only the history still has is sent by `tunnelctl` itself, as a changed replay
+/// is (the agent cannot replay what it no longer holds).
+pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> CommandResult {
     let client = ctx.agent()?;
+    // The agent says best whether it can replay `id`: a capture neither it nor the history
+    // can show is its to refuse.
+    let found = lookup::capture(ctx, &client, id).await.ok();
+    let expired = match found {
+        Some(f) if f.origin == Origin::History => {
+            return replay_changed(ctx, id, tunnel, ChangeArgs::default(), Some(f.capture)).await;
+        }
+        Some(f) => expired_signature(ctx, &f.capture),
+        None => None,
+    };
     let recent = || async {
         let list = client.requests_raw(Some(RECENT), None).await?;
         Exchange::all_of(&list, true)
     };
     let known: HashSet<String> = recent().await?.into_iter().map(|c| c.id).collect();
-    // The agent says best whether it can replay `id`: a capture it cannot show is its to refuse.
-    let expired = match client.request(id).await.map(Exchange::from_agent) {
-        Ok(Ok(captured)) => expired_signature(ctx, &captured),
-        _ => None,
-    };
     client.replay(id, tunnel).await?;
     if let Some(why) = expired {
         ctx.printer.streams.err_line(&format!(
@@ -175,7 +183,7 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    view::replayed(&ctx.printer, id, found.as_ref())
+    Ok(view::replayed(&ctx.printer, id, found.as_ref())?)
 }
 
 /// Why the signature of `captured` will be refused as expired, if it will. A secret that
@@ -194,12 +202,13 @@ fn expired_signature(ctx: &Context, captured: &Exchange) -> Option<String> {
 }
 
 /// Replays `id` with `changes`, sent by `tunnelctl` to the upstream of `tunnel` (the tunnel
-/// it was captured on when `None`) or to `--to`.
+/// it was captured on when `None`) or to `--to`; `found`: the capture when already read.
 pub async fn replay_changed(
     ctx: &Context,
     id: &str,
     tunnel: Option<&str>,
     changes: ChangeArgs,
+    found: Option<Exchange>,
 ) -> CommandResult {
     // Everything local is checked before the agent is asked anything.
     let editor = if changes.edit {
@@ -221,7 +230,10 @@ pub async fn replay_changed(
     };
     let secrets = signing_secrets(ctx, changes.keep_signature)?;
     let client = ctx.agent()?;
-    let captured = Exchange::from_agent(client.request(id).await?)?;
+    let captured = match found {
+        Some(c) => c,
+        None => lookup::capture(ctx, &client, id).await?.capture,
+    };
     let mut msg = captured.request_to_send()?;
     apply(&mut msg, &mods)?;
     let upstream = match changes.to {
@@ -276,7 +288,7 @@ pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
         user_file::check_free(&args.out, args.force)?;
     }
     let client = ctx.agent()?;
-    let captured = Exchange::from_agent(client.request(&args.id).await?)?;
+    let captured = lookup::capture(ctx, &client, &args.id).await?.capture;
     // A request that does not read as one (a header no server would take) is saved as it
     // was captured: the file is a record of what came in.
     let bytes = match captured.request_to_send() {

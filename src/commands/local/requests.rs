@@ -10,12 +10,13 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
+use super::listing::CaptureRows;
 use crate::capture::{self, filter::Query, signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
+use crate::history::lookup;
 use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
-use crate::output::Format;
 use crate::signature::Check;
 
 #[derive(Debug, Args)]
@@ -41,10 +42,15 @@ enum RequestsCommand {
   tunnelctl local requests list --path '/hooks/*' --grep invoice.paid
   tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
   tunnelctl local requests list --signature invalid
+  tunnelctl local requests list --history --grep invoice.paid
 
 Every filter given must match. --limit counts the requests that match; with a filter every
-captured request is read from the agent and filtered here.")]
+captured request is read from the agent and filtered here. --history lists the captures kept
+by 'record' instead (its --grep finds text that starts a word).")]
     List {
+        /// List the captures kept in the history (see 'record') instead of the agent's
+        #[arg(long)]
+        history: bool,
         /// At most N requests (1 or more)
         #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
         limit: Option<usize>,
@@ -150,49 +156,83 @@ Any answer, whatever its status, counts as sent. Exit 2: a file is not a request
 is sent); 3: --sign with no secret set for the provider (nothing is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
 failed after sending; 5: several files, some sent and some not.")]
     Send(super::replay::SendArgs),
-    /// Delete every captured request
-    #[command(after_help = "Example:\n  tunnelctl local requests clear --yes")]
-    Clear,
+    /// Delete every captured request (or, with --history, the kept ones)
+    #[command(after_help = "Examples:
+  tunnelctl local requests clear --yes
+  tunnelctl local requests clear --history --before 7d --yes")]
+    Clear {
+        /// Delete captures kept in the history instead of the agent's
+        #[arg(long)]
+        history: bool,
+        /// With --history: only those captured longer ago than DURATION (90m, 7d)
+        #[arg(long, value_name = "DURATION", requires = "history", value_parser = crate::parse::parse_lookback, allow_hyphen_values = true)]
+        before: Option<Duration>,
+    },
     /// Follow new captured requests as they arrive, until Ctrl-C
     #[command(after_help = "Examples:
   tunnelctl local requests tail
-  tunnelctl local requests tail --tunnel 'web (http)' -o ndjson | jq .request.uri")]
+  tunnelctl local requests tail --tunnel 'web (http)' -o ndjson | jq .request.uri
+  tunnelctl local requests tail --record")]
     Tail {
         #[command(flatten)]
         filter: Filter,
+        /// Also keep what it sees in the history (see 'record')
+        #[arg(long)]
+        record: bool,
     },
+    /// Keep every capture the agent shows in the history (a SQLite file), until Ctrl-C
+    #[command(after_help = "Examples:
+  tunnelctl local requests record --once
+  tunnelctl local requests record --tunnel 'web (http)' --max-age 7d
+  tunnelctl local requests list --history --grep invoice.paid
+
+The history outlives the agent's restarts: get, replay, save and verify read a capture
+from it when the agent no longer has it. The file is history_file (--history-file,
+TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
+    Record(super::history::RecordArgs),
     /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
     #[command(after_help = "Examples:
   tunnelctl local requests export --har hooks.har
-  tunnelctl local requests export --har - --tunnel 'web (http)' --limit 50 > hooks.har")]
-    Export {
-        /// The file to write ('-' for stdout)
-        #[arg(long, value_name = "FILE")]
-        har: std::path::PathBuf,
-        /// At most N requests, the newest (1 or more)
-        #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-        limit: Option<usize>,
-        #[command(flatten)]
-        filter: Filter,
-        /// Overwrite FILE if it exists (a symlink is replaced, never written through)
-        #[arg(long)]
-        force: bool,
-    },
+  tunnelctl local requests export --har - --tunnel 'web (http)' --limit 50 > hooks.har
+  tunnelctl local requests export --har kept.har --history --since 2h")]
+    Export(ExportArgs),
+}
+
+/// `export --har FILE`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The file to write ('-' for stdout)
+    #[arg(long, value_name = "FILE")]
+    har: std::path::PathBuf,
+    /// At most N requests, the newest (1 or more)
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    limit: Option<usize>,
+    #[command(flatten)]
+    filter: Filter,
+    #[command(flatten)]
+    only: super::filters::RequestFilters,
+    /// Export the captures kept in the history instead of the agent's
+    #[arg(long)]
+    history: bool,
+    /// Overwrite FILE if it exists (a symlink is replaced, never written through)
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs a `local requests` command.
 pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResult {
     Ok(match args.command {
         RequestsCommand::List {
+            history,
             limit,
             filter,
             only,
         } => {
-            let mut query = only.query();
-            if query.checks_signatures() {
-                query = query.signing(ctx.settings.webhook_secrets()?, signed::now());
+            let query = only.query_signing(ctx)?;
+            match history {
+                true => super::history::list(ctx, limit, filter.tunnel.as_deref(), query),
+                false => list(ctx, limit, filter.tunnel.as_deref(), &query).await,
             }
-            list(ctx, limit, filter.tunnel.as_deref(), &query).await
         }
         RequestsCommand::Verify { ids } => verify(ctx, &ids).await,
         RequestsCommand::Get {
@@ -203,7 +243,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             curl,
         } => {
             let client = ctx.agent()?;
-            let captured = Exchange::from_agent(client.request(&id).await?)?;
+            let captured = lookup::capture(ctx, &client, &id).await?.capture;
             let how = if raw {
                 GetAs::Raw { response, force }
             } else if curl {
@@ -227,29 +267,30 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             tunnel,
             changes,
         } if changes.any() => {
-            return super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await;
+            return super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes, None)
+                .await;
         }
         RequestsCommand::Replay { id, tunnel, .. } => {
-            super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await
+            return super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await;
         }
         RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
         RequestsCommand::Send(args) => return super::replay::send_files(ctx, args).await,
-        RequestsCommand::Clear => {
+        RequestsCommand::Clear {
+            history: true,
+            before,
+        } => super::history::clear(ctx, before),
+        RequestsCommand::Clear { .. } => {
             let client = ctx.agent()?;
             ctx.confirm("Delete every captured request?")?;
             client.clear().await?;
             ctx.note("Deleted every captured request");
             Ok(())
         }
-        RequestsCommand::Tail { filter } => tail(ctx, filter.tunnel.as_deref()).await,
-        RequestsCommand::Export {
-            har,
-            limit,
-            filter,
-            force,
-        } => {
-            return export(ctx, &har, limit, filter.tunnel.as_deref(), force).await;
+        RequestsCommand::Tail { filter, record } => {
+            tail(ctx, filter.tunnel.as_deref(), record).await
         }
+        RequestsCommand::Export(args) => return export(ctx, args).await,
+        RequestsCommand::Record(args) => super::history::record(ctx, args).await,
     }?)
 }
 
@@ -267,30 +308,13 @@ async fn list(
     // --limit counts the matches.
     let asked = if query.is_empty() { limit } else { None };
     let raw = client.requests_raw(asked, tunnel).await?;
-    let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
-    // A table (or TSV) shows a few columns of each capture: it gets the capture's summary,
-    // never a value tree of everything a visitor sent (a header bomb's two million fields).
-    let rows_only =
-        matches!(ctx.printer.format, Format::Table | Format::Tsv) && ctx.printer.jq.is_none();
-    let mut shown = 0;
+    let mut rows = CaptureRows::start(ctx, query, limit)?;
     for item in raw.items()? {
-        if limit.is_some_and(|n| shown >= n) {
+        if !rows.push(item)? {
             break;
         }
-        let read = (rows_only || !query.is_empty())
-            .then(|| Exchange::from_json(item))
-            .flatten();
-        if !query.is_empty() && !read.as_ref().is_some_and(|e| query.matches(e)) {
-            continue;
-        }
-        shown += 1;
-        match read {
-            Some(e) if rows_only => sink.push(e.summary())?,
-            _ => sink.push_raw(item)?,
-        }
     }
-    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
-    Ok(())
+    rows.finish(ctx)
 }
 
 /// `verify [ID...]`: each request's signature check, a row each; exit 8 when one is invalid
@@ -320,7 +344,7 @@ async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
         }
     } else {
         for id in ids {
-            row(&Exchange::from_agent(client.request(id).await?)?)?;
+            row(&lookup::capture(ctx, &client, id).await?.capture)?;
         }
     }
     let shown = sink.finish()?;
@@ -333,38 +357,37 @@ async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
     }
 }
 
-/// `export --har FILE`: the captures as a HAR log, to a file or stdout.
-async fn export(
-    ctx: &Context,
-    har: &std::path::Path,
-    limit: Option<usize>,
-    tunnel: Option<&str>,
-    force: bool,
-) -> CommandResult {
+/// `export --har FILE`: the captures (the agent's, or the kept ones) as a HAR log, to a
+/// file or stdout.
+async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
+    let har = args.har.as_path();
     let to_stdout = har.as_os_str() == "-";
     if !to_stdout {
-        super::user_file::check_free(har, force)?;
+        super::user_file::check_free(har, args.force)?;
     }
-    let client = ctx.agent()?;
-    let all = Exchange::all_of(&client.requests_raw(limit, tunnel).await?, false)?;
+    let query = args.only.query_signing(ctx)?;
+    let tunnel = args.filter.tunnel.as_deref();
+    let all = if args.history {
+        super::history::exported(ctx, args.limit, tunnel, query)?
+    } else {
+        let client = ctx.agent()?;
+        let asked = if query.is_empty() { args.limit } else { None };
+        let mut all = Exchange::all_of(&client.requests_raw(asked, tunnel).await?, false)?;
+        all.retain(|e| query.matches(e));
+        all.truncate(args.limit.unwrap_or(usize::MAX));
+        all
+    };
     let doc = capture::har::document(&all);
     let text = serde_json::to_string_pretty(&doc)
         .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
+    let shown = crate::escape::escape(&har.display().to_string());
     if to_stdout {
         ctx.printer.line(&text)?;
     } else {
-        super::user_file::write(ctx, har, (text + "\n").as_bytes(), force).with_context(|| {
-            format!(
-                "writing the HAR log {}",
-                crate::escape::escape(&har.display().to_string())
-            )
-        })?;
+        super::user_file::write(ctx, har, (text + "\n").as_bytes(), args.force)
+            .with_context(|| format!("writing the HAR log {shown}"))?;
     }
-    ctx.note(&format!(
-        "Wrote {} exchange(s) to {}",
-        all.len(),
-        crate::escape::escape(&har.display().to_string())
-    ));
+    ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
     Ok(())
 }
 
@@ -375,19 +398,33 @@ const TAIL_HOLD: Duration = Duration::from_secs(10);
 
 /// Follows captured requests: polls the newest ones and prints each new one once it has its
 /// response (or has waited too long), oldest first.
-async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
+async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
     let client = &ctx.agent()?;
-    let recent = |n: usize| async move {
-        let list = client.requests_raw(Some(n), tunnel).await?;
-        Exchange::all_of(&list, true)
+    let mut recorder = match record {
+        true => Some(super::history::recorder(ctx, None, None)?),
+        false => None,
     };
-    let mut seen: HashSet<String> = recent(100).await?.into_iter().map(|e| e.id).collect();
+    // The newest `n` captures (kept in the history with --record).
+    async fn recent(
+        client: &crate::agent::Client,
+        tunnel: Option<&str>,
+        n: usize,
+        recorder: &mut Option<crate::history::recorder::Recorder>,
+    ) -> Result<Vec<Exchange>> {
+        let batch = Exchange::all_of(&client.requests_raw(Some(n), tunnel).await?, true)?;
+        if let Some(r) = recorder {
+            r.keep(&batch)?;
+        }
+        Ok(batch)
+    }
+    let first = recent(client, tunnel, 100, &mut recorder).await?;
+    let mut seen: HashSet<String> = first.into_iter().map(|e| e.id).collect();
     let mut first_seen: HashMap<String, Instant> = HashMap::new();
     ctx.note("Following captured requests; Ctrl-C to stop.");
     let mut window = 50;
     loop {
         tokio::time::sleep(TAIL_EVERY).await;
-        let batch = recent(window).await?;
+        let batch = recent(client, tunnel, window, &mut recorder).await?;
         let unseen = batch
             .iter()
             .filter(|e| !e.id.is_empty() && !seen.contains(&e.id))
