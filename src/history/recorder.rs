@@ -40,7 +40,9 @@ pub struct Recorder {
     pending: Vec<String>,
     /// Where the turn of pending captures asked for by ID goes on from.
     next_pending: usize,
-    last_trim: Instant,
+    /// When the bounds were last applied (`None`: not since it opened, so after the first
+    /// write).
+    last_trim: Option<Instant>,
     /// Everything kept since it started.
     pub total: Kept,
     /// Captures dropped by the bounds since it started.
@@ -57,7 +59,7 @@ impl Recorder {
             done: HashSet::new(),
             pending: Vec::new(),
             next_pending: 0,
-            last_trim: Instant::now(),
+            last_trim: None,
             total: Kept::default(),
             dropped,
         })
@@ -126,9 +128,9 @@ impl Recorder {
     }
 
     fn trim_if_due(&mut self) -> Result<()> {
-        if self.last_trim.elapsed() >= TRIM_EVERY {
+        if self.last_trim.is_none_or(|t| t.elapsed() >= TRIM_EVERY) {
             self.dropped += self.store.trim(self.limits.max_size, self.limits.max_age)?;
-            self.last_trim = Instant::now();
+            self.last_trim = Some(Instant::now());
         }
         Ok(())
     }

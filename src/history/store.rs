@@ -201,8 +201,10 @@ impl Store {
         Ok(())
     }
 
-    /// Keeps these captures (each with the agent's JSON text: [`Exchange::json`]) in one
-    /// transaction: new ones added, pending ones now answered updated, the rest left.
+    /// Keeps these captures (each with the agent's JSON text: [`Exchange::json`]), newest
+    /// first as the agent lists them, in one transaction: new ones added (oldest first, so
+    /// that the order kept in is the order captured), pending ones now answered updated, the
+    /// rest left.
     pub fn keep(&mut self, captures: &[Exchange]) -> Result<Kept> {
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| failure(&path, "keeping captures in it", &e);
@@ -234,7 +236,7 @@ impl Store {
             let mut index = tx
                 .prepare_cached("INSERT INTO search (rowid, text) VALUES (?1, ?2)")
                 .map_err(fail)?;
-            for e in captures {
+            for e in captures.iter().rev() {
                 let Some(json) = e.json().filter(|_| !e.id.is_empty()) else {
                     continue;
                 };

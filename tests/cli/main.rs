@@ -24,6 +24,7 @@ mod examples;
 mod fleet;
 mod header_case;
 mod help;
+mod history;
 mod inspect;
 mod inspect_at_80;
 mod interaction;
