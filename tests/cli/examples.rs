@@ -43,6 +43,22 @@ const SKIPPED: &[(&str, &str)] = &[
         "follows requests until Ctrl-C: it never ends by itself",
     ),
     (
+        "tunnelctl local requests tail --record",
+        "follows requests until Ctrl-C: it never ends by itself",
+    ),
+    (
+        "tunnelctl local requests record",
+        "records until Ctrl-C: it never ends by itself (tests/cli/history.rs stops one)",
+    ),
+    (
+        "tunnelctl local inspect --record",
+        "full-screen: it needs a terminal (tests/cli/history.rs drives it in a pseudo-terminal)",
+    ),
+    (
+        "tunnelctl local inspect --history",
+        "full-screen: it needs a terminal (tests/cli/history.rs drives it in a pseudo-terminal)",
+    ),
+    (
         "tunnelctl local inspect",
         "full-screen: it needs a terminal (tests/cli/inspect.rs drives it in a pseudo-terminal)",
     ),

@@ -595,3 +595,34 @@ fn bad_values_of_the_new_flags_are_usage_errors() {
         .says("history_max_size");
     local(&env, &["config", "set", "history_max_age", "soon"]).code(2);
 }
+
+#[test]
+fn the_inspector_records_what_it_shows_and_browses_the_history() {
+    let env = Env::new();
+    env.mock.seed_captures(
+        json!([{"method": "POST", "uri": "/hooks/first"}, {"method": "GET", "uri": "/second"}]),
+    );
+    let spawn = |args: &[&str]| {
+        let mut cmd = env.std_cmd();
+        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+            .env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+            .args(["local", "inspect"])
+            .args(args);
+        crate::common::pty::Pty::spawn(&cmd, 24, 100)
+    };
+    let mut term = spawn(&["--record"]);
+    term.wait_for("/hooks/first");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    term.assert_restored();
+    clear_agent(&env);
+    assert_eq!(
+        ids(&local(&env, &["requests", "list", "--history", "--json"])).len(),
+        2
+    );
+    let mut term = spawn(&["--history"]);
+    term.wait_for("/second");
+    term.wait_for("/hooks/first");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+}

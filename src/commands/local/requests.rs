@@ -182,8 +182,8 @@ failed after sending; 5: several files, some sent and some not.")]
     },
     /// Keep every capture the agent shows in the history (a SQLite file), until Ctrl-C
     #[command(after_help = "Examples:
-  tunnelctl local requests record --once
-  tunnelctl local requests record --tunnel 'web (http)' --max-age 7d
+  tunnelctl local requests record                  # until Ctrl-C
+  tunnelctl local requests record --once --tunnel 'web (http)' --max-age 7d
   tunnelctl local requests list --history --grep invoice.paid
 
 The history outlives the agent's restarts: get, replay, save and verify read a capture
