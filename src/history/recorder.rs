@@ -195,11 +195,11 @@ mod tests {
             serde_json::json!({"id": "airt_p", "request": {"method": "GET", "uri": "/"}, "response": response}).to_string()
         };
         let pending = Exchange::from_agent(json(false)).unwrap();
-        assert_eq!(r.keep(&[pending.clone()]).unwrap().new, 1);
+        assert_eq!(r.keep(std::slice::from_ref(&pending)).unwrap().new, 1);
         assert_eq!(r.keep(&[pending]).unwrap(), Kept::default());
         assert_eq!(r.pending_beyond(&[]), ["airt_p"]);
         let answered = Exchange::from_agent(json(true)).unwrap();
-        assert_eq!(r.keep(&[answered.clone()]).unwrap().updated, 1);
+        assert_eq!(r.keep(std::slice::from_ref(&answered)).unwrap().updated, 1);
         assert_eq!(r.keep(&[answered]).unwrap(), Kept::default());
         assert!(r.pending_beyond(&[]).is_empty());
         assert_eq!(r.total, Kept { new: 1, updated: 1 });

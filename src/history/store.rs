@@ -350,7 +350,7 @@ impl Store {
 
     /// Removes the captures captured before `before` (all of them when `None`); how many.
     pub fn clear(&mut self, before: Option<OffsetDateTime>) -> Result<usize> {
-        let cut = before.map_or(i64::MAX, |t| nanos(t));
+        let cut = before.map_or(i64::MAX, nanos);
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| failure(&path, "removing captures from it", &e);
         let tx = self
@@ -518,7 +518,10 @@ mod tests {
             r#"{"type":"invoice.paid"}"#,
             true,
         );
-        assert_eq!(s.keep(&[a2.clone()]).unwrap(), Kept { new: 0, updated: 1 });
+        assert_eq!(
+            s.keep(std::slice::from_ref(&a2)).unwrap(),
+            Kept { new: 0, updated: 1 }
+        );
         assert_eq!(s.get("airt_a").unwrap().as_deref(), a2.json());
         assert_eq!(ids(&s, &Selection::default()), ["airt_b", "airt_a"]);
         let grep = |t: &str| Selection {

@@ -88,7 +88,7 @@ fn a_capture_outlives_the_agent_and_is_read_replayed_verified_and_exported_from_
     // Listed and searched.
     assert_eq!(
         ids(&local(&env, &["requests", "list", "--history", "--json"])),
-        [id.clone()]
+        std::slice::from_ref(&id)
     );
     let found = local(
         &env,
@@ -101,7 +101,7 @@ fn a_capture_outlives_the_agent_and_is_read_replayed_verified_and_exported_from_
             "--json",
         ],
     );
-    assert_eq!(ids(&found), [id.clone()]);
+    assert_eq!(ids(&found), std::slice::from_ref(&id));
     let none = local(
         &env,
         &[

@@ -4,13 +4,16 @@
 //! the full-screen inspector (`crate::inspect`). Clap definitions and thin handlers: the
 //! captured exchange and what is done with it live in `crate::capture`.
 
+pub mod export;
 pub mod filters;
 pub mod history;
 pub mod listing;
 pub mod replay;
 pub mod requests;
+pub mod send;
 pub mod tunnels;
 pub mod user_file;
+pub mod verify;
 
 use clap::{Args, Subcommand};
 

@@ -7,17 +7,14 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
 use super::listing::CaptureRows;
-use crate::capture::{self, filter::Query, signed, view, view::GetAs, Exchange};
+use crate::capture::{filter::Query, signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
-use crate::error::{CommandResult, Error, Result};
+use crate::error::Result;
 use crate::history::lookup;
-use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
-use crate::signature::Check;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -25,11 +22,12 @@ pub struct RequestsArgs {
     command: RequestsCommand,
 }
 
+/// `--tunnel NAME` of the commands that read many captures.
 #[derive(Debug, Args)]
-struct Filter {
+pub struct Filter {
     /// Only requests captured on this tunnel
     #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
-    tunnel: Option<String>,
+    pub tunnel: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -155,7 +153,7 @@ no signature, such as a fixture written by hand.
 Any answer, whatever its status, counts as sent. Exit 2: a file is not a request (nothing
 is sent); 3: --sign with no secret set for the provider (nothing is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
 failed after sending; 5: several files, some sent and some not.")]
-    Send(super::replay::SendArgs),
+    Send(super::send::SendArgs),
     /// Delete every captured request (or, with --history, the kept ones)
     #[command(after_help = "Examples:
   tunnelctl local requests clear --yes
@@ -195,28 +193,7 @@ TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
   tunnelctl local requests export --har hooks.har
   tunnelctl local requests export --har - --tunnel 'web (http)' --limit 50 > hooks.har
   tunnelctl local requests export --har kept.har --history --since 2h")]
-    Export(ExportArgs),
-}
-
-/// `export --har FILE`.
-#[derive(Debug, Args)]
-pub struct ExportArgs {
-    /// The file to write ('-' for stdout)
-    #[arg(long, value_name = "FILE")]
-    har: std::path::PathBuf,
-    /// At most N requests, the newest (1 or more)
-    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-    limit: Option<usize>,
-    #[command(flatten)]
-    filter: Filter,
-    #[command(flatten)]
-    only: super::filters::RequestFilters,
-    /// Export the captures kept in the history instead of the agent's
-    #[arg(long)]
-    history: bool,
-    /// Overwrite FILE if it exists (a symlink is replaced, never written through)
-    #[arg(long)]
-    force: bool,
+    Export(Box<super::export::ExportArgs>),
 }
 
 /// Runs a `local requests` command.
@@ -234,7 +211,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
                 false => list(ctx, limit, filter.tunnel.as_deref(), &query).await,
             }
         }
-        RequestsCommand::Verify { ids } => verify(ctx, &ids).await,
+        RequestsCommand::Verify { ids } => super::verify::verify(ctx, &ids).await,
         RequestsCommand::Get {
             id,
             raw,
@@ -274,7 +251,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             return super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await;
         }
         RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
-        RequestsCommand::Send(args) => return super::replay::send_files(ctx, args).await,
+        RequestsCommand::Send(args) => return super::send::send_files(ctx, args).await,
         RequestsCommand::Clear {
             history: true,
             before,
@@ -289,7 +266,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
         RequestsCommand::Tail { filter, record } => {
             tail(ctx, filter.tunnel.as_deref(), record).await
         }
-        RequestsCommand::Export(args) => return export(ctx, args).await,
+        RequestsCommand::Export(args) => return super::export::export(ctx, *args).await,
         RequestsCommand::Record(args) => super::history::record(ctx, args).await,
     }?)
 }
@@ -315,80 +292,6 @@ async fn list(
         }
     }
     rows.finish(ctx)
-}
-
-/// `verify [ID...]`: each request's signature check, a row each; exit 8 when one is invalid
-/// or expired. Every capture is read one at a time, so a long history costs little memory.
-async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
-    let secrets = ctx.settings.webhook_secrets()?;
-    let now = signed::now();
-    let client = ctx.agent()?;
-    let mut sink = ctx.printer.list(&SIGNATURE_CHECK)?;
-    let mut failed = 0;
-    let mut row = |captured: &Exchange| -> Result<()> {
-        let check: Check = signed::check(captured, &secrets, now);
-        failed += usize::from(check.result.fails());
-        sink.push(serde_json::json!({
-            "id": captured.id,
-            "provider": check.provider.map(|p| p.name()),
-            "result": check.result.as_str(),
-            "detail": check.detail,
-        }))
-    };
-    if ids.is_empty() {
-        let raw = client.requests_raw(None, None).await?;
-        for item in raw.items()? {
-            if let Some(captured) = Exchange::from_json(item) {
-                row(&captured)?;
-            }
-        }
-    } else {
-        for id in ids {
-            row(&lookup::capture(ctx, &client, id).await?.capture)?;
-        }
-    }
-    let shown = sink.finish()?;
-    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, shown);
-    match failed {
-        0 => Ok(()),
-        n => Err(Error::CheckFailed(format!(
-            "{n} of {shown} signature(s) invalid or expired"
-        ))),
-    }
-}
-
-/// `export --har FILE`: the captures (the agent's, or the kept ones) as a HAR log, to a
-/// file or stdout.
-async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
-    let har = args.har.as_path();
-    let to_stdout = har.as_os_str() == "-";
-    if !to_stdout {
-        super::user_file::check_free(har, args.force)?;
-    }
-    let query = args.only.query_signing(ctx)?;
-    let tunnel = args.filter.tunnel.as_deref();
-    let all = if args.history {
-        super::history::exported(ctx, args.limit, tunnel, query)?
-    } else {
-        let client = ctx.agent()?;
-        let asked = if query.is_empty() { args.limit } else { None };
-        let mut all = Exchange::all_of(&client.requests_raw(asked, tunnel).await?, false)?;
-        all.retain(|e| query.matches(e));
-        all.truncate(args.limit.unwrap_or(usize::MAX));
-        all
-    };
-    let doc = capture::har::document(&all);
-    let text = serde_json::to_string_pretty(&doc)
-        .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
-    let shown = crate::escape::escape(&har.display().to_string());
-    if to_stdout {
-        ctx.printer.line(&text)?;
-    } else {
-        super::user_file::write(ctx, har, (text + "\n").as_bytes(), args.force)
-            .with_context(|| format!("writing the HAR log {shown}"))?;
-    }
-    ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
-    Ok(())
 }
 
 /// How often `tail` asks the agent for new requests.

@@ -1,0 +1,66 @@
+//! `local requests export --har FILE`: captured exchanges, the agent's or the kept ones
+//! (`--history`), with the filters of `list`, as a HAR 1.2 log.
+
+use anyhow::Context as _;
+use clap::Args;
+
+use super::requests::Filter;
+use crate::capture::{self, Exchange};
+use crate::commands::parse_limit;
+use crate::context::Context;
+use crate::error::{CommandResult, Error};
+
+/// `export --har FILE`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The file to write ('-' for stdout)
+    #[arg(long, value_name = "FILE")]
+    har: std::path::PathBuf,
+    /// At most N requests, the newest (1 or more)
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    limit: Option<usize>,
+    #[command(flatten)]
+    filter: Filter,
+    #[command(flatten)]
+    only: super::filters::RequestFilters,
+    /// Export the captures kept in the history instead of the agent's
+    #[arg(long)]
+    history: bool,
+    /// Overwrite FILE if it exists (a symlink is replaced, never written through)
+    #[arg(long)]
+    force: bool,
+}
+
+/// `export --har FILE`: the captures (the agent's, or the kept ones) as a HAR log, to a
+/// file or stdout.
+pub async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
+    let har = args.har.as_path();
+    let to_stdout = har.as_os_str() == "-";
+    if !to_stdout {
+        super::user_file::check_free(har, args.force)?;
+    }
+    let query = args.only.query_signing(ctx)?;
+    let tunnel = args.filter.tunnel.as_deref();
+    let all = if args.history {
+        super::history::exported(ctx, args.limit, tunnel, query)?
+    } else {
+        let client = ctx.agent()?;
+        let asked = if query.is_empty() { args.limit } else { None };
+        let mut all = Exchange::all_of(&client.requests_raw(asked, tunnel).await?, false)?;
+        all.retain(|e| query.matches(e));
+        all.truncate(args.limit.unwrap_or(usize::MAX));
+        all
+    };
+    let doc = capture::har::document(&all);
+    let text = serde_json::to_string_pretty(&doc)
+        .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
+    let shown = crate::escape::escape(&har.display().to_string());
+    if to_stdout {
+        ctx.printer.line(&text)?;
+    } else {
+        super::user_file::write(ctx, har, (text + "\n").as_bytes(), args.force)
+            .with_context(|| format!("writing the HAR log {shown}"))?;
+    }
+    ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
+    Ok(())
+}
