@@ -626,3 +626,76 @@ fn the_inspector_records_what_it_shows_and_browses_the_history() {
     term.send("q");
     assert_eq!(term.wait_exit(), 0);
 }
+
+/// Starts `tunnelctl local ARGS` with the test's history, its stderr piped.
+fn spawn_local(env: &Env, args: &[&str]) -> std::process::Child {
+    let mut cmd = env.std_cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_HISTORY_FILE", history_file(env))
+        .arg("local")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    cmd.spawn().expect("the binary starts")
+}
+
+/// How many captures the history holds (0 before it exists).
+fn kept_count(env: &Env) -> usize {
+    let out = local(env, &["requests", "list", "--history", "--json"]);
+    out.ok();
+    out.json().as_array().map_or(0, Vec::len)
+}
+
+#[cfg(unix)]
+#[test]
+fn a_recorder_stops_on_sigterm_or_ctrl_c_with_exit_0_and_says_what_it_kept() {
+    let env = Env::new();
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        local(&env, &["requests", "clear", "--history", "--yes"]).ok();
+        clear_agent(&env);
+        env.mock.seed_captures(json!([
+            {"tunnel_name": "a (http)", "uri": "/a", "repeat": 3},
+            {"tunnel_name": "b (http)", "uri": "/b", "repeat": 2}
+        ]));
+        let child = spawn_local(&env, &["requests", "record", "--tunnel", "a (http)"]);
+        wait_until("the first captures kept", || kept_count(&env) == 3);
+        // More arrive while it runs: it keeps them too.
+        env.mock
+            .seed_captures(json!([{"tunnel_name": "a (http)", "uri": "/later"}]));
+        wait_until("the later capture kept", || kept_count(&env) == 4);
+        // SAFETY: kill(2) on the child's own pid.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let out = child.wait_with_output().expect("it ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "signal {signal}: {stderr}");
+        assert!(stderr.contains("Kept 4 new capture(s)"), "{stderr}");
+        let tunnels = local(
+            &env,
+            &["requests", "list", "--history", "--jq", ".[].tunnel_name"],
+        );
+        assert!(
+            !tunnels.stdout.contains("b (http)"),
+            "--tunnel: {}",
+            tunnels.stdout
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn tail_record_keeps_what_it_follows() {
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/before"}]));
+    let mut child = spawn_local(&env, &["requests", "tail", "--record"]);
+    wait_until("what the agent held, kept", || kept_count(&env) == 1);
+    env.mock.seed_captures(json!([{"uri": "/after"}]));
+    wait_until("the new capture, kept", || kept_count(&env) == 2);
+    // SAFETY: kill(2) on the child's own pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let _ = child.wait();
+    let uris = local(
+        &env,
+        &["requests", "list", "--history", "--jq", ".[].request.uri"],
+    );
+    assert_eq!(uris.stdout, "/after\n/before\n");
+}
