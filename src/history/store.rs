@@ -201,6 +201,14 @@ impl Store {
         Ok(())
     }
 
+    /// Starts a write: a transaction holding the database's write lock from its start, taken
+    /// as soon as no other writer holds it (waiting up to [`BUSY_WAIT`]).
+    fn write(&mut self, what: &str) -> Result<rusqlite::Transaction<'_>> {
+        self.conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| failure(&self.path, what, &e))
+    }
+
     /// Keeps these captures (each with the agent's JSON text: [`Exchange::json`]), newest
     /// first as the agent lists them, in one transaction: new ones added (oldest first, so
     /// that the order kept in is the order captured), pending ones now answered updated, the
@@ -210,10 +218,7 @@ impl Store {
         let fail = |e: rusqlite::Error| failure(&path, "keeping captures in it", &e);
         let mut kept = Kept::default();
         let now = now_ns();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(fail)?;
+        let tx = self.write("keeping captures in it")?;
         {
             let mut find = tx
                 .prepare_cached("SELECT seq, answered FROM captures WHERE id = ?1")
@@ -351,12 +356,10 @@ impl Store {
     /// Removes the captures captured before `before` (all of them when `None`); how many.
     pub fn clear(&mut self, before: Option<OffsetDateTime>) -> Result<usize> {
         let cut = before.map_or(i64::MAX, nanos);
+        let what = "removing captures from it";
         let path = self.path.clone();
-        let fail = |e: rusqlite::Error| failure(&path, "removing captures from it", &e);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(fail)?;
+        let fail = |e: rusqlite::Error| failure(&path, what, &e);
+        let tx = self.write(what)?;
         tx.execute(
             "DELETE FROM search WHERE rowid IN (SELECT seq FROM captures WHERE start_ns < ?1)",
             [cut],
@@ -374,12 +377,10 @@ impl Store {
     pub fn trim(&mut self, max_size: u64, max_age: Duration) -> Result<usize> {
         let age = time::Duration::try_from(max_age).unwrap_or(time::Duration::MAX);
         let mut gone = self.clear(OffsetDateTime::now_utc().checked_sub(age))?;
+        let what = "removing captures from it";
         let path = self.path.clone();
-        let fail = |e: rusqlite::Error| failure(&path, "removing captures from it", &e);
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(fail)?;
+        let fail = |e: rusqlite::Error| failure(&path, what, &e);
+        let tx = self.write(what)?;
         let total: i64 = tx
             .query_row("SELECT coalesce(sum(size), 0) FROM captures", [], |r| {
                 r.get(0)

@@ -33,6 +33,13 @@ fn local_env(env: &Env, vars: &[(&str, &str)], args: &[&str]) -> Out {
     run(cmd.arg("local").args(args))
 }
 
+/// The IDs `list --history FLAGS --json` lists.
+fn kept_ids(env: &Env, flags: &[&str]) -> Vec<String> {
+    let mut args = vec!["requests", "list", "--history", "--json"];
+    args.extend_from_slice(flags);
+    ids(&local(env, &args))
+}
+
 /// Clears the agent's captures, as a restart of the agent does.
 fn clear_agent(env: &Env) {
     local(env, &["requests", "clear", "--yes"]).ok();
@@ -304,39 +311,14 @@ fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
         local(&env, &["requests", "list", "--status", "pending", "--json"]).json() != json!([])
     });
     local(&env, &["requests", "record", "--once"]).ok();
-    let pending = local(
-        &env,
-        &[
-            "requests",
-            "list",
-            "--history",
-            "--status",
-            "pending",
-            "--json",
-        ],
-    );
-    assert_eq!(ids(&pending).len(), 1, "kept while pending");
+    let pending = kept_ids(&env, &["--status", "pending"]);
+    assert_eq!(pending.len(), 1, "kept while pending");
     visitor.join().unwrap();
     local(&env, &["requests", "record", "--once"])
         .ok()
         .says("1 answered since");
-    let answered = local(
-        &env,
-        &["requests", "list", "--history", "--status", "200", "--json"],
-    );
-    assert_eq!(ids(&answered), ids(&pending));
-    assert!(ids(&local(
-        &env,
-        &[
-            "requests",
-            "list",
-            "--history",
-            "--status",
-            "pending",
-            "--json"
-        ]
-    ))
-    .is_empty());
+    assert_eq!(kept_ids(&env, &["--status", "200"]), pending);
+    assert!(kept_ids(&env, &["--status", "pending"]).is_empty());
 }
 
 #[test]

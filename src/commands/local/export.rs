@@ -4,9 +4,8 @@
 use anyhow::Context as _;
 use clap::Args;
 
-use super::requests::Filter;
+use super::requests::Chosen;
 use crate::capture::{self, Exchange};
-use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{CommandResult, Error};
 
@@ -16,13 +15,8 @@ pub struct ExportArgs {
     /// The file to write ('-' for stdout)
     #[arg(long, value_name = "FILE")]
     har: std::path::PathBuf,
-    /// At most N requests, the newest (1 or more)
-    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-    limit: Option<usize>,
     #[command(flatten)]
-    filter: Filter,
-    #[command(flatten)]
-    only: super::filters::RequestFilters,
+    chosen: Chosen,
     /// Export the captures kept in the history instead of the agent's
     #[arg(long)]
     history: bool,
@@ -39,16 +33,20 @@ pub async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
     if !to_stdout {
         super::user_file::check_free(har, args.force)?;
     }
-    let query = args.only.query_signing(ctx)?;
-    let tunnel = args.filter.tunnel.as_deref();
+    let query = args.chosen.only.query_signing(ctx)?;
+    let tunnel = args.chosen.filter.tunnel.as_deref();
     let all = if args.history {
-        super::history::exported(ctx, args.limit, tunnel, query)?
+        super::history::exported(ctx, args.chosen.limit, tunnel, query)?
     } else {
         let client = ctx.agent()?;
-        let asked = if query.is_empty() { args.limit } else { None };
+        let asked = if query.is_empty() {
+            args.chosen.limit
+        } else {
+            None
+        };
         let mut all = Exchange::all_of(&client.requests_raw(asked, tunnel).await?, false)?;
         all.retain(|e| query.matches(e));
-        all.truncate(args.limit.unwrap_or(usize::MAX));
+        all.truncate(args.chosen.limit.unwrap_or(usize::MAX));
         all
     };
     let doc = capture::har::document(&all);

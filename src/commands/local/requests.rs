@@ -22,6 +22,18 @@ pub struct RequestsArgs {
     command: RequestsCommand,
 }
 
+/// Which captures `list` and `export` read: `--limit`, `--tunnel` and the filters.
+#[derive(Debug, Args)]
+pub struct Chosen {
+    /// At most N requests, the newest (1 or more)
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub filter: Filter,
+    #[command(flatten)]
+    pub only: super::filters::RequestFilters,
+}
+
 /// `--tunnel NAME` of the commands that read many captures.
 #[derive(Debug, Args)]
 pub struct Filter {
@@ -49,13 +61,8 @@ by 'record' instead (its --grep finds text that starts a word).")]
         /// List the captures kept in the history (see 'record') instead of the agent's
         #[arg(long)]
         history: bool,
-        /// At most N requests (1 or more)
-        #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-        limit: Option<usize>,
         #[command(flatten)]
-        filter: Filter,
-        #[command(flatten)]
-        only: super::filters::RequestFilters,
+        chosen: Chosen,
     },
     /// Show one captured exchange, decoded: request line, headers, body, then the response
     #[command(after_help = "Examples:
@@ -199,16 +206,12 @@ TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
 /// Runs a `local requests` command.
 pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResult {
     Ok(match args.command {
-        RequestsCommand::List {
-            history,
-            limit,
-            filter,
-            only,
-        } => {
-            let query = only.query_signing(ctx)?;
+        RequestsCommand::List { history, chosen } => {
+            let query = chosen.only.query_signing(ctx)?;
+            let (limit, tunnel) = (chosen.limit, chosen.filter.tunnel.as_deref());
             match history {
-                true => super::history::list(ctx, limit, filter.tunnel.as_deref(), query),
-                false => list(ctx, limit, filter.tunnel.as_deref(), &query).await,
+                true => super::history::list(ctx, limit, tunnel, query),
+                false => list(ctx, limit, tunnel, &query).await,
             }
         }
         RequestsCommand::Verify { ids } => super::verify::verify(ctx, &ids).await,
