@@ -440,7 +440,7 @@ if want S11; then
     log "S11 record"
     ctl POST reset >/dev/null
     ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
-    BODY=$(python3 -c 'import json; print(json.dumps(json.dumps({"type": "invoice.paid", "data": {"object": {"id": "in_1", "customer": "cus_9", "lines": [{"amount": 100 + i, "description": "item %d of the order" % i} for i in range(20)]}}})))')
+    BODY=$(python3 -c 'import json; print(json.dumps(json.dumps({"type": "invoice.paid", "data": {"object": {"id": "in_1", "customer": "cus_9", "lines": [{"amount": 100 + i, "description": "item %d of the order" % i} for i in range(32)]}}})))')
     c=$(ctl POST agent/captures '[{"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe",
         "headers": {"Content-Type": "application/json", "Stripe-Signature": "t=1,v1=abc", "User-Agent": "Stripe/1.0"},
         "body": '"$BODY"', "response_body": "{\"ok\":true}", "repeat": 10000}]' | jq length)
@@ -505,7 +505,7 @@ for r in json.load(sys.stdin)["requests"]:
     [ "$c" = 1 ] || die "S12: tunnelctl found $c captures, not 1"
     c=$(grep -rl "$WORD" "$S12_DIR" | wc -l)
     [ "$c" = 1 ] || die "S12: grep found $c files, not 1"
-    c=$(TUNNELCTL_HISTORY_FILE=$S12_FILE "$T" local requests list --history --jq length)
+    c=$(TUNNELCTL_HISTORY_FILE=$S12_FILE "$T" local requests list --history -o ndjson | wc -l)
     [ "$c" = 100000 ] || die "S12: the history holds $c captures, not 100000"
     fact s12_file_bytes "$(stat -c %s "$S12_FILE")"
     fact s12_files_bytes "$(du -sb "$S12_DIR" | cut -f1)"
