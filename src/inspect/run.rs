@@ -79,7 +79,10 @@ pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64, kept: Kept) -
         Kept::Recording(r) => Some(std::cell::RefCell::new(r)),
         Kept::History(store) => {
             state.merge(from_history(&store, budget)?);
-            // Nothing more comes: the agent is not asked.
+            // Nothing more comes: the agent is not asked (the title says whose captures these
+            // are, and that they do not change).
+            state.url = format!("history {}", crate::history::file::shown(store.path()));
+            state.agent = Agent::Up;
             state.paused = true;
             None
         }

@@ -603,6 +603,7 @@ fn the_inspector_records_what_it_shows_and_browses_the_history() {
         2
     );
     let mut term = spawn(&["--history"]);
+    term.wait_for("history ");
     term.wait_for("/second");
     term.wait_for("/hooks/first");
     term.send("q");
