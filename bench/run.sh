@@ -25,7 +25,7 @@ log() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 # The scenarios to run, in the order they run: those named on the command line, or all.
-ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10"
+ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12"
 SCENARIOS=$(printf '%s ' "${@:-$ALL_SCENARIOS}" | tr '[:lower:]' '[:upper:]')
 for s in $SCENARIOS; do
     [[ " $ALL_SCENARIOS " == *" $s "* ]] || die "no scenario $s (there are: $ALL_SCENARIOS)"
@@ -125,6 +125,8 @@ fi
 export TUNNELCTL_API_URL=$API TUNNELCTL_API_KEY=$KEY TUNNELCTL_AGENT_URL=$AGENT
 export TUNNELCTL_CONFIG=$TMP/config.toml
 unset TUNNELCTL_PROFILE NO_COLOR TUNNELCTL_FORCE_TTY
+# The capture history of every scenario is a file of its own in $TMP, never the user's.
+export TUNNELCTL_HISTORY_FILE=$TMP/history.sqlite3
 
 AUTH="Authorization: Bearer $KEY"
 SV="Service-Version: 2"
@@ -428,6 +430,89 @@ fi
 if want S10; then
     log "S10 local inspect"
     python3 "$HERE/inspect.py" "$T" "$AGENT" "$API" "$FACTS"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S11 recording: `record --once` of 10,000 captures of ~2 KB into a new history, against one
+# curl of the same captures from the agent into /dev/null.
+# ---------------------------------------------------------------------------------------------
+if want S11; then
+    log "S11 record"
+    ctl POST reset >/dev/null
+    ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+    BODY=$(python3 -c 'import json; print(json.dumps(json.dumps({"type": "invoice.paid", "data": {"object": {"id": "in_1", "customer": "cus_9", "lines": [{"amount": 100 + i, "description": "item %d of the order" % i} for i in range(32)]}}})))')
+    c=$(ctl POST agent/captures '[{"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe",
+        "headers": {"Content-Type": "application/json", "Stripe-Signature": "t=1,v1=abc", "User-Agent": "Stripe/1.0"},
+        "body": '"$BODY"', "response_body": "{\"ok\":true}", "repeat": 10000}]' | jq length)
+    [ "$c" = 10000 ] || die "S11: seeded $c captures, not 10000"
+    S11_FILE=$TMP/s11.sqlite3
+    rm -f "$S11_FILE"*
+    TUNNELCTL_HISTORY_FILE=$S11_FILE "$T" local requests record --once 2>/dev/null
+    c=$(TUNNELCTL_HISTORY_FILE=$S11_FILE "$T" local requests list --history --jq length)
+    [ "$c" = 10000 ] || die "S11: record kept $c captures, not 10000"
+    fact s11_answer_bytes "$(curl -s "$AGENT/requests/http" | wc -c)"
+    fact s11_capture_bytes "$(curl -s "$AGENT/requests/http?limit=1" | jq -r '.requests[0].request.raw' | base64 -d | wc -c)"
+    fact s11_file_bytes "$(stat -c %s "$S11_FILE")"
+    # Every run starts from no history: --prepare removes it (and its -wal and -shm).
+    TUNNELCTL_HISTORY_FILE=$S11_FILE hf s11 --warmup 1 --runs 10 --prepare "rm -f $S11_FILE $S11_FILE-wal $S11_FILE-shm" \
+        "$T local requests record --once" \
+        "curl -s -o /dev/null $AGENT/requests/http"
+    ctl POST reset >/dev/null
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S12 searching the history: `list --history --grep WORD` over 100,000 kept captures where one
+# matches, against `grep -rl WORD` over the same captures saved one .http file each.
+# ---------------------------------------------------------------------------------------------
+if want S12; then
+    log "S12 search"
+    ctl POST reset >/dev/null
+    ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+    WORD=zanzibarquux
+    c=$(ctl POST agent/captures '[
+      {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/github", "status_code": 200,
+       "headers": {"Content-Type": "application/json", "X-GitHub-Event": "push"},
+       "body": "{\"ref\":\"refs/heads/main\",\"commits\":[{\"message\":\"fix the parser\",\"author\":\"dev\"}]}",
+       "response_body": "ok", "repeat": 50000},
+      {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe", "status_code": 500,
+       "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+       "body": "type=invoice.paid&customer=cus_42&amount=2500",
+       "response_body": "internal error", "repeat": 49999},
+      {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe", "status_code": 200,
+       "headers": {"Content-Type": "application/json"},
+       "body": "{\"type\":\"charge.refunded\",\"note\":\"'$WORD'\"}", "response_body": "ok"}
+    ]' | jq length)
+    [ "$c" = 100000 ] || die "S12: seeded $c captures, not 100000"
+    S12_FILE=$TMP/s12.sqlite3
+    rm -f "$S12_FILE"*
+    TUNNELCTL_HISTORY_FILE=$S12_FILE "$T" local requests record --once 2>/dev/null
+    # The same captures, one .http file each (the raw request, then the raw response).
+    S12_DIR=$TMP/s12-files
+    mkdir -p "$S12_DIR"
+    curl -s "$AGENT/requests/http" | python3 -c '
+import base64, json, os, sys
+d = sys.argv[1]
+for r in json.load(sys.stdin)["requests"]:
+    with open(os.path.join(d, r["id"] + ".http"), "wb") as f:
+        f.write(base64.b64decode(r["request"]["raw"] or ""))
+        f.write(b"\r\n")
+        f.write(base64.b64decode((r.get("response") or {}).get("raw") or ""))
+' "$S12_DIR"
+    c=$(find "$S12_DIR" -name '*.http' | wc -l)
+    [ "$c" = 100000 ] || die "S12: wrote $c files, not 100000"
+    ctl POST reset >/dev/null # the agent holds nothing: only the history answers
+    c=$(TUNNELCTL_HISTORY_FILE=$S12_FILE "$T" local requests list --history --grep "$WORD" --jq length)
+    [ "$c" = 1 ] || die "S12: tunnelctl found $c captures, not 1"
+    c=$(grep -rl "$WORD" "$S12_DIR" | wc -l)
+    [ "$c" = 1 ] || die "S12: grep found $c files, not 1"
+    c=$(TUNNELCTL_HISTORY_FILE=$S12_FILE "$T" local requests list --history -o ndjson | wc -l)
+    [ "$c" = 100000 ] || die "S12: the history holds $c captures, not 100000"
+    fact s12_file_bytes "$(stat -c %s "$S12_FILE")"
+    fact s12_files_bytes "$(du -sb "$S12_DIR" | cut -f1)"
+    fact s12_word "$WORD"
+    TUNNELCTL_HISTORY_FILE=$S12_FILE hf s12 --warmup 3 --min-runs 10 --max-runs 50 \
+        "$T local requests list --history --grep $WORD --json" \
+        "grep -rl $WORD $S12_DIR"
 fi
 
 # ---------------------------------------------------------------------------------------------

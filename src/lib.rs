@@ -24,6 +24,7 @@ pub mod escape;
 pub mod files;
 pub mod fleet;
 pub mod harden;
+pub mod history;
 pub mod http;
 pub mod inspect;
 pub mod interrupt;

@@ -611,3 +611,62 @@ fn signed_webhooks_against_the_real_agent() {
     tunnelctl(&["local", "tunnels", "stop", "signed"]).ok();
     tunnelctl(&["local", "tunnels", "stop", "signed (http)"]).ok();
 }
+
+/// The capture history against the real agent. The test cannot stop and start the agent
+/// binary (the harness owns it and starts it once), so it clears the agent's captures with
+/// `DELETE /api/requests/http` (`local requests clear`), which leaves the agent as a restart
+/// does: none of its captures left. The capture is then read back from the history alone.
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn a_capture_kept_in_history_outlives_the_agents_captures() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("history.sqlite3");
+    let file = file.to_str().expect("a UTF-8 path");
+    let with_history = |args: &[&str]| {
+        let mut all = vec!["--history-file", file];
+        all.extend_from_slice(args);
+        tunnelctl(&all)
+    };
+    tunnelctl(&[
+        "local", "tunnels", "start", "--name", "kept", "--proto", "http", "--addr", "8080",
+    ])
+    .ok();
+    let leg = tunnelctl(&["local", "tunnels", "get", "kept (http)", "--json"]);
+    leg.ok();
+    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    assert!(visit(port, "POST", "/kept?n=7", "{\"event\":\"refund.created\"}").contains("200"));
+    let captured = wait_for_requests("kept (http)", 1);
+    let id = captured[0]["id"].as_str().unwrap().to_string();
+    let before = tunnelctl(&["local", "requests", "get", &id, "--json"]);
+    before.ok();
+
+    with_history(&[
+        "local",
+        "requests",
+        "record",
+        "--once",
+        "--tunnel",
+        "kept (http)",
+    ])
+    .ok()
+    .says("Kept 1 new capture(s)");
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    tunnelctl(&["local", "requests", "get", &id]).code(4);
+
+    let get = with_history(&["local", "requests", "get", &id, "--json"]);
+    get.ok().says("read from the history");
+    assert_eq!(get.stdout, before.stdout, "the agent's JSON, unchanged");
+    let found = with_history(&[
+        "local",
+        "requests",
+        "list",
+        "--history",
+        "--grep",
+        "refund.created",
+        "--json",
+    ]);
+    found.ok();
+    assert_eq!(common::strings_at(&found.json(), "/id"), [id]);
+    tunnelctl(&["local", "tunnels", "stop", "kept"]).ok();
+    tunnelctl(&["local", "tunnels", "stop", "kept (http)"]).ok();
+}

@@ -63,6 +63,7 @@ const TABLE: &[(&str, Shown)] = &[
     ("api_url", Shown::In(MANAGEMENT, CONFIG_SHOW_INIT)),
     ("agent_url", Shown::In(&["local"], CONFIG_SHOW_INIT)),
     ("max_attempts", Shown::In(MANAGEMENT, CONFIG_SHOW)),
+    ("history_file", Shown::In(&["local"], CONFIG_SHOW)),
     ("rate", Shown::In(MANAGEMENT, CONFIG_SHOW)),
     (
         "show_secrets",

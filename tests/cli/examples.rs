@@ -50,6 +50,10 @@ const SKIPPED: &[(&str, &str)] = &[
         "asks for the URL and the key on a terminal",
     ),
     (
+        "tunnelctl local requests record",
+        "records until Ctrl-C: it never ends by itself (tests/cli/history.rs stops one)",
+    ),
+    (
         "cargo run -p tunnelctl-mock -- --demo",
         "serves until Ctrl-C (its exec form runs)",
     ),

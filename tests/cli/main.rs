@@ -25,6 +25,7 @@ mod fleet;
 mod guides;
 mod header_case;
 mod help;
+mod history;
 mod inspect;
 mod inspect_at_80;
 mod inspect_filter_keys;

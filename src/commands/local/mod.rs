@@ -4,12 +4,17 @@
 //! the full-screen inspector (`crate::inspect`). Clap definitions and thin handlers: the
 //! captured exchange and what is done with it live in `crate::capture`.
 
+pub mod export;
 pub mod filters;
+pub mod history;
 pub mod list;
+pub mod listing;
 pub mod replay;
 pub mod requests;
+pub mod send;
 pub mod tunnels;
 pub mod user_file;
+pub mod verify;
 
 use clap::{Args, Subcommand};
 
@@ -52,6 +57,8 @@ enum LocalCommand {
     #[command(after_help = "Examples:
   tunnelctl local inspect
   tunnelctl local inspect --filter 'method:POST status:5xx path:/hooks/*'
+  tunnelctl local inspect --record      # and keep what comes in the history
+  tunnelctl local inspect --history     # browse the kept captures
 
 Keys: arrows or j/k, PgUp/PgDn, g/G (g: up to ↑ new), Enter (list/detail), Tab
 (request/response), / filter, r replay, c copy as curl, s save the request, x clear all,
@@ -75,6 +82,13 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
             allow_hyphen_values = true
         )]
         max_memory: u64,
+        /// Browse the captures kept in the history (see 'local requests record') instead
+        /// of the agent's
+        #[arg(long, conflicts_with = "record")]
+        history: bool,
+        /// Also keep every capture it shows in the history
+        #[arg(long)]
+        record: bool,
     },
 }
 
@@ -83,8 +97,29 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
     match args.command {
         LocalCommand::Tunnels(t) => tunnels::run(t, ctx).await,
         LocalCommand::Requests(r) => requests::run(r, ctx).await,
-        LocalCommand::Inspect { filter, max_memory } => {
-            Ok(crate::inspect::run::run(ctx, filter.as_deref(), max_memory).await?)
+        LocalCommand::Inspect {
+            filter,
+            max_memory,
+            history,
+            record,
+        } => {
+            use crate::inspect::run::Kept;
+            let kept = if history {
+                let path = ctx.settings.history_file()?.value.unwrap_or_default();
+                let store = crate::history::Store::open_existing(&path)?.ok_or_else(|| {
+                    crate::error::Error::Config(format!(
+                        "no history at {} yet: keep captures with 'tunnelctl local requests record'",
+                        crate::history::file::shown(&path)
+                    ))
+                })?;
+                Kept::History(store)
+            } else if record {
+                Kept::Recording(history::recorder(ctx, None, None)?)
+            } else {
+                Kept::Agent
+            };
+            let filter = filter.as_deref();
+            Ok(crate::inspect::run::run(ctx, filter, max_memory, kept).await?)
         }
     }
 }

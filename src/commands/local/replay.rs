@@ -17,30 +17,29 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::Args;
-use serde_json::Value;
 use url::Url;
 
-use crate::capture::replay::check;
 use crate::capture::replay::edit::{chosen_editor, edit_to_send};
 use crate::capture::replay::modify::{parse_header, parse_header_name, parse_set, SetField};
 use crate::capture::replay::resign::{no_secret, resign, Resigned};
-use crate::capture::replay::send::{parse_upstream, upstream_for, upstream_of};
+use crate::capture::replay::send::{parse_upstream, upstream_for};
 use crate::capture::replay::{apply, send, Mods};
-use crate::capture::view::{self, SentList};
-use crate::capture::{har, signed, Exchange, Message};
+use crate::capture::view;
+use crate::capture::{signed, Exchange, Message};
 use crate::commands::local::user_file;
 use crate::commands::{read_input, shown_input};
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
 use crate::escape::escape;
+use crate::history::lookup::{self, Origin};
 use crate::signature::{Provider, Secrets, Verdict};
 
 /// The largest request file, HAR log or `--body` read: a captured request's body can be an
 /// upload, far larger than a flag's value.
-const MAX_FILE: usize = crate::http::DEFAULT_MAX_BODY;
+pub(super) const MAX_FILE: usize = crate::http::DEFAULT_MAX_BODY;
 
 /// The changes `replay` can make before sending.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Default)]
 pub struct ChangeArgs {
     /// Set a header (repeatable): the values given for a name replace all of its values
     #[arg(long = "header", short = 'H', value_name = "'NAME: VALUE'", value_parser = parse_header)]
@@ -75,7 +74,7 @@ pub struct ChangeArgs {
 }
 
 /// The secrets to sign with; none with `--keep-signature` (`kept`), which signs nothing.
-fn signing_secrets(ctx: &Context, kept: bool) -> Result<Option<Secrets>> {
+pub(super) fn signing_secrets(ctx: &Context, kept: bool) -> Result<Option<Secrets>> {
     match kept {
         true => Ok(None),
         false => ctx.settings.webhook_secrets().map(Some),
@@ -84,7 +83,7 @@ fn signing_secrets(ctx: &Context, kept: bool) -> Result<Option<Secrets>> {
 
 /// Signs `msg` again (see [`resign`]) unless `secrets` is `None` (`--keep-signature`), and
 /// says once on stderr, per provider, when a signature could not be made for want of a secret.
-fn sign_again(
+pub(super) fn sign_again(
     ctx: &Context,
     msg: &mut Message,
     secrets: Option<&Secrets>,
@@ -139,18 +138,25 @@ const RECENT: usize = 50;
 
 /// Replays `id` unchanged through the agent, then shows the new exchange the agent captured
 /// (marked `remote_addr: "replayed"`), once it has its answer, or says it has not come yet.
-pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> Result<()> {
+/// A capture only the history still has is sent by `tunnelctl` itself, as a changed replay
+/// is (the agent cannot replay what it no longer holds).
+pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> CommandResult {
     let client = ctx.agent()?;
+    // The agent says best whether it can replay `id`: a capture neither it nor the history
+    // can show is its to refuse.
+    let found = lookup::capture(ctx, &client, id).await.ok();
+    let expired = match found {
+        Some(f) if f.origin == Origin::History => {
+            return replay_changed(ctx, id, tunnel, ChangeArgs::default(), Some(f.capture)).await;
+        }
+        Some(f) => expired_signature(ctx, &f.capture),
+        None => None,
+    };
     let recent = || async {
         let list = client.requests_raw(Some(RECENT), None).await?;
         Exchange::all_of(&list, true)
     };
     let known: HashSet<String> = recent().await?.into_iter().map(|c| c.id).collect();
-    // The agent says best whether it can replay `id`: a capture it cannot show is its to refuse.
-    let expired = match client.request(id).await.map(Exchange::from_agent) {
-        Ok(Ok(captured)) => expired_signature(ctx, &captured),
-        _ => None,
-    };
     client.replay(id, tunnel).await?;
     if let Some(why) = expired {
         ctx.printer.streams.err_line(&format!(
@@ -175,7 +181,7 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    view::replayed(&ctx.printer, id, found.as_ref())
+    Ok(view::replayed(&ctx.printer, id, found.as_ref())?)
 }
 
 /// Why the signature of `captured` will be refused as expired, if it will. A secret that
@@ -194,12 +200,13 @@ fn expired_signature(ctx: &Context, captured: &Exchange) -> Option<String> {
 }
 
 /// Replays `id` with `changes`, sent by `tunnelctl` to the upstream of `tunnel` (the tunnel
-/// it was captured on when `None`) or to `--to`.
+/// it was captured on when `None`) or to `--to`; `found`: the capture when already read.
 pub async fn replay_changed(
     ctx: &Context,
     id: &str,
     tunnel: Option<&str>,
     changes: ChangeArgs,
+    found: Option<Exchange>,
 ) -> CommandResult {
     // Everything local is checked before the agent is asked anything.
     let editor = if changes.edit {
@@ -221,7 +228,10 @@ pub async fn replay_changed(
     };
     let secrets = signing_secrets(ctx, changes.keep_signature)?;
     let client = ctx.agent()?;
-    let captured = Exchange::from_agent(client.request(id).await?)?;
+    let captured = match found {
+        Some(c) => c,
+        None => lookup::capture(ctx, &client, id).await?.capture,
+    };
     let mut msg = captured.request_to_send()?;
     apply(&mut msg, &mods)?;
     let upstream = match changes.to {
@@ -275,7 +285,7 @@ pub struct SaveArgs {
 pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
     user_file::check_free(&args.out, args.force)?;
     let client = ctx.agent()?;
-    let captured = Exchange::from_agent(client.request(&args.id).await?)?;
+    let captured = lookup::capture(ctx, &client, &args.id).await?.capture;
     // A request that does not read as one (a header no server would take) is saved as it
     // was captured: the file is a record of what came in.
     let bytes = match captured.request_to_send() {
@@ -293,143 +303,4 @@ pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// `local requests send FILE...` (to one of `--to` and `--tunnel`, which an error names).
-#[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("target").args(["to", "tunnel"]).required(true)))]
-pub struct SendArgs {
-    /// Request files (as 'save' and 'get --raw' write them; '-' for stdin), or HAR logs
-    /// with --har
-    #[arg(required = true, value_name = "FILE")]
-    files: Vec<String>,
-    /// The server to send to (http:// or https://; a path given is put before each
-    /// request's path)
-    #[arg(long, value_name = "URL", value_parser = parse_upstream)]
-    to: Option<Url>,
-    /// Send to the upstream of this running tunnel (its config.addr) instead of --to
-    #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
-    tunnel: Option<String>,
-    /// The files are HAR logs: send the request of every entry, in order
-    #[arg(long)]
-    har: bool,
-    /// Sign each request for PROVIDER (github, stripe, slack, shopify, standard) with the
-    /// secret set for it: for requests written by hand, with no signature in them
-    #[arg(long, value_name = "PROVIDER", value_parser = parse_provider)]
-    sign: Option<Provider>,
-    /// Send the webhook signature headers as they were (by default each request is signed
-    /// again, with a fresh timestamp, when a secret is set for its provider)
-    #[arg(long, conflicts_with = "sign")]
-    keep_signature: bool,
-}
-
-fn parse_provider(s: &str) -> std::result::Result<Provider, String> {
-    s.parse()
-        .map_err(|e: crate::signature::UnknownProvider| e.to_string())
-}
-
-/// Sends saved requests, one after the other.
-pub async fn send_files(ctx: &Context, args: SendArgs) -> CommandResult {
-    let mut requests: Vec<(String, Message)> = Vec::new();
-    for file in &args.files {
-        requests.extend(read_requests(file, args.har)?);
-    }
-    let secrets = signing_secrets(ctx, args.keep_signature)?;
-    let mut warned = Vec::new();
-    for (_, msg) in &mut requests {
-        sign_again(ctx, msg, secrets.as_ref(), args.sign, &mut warned)?;
-    }
-    for (source, msg) in &requests {
-        if let Some(why) = msg.unsendable() {
-            return Err(
-                Error::usage(format!("{}: {why}; nothing was sent", escape(source))).into(),
-            );
-        }
-    }
-    let upstream = match (args.to, args.tunnel) {
-        (Some(url), _) => url,
-        (None, Some(name)) => upstream_of(&ctx.agent()?.tunnel(&name).await?)?,
-        (None, None) => return Err(Error::usage("give --to URL or --tunnel NAME").into()),
-    };
-    let http = ctx.upstream(&upstream)?;
-    if let [(source, msg)] = requests.as_slice() {
-        let sent = send(&http, msg, &upstream).await?;
-        return Ok(view::sent(&ctx.printer, &sent, source)?);
-    }
-    let sources: Vec<String> = requests.iter().map(|(s, _)| s.clone()).collect();
-    let list = std::cell::RefCell::new(SentList::start(&ctx.printer)?);
-    let by_source = |source: String| {
-        let found = requests.iter().find(|(s, _)| *s == source);
-        let (http, upstream, list) = (&http, &upstream, &list);
-        async move {
-            let (_, msg) = found.ok_or_else(|| Error::Io("lost a request".into()))?;
-            let sent = send(http, msg, upstream).await?;
-            list.borrow_mut().push(&sent, &source)
-        }
-    };
-    let outcomes = crate::bulk::run(&sources, 1, by_source, |source, outcome| {
-        if let crate::bulk::Outcome::Failed(e) = outcome {
-            ctx.printer
-                .streams
-                .err_line(&format!("error: {}: {e:#}", escape(source)));
-        }
-    })
-    .await;
-    list.into_inner().finish()?;
-    Ok(crate::bulk::conclude(
-        &ctx.printer,
-        &sources,
-        &outcomes,
-        &[],
-    )?)
-}
-
-/// The requests of one file, each named for messages (`FILE`, or `FILE#N` for the Nth entry
-/// of a HAR log). A file that does not read as requests, a request that would go elsewhere
-/// than asked ([`check::origin_form`]) or a body shorter than its `Content-Length` is a usage
-/// error naming the file or the entry: nothing of the batch is sent.
-fn read_requests(file: &str, har: bool) -> CommandResult<Vec<(String, Message)>> {
-    let shown = if file == "-" { "stdin" } else { file };
-    let what = if har { "the HAR log" } else { "request file" };
-    let bytes = read_input("send", file, MAX_FILE)
-        .with_context(|| format!("reading {what} {}", shown_input(file)))?;
-    let refused = |name: &str, why: String| {
-        Error::usage(format!("{}: {why}; nothing was sent", escape(name)))
-    };
-    if !har {
-        let msg = Message::parse_request(&bytes).map_err(|why| {
-            refused(
-                shown,
-                format!("not an HTTP request: {why}{}", har::hint(file, &bytes)),
-            )
-        })?;
-        if let Some((declared, present)) = check::cut_short(&bytes, &msg) {
-            return Err(refused(
-                shown,
-                format!(
-                    "its body is {present} bytes, shorter than its Content-Length of {declared}: the file was cut short"
-                ),
-            )
-            .into());
-        }
-        return Ok(vec![(shown.to_string(), msg)]);
-    }
-    let doc: Value =
-        serde_json::from_slice(&bytes).map_err(|e| refused(shown, format!("not JSON ({e})")))?;
-    let entries = har::entries(&doc).map_err(|why| refused(shown, why))?;
-    if entries.is_empty() {
-        return Err(refused(shown, "the HAR log has no entries".into()).into());
-    }
-    entries
-        .into_iter()
-        .enumerate()
-        .map(|(i, entry)| {
-            let name = format!("{shown}#{}", i + 1);
-            match entry {
-                Ok(msg) => Ok((name, msg)),
-                Err(why) => Err(refused(&name, why)),
-            }
-        })
-        .collect::<Result<_>>()
-        .map_err(Into::into)
 }

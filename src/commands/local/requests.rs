@@ -1,21 +1,19 @@
 //! `tunnelctl local requests …`: the HTTP requests the local agent captured — get, follow
-//! (`tail`), export as HAR, clear; list (with the filter flags) is in [`super::list`],
-//! replay, save and send in [`super::replay`]. Each capture is read once into [`Exchange`] and shown by
+//! (`tail`), clear; list (with the filter flags) is in [`super::list`], export in
+//! [`super::export`], replay and save in [`super::replay`], send in [`super::send`]. Each capture is read once into [`Exchange`] and shown by
 //! [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
-use crate::capture::{self, signed, view, view::GetAs, Exchange};
+use crate::capture::{signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
-use crate::error::{CommandResult, Error, Result};
-use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
-use crate::signature::Check;
+use crate::error::Result;
+use crate::history::lookup;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -23,11 +21,24 @@ pub struct RequestsArgs {
     command: RequestsCommand,
 }
 
+/// Which captures `list` and `export` read: `--limit`, `--tunnel` and the filters.
 #[derive(Debug, Args)]
-struct Filter {
+pub struct Chosen {
+    /// At most N requests, the newest (1 or more)
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub filter: Filter,
+    #[command(flatten)]
+    pub only: super::filters::RequestFilters,
+}
+
+/// `--tunnel NAME` of the commands that read many captures.
+#[derive(Debug, Args)]
+pub struct Filter {
     /// Only requests captured on this tunnel
     #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
-    tunnel: Option<String>,
+    pub tunnel: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -40,17 +51,17 @@ enum RequestsCommand {
   tunnelctl local requests list --path '/hooks/*' --grep invoice.paid
   tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
   tunnelctl local requests list --signature invalid
+  tunnelctl local requests list --history --grep invoice.paid
 
 Every filter given must match. --limit counts the requests that match; with a filter every
-captured request is read from the agent and filtered here.")]
+captured request is read from the agent and filtered here. --history lists the captures kept
+by 'record' instead (its --grep finds text that starts a word).")]
     List {
-        /// At most N requests (1 or more)
-        #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-        limit: Option<usize>,
+        /// List the captures kept in the history (see 'record') instead of the agent's
+        #[arg(long)]
+        history: bool,
         #[command(flatten)]
-        filter: Filter,
-        #[command(flatten)]
-        only: super::filters::RequestFilters,
+        chosen: Chosen,
     },
     /// Show one captured exchange, decoded: request line, headers, body, then the response
     #[command(after_help = "Examples:
@@ -163,57 +174,63 @@ no signature, such as a fixture written by hand.
 Any answer, whatever its status, counts as sent. Exit 2: a file is not a request (nothing
 is sent); 3: --sign with no secret set for the provider (nothing is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
 failed after sending; 5: several files, some sent and some not.")]
-    Send(super::replay::SendArgs),
-    /// Delete every captured request
-    #[command(after_help = "Example:\n  tunnelctl local requests clear --yes")]
-    Clear,
+    Send(super::send::SendArgs),
+    /// Delete every captured request (or, with --history, the kept ones)
+    #[command(after_help = "Examples:
+  tunnelctl local requests clear --yes
+  tunnelctl local requests clear --history --before 7d --yes")]
+    Clear {
+        /// Delete captures kept in the history instead of the agent's
+        #[arg(long)]
+        history: bool,
+        /// With --history: only those captured longer ago than DURATION (90m, 7d)
+        #[arg(long, value_name = "DURATION", requires = "history", value_parser = crate::parse::parse_lookback, allow_hyphen_values = true)]
+        before: Option<Duration>,
+    },
     /// Follow new captured requests as they arrive, until Ctrl-C
     #[command(after_help = "Examples:
   tunnelctl local requests tail
   tunnelctl local requests tail --tunnel 'web (http)' -o ndjson \\
-      | jq .request.uri")]
+      | jq .request.uri
+  tunnelctl local requests tail --record")]
     Tail {
         #[command(flatten)]
         filter: Filter,
+        /// Also keep what it sees in the history (see 'record')
+        #[arg(long)]
+        record: bool,
     },
+    /// Keep every capture the agent shows in the history (a SQLite file), until Ctrl-C
+    #[command(after_help = "Examples:
+  tunnelctl local requests record                  # until Ctrl-C
+  tunnelctl local requests record --once --tunnel 'web (http)' --max-age 7d
+  tunnelctl local requests list --history --grep invoice.paid
+
+The history outlives the agent's restarts: get, replay, save and verify read a capture
+from it when the agent no longer has it. The file is history_file (--history-file,
+TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
+    Record(super::history::RecordArgs),
     /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
     #[command(after_help = "Examples:
   tunnelctl local requests export --har hooks.har
   tunnelctl local requests export --har - --tunnel 'web (http)' \\
-      --limit 50 > hooks.har")]
-    Export {
-        /// The file to write ('-' for stdout); a device or FIFO is written into (with
-        /// --force), never replaced
-        #[arg(long, value_name = "FILE")]
-        har: std::path::PathBuf,
-        /// At most N requests, the newest (1 or more)
-        #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-        limit: Option<usize>,
-        #[command(flatten)]
-        filter: Filter,
-        /// Replace FILE if it exists (a symlink to a file is replaced, never written
-        /// through; a device or FIFO is written into); with '--har -', write to a terminal
-        /// even bytes that could act on it
-        #[arg(long)]
-        force: bool,
-    },
+      --limit 50 > hooks.har
+  tunnelctl local requests export --har kept.har --history --since 2h")]
+    Export(Box<super::export::ExportArgs>),
 }
 
 /// Runs a `local requests` command.
 pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResult {
     Ok(match args.command {
-        RequestsCommand::List {
-            limit,
-            filter,
-            only,
-        } => {
-            let mut query = only.query();
-            if query.checks_signatures() {
-                query = query.signing(ctx.settings.webhook_secrets()?, signed::now());
+        RequestsCommand::List { history, chosen } => {
+            let query = chosen.only.query_signing(ctx)?;
+            let (limit, tunnel) = (chosen.limit, chosen.filter.tunnel.as_deref());
+            match history {
+                true => super::history::list(ctx, limit, tunnel, query),
+                false => super::list::list(ctx, limit, tunnel, &query).await,
             }
-            super::list::list(ctx, limit, filter.tunnel.as_deref(), &query).await
         }
-        RequestsCommand::Verify { ids } => verify(ctx, &ids).await,
+        RequestsCommand::Verify { ids } => super::verify::verify(ctx, &ids).await,
         RequestsCommand::Get {
             id,
             raw,
@@ -223,7 +240,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             curl,
         } => {
             let client = ctx.agent()?;
-            let captured = Exchange::from_agent(client.request(&id).await?)?;
+            let captured = lookup::capture(ctx, &client, &id).await?.capture;
             let how = if raw {
                 GetAs::Raw { response, force }
             } else if body_only {
@@ -249,91 +266,31 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             tunnel,
             changes,
         } if changes.any() => {
-            return super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await;
+            return super::replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes, None)
+                .await;
         }
         RequestsCommand::Replay { id, tunnel, .. } => {
-            super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await
+            return super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await;
         }
         RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
-        RequestsCommand::Send(args) => return super::replay::send_files(ctx, args).await,
-        RequestsCommand::Clear => {
+        RequestsCommand::Send(args) => return super::send::send_files(ctx, args).await,
+        RequestsCommand::Clear {
+            history: true,
+            before,
+        } => super::history::clear(ctx, before),
+        RequestsCommand::Clear { .. } => {
             let client = ctx.agent()?;
             ctx.confirm("Delete every captured request?")?;
             client.clear().await?;
             ctx.note("Deleted every captured request");
             Ok(())
         }
-        RequestsCommand::Tail { filter } => tail(ctx, filter.tunnel.as_deref()).await,
-        RequestsCommand::Export {
-            har,
-            limit,
-            filter,
-            force,
-        } => {
-            return export(ctx, &har, limit, filter.tunnel.as_deref(), force).await;
+        RequestsCommand::Tail { filter, record } => {
+            tail(ctx, filter.tunnel.as_deref(), record).await
         }
+        RequestsCommand::Export(args) => return super::export::export(ctx, *args).await,
+        RequestsCommand::Record(args) => super::history::record(ctx, args).await,
     }?)
-}
-
-/// `verify [ID...]`: each request's signature check, a row each; exit 8 when one is invalid
-/// or expired. Every capture is read one at a time, so a long history costs little memory.
-async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
-    let secrets = ctx.settings.webhook_secrets()?;
-    let now = signed::now();
-    let client = ctx.agent()?;
-    let mut sink = ctx.printer.list(&SIGNATURE_CHECK)?;
-    let mut failed = 0;
-    let mut row = |captured: &Exchange| -> Result<()> {
-        let check: Check = signed::check(captured, &secrets, now);
-        failed += usize::from(check.result.fails());
-        sink.push(serde_json::json!({
-            "id": captured.id,
-            "provider": check.provider.map(|p| p.name()),
-            "result": check.result.as_str(),
-            "detail": check.detail,
-        }))
-    };
-    if ids.is_empty() {
-        let raw = client.requests_raw(None, None).await?;
-        for item in raw.items()? {
-            if let Some(captured) = Exchange::from_json(item) {
-                row(&captured)?;
-            }
-        }
-    } else {
-        for id in ids {
-            row(&Exchange::from_agent(client.request(id).await?)?)?;
-        }
-    }
-    let shown = sink.finish()?;
-    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, shown);
-    match failed {
-        0 => Ok(()),
-        n => Err(Error::CheckFailed(format!(
-            "{n} of {shown} signature(s) invalid or expired"
-        ))),
-    }
-}
-
-/// `export --har FILE`: the captures as a HAR log, to a file or stdout.
-async fn export(
-    ctx: &Context,
-    har: &std::path::Path,
-    limit: Option<usize>,
-    tunnel: Option<&str>,
-    force: bool,
-) -> CommandResult {
-    super::user_file::check_free(har, force)?;
-    let client = ctx.agent()?;
-    let all = Exchange::all_of(&client.requests_raw(limit, tunnel).await?, false)?;
-    let doc = capture::har::document(&all);
-    let text = serde_json::to_string_pretty(&doc)
-        .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
-    let shown = super::user_file::shown(har);
-    super::user_file::write(ctx, har, (text + "\n").as_bytes(), force)
-        .with_context(|| format!("writing the HAR log {shown}"))?;
-    ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
-    Ok(())
 }
 
 /// How often `tail` asks the agent for new requests.
@@ -343,19 +300,33 @@ const TAIL_HOLD: Duration = Duration::from_secs(10);
 
 /// Follows captured requests: polls the newest ones and prints each new one once it has its
 /// response (or has waited too long), oldest first.
-async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
+async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
     let client = &ctx.agent()?;
-    let recent = |n: usize| async move {
-        let list = client.requests_raw(Some(n), tunnel).await?;
-        Exchange::all_of(&list, true)
+    let mut recorder = match record {
+        true => Some(super::history::recorder(ctx, None, None)?),
+        false => None,
     };
-    let mut seen: HashSet<String> = recent(100).await?.into_iter().map(|e| e.id).collect();
+    // The newest `n` captures (kept in the history with --record).
+    async fn recent(
+        client: &crate::agent::Client,
+        tunnel: Option<&str>,
+        n: usize,
+        recorder: &mut Option<crate::history::recorder::Recorder>,
+    ) -> Result<Vec<Exchange>> {
+        let batch = Exchange::all_of(&client.requests_raw(Some(n), tunnel).await?, true)?;
+        if let Some(r) = recorder {
+            r.keep(&batch)?;
+        }
+        Ok(batch)
+    }
+    let first = recent(client, tunnel, 100, &mut recorder).await?;
+    let mut seen: HashSet<String> = first.into_iter().map(|e| e.id).collect();
     let mut first_seen: HashMap<String, Instant> = HashMap::new();
     ctx.note("Following captured requests; Ctrl-C to stop.");
     let mut window = 50;
     loop {
         tokio::time::sleep(TAIL_EVERY).await;
-        let batch = recent(window).await?;
+        let batch = recent(client, tunnel, window, &mut recorder).await?;
         let unseen = batch
             .iter()
             .filter(|e| !e.id.is_empty() && !seen.contains(&e.id))
