@@ -3,7 +3,8 @@
 //! These tests need the harness (a private network namespace with the agent, a stand-in tunnel
 //! server and an echo upstream on 127.0.0.1:8080), so they are ignored in a plain
 //! `cargo test`; `.ci/run` runs them inside the harness with `--ignored`, and reports them as
-//! skipped, with the reason, when the harness cannot run on the machine.
+//! skipped, with the reason, when the harness cannot run on the machine (under CI, where they
+//! must run, that fails the run instead).
 
 mod common;
 

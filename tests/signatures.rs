@@ -6,7 +6,8 @@
 //! The libraries (Python: stripe, slack_sdk, standardwebhooks, svix; npm:
 //! @octokit/webhooks-methods) are installed by `tests/providers/setup.sh`, which `.ci/run`
 //! runs; the small scripts beside it speak JSON with this file. Without them each test says
-//! SKIPPED and why, on stderr past cargo's capture, rather than passing in silence.
+//! SKIPPED and why, on stderr past cargo's capture, rather than passing in silence; under CI
+//! (the variable `CI` set) they fail instead.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
