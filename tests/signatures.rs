@@ -9,6 +9,9 @@
 //! SKIPPED and why, on stderr past cargo's capture, rather than passing in silence; under CI
 //! (the variable `CI` set) they fail instead.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::time::{SystemTime, UNIX_EPOCH};
 
 #[path = "providers/official.rs"]
