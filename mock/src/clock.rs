@@ -18,7 +18,7 @@ use crate::sync::lock;
 
 /// The emulator's clock (see the module doc).
 #[derive(Debug)]
-pub struct Timeline {
+pub struct Clock {
     origin: Instant,
     state: Mutex<State>,
     /// Bumped on every freeze, thaw and move, to wake the waits.
@@ -56,10 +56,10 @@ impl State {
     }
 }
 
-impl Timeline {
+impl Clock {
     /// A clock that starts now and follows real time.
     pub fn new() -> Self {
-        Timeline {
+        Clock {
             origin: Instant::now(),
             state: Mutex::new(State::default()),
             moved: watch::Sender::new(0),
@@ -146,7 +146,7 @@ impl Timeline {
     }
 }
 
-impl Default for Timeline {
+impl Default for Clock {
     fn default() -> Self {
         Self::new()
     }
@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn a_frozen_clock_moves_only_when_told_and_resumes_where_it_stood() {
-        let t = Timeline::new();
+        let t = Clock::new();
         t.freeze(true);
         let at = t.elapsed();
         std::thread::sleep(Duration::from_millis(5));
@@ -174,7 +174,7 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread")]
     async fn a_wait_ends_when_the_clock_is_moved_past_it() {
-        let t = std::sync::Arc::new(Timeline::new());
+        let t = std::sync::Arc::new(Clock::new());
         t.freeze(true);
         let waiting = tokio::spawn({
             let t = t.clone();
