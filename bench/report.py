@@ -111,7 +111,7 @@ if ran("S1"):
     t, c, tr, fl = (s1[k]["median"] for k in ("tunnelctl", "curl", "true", "floor"))
     check("S1", "tunnelctl / curl", x(t / c), "<= 0.5x", t / c <= 0.5)
     check("S1", "tunnelctl / true", x(t / tr), "<= 3x", t / tr <= 3)
-    check("S1", "tunnelctl / minimal Rust program", x(t / fl), "<= 1.3x", t / fl <= 1.3)
+    check("S1", "tunnelctl / minimal Rust program", x(t / fl), "<= 1.5x", t / fl <= 1.5)
     commands(s1, labels)
 
 # S2 ------------------------------------------------------------------------------------------
@@ -296,7 +296,8 @@ head = [
     "Times are hyperfine medians; every ratio is of medians from this one run on this machine, against "
     "the release emulator on 127.0.0.1. Memory is GNU time's \"Maximum resident set size\". "
     "MB = 10^6 bytes (the stricter reading of the bounds). Bounds are the acceptance of issue 6 (S1 against "
-    "the minimal Rust program: issue 20).",
+    "the minimal Rust program: issue 20, relaxed to 1.5x by issue 27, which keeps both binaries "
+    "position-independent).",
     "",
     "## Summary",
     "",
