@@ -31,7 +31,8 @@ Examples:
   tunnelctl local requests list              # what the local agent captured
 
 Settings come from flags, then TUNNELCTL_* environment variables, then the profile in the
-config file. Run 'tunnelctl help exit-codes' for the exit codes.";
+config file. 'tunnelctl help exit-codes', 'tunnelctl help output' and 'tunnelctl help
+filters' explain the exit codes, the output formats and the filters of captured requests.";
 
 /// The help heading of the global flags (gh calls them "inherited flags").
 pub const GLOBAL_HEADING: &str = "Global options";
@@ -258,7 +259,7 @@ pub enum Command {
     /// Print a shell completion script
     #[command(alias = "completion")]
     Completions(commands::completions::CompletionsArgs),
-    /// Help on a command, or on a topic: exit-codes
+    /// Help on a command, or on a topic: exit-codes, filters, output
     Help(commands::help::HelpArgs),
 }
 

@@ -1,6 +1,6 @@
 //! Choosing the sessions a fleet command acts on: the IDs given, the sessions the selectors
 //! match, or, on a terminal with neither, the person's pick from the live list; then leaving
-//! out the sessions selectors chose that the seeds say would only refuse ([`capable`]).
+//! out the sessions selectors chose that the API reference says would only refuse ([`capable`]).
 
 use std::collections::HashSet;
 

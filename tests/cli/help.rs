@@ -308,3 +308,62 @@ fn help_never_shows_the_value_of_an_environment_variable() {
         assert!(!out.stdout.contains("prof-x9q"), "{args:?}: {}", out.stdout);
     }
 }
+
+/// `help filters` names every flag `local requests list` filters with, so a new filter flag
+/// cannot be added without its line there; `help output` names every output format clap
+/// takes, and the environment variables that change what is printed.
+#[test]
+fn the_help_topics_cover_the_filter_flags_and_the_output_formats() {
+    let env = Env::new();
+    let root = Cli::command();
+    let filters = run(env.bare().args(["help", "filters"]));
+    filters.ok();
+    let list = find(&root, &["local".into(), "requests".into(), "list".into()]);
+    for arg in list.get_arguments().filter(|a| !a.is_global_set()) {
+        if let Some(long) = arg.get_long().filter(|l| *l != "help") {
+            assert!(
+                filters.stdout.contains(&format!("--{long}")),
+                "help filters lacks --{long}:\n{}",
+                filters.stdout
+            );
+        }
+    }
+    for word in [
+        "method:", "status:", "path:", "tunnel:", "since:", "sig:", "replayed", "!",
+    ] {
+        assert!(filters.stdout.contains(word), "help filters lacks {word}");
+    }
+    let output = run(env.bare().args(["help", "output"]));
+    output.ok();
+    let format = root
+        .get_arguments()
+        .find(|a| a.get_long() == Some("output"))
+        .expect("-o/--output");
+    for value in format.get_possible_values() {
+        assert!(
+            output.stdout.contains(&format!("  {}  ", value.get_name())),
+            "help output lacks the format {}:\n{}",
+            value.get_name(),
+            output.stdout
+        );
+    }
+    for name in [
+        "--json",
+        "--jq",
+        "NO_COLOR",
+        "TUNNELCTL_FORCE_TTY",
+        "tab-separated",
+    ] {
+        assert!(output.stdout.contains(name), "help output lacks {name}");
+    }
+}
+
+/// A topic that does not exist is a usage error that names the topics there are.
+#[test]
+fn an_unknown_help_topic_names_the_topics() {
+    let env = Env::new();
+    let out = run(env.bare().args(["help", "filter-words"]));
+    out.code(2)
+        .says("'filter-words'")
+        .says("exit-codes, filters and output");
+}

@@ -1,5 +1,5 @@
 //! `tunnelctl sessions …` against the emulator: what was sent, what was printed, and the
-//! seeds' rules for the agent commands (restart, stop, update).
+//! API reference's rules for the agent commands (restart, stop, update).
 
 use std::time::Duration;
 

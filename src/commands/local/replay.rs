@@ -260,10 +260,12 @@ pub struct SaveArgs {
     /// Captured request ID (airt_…)
     #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
     id: String,
-    /// The file to write ('-' for stdout)
+    /// The file to write ('-' for stdout); a device or FIFO is written into (with --force),
+    /// never replaced
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// Overwrite FILE if it exists; with '--out -', write to a terminal even bytes that
+    /// Replace FILE if it exists (a symlink to a file is replaced, never written through; a
+    /// device or FIFO is written into); with '--out -', write to a terminal even bytes that
     /// could act on it
     #[arg(long)]
     force: bool,
@@ -271,10 +273,7 @@ pub struct SaveArgs {
 
 /// Writes a captured request to a file as an HTTP message.
 pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
-    let to_stdout = args.out.as_os_str() == "-";
-    if !to_stdout {
-        user_file::check_free(&args.out, args.force)?;
-    }
+    user_file::check_free(&args.out, args.force)?;
     let client = ctx.agent()?;
     let captured = Exchange::from_agent(client.request(&args.id).await?)?;
     // A request that does not read as one (a header no server would take) is saved as it
@@ -283,16 +282,16 @@ pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
         Ok(msg) => msg.to_bytes(),
         Err(e) => captured.request.raw.clone().ok_or(e)?,
     };
-    if to_stdout {
-        return view::raw(&ctx.printer, "request", &bytes, args.force);
-    }
     user_file::write(ctx, &args.out, &bytes, args.force)?;
-    ctx.note(&format!(
-        "Saved {} to {} ({} bytes)",
-        escape(&args.id),
-        escape(&args.out.display().to_string()),
-        bytes.len()
-    ));
+    // What went to stdout speaks for itself.
+    if !crate::files::is_stdout(&args.out) {
+        ctx.note(&format!(
+            "Saved {} to {} ({} bytes)",
+            escape(&args.id),
+            user_file::shown(&args.out),
+            bytes.len()
+        ));
+    }
     Ok(())
 }
 

@@ -166,7 +166,8 @@ failed after sending; 5: several files, some sent and some not.")]
   tunnelctl local requests export --har hooks.har
   tunnelctl local requests export --har - --tunnel 'web (http)' --limit 50 > hooks.har")]
     Export {
-        /// The file to write ('-' for stdout)
+        /// The file to write ('-' for stdout); a device or FIFO is written into (with
+        /// --force), never replaced
         #[arg(long, value_name = "FILE")]
         har: std::path::PathBuf,
         /// At most N requests, the newest (1 or more)
@@ -174,7 +175,9 @@ failed after sending; 5: several files, some sent and some not.")]
         limit: Option<usize>,
         #[command(flatten)]
         filter: Filter,
-        /// Overwrite FILE if it exists (a symlink is replaced, never written through)
+        /// Replace FILE if it exists (a symlink to a file is replaced, never written
+        /// through; a device or FIFO is written into); with '--har -', write to a terminal
+        /// even bytes that could act on it
         #[arg(long)]
         force: bool,
     },
@@ -341,30 +344,16 @@ async fn export(
     tunnel: Option<&str>,
     force: bool,
 ) -> CommandResult {
-    let to_stdout = har.as_os_str() == "-";
-    if !to_stdout {
-        super::user_file::check_free(har, force)?;
-    }
+    super::user_file::check_free(har, force)?;
     let client = ctx.agent()?;
     let all = Exchange::all_of(&client.requests_raw(limit, tunnel).await?, false)?;
     let doc = capture::har::document(&all);
     let text = serde_json::to_string_pretty(&doc)
         .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
-    if to_stdout {
-        ctx.printer.line(&text)?;
-    } else {
-        super::user_file::write(ctx, har, (text + "\n").as_bytes(), force).with_context(|| {
-            format!(
-                "writing the HAR log {}",
-                crate::escape::escape(&har.display().to_string())
-            )
-        })?;
-    }
-    ctx.note(&format!(
-        "Wrote {} exchange(s) to {}",
-        all.len(),
-        crate::escape::escape(&har.display().to_string())
-    ));
+    let shown = super::user_file::shown(har);
+    super::user_file::write(ctx, har, (text + "\n").as_bytes(), force)
+        .with_context(|| format!("writing the HAR log {shown}"))?;
+    ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
     Ok(())
 }
 
