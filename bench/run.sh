@@ -163,7 +163,8 @@ rss() {
 if want S1; then
     log "S1 start-up"
     # The floor any Rust binary pays to start on this machine (loader, libc, runtime set-up):
-    # a program that does nothing, built with tunnelctl's own release profile.
+    # a program that does nothing, built with tunnelctl's own release profile and linked as
+    # tunnelctl is (position-independent, Rust's default: the bound is <= 1.5x of it).
     FLOOR=$TMP/floor
     mkdir -p "$FLOOR/src"
     echo 'fn main() {}' >"$FLOOR/src/main.rs"

@@ -3,6 +3,9 @@
 //! keeps (`crud_contract`), the snapshots of every table and detail view (`screens`), the
 //! property tests, and the hostile-server suite.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../docs/mod.rs"]
