@@ -42,6 +42,7 @@ mod signed_webhooks;
 mod tables;
 mod tour;
 mod webhook_secrets;
+mod webhook_tests;
 mod what_to_type;
 mod wide_tables;
 

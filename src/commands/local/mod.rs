@@ -4,9 +4,13 @@
 //! the full-screen inspector (`crate::inspect`). Clap definitions and thin handlers: the
 //! captured exchange and what is done with it live in `crate::capture`.
 
+pub mod compare;
 pub mod filters;
+pub mod lookup;
 pub mod replay;
 pub mod requests;
+pub mod save;
+pub mod testing;
 pub mod tunnels;
 pub mod user_file;
 

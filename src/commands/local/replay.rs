@@ -1,5 +1,5 @@
-//! `local requests replay`, `save` and `send`: captured requests sent again by
-//! `tunnelctl` itself, changed, kept in files, or read back from them.
+//! `local requests replay` and `send`: captured requests sent again by `tunnelctl` itself,
+//! changed, or read back from files (`save` writes them: [`super::save`]).
 //!
 //! The agent's API replays a capture only as it was, so a replay with changes (or to another
 //! upstream) is sent straight to the tunnel's upstream (its `config.addr`) or to `--to`,
@@ -12,7 +12,6 @@
 //! the signature headers as they were.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -28,7 +27,6 @@ use crate::capture::replay::send::{parse_upstream, upstream_for, upstream_of};
 use crate::capture::replay::{apply, send, Mods};
 use crate::capture::view::{self, SentList};
 use crate::capture::{har, signed, Exchange, Message};
-use crate::commands::local::user_file;
 use crate::commands::{read_input, shown_input};
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
@@ -252,48 +250,6 @@ fn editor(ctx: &Context) -> Result<String> {
             "--edit needs an editor: set VISUAL or EDITOR (e.g. EDITOR=nano)",
         )),
     }
-}
-
-/// `local requests save ID --out FILE`.
-#[derive(Debug, Args)]
-pub struct SaveArgs {
-    /// Captured request ID (airt_…)
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
-    id: String,
-    /// The file to write ('-' for stdout)
-    #[arg(long, value_name = "FILE")]
-    out: PathBuf,
-    /// Overwrite FILE if it exists; with '--out -', write to a terminal even bytes that
-    /// could act on it
-    #[arg(long)]
-    force: bool,
-}
-
-/// Writes a captured request to a file as an HTTP message.
-pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
-    let to_stdout = args.out.as_os_str() == "-";
-    if !to_stdout {
-        user_file::check_free(&args.out, args.force)?;
-    }
-    let client = ctx.agent()?;
-    let captured = Exchange::from_agent(client.request(&args.id).await?)?;
-    // A request that does not read as one (a header no server would take) is saved as it
-    // was captured: the file is a record of what came in.
-    let bytes = match captured.request_to_send() {
-        Ok(msg) => msg.to_bytes(),
-        Err(e) => captured.request.raw.clone().ok_or(e)?,
-    };
-    if to_stdout {
-        return view::raw(&ctx.printer, "request", &bytes, args.force);
-    }
-    user_file::write(ctx, &args.out, &bytes, args.force)?;
-    ctx.note(&format!(
-        "Saved {} to {} ({} bytes)",
-        escape(&args.id),
-        escape(&args.out.display().to_string()),
-        bytes.len()
-    ));
-    Ok(())
 }
 
 /// `local requests send FILE...`.

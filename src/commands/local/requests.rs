@@ -1,6 +1,7 @@
 //! `tunnelctl local requests …`: the HTTP requests the local agent captured — list (with the
-//! filter flags), get, follow (`tail`), export as HAR, clear; replay, save and send are in
-//! [`super::replay`]. Each capture is read once into [`Exchange`] and shown by
+//! filter flags), get, follow (`tail`), export as HAR, clear; replay and send are in
+//! [`super::replay`], save in [`super::save`], test and diff in [`super::testing`] and
+//! [`super::compare`]. Each capture is read once into [`Exchange`] and shown by
 //! [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
@@ -127,12 +128,16 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
         changes: Box<super::replay::ChangeArgs>,
     },
     /// Write a captured request to a file as an HTTP message (what 'get --raw' shows, a
-    /// chunked body written out whole), to send again later with 'send'
+    /// chunked body written out whole), to send again later with 'send'; with --into, as
+    /// fixtures for 'test'
     #[command(after_help = "Examples:
   tunnelctl local requests save airt_2Qm… --out paid.http
   tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
-  tunnelctl local requests save airt_2Qm… --out - | head -20")]
-    Save(super::replay::SaveArgs),
+  tunnelctl local requests save airt_2Qm… --out - | head -20
+  tunnelctl local requests save airt_2Qm… airt_7Hx… --into hooks/")]
+    Save(super::save::SaveArgs),
+    Test(super::testing::TestArgs),
+    Diff(super::compare::DiffArgs),
     /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
     /// printing each answer's status (one request: the whole answer, as 'get' shows it)
     #[command(after_help = "Examples:
@@ -232,7 +237,9 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
         RequestsCommand::Replay { id, tunnel, .. } => {
             super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await
         }
-        RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
+        RequestsCommand::Save(args) => super::save::run(ctx, args).await,
+        RequestsCommand::Test(args) => super::testing::run(ctx, args).await,
+        RequestsCommand::Diff(args) => super::compare::run(ctx, args).await,
         RequestsCommand::Send(args) => return super::replay::send_files(ctx, args).await,
         RequestsCommand::Clear => {
             let client = ctx.agent()?;
