@@ -134,7 +134,7 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
   tunnelctl local requests save airt_2Qm… --out paid.http
   tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
   tunnelctl local requests save airt_2Qm… --out - | head -20
-  tunnelctl local requests save airt_2Qm… airt_7Hx… --into hooks/")]
+  tunnelctl local requests save airt_2Qm… --into hooks/")]
     Save(super::save::SaveArgs),
     Test(super::testing::TestArgs),
     Diff(super::compare::DiffArgs),
