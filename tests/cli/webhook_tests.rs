@@ -93,6 +93,13 @@ impl World {
         list[0]["id"].as_str().unwrap().to_string()
     }
 
+    /// A webhook to `path` captured and saved as a fixture in `hooks/`: its capture ID.
+    fn saved(&self, path: &str) -> String {
+        let id = self.capture(path, &[], BODY);
+        self.requests(&[], &["save", &id, "--into", "hooks"]).ok();
+        id
+    }
+
     fn fixtures(&self) -> PathBuf {
         self.dir.path().join("hooks")
     }
@@ -154,8 +161,7 @@ fn read(path: &Path) -> String {
 #[test]
 fn a_capture_saved_as_a_fixture_passes_and_a_changed_handler_fails_with_the_difference() {
     let w = World::new();
-    let id = w.capture("/hooks/stripe?attempt=1", &[], BODY);
-    w.requests(&[], &["save", &id, "--into", "hooks"]).ok();
+    let id = w.saved("/hooks/stripe?attempt=1");
     let http = w.fixtures().join("post-hooks-stripe.http");
     let expect = w.fixtures().join("post-hooks-stripe.expect.toml");
     // The request file is exactly what `save --out` writes, so `send` takes it.
@@ -200,6 +206,19 @@ fn a_capture_saved_as_a_fixture_passes_and_a_changed_handler_fails_with_the_diff
         a.body = r#"{"received":true,"id":"evt_1","amount":2500}"#.into();
     });
     w.test(&[]).code(8).prints("~ .amount: 100 → 2500");
+    // On a terminal the difference is coloured.
+    let mut cmd = w.env.bare();
+    cmd.current_dir(w.dir.path())
+        .env_remove("NO_COLOR")
+        .env("TUNNELCTL_FORCE_TTY", "1");
+    let url = w.handler.url();
+    let out = crate::common::run(cmd.args(["local", "requests", "test", "hooks", "--to", &url]));
+    out.code(8);
+    assert!(
+        out.stdout.contains("\x1b[") && out.stdout.contains(".amount"),
+        "{}",
+        out.stdout
+    );
     // A header gone.
     w.set(|a| a.headers.retain(|(k, _)| k != "X-Handled-By"));
     let out = w.test(&["--json"]);
@@ -399,8 +418,7 @@ fn the_junit_report_reads_in_a_junit_reader_and_parallel_runs_report_in_name_ord
 #[test]
 fn a_bad_expectation_file_exits_2_naming_file_and_line_and_nothing_is_sent() {
     let w = World::new();
-    let id = w.capture("/hooks/stripe", &[], BODY);
-    w.requests(&[], &["save", &id, "--into", "hooks"]).ok();
+    let id = w.saved("/hooks/stripe");
     let expect = w.fixtures().join("post-hooks-stripe.expect.toml");
     let sent = w.handler.count();
     fs::write(
@@ -418,6 +436,12 @@ fn a_bad_expectation_file_exits_2_naming_file_and_line_and_nothing_is_sent() {
     fs::remove_file(&expect).unwrap();
     w.test(&[]).code(2).says("--update");
     assert_eq!(w.handler.count(), sent, "nothing was sent");
+    // --update makes a missing expectation file from the answer.
+    w.test(&["--update"])
+        .ok()
+        .prints("UPDATED post-hooks-stripe");
+    assert!(read(&expect).contains("status = 200"));
+    w.test(&[]).ok();
     // Existing files are refused without --force.
     w.requests(&[], &["save", &id, "--into", "hooks"])
         .code(2)
@@ -433,8 +457,7 @@ fn a_bad_expectation_file_exits_2_naming_file_and_line_and_nothing_is_sent() {
 #[test]
 fn an_unreachable_target_exits_6() {
     let w = World::new();
-    let id = w.capture("/h", &[], BODY);
-    w.requests(&[], &["save", &id, "--into", "hooks"]).ok();
+    w.saved("/h");
     let mut cmd = w.env.bare();
     cmd.current_dir(w.dir.path());
     crate::common::run(cmd.args([
@@ -483,8 +506,7 @@ fn diff_of_two_captures_shows_the_changed_json_path() {
 #[test]
 fn every_new_flag_refuses_a_bad_value() {
     let w = World::new();
-    let id = w.capture("/h", &[], BODY);
-    w.requests(&[], &["save", &id, "--into", "hooks"]).ok();
+    let id = w.saved("/h");
     for (flag, value, says) in [
         ("--parallel", "0", "not a number from 1"),
         ("--parallel", "abc", "not a number from 1"),
