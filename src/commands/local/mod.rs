@@ -13,6 +13,7 @@ pub mod save;
 pub mod testing;
 pub mod tunnels;
 pub mod user_file;
+pub mod verify;
 
 use clap::{Args, Subcommand};
 

@@ -1,8 +1,8 @@
 //! `tunnelctl local requests …`: the HTTP requests the local agent captured — list (with the
-//! filter flags), get, follow (`tail`), export as HAR, clear; replay and send are in
-//! [`super::replay`], save in [`super::save`], test and diff in [`super::testing`] and
-//! [`super::compare`]. Each capture is read once into [`Exchange`] and shown by
-//! [`crate::capture::view`].
+//! filter flags), get, follow (`tail`), export as HAR, clear; verify is in [`super::verify`],
+//! replay and send in [`super::replay`], save in [`super::save`], test and diff in
+//! [`super::testing`] and [`super::compare`]. Each capture is read once into [`Exchange`] and
+//! shown by [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -15,9 +15,8 @@ use crate::capture::{self, filter::Query, signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
-use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
+use crate::output::columns::CAPTURED_REQUEST;
 use crate::output::Format;
-use crate::signature::Check;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -199,7 +198,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             }
             list(ctx, limit, filter.tunnel.as_deref(), &query).await
         }
-        RequestsCommand::Verify { ids } => verify(ctx, &ids).await,
+        RequestsCommand::Verify { ids } => super::verify::run(ctx, &ids).await,
         RequestsCommand::Get {
             id,
             raw,
@@ -298,46 +297,6 @@ async fn list(
     }
     crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
     Ok(())
-}
-
-/// `verify [ID...]`: each request's signature check, a row each; exit 8 when one is invalid
-/// or expired. Every capture is read one at a time, so a long history costs little memory.
-async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
-    let secrets = ctx.settings.webhook_secrets()?;
-    let now = signed::now();
-    let client = ctx.agent()?;
-    let mut sink = ctx.printer.list(&SIGNATURE_CHECK)?;
-    let mut failed = 0;
-    let mut row = |captured: &Exchange| -> Result<()> {
-        let check: Check = signed::check(captured, &secrets, now);
-        failed += usize::from(check.result.fails());
-        sink.push(serde_json::json!({
-            "id": captured.id,
-            "provider": check.provider.map(|p| p.name()),
-            "result": check.result.as_str(),
-            "detail": check.detail,
-        }))
-    };
-    if ids.is_empty() {
-        let raw = client.requests_raw(None, None).await?;
-        for item in raw.items()? {
-            if let Some(captured) = Exchange::from_json(item) {
-                row(&captured)?;
-            }
-        }
-    } else {
-        for id in ids {
-            row(&Exchange::from_agent(client.request(id).await?)?)?;
-        }
-    }
-    let shown = sink.finish()?;
-    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, shown);
-    match failed {
-        0 => Ok(()),
-        n => Err(Error::CheckFailed(format!(
-            "{n} of {shown} signature(s) invalid or expired"
-        ))),
-    }
 }
 
 /// `export --har FILE`: the captures as a HAR log, to a file or stdout.
