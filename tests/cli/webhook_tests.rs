@@ -501,6 +501,9 @@ fn diff_of_two_captures_shows_the_changed_json_path() {
     let doc = out.json();
     assert_eq!(doc["same"], false);
     assert!(doc["response"].is_null());
+    w.requests(&[], &["diff", "missing.http", &b])
+        .code(2)
+        .says("missing.http");
 }
 
 #[test]

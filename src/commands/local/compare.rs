@@ -8,6 +8,7 @@ use clap::Args;
 
 use crate::capture::message::Message;
 use crate::commands::local::lookup;
+use crate::commands::read_input;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
@@ -49,9 +50,9 @@ async fn side(ctx: &Context, what: &str) -> Result<Side> {
     let path = Path::new(what);
     let looks_like_file = what.contains(['/', '\\']) || what.ends_with(".http");
     if path.is_file() || looks_like_file {
-        let bytes = std::fs::read(path).map_err(|e| {
+        let bytes = read_input("diff", what, crate::http::DEFAULT_MAX_BODY).map_err(|e| {
             Error::usage(format!(
-                "cannot read the request file {}: {e}",
+                "cannot read the request file {}: {e:#}",
                 escape(what)
             ))
         })?;
