@@ -312,8 +312,7 @@ head = [
     "",
     "Times are hyperfine medians; every ratio is of medians from this one run on this machine, against "
     "the release emulator on 127.0.0.1. Memory is GNU time's \"Maximum resident set size\". "
-    "MB = 10^6 bytes (the stricter reading of the bounds). Bounds are the acceptance of issue 6 (S1 against "
-    "the minimal Rust program: issue 20).",
+    "MB = 10^6 bytes (the stricter reading of the bounds). Bounds are those of `bench/README.md`.",
     "",
     "## Summary",
     "",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark suite of tunnelctl (issue 6). One command:
+# The benchmark suite of tunnelctl. One command:
 #
 #     bench/run.sh [SCENARIO...]
 #

@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub mod after_help;
 mod argv;
+mod elsewhere;
 mod lazy;
 mod scope;
 
@@ -31,7 +32,8 @@ Examples:
   tunnelctl local requests list              # what the local agent captured
 
 Settings come from flags, then TUNNELCTL_* environment variables, then the profile in the
-config file. Run 'tunnelctl help exit-codes' for the exit codes.";
+config file. 'tunnelctl help exit-codes', 'tunnelctl help output' and 'tunnelctl help
+filters' explain the exit codes, the output formats and the filters of captured requests.";
 
 /// The help heading of the global flags (gh calls them "inherited flags").
 pub const GLOBAL_HEADING: &str = "Global options";
@@ -170,7 +172,14 @@ pub struct GlobalArgs {
 
     /// Time limit of the command (each request, its retries, and waits such as
     /// `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h
-    #[arg(long, global = true, value_name = "DURATION", value_parser = crate::parse::parse_seconds)]
+    #[arg(
+        long,
+        global = true,
+        value_name = "DURATION",
+        value_parser = crate::parse::parse_seconds,
+        // `-1s` is a wrong duration, not flags `-1` and `-s`: the parser says it is negative.
+        allow_hyphen_values = true
+    )]
     pub timeout: Option<Duration>,
 
     /// How many times a request may be tried in all (retries only what is safe to retry)
@@ -258,7 +267,7 @@ pub enum Command {
     /// Print a shell completion script
     #[command(alias = "completion")]
     Completions(commands::completions::CompletionsArgs),
-    /// Help on a command, or on a topic: exit-codes
+    /// Help on a command, or on a topic: exit-codes, filters, output
     Help(commands::help::HelpArgs),
 }
 

@@ -201,7 +201,9 @@ impl ConfigFile {
         )
         .map_err(|e| match e {
             crate::files::WriteError::Exists => fail("write", &"it is a folder"),
-            crate::files::WriteError::Io(e) => fail("write", &e),
+            crate::files::WriteError::Io(e) | crate::files::WriteError::Into(e) => {
+                fail("write", &e)
+            }
         })
     }
 

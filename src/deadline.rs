@@ -18,7 +18,10 @@ pub async fn backstop() -> Error {
     match get() {
         Some(at) => {
             tokio::time::sleep_until((at + GRACE).into()).await;
-            ran_out("; the command was stopped")
+            Error::WaitTimeout(format!(
+                "the time limit ({}) ran out; the command was stopped",
+                flag()
+            ))
         }
         None => std::future::pending().await,
     }

@@ -145,6 +145,8 @@ pub enum Error {
         failed: usize,
         /// How many were tried.
         total: usize,
+        /// A summary on the terminal already said so: nothing more to print.
+        summarized: bool,
     },
     /// Every one of several operations failed the same way; each was already reported.
     #[error("all {count} operations failed")]
@@ -153,6 +155,8 @@ pub enum Error {
         code: i32,
         /// How many there were.
         count: usize,
+        /// A summary on the terminal already said so: nothing more to print.
+        summarized: bool,
     },
     /// A wait ran out of time.
     #[error("{0}")]
@@ -219,8 +223,9 @@ impl Error {
 
 /// The outcome of an operation run over `total` items whose failures had these exit codes
 /// (each already reported): success, the shared code when every one failed alike, else partial
-/// failure (exit 5). `also_failed` counts failures that have no code of their own.
-pub fn several(codes: &[i32], also_failed: usize, total: usize) -> Result<()> {
+/// failure (exit 5). `also_failed` counts failures that have no code of their own;
+/// `summarized` says a summary on the terminal already counted them.
+pub fn several(codes: &[i32], also_failed: usize, total: usize, summarized: bool) -> Result<()> {
     match codes.first() {
         None if also_failed == 0 => Ok(()),
         Some(first)
@@ -229,11 +234,13 @@ pub fn several(codes: &[i32], also_failed: usize, total: usize) -> Result<()> {
             Err(Error::AllFailed {
                 code: *first,
                 count: codes.len(),
+                summarized,
             })
         }
         _ => Err(Error::Partial {
             failed: codes.len() + also_failed,
             total,
+            summarized,
         }),
     }
 }

@@ -98,8 +98,18 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
 /// its chain.
 fn report(e: &anyhow::Error) -> i32 {
     match error::typed(e) {
-        // Already reported line by line; one failure needs no summary.
-        Some(Error::BrokenPipe | Error::AllFailed { count: 1, .. }) => {}
+        // Already reported line by line; one failure needs no summary, nor failures a
+        // summary on the terminal already counted.
+        Some(
+            Error::BrokenPipe
+            | Error::AllFailed { count: 1, .. }
+            | Error::AllFailed {
+                summarized: true, ..
+            }
+            | Error::Partial {
+                summarized: true, ..
+            },
+        ) => {}
         Some(Error::Interrupted) => eprintln!("interrupted"),
         // Whatever path an error's text took, a secret this run knows never reaches stderr.
         _ => eprintln!("error: {}", secrets::redact_known(&format!("{e:#}"))),

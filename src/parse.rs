@@ -107,6 +107,13 @@ pub fn parse_lookback(s: &str) -> Result<Duration, String> {
 }
 
 fn bounded(s: &str, max: Duration, max_text: &str) -> Result<Duration, String> {
+    if let Some(magnitude) = s.trim().strip_prefix('-') {
+        if parse_duration(magnitude).is_ok() {
+            return Err(format!(
+                "'{s}' is a negative duration: give one more than zero, {DURATION_FORMS}"
+            ));
+        }
+    }
     let d = parse_duration(s)?;
     if d.is_zero() {
         return Err(format!("'{s}' must be more than zero: {DURATION_FORMS}"));

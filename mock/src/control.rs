@@ -152,7 +152,7 @@ pub fn configure(shared: &Shared, cfg: &Value) -> Result<(), ApiError> {
         Some("null") => Some(true),
         Some(_) => return Err(ApiError::invalid(
             "pending_response",
-            "pending_response must be \"object\" (the real agent) or \"null\" (the seed document).",
+            "pending_response must be \"object\" (the real agent) or \"null\" (the API reference).",
         )),
     };
     let tunnel_start_error = f.string("tunnel_start_error")?;

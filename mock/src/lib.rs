@@ -3,7 +3,7 @@
 //!
 //! The real service cannot be reached from the machines that build and test `tunnelctl`, so
 //! tests and benchmarks run against this emulator instead. It serves every management endpoint
-//! with the seeds' status codes, envelopes, limits and behavioural rules, records every request
+//! with the API reference's status codes, envelopes, limits and behavioural rules, records every request
 //! it receives so tests can assert exactly what the client sent, and can be told to misbehave
 //! (faults, latency) through a control surface under `/_mock/`.
 //!

@@ -137,7 +137,7 @@ fn backends_match_tunnels_and_show_the_labels_null_quirk() {
 
     let r = patch(&mock, &path, json!({"description": "renamed"}));
     assert_eq!(r.status, 200);
-    assert_eq!(r.json()["labels"], Value::Null, "the seeds' quirk");
+    assert_eq!(r.json()["labels"], Value::Null, "the API reference's quirk");
     assert_eq!(
         get(&mock, &path).json()["labels"],
         json!({"env": "prod"}),
@@ -374,7 +374,7 @@ fn event_subscriptions_and_sources() {
 }
 
 #[test]
-fn sessions_render_like_the_seeds() {
+fn sessions_render_like_the_api_reference() {
     let mock = start();
     let seeded = mock.seed(json!({"sessions": [
         {"region": "eu", "os": "darwin", "agent_version": "3.18.4", "ip": "192.0.2.1", "credential_id": "cr_abc"},

@@ -34,7 +34,7 @@ pub struct DestinationFields {
 }
 
 impl DestinationFields {
-    /// Checks the seeds' rules: limits, `format` only `json`, exactly one target member and,
+    /// Checks the API reference's rules: limits, `format` only `json`, exactly one target member and,
     /// for the AWS members, exactly one of `role` and `creds`.
     pub fn validate(&self) -> Checked {
         max_bytes("description", self.description.as_deref(), 255)?;

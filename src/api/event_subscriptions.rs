@@ -38,7 +38,7 @@ pub struct SubscriptionFields {
 }
 
 impl SubscriptionFields {
-    /// Checks the seeds' limits (counted in characters for subscriptions).
+    /// Checks the API reference's limits (counted in characters for subscriptions).
     pub fn validate(&self) -> Checked {
         max_chars("description", self.description.as_deref(), 255)?;
         max_chars("metadata", self.metadata.as_deref(), 4096)

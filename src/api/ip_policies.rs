@@ -24,7 +24,7 @@ pub struct IpPolicyFields {
 }
 
 impl IpPolicyFields {
-    /// Checks the seeds' limits.
+    /// Checks the API reference's limits.
     pub fn validate(&self) -> Checked {
         max_bytes("description", self.description.as_deref(), 255)?;
         max_bytes("metadata", self.metadata.as_deref(), 4096)

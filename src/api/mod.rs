@@ -2,7 +2,7 @@
 //!
 //! Resources are kept as the server's JSON values, so fields this client does not know yet
 //! reach `--json` output unchanged; request bodies are typed and validated against the
-//! seeds' rules before anything is sent. One file per resource holds its paths, request
+//! API reference's rules before anything is sent. One file per resource holds its paths, request
 //! bodies and rules.
 
 pub mod backends;

@@ -1,6 +1,6 @@
 //! What each ID prefix names, and the command that reads such an ID: so that an ID given to
 //! the wrong command (`ip-policies get ts_…`) gets more than a bare 404, an answer that says
-//! whose ID it is and what to type instead. The prefixes are the seeds' (management API) and
+//! whose ID it is and what to type instead. The prefixes are the API reference's (management API) and
 //! the agent's captured requests.
 
 use crate::error::Error;

@@ -1,7 +1,7 @@
 //! Tunnel sessions (`/tunnel_sessions`) and the commands sent to their agents.
 
 use super::{Client, Resource, Seg};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
@@ -41,4 +41,22 @@ pub async fn send(client: &Client, id: &str, command: AgentCommand) -> Result<()
             Seg::Lit(command.as_str()),
         ])
         .await
+}
+
+/// Was an update refused because none is available (rule 3's first condition), that is, is
+/// the agent already on the newest version it can have? Told by the reason the service gives
+/// (`details.reason: no_update_available`) or, whatever the body's shape, by its message.
+pub fn no_update_available(e: &Error) -> bool {
+    let Error::Api(f) = e else {
+        return false;
+    };
+    let reason = f
+        .detail
+        .as_deref()
+        .is_some_and(|d| d.contains("reason: no_update_available"));
+    let message = f.message.as_deref().is_some_and(|m| {
+        let m = m.to_ascii_lowercase();
+        m.contains("no update is available") || m.contains("no update available")
+    });
+    (400..500).contains(&f.status) && (reason || message)
 }

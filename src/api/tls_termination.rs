@@ -22,7 +22,7 @@ pub struct TlsTermination {
 }
 
 impl TlsTermination {
-    /// Checks the seeds' rule: `min_version` is null with `terminate_at: upstream`. With
+    /// Checks the API reference's rule: `min_version` is null with `terminate_at: upstream`. With
     /// `upstream` and no version given, it sends the `null` the rule asks for.
     pub fn validate(&mut self) -> Checked {
         if let Some(Some(v)) = &self.min_version {

@@ -1,4 +1,4 @@
-//! Rules the seeds state for request fields, checked before anything is sent.
+//! Rules the API reference states for request fields, checked before anything is sent.
 
 use std::fmt;
 

@@ -23,17 +23,49 @@ use view::BulkView;
 pub enum Outcome {
     /// The operation succeeded.
     Done,
+    /// Nothing needed doing: the item was already as asked (an agent already on the newest
+    /// version). Not a failure.
+    Unchanged(Unchanged),
     /// It failed with this error.
     Failed(Error),
     /// It was not started (Ctrl-C, `--timeout`, or an earlier batch failed).
     NotStarted,
 }
 
+/// How reports name an item that needed nothing done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unchanged {
+    /// Its outcome in results: `up-to-date`.
+    pub word: &'static str,
+    /// As people read it: `already up to date`.
+    pub text: &'static str,
+}
+
+/// What an operation on one item gives back: `Result<()>` (done or failed), or an
+/// [`Outcome`] of its own (to say it found nothing to do).
+pub trait IntoOutcome {
+    /// The outcome this is.
+    fn into_outcome(self) -> Outcome;
+}
+
+impl IntoOutcome for Result<()> {
+    fn into_outcome(self) -> Outcome {
+        self.map_or_else(Outcome::Failed, |()| Outcome::Done)
+    }
+}
+
+impl IntoOutcome for Outcome {
+    fn into_outcome(self) -> Outcome {
+        self
+    }
+}
+
 impl Outcome {
-    /// One word for reports: ok, failed, not-started.
+    /// One word for reports: ok, failed, not-started, or the word of an unchanged item.
     pub fn word(&self) -> &'static str {
         match self {
             Outcome::Done => "ok",
+            Outcome::Unchanged(u) => u.word,
             Outcome::Failed(_) => "failed",
             Outcome::NotStarted => "not-started",
         }
@@ -78,7 +110,8 @@ pub async fn run_reported<F, Fut>(
 ) -> Vec<Outcome>
 where
     F: Fn(String) -> Fut,
-    Fut: Future<Output = Result<()>>,
+    Fut: Future,
+    Fut::Output: IntoOutcome,
 {
     let mut view = BulkView::new(printer, ids.len(), done);
     let outcomes = run(ids, parallel, op, |id, outcome| view.outcome(id, outcome)).await;
@@ -96,21 +129,15 @@ pub async fn run<F, Fut>(
 ) -> Vec<Outcome>
 where
     F: Fn(String) -> Fut,
-    Fut: Future<Output = Result<(), Error>>,
+    Fut: Future,
+    Fut::Output: IntoOutcome,
 {
     let _graceful = interrupt::graceful();
     let mut outcomes: Vec<Option<Outcome>> = ids.iter().map(|_| None).collect();
     let op = &op;
     let mut running = stream::iter(ids.iter().cloned().enumerate())
         .take_while(|_| std::future::ready(!interrupt::requested() && !crate::deadline::passed()))
-        .map(|(i, id)| async move {
-            (
-                i,
-                op(id)
-                    .await
-                    .map_or_else(Outcome::Failed, |()| Outcome::Done),
-            )
-        })
+        .map(|(i, id)| async move { (i, op(id).await.into_outcome()) })
         .buffer_unordered(parallel.max(1));
     while let Some((i, outcome)) = running.next().await {
         report(&ids[i], &outcome);
@@ -180,7 +207,14 @@ pub fn conclude(
             few(not_back, FEW).join(" ")
         )));
     }
-    crate::error::several(&codes, not_back.len() + not_started.len(), ids.len())
+    // On a terminal the view's summary (`1 of 2 done, 1 failed.`) already said it.
+    let summarized = printer.shows_progress() && !printer.quiet;
+    crate::error::several(
+        &codes,
+        not_back.len() + not_started.len(),
+        ids.len(),
+        summarized,
+    )
 }
 
 /// Was this operation cut off by the command's `--timeout`?

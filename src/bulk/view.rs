@@ -37,6 +37,10 @@ impl<'a> BulkView<'a> {
     pub fn outcome(&mut self, id: &str, outcome: &Outcome) {
         match outcome {
             Outcome::Done => self.tally.done += 1,
+            Outcome::Unchanged(u) => {
+                self.tally.unchanged += 1;
+                self.tally.unchanged_text = u.text;
+            }
             Outcome::Failed(_) => self.tally.failed += 1,
             Outcome::NotStarted => {}
         }
@@ -48,6 +52,7 @@ impl<'a> BulkView<'a> {
             Outcome::Done => self
                 .printer
                 .note(&format!("{} {}", self.done_text, escape(id))),
+            Outcome::Unchanged(u) => self.printer.note(&format!("{}: {}", escape(id), u.text)),
             Outcome::Failed(e) => self
                 .printer
                 .streams

@@ -162,6 +162,23 @@ pub fn requests(har: &Value) -> Result<Vec<Message>, String> {
         .collect()
 }
 
+/// The hint for the file `name` with these contents read as a request file: to send it with
+/// `--har` when it looks like a HAR log (named `.har`, or a JSON document with a `log`
+/// object); else nothing.
+pub fn hint(name: &str, bytes: &[u8]) -> &'static str {
+    let named = std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("har"));
+    let har = named
+        || serde_json::from_slice::<Value>(bytes)
+            .is_ok_and(|doc| doc.get("log").is_some_and(Value::is_object));
+    if har {
+        " (it looks like a HAR log: send its entries with --har)"
+    } else {
+        ""
+    }
+}
+
 /// The request of every entry, in the order of the log, each read or refused on its own (so
 /// the caller can name the entry); an error when the document is not a HAR log.
 pub fn entries(har: &Value) -> Result<Vec<Result<Message, String>>, String> {

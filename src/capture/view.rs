@@ -97,16 +97,28 @@ pub fn signature_line(check: &Check) -> String {
     )
 }
 
-/// Writes the raw bytes of an HTTP message (`part`: request or response) to stdout. As curl
-/// does with binary output: bytes a visitor chose could drive the terminal (escape sequences,
-/// OSC 52 to the clipboard), so they go only to a file or a pipe unless `force`; plain text
-/// is shown as it is.
+/// Writes the raw bytes of an HTTP message (`part`: request or response) to stdout, through
+/// [`guarded`].
 pub fn raw(p: &Printer, part: &str, bytes: &[u8], force: bool) -> Result<()> {
+    guarded(
+        p,
+        &format!("the raw {part}"),
+        &format!("redirect it to a file (--raw > {part}.http) or a pipe"),
+        bytes,
+        force,
+    )
+}
+
+/// Writes `bytes` (`what` they are, for the refusal) to stdout as they are. As curl does
+/// with binary output: bytes a visitor chose could drive the terminal (escape sequences,
+/// OSC 52 to the clipboard), so they go only to a file or a pipe unless `force` (the refusal
+/// says what to do `instead`); plain text is shown as it is, the user's known secrets
+/// hidden.
+pub fn guarded(p: &Printer, what: &str, instead: &str, bytes: &[u8], force: bool) -> Result<()> {
     if p.tty && !force && !escape::is_terminal_safe(bytes) {
         return Err(Error::usage(format!(
-            "the raw {part} holds control characters or binary data that would act on \
-             your terminal; redirect it to a file (--raw > {part}.http) or a pipe, \
-             or add --force to write it here anyway"
+            "{what} holds control characters or binary data that would act on your \
+             terminal; {instead}, or add --force to write it here anyway"
         )));
     }
     if p.tty {

@@ -7,6 +7,7 @@
 //! raw arguments first.
 
 use std::ffi::OsString;
+use std::io::IsTerminal;
 
 use clap::parser::ValueSource;
 use clap::{ColorChoice, FromArgMatches};
@@ -18,14 +19,30 @@ use crate::settings::OnCommandLine;
 use super::Cli;
 
 /// Parses `args` (the program name first) into the command line.
-pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
+///
+/// `tunnelctl` alone shows the short help, the list of commands (as `gh` and `kubectl` do):
+/// on a terminal as `-h` shows it (stdout, exit 0); in a script, where a command is missing,
+/// on stderr as a usage error (exit 2).
+pub fn parse(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    if args.len() <= 1 {
+        if !stdout_is_terminal() {
+            return Err(missing_command(&args));
+        }
+        args = vec![program(&args), "-h".into()];
+    }
     let tree = if asks_help(&args) {
         super::command()
     } else {
         super::lazy::command_for(&args)
     };
     let mut cmd = tree.color(choice(&args));
-    let mut matches = cmd.try_get_matches_from_mut(args)?;
+    let mut matches = match cmd.try_get_matches_from_mut(args.clone()) {
+        Ok(matches) => matches,
+        Err(e) => {
+            let e = super::elsewhere::tip(e, &args);
+            return Err(usage_without_settings(e, args));
+        }
+    };
     // clap fills a field alike from its flag and its variable; only the matches know which.
     let typed = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
     let on_command_line = OnCommandLine {
@@ -36,6 +53,57 @@ pub fn parse(args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let mut cli = Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))?;
     cli.global.on_command_line = on_command_line;
     Ok(cli)
+}
+
+/// `e` with a usage line that shows what the command needs, whatever the environment holds.
+///
+/// clap writes the usage line of a missing or conflicting argument with every argument that
+/// has a value, those read from a variable too: with `TUNNELCTL_API_KEY` set, `local requests
+/// export` would read `Usage: … export --har <FILE> --api-key <KEY> …`, as if a local command
+/// needed a key. Such an error is made again by a tree whose settings (the flags read from a
+/// variable) are hidden, which clap leaves out of usage lines; they parse the same.
+fn usage_without_settings(e: clap::Error, args: Vec<OsString>) -> clap::Error {
+    use clap::error::ErrorKind;
+    let kind = e.kind();
+    if !matches!(
+        kind,
+        ErrorKind::MissingRequiredArgument | ErrorKind::ArgumentConflict
+    ) {
+        return e;
+    }
+    let hidden = super::lazy::command_for(&args)
+        .color(choice(&args))
+        .mut_args(|a| match a.get_env() {
+            Some(_) => a.hide(true),
+            None => a,
+        });
+    match hidden.try_get_matches_from(args) {
+        Err(again) if again.kind() == kind => again,
+        _ => e,
+    }
+}
+
+/// `tunnelctl` alone, off a terminal: a usage error (exit 2) that lists the commands, the
+/// short help on stderr. (clap's `arg_required_else_help` would not do: it counts a setting
+/// read from a variable as an argument given.)
+fn missing_command(args: &[OsString]) -> clap::Error {
+    let mut cmd = super::command().color(choice(args));
+    let help = cmd.render_help();
+    clap::Error::raw(
+        clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand,
+        format!("a command is required\n\n{help}"),
+    )
+    .with_cmd(&cmd)
+}
+
+/// The program name of argv (`tunnelctl` if there is none).
+fn program(args: &[OsString]) -> OsString {
+    args.first().cloned().unwrap_or_else(|| "tunnelctl".into())
+}
+
+/// Is stdout a terminal (or taken for one, `TUNNELCTL_FORCE_TTY=1`)?
+fn stdout_is_terminal() -> bool {
+    std::io::stdout().is_terminal() || TerminalEnv::read().forced_tty
 }
 
 /// The colour of clap's own output for these arguments and this environment.

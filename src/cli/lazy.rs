@@ -114,7 +114,6 @@ enum Named {
 /// value (`--profile prod`, `-o json`) takes the next word too, unless the value is joined
 /// (`--profile=prod`, `-ojson`).
 fn named_command(root: &Command, args: &[OsString]) -> Named {
-    let takes_value = |arg: Option<&clap::Arg>| arg.is_some_and(|a| a.get_action().takes_values());
     let mut words = args.iter().skip(1);
     while let Some(word) = words.next() {
         let Some(word) = word.to_str() else {
@@ -123,20 +122,8 @@ fn named_command(root: &Command, args: &[OsString]) -> Named {
         if word == "--" {
             return Named::Nothing;
         }
-        if let Some(long) = word.strip_prefix("--") {
-            let joined = long.contains('=');
-            let arg = root.get_arguments().find(|a| {
-                a.get_long() == Some(long)
-                    || a.get_all_aliases().is_some_and(|al| al.contains(&long))
-            });
-            if !joined && takes_value(arg) {
-                words.next();
-            }
-        } else if let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
-            let mut chars = shorts.chars();
-            let first = chars.next();
-            let arg = root.get_arguments().find(|a| a.get_short() == first);
-            if chars.next().is_none() && takes_value(arg) {
+        if word.starts_with('-') && word.len() > 1 {
+            if takes_next_word(root, word) {
                 words.next();
             }
         } else {
@@ -148,6 +135,25 @@ fn named_command(root: &Command, args: &[OsString]) -> Named {
         }
     }
     Named::Nothing
+}
+
+/// Does the flag `word` (`--profile`, `-o`) of `cmd` take the next word as its value? Not
+/// when the value is joined (`--profile=prod`, `-ojson`), nor for a flag without one.
+pub(super) fn takes_next_word(cmd: &Command, word: &str) -> bool {
+    let takes_value = |arg: Option<&clap::Arg>| arg.is_some_and(|a| a.get_action().takes_values());
+    if let Some(long) = word.strip_prefix("--") {
+        let arg = cmd.get_arguments().find(|a| {
+            a.get_long() == Some(long) || a.get_all_aliases().is_some_and(|al| al.contains(&long))
+        });
+        !long.contains('=') && takes_value(arg)
+    } else if let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
+        let mut chars = shorts.chars();
+        let first = chars.next();
+        let arg = cmd.get_arguments().find(|a| a.get_short() == first);
+        chars.next().is_none() && takes_value(arg)
+    } else {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -25,7 +25,8 @@ enum BackendsCommand {
     #[command(
         name = "tunnel-group",
         after_help = "Examples:
-  tunnelctl backends tunnel-group create --label env=prod --label app=web --description 'prod web'
+  tunnelctl backends tunnel-group create --label env=prod --label app=web \\
+      --description 'prod web'
   tunnelctl backends tunnel-group list
   tunnelctl backends tunnel-group update bkdtg_2Qm… --label env=staging"
     )]
@@ -52,12 +53,12 @@ enum TunnelGroupCommand {
     },
     /// Create a tunnel-group backend
     #[command(
-        after_help = "Example:\n  tunnelctl backends tunnel-group create --label env=prod --description 'prod web'"
+        after_help = "Example:\n  tunnelctl backends tunnel-group create --label env=prod \\\n      --description 'prod web'"
     )]
     Create(Fields),
     /// Change a tunnel-group backend (only the flags given are sent; --label replaces all labels)
     #[command(
-        after_help = "Example:\n  tunnelctl backends tunnel-group update bkdtg_2Qm… --label env=prod --label tier=2"
+        after_help = "Example:\n  tunnelctl backends tunnel-group update bkdtg_2Qm… --label env=prod \\\n      --label tier=2"
     )]
     Update {
         /// Backend ID (bkdtg_…)

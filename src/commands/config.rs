@@ -18,10 +18,12 @@ mod show;
 /// `config` and its verbs.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  tunnelctl config init                          # asks for the API URL and key
-  printf '%s\\n' \"$KEY\" | tunnelctl config init --api-url https://api.example.com --api-key-stdin
+  tunnelctl config init                      # asks for the API URL and key
+  printf '%s\\n' \"$KEY\" | tunnelctl config init \\
+      --api-url https://api.example.com --api-key-stdin
   tunnelctl config show
-  tunnelctl --profile staging config set api_url https://api.staging.example.com
+  tunnelctl --profile staging config set api_url \\
+      https://api.staging.example.com
   tunnelctl config set rate 60/60
   tunnelctl config set max_attempts 5
   tunnelctl config path
@@ -48,7 +50,8 @@ TUNNELCTL_* environment variables are not.",
         after_help = "Examples:
   tunnelctl config init
   tunnelctl --profile staging config init
-  printf '%s\\n' \"$KEY\" | tunnelctl config init --api-url https://api.example.com --api-key-stdin"
+  printf '%s\\n' \"$KEY\" | tunnelctl config init \\
+      --api-url https://api.example.com --api-key-stdin"
     )]
     Init {
         /// Read the API key from the first line of stdin
@@ -77,7 +80,9 @@ TUNNELCTL_* environment variables are not.",
   tunnelctl config set rate 60/60            # N/SECONDS, or off
   tunnelctl config set max_attempts 5        # 1 to 20
   printf '%s\\n' \"$KEY\" | tunnelctl config set api_key -
-  printf '%s\\n' \"$SECRET\" | tunnelctl config set webhook_secret_stripe -   # stdin only")]
+  printf '%s\\n' \"$SECRET\" | tunnelctl config set webhook_secret_stripe -
+
+A webhook secret is read from stdin only ('-'), never from the command line.")]
     Set {
         /// api_key, api_url, agent_url, max_attempts, rate or webhook_secret_<provider>
         key: String,

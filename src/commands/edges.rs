@@ -24,7 +24,8 @@ enum EdgesCommand {
         name = "tls-termination",
         after_help = "Examples:
   tunnelctl edges tls-termination get edgtls_2Qm…
-  tunnelctl edges tls-termination set edgtls_2Qm… --terminate-at edge --min-version 1.3
+  tunnelctl edges tls-termination set edgtls_2Qm… --terminate-at edge \\
+      --min-version 1.3
   tunnelctl edges tls-termination set edgtls_2Qm… --terminate-at upstream
   tunnelctl edges tls-termination delete edgtls_2Qm… --yes"
     )]
@@ -56,8 +57,10 @@ enum TlsCommand {
     },
     /// Configure the module of an edge (replaces it)
     #[command(after_help = "Examples:
-  tunnelctl edges tls-termination set edgtls_2Qm… --terminate-at edge --min-version 1.2
-  tunnelctl edges tls-termination set edgtls_2Qm… --terminate-at upstream --enabled true")]
+  tunnelctl edges tls-termination set edgtls_2Qm… --terminate-at edge \\
+      --min-version 1.2
+  tunnelctl edges tls-termination set edgtls_2Qm… --terminate-at upstream \\
+      --enabled true")]
     Set {
         /// TLS edge ID (edgtls_…)
         edge_id: String,

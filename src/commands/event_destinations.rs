@@ -23,10 +23,11 @@ pub const SECRET_ENV: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
 /// `event-destinations` and its verbs.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  tunnelctl event-destinations create --kinesis-stream-arn arn:aws:kinesis:us-east-1:123456789012:stream/events \\
-      --role-arn arn:aws:iam::123456789012:role/deliver --description 'audit stream'
+  tunnelctl event-destinations create \\
+      --kinesis-stream-arn arn:aws:kinesis:…:stream/events \\
+      --role-arn arn:aws:iam::…:role/deliver --description 'audit stream'
   TUNNELCTL_AWS_SECRET_ACCESS_KEY=… tunnelctl event-destinations create \\
-      --cloudwatch-log-group-arn arn:aws:logs:us-east-1:123456789012:log-group:tunnels --aws-access-key-id AKIA…
+      --cloudwatch-log-group-arn arn:aws:logs:… --aws-access-key-id AKIA…
   tunnelctl event-destinations create --target-json @target.json
   tunnelctl event-destinations create --target-json - < target.json")]
 pub struct EventDestinationsArgs {
@@ -48,8 +49,11 @@ enum DestinationsCommand {
     },
     /// Create an event destination: exactly one target and exactly one way to authenticate
     #[command(after_help = "Examples:
-  tunnelctl event-destinations create --kinesis-stream-arn arn:aws:kinesis:…:stream/events --role-arn arn:aws:iam::…:role/deliver
-  echo \"$SECRET\" | tunnelctl event-destinations create --firehose-delivery-stream-arn arn:aws:firehose:… \\
+  tunnelctl event-destinations create \\
+      --kinesis-stream-arn arn:aws:kinesis:…:stream/events \\
+      --role-arn arn:aws:iam::…:role/deliver
+  echo \"$SECRET\" | tunnelctl event-destinations create \\
+      --firehose-delivery-stream-arn arn:aws:firehose:… \\
       --aws-access-key-id AKIA… --aws-secret-access-key-stdin")]
     Create(Fields),
     /// Change an event destination (only the flags given are sent; a target replaces the target)

@@ -14,8 +14,9 @@ use crate::output::columns::{EVENT_SOURCE, EVENT_SUBSCRIPTION};
 /// `event-subscriptions` and its verbs.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
-  tunnelctl event-subscriptions create --source ip_policy_created.v0 --source ip_policy_updated.v0 \\
-      --destination-id ed_2Qm… --description 'policy changes'
+  tunnelctl event-subscriptions create --source ip_policy_created.v0 \\
+      --source ip_policy_updated.v0 --destination-id ed_2Qm… \\
+      --description 'policy changes'
   tunnelctl event-subscriptions list
   tunnelctl event-subscriptions sources create esb_2Qm… ip_policy_deleted.v0")]
 pub struct EventSubscriptionsArgs {
@@ -37,12 +38,12 @@ enum SubscriptionsCommand {
     },
     /// Create an event subscription
     #[command(
-        after_help = "Example:\n  tunnelctl event-subscriptions create --source ip_policy_created.v0 --destination-id ed_2Qm…"
+        after_help = "Example:\n  tunnelctl event-subscriptions create --source ip_policy_created.v0 \\\n      --destination-id ed_2Qm…"
     )]
     Create(Fields),
     /// Change an event subscription (only the flags given are sent; a list given replaces the list)
     #[command(
-        after_help = "Example:\n  tunnelctl event-subscriptions update esb_2Qm… --destination-id ed_2Qm… --destination-id ed_2Qn…"
+        after_help = "Example:\n  tunnelctl event-subscriptions update esb_2Qm… --destination-id ed_2Qm… \\\n      --destination-id ed_2Qn…"
     )]
     Update {
         /// Event subscription ID (esb_…)
@@ -62,7 +63,8 @@ enum SubscriptionsCommand {
     #[command(after_help = "Examples:
   tunnelctl event-subscriptions sources list esb_2Qm…
   tunnelctl event-subscriptions sources create esb_2Qm… ip_policy_deleted.v0
-  tunnelctl event-subscriptions sources delete esb_2Qm… ip_policy_updated.v0 --yes")]
+  tunnelctl event-subscriptions sources delete esb_2Qm… ip_policy_updated.v0 \\
+      --yes")]
     Sources(SourcesArgs),
 }
 
@@ -155,7 +157,7 @@ enum SourcesCommand {
     },
     /// Remove an event type from a subscription
     #[command(
-        after_help = "Example:\n  tunnelctl event-subscriptions sources delete esb_2Qm… ip_policy_updated.v0 --yes"
+        after_help = "Example:\n  tunnelctl event-subscriptions sources delete esb_2Qm… ip_policy_updated.v0 \\\n      --yes"
     )]
     Delete {
         /// Event subscription ID (esb_…)

@@ -1,5 +1,7 @@
-//! `tunnelctl help [TOPIC | COMMAND…]`: help on a command, or on a topic (exit-codes), laid
-//! out for the terminal's width and broken only at spaces, as clap lays out `--help`.
+//! `tunnelctl help [TOPIC | COMMAND…]`: help on a command, or on a topic (exit-codes, filters,
+//! output), laid out for the terminal's width and broken only at spaces, as clap lays out
+//! `--help`. A topic holds what many commands share; what one command does stays in its own
+//! `--help` and man page.
 
 use crate::output::print_bytes;
 
@@ -9,12 +11,94 @@ use crate::error::{Error, Result, EXIT_CODES_HELP};
 
 /// Arguments of `help`.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  tunnelctl help exit-codes\n  tunnelctl help sessions restart")]
+#[command(
+    after_help = "Examples:\n  tunnelctl help exit-codes\n  tunnelctl help filters\n  tunnelctl help output\n  tunnelctl help sessions restart"
+)]
 pub struct HelpArgs {
-    /// A topic (exit-codes) or a command path (e.g. sessions restart)
+    /// A topic (exit-codes, filters, output) or a command path (e.g. sessions restart)
     #[arg(value_name = "TOPIC|COMMAND")]
     words: Vec<String>,
 }
+
+/// The topics, by name, with their text.
+const TOPICS: &[(&str, &str)] = &[
+    ("exit-codes", EXIT_CODES_HELP),
+    ("filters", FILTERS_HELP),
+    ("output", OUTPUT_HELP),
+];
+
+/// The text of `tunnelctl help filters`: the words that choose captured requests, shared by
+/// `local requests list`'s flags and the inspector's `/` bar (`capture::filter`).
+const FILTERS_HELP: &str = "\
+Filters: choosing captured requests
+
+The inspector's / bar (and 'local inspect --filter QUERY') reads words; 'local requests list'
+reads flags. A flag selects what its word selects, and every word or flag given must match.
+
+Words:
+  TEXT          free text, any case: in the method, path, status, header names and values or
+                body of the request or the response (\"two words\" in quotes)
+  method:POST   the method (method:get,post: either)
+  status:5xx    the status: a code (404), a class (5xx), several (2xx,3xx), or pending (no
+                answer yet)
+  path:GLOB     the path, with or without its query string ('*' any run of characters, '?'
+                one): path:/hooks/*
+  tunnel:NAME   the tunnel's name, as a glob: tunnel:\"hook (http)\", tunnel:hook*
+  since:10m     captured in the last 10 minutes (90s, 2h), or since an RFC 3339 time
+  replayed      sent again by a replay
+  sig:RESULT    the webhook signature check: valid, invalid, expired, unsigned or no-secret
+                (see 'tunnelctl local requests verify --help')
+  !WORD         the word turned round: !method:GET, !replayed
+
+A word whose key is not one of these (content-type:json) is free text, and so is a word that
+begins with a quote.
+
+Flags of 'local requests list':
+  --method      method:...; repeatable or comma-separated (POST,PUT): any of them
+  --status      status:...; repeatable or comma-separated (4xx,5xx): any of them
+  --path        path:GLOB (quote it: --path '/hooks/*')
+  --grep        free text; repeatable: all must be there
+  --since       since:...
+  --signature   sig:RESULT
+  --tunnel      only the tunnel of exactly this name (the agent filters)
+  --limit       at most N requests that match
+";
+
+/// The text of `tunnelctl help output`: the output formats and what decides between them.
+const OUTPUT_HELP: &str = "\
+Output: formats, pipes and colour
+
+Formats (-o FORMAT):
+  table     the default: a table on a terminal, tab-separated values in a pipe
+  wide      the table with every column of the resource, none left out and nothing cut
+            (kubectl's -o wide)
+  json      what the API returned, unknown fields included; a list is one array of every
+            item of every page, streamed as pages arrive. --json is the same. Indented on a
+            terminal, compact in a pipe
+  ndjson    one JSON object per line, each item as it arrives
+
+On a terminal, a table has a header, one line per row, human times (3h ago) and secrets
+masked. When it is wider than the terminal, the columns of least use for that resource are
+left out first (named once on stderr), then free text is cut with '…'; IDs, names, times
+and ARNs are never cut. In a pipe, the same table is tab-separated values: no header, full
+values, RFC 3339 times, no colour and no notes, so cut -f1 and awk work.
+
+--jq EXPR runs a jq filter in-process on what --json would print (no jq needed); a string
+result prints raw, as jq -r does. A filter that starts with '.[] |', and any filter with -o
+ndjson, runs on each item as it arrives, in constant memory; any other filter sees the array
+of every item. --limit N stops a list after N items, fetching no more pages than it needs.
+
+Data goes to stdout; confirmations, progress, warnings and errors go to stderr (--quiet
+leaves out confirmations and progress). A closed pipe (| head -1) ends quietly. Control
+characters a server or a visitor sent are shown escaped, never passed to the terminal.
+Secrets the service echoes are masked in every format; --show-secrets prints them as sent.
+
+Environment:
+  NO_COLOR              no colour, as --no-color
+  TUNNELCTL_FORCE_TTY   1: stdout counts as a terminal even in a pipe (a table, colour), for
+                        watch and for tests
+  COLUMNS               the width of such a forced terminal (default 120)
+";
 
 /// The widest a topic is laid out, however wide the terminal: `--help`'s limit.
 const MAX_WIDTH: usize = 100;
@@ -110,10 +194,12 @@ pub fn fit(text: &str, width: usize) -> String {
 
 /// Prints the help asked for.
 pub fn run(args: HelpArgs) -> Result<()> {
-    if args.words.len() == 1 && args.words[0] == "exit-codes" {
-        let width = crate::output::Streams::system().width();
-        let width = usize::from(width).min(MAX_WIDTH);
-        return print_bytes(fit(EXIT_CODES_HELP, width).as_bytes());
+    if let [word] = args.words.as_slice() {
+        if let Some((_, text)) = TOPICS.iter().find(|(name, _)| name == word) {
+            let width = crate::output::Streams::system().width();
+            let width = usize::from(width).min(MAX_WIDTH);
+            return print_bytes(fit(text, width).as_bytes());
+        }
     }
     let mut cmd = crate::cli::command();
     cmd.build();
@@ -121,7 +207,7 @@ pub fn run(args: HelpArgs) -> Result<()> {
     for word in &args.words {
         current = current.find_subcommand(word).ok_or_else(|| {
             Error::usage(format!(
-                "no help topic or command '{word}'; try 'tunnelctl help exit-codes' or 'tunnelctl --help'"
+                "no help topic or command '{word}'; the topics are exit-codes, filters and output; try 'tunnelctl --help' for the commands"
             ))
         })?;
     }
@@ -142,15 +228,55 @@ mod tests {
     }
 
     #[test]
-    fn the_exit_codes_fit_80_columns_without_a_word_cut() {
-        let laid = fit(EXIT_CODES_HELP, 80);
-        assert!(laid.lines().all(|l| l.chars().count() <= 80), "{laid}");
+    fn every_topic_fits_80_columns_without_a_word_cut() {
         let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
-        assert_eq!(
-            words(&laid),
-            words(EXIT_CODES_HELP),
-            "every word kept whole"
-        );
+        for (name, text) in TOPICS {
+            let laid = fit(text, 80);
+            assert!(
+                laid.lines().all(|l| l.chars().count() <= 80),
+                "{name}:\n{laid}"
+            );
+            assert_eq!(words(&laid), words(text), "{name}: every word kept whole");
+        }
+        let laid = fit(EXIT_CODES_HELP, 80);
         assert!(laid.contains("\n  1    the API answered"), "{laid}");
+    }
+
+    /// Every entry of a topic is laid out as an entry: its text wraps under its text, never
+    /// joined to the entry above (an entry's term is one word).
+    #[test]
+    fn topic_entries_stay_one_per_line() {
+        let terms: [(&str, &[&str]); 2] = [
+            (
+                FILTERS_HELP,
+                &[
+                    "method:POST",
+                    "status:5xx",
+                    "sig:RESULT",
+                    "!WORD",
+                    "--grep",
+                    "--limit",
+                ],
+            ),
+            (
+                OUTPUT_HELP,
+                &[
+                    "wide",
+                    "ndjson",
+                    "NO_COLOR",
+                    "TUNNELCTL_FORCE_TTY",
+                    "COLUMNS",
+                ],
+            ),
+        ];
+        for (text, terms) in terms {
+            let laid = fit(text, 60);
+            for term in terms {
+                assert!(
+                    laid.lines().any(|l| l.trim_start().starts_with(term)),
+                    "{term} does not begin a line:\n{laid}"
+                );
+            }
+        }
     }
 }

@@ -13,7 +13,8 @@ use crate::output::columns::IP_POLICY;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   tunnelctl ip-policies list
-  tunnelctl ip-policies create --description 'office network' --metadata '{\"team\":\"ops\"}'
+  tunnelctl ip-policies create --description 'office network' \\
+      --metadata '{\"team\":\"ops\"}'
   tunnelctl ip-policies update ipp_2Qm… --description 'office and VPN'
   tunnelctl ip-policies delete ipp_2Qm… ipp_2Qn… --yes")]
 pub struct IpPoliciesArgs {

@@ -37,9 +37,11 @@ struct SelectArgs {
     /// Only sessions whose agent runs on this OS (e.g. linux, darwin, windows)
     #[arg(long, value_name = "OS", value_parser = super::non_empty)]
     os: Option<String>,
-    /// Only agents of this version: 3.19 (3.19 and 3.19.x), 3.19.2, =3.19.2 (exactly), <3.20,
-    /// <=3.20, >3.19, >=3.19.1; conditions joined by commas must all hold (>=3.19,<3.20).
-    /// Anything else (abc, v3.19, =>3.19, ~3.19) is refused
+    /// Only agents of this version: 3.19 (the 3.19 and 3.19.x releases), 3.19.2 (that release
+    /// and its +build variants), 3.20.0-rc.1 (that pre-release), =3.19.2 (exactly), <3.20,
+    /// <=3.20, >3.19, >=3.19.1 (by semver precedence: <3.20.0 holds for 3.20.0-rc.1);
+    /// conditions joined by commas must all hold (>=3.19,<3.20). Anything else (abc, v3.19,
+    /// =>3.19, ~3.19) is refused
     #[arg(long, value_name = "VERSION")]
     agent_version: Option<VersionMatch>,
     /// Only sessions started with this credential (cr_…)
@@ -152,7 +154,8 @@ remaining, then failures are grouped by reason; elsewhere each session gets a li
     },
     /// Update agents; restart them 10 seconds or more later (or use 'sessions upgrade')
     #[command(after_help = "Examples:
-  tunnelctl sessions update ts_2Qm… && sleep 10 && tunnelctl sessions restart ts_2Qm… --wait
+  tunnelctl sessions update ts_2Qm… && sleep 10 \\
+      && tunnelctl sessions restart ts_2Qm… --wait
   tunnelctl sessions update --agent-version '<3.20' --dry-run")]
     Update {
         #[command(flatten)]
@@ -176,7 +179,7 @@ Windows sessions (restart is not supported on Windows), reported as skipped as b
         #[arg(long, value_name = "N", default_value_t = 5, value_parser = parse_parallel)]
         batch: usize,
         /// Wait between update and restart (at least 10s, as the service requires)
-        #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_settle)]
+        #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_settle, allow_hyphen_values = true)]
         settle: Duration,
         /// Go on with the next batches after a batch with failures
         #[arg(long)]

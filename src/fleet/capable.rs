@@ -1,4 +1,4 @@
-//! Which sessions can take which agent command, by the seeds' rules, so that selectors leave
+//! Which sessions can take which agent command, by the API reference's rules, so that selectors leave
 //! out the sessions that would only refuse: rule 1 says restart "is not supported on Windows",
 //! and a rolling upgrade ends in a restart. Nothing in a session tells whether its update would
 //! be refused (rule 3's conditions are not among its fields), so `update` and `stop` skip none.

@@ -15,10 +15,16 @@ use super::upgrade_view::UpgradeProgress;
 use super::{id_of, wait};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;
-use crate::bulk::{self, Outcome};
+use crate::bulk::{self, Outcome, Unchanged};
 use crate::context::Context;
 use crate::error::Result;
 use crate::interrupt;
+
+/// An agent an update found already on the newest version: its own outcome, not a failure.
+const UP_TO_DATE: Unchanged = Unchanged {
+    word: "up-to-date",
+    text: "already up to date",
+};
 
 /// The sessions `verb` is to be sent to, with the client to send with; `None` when the
 /// command already ended: a dry run (its plan printed) or nothing to send (said so). The
@@ -31,7 +37,7 @@ pub async fn prepare(
     dry_run: bool,
 ) -> Result<Option<(Client, Targets)>> {
     let client = ctx.management()?;
-    let targets = Targets::choose(&client, &ctx.prompter, selection, verb, need_details).await?;
+    let targets = Targets::choose(ctx, &client, selection, verb, need_details).await?;
     if dry_run {
         report::dry_run(ctx, verb, &targets)?;
         return Ok(None);
@@ -68,9 +74,13 @@ pub async fn send(
         AgentCommand::Update => "Update sent to",
     };
     let outcomes = bulk::run_reported(&ctx.printer, &ids, parallel, done, |id| async move {
-        sessions::send(client, &id, command)
-            .await
-            .map_err(|e| e.with_check("tunnelctl sessions list"))
+        match sessions::send(client, &id, command).await {
+            Ok(()) => Outcome::Done,
+            Err(e) if command == AgentCommand::Update && sessions::no_update_available(&e) => {
+                Outcome::Unchanged(UP_TO_DATE)
+            }
+            Err(e) => Outcome::Failed(e.with_check("tunnelctl sessions list")),
+        }
     })
     .await;
     let (back, not_back) = if wait_back && !interrupt::requested() {

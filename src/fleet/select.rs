@@ -3,26 +3,30 @@
 use std::cmp::Ordering;
 use std::net::IpAddr;
 
-use semver::Version;
+use semver::{Prerelease, Version};
 use serde_json::Value;
 
 use super::{credential_of, field};
 
 /// The grammar `--agent-version` accepts, for its help text and its errors.
-pub const VERSION_GRAMMAR: &str = "a version (3.19 matches 3.19 and 3.19.x; 3.19.2 matches that one), \
-=VERSION (exactly), <VERSION, <=VERSION, >VERSION or >=VERSION; several joined with commas must all hold \
-(>=3.19,<3.20). A version is one to three numbers joined by dots";
+pub const VERSION_GRAMMAR: &str = "a version (3.19 matches the 3.19 and 3.19.x releases; 3.19.2 that \
+release and its +build variants; 3.20.0-rc.1 that pre-release), =VERSION (exactly), <VERSION, <=VERSION, \
+>VERSION or >=VERSION (by semver precedence: <3.20.0 holds for 3.20.0-rc.1); several joined with commas \
+must all hold (>=3.19,<3.20). A version is one to three numbers joined by dots; a full one may name a \
+pre-release (3.20.0-rc.1)";
 
 /// One condition on the agent version. Agents' versions are compared by semver precedence
 /// (the `semver` crate): a pre-release (`3.20.0-rc.1`) is below its release, and build
 /// metadata (`+build5`) is ignored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Condition {
-    /// `3.19` matches 3.19 and 3.19.x; `3.19.1` matches 3.19.1 (and its pre-releases and
-    /// builds): the leading numbers of the version are these.
+    /// `3.19` matches the 3.19 and 3.19.x releases; `3.19.1` matches 3.19.1 and its builds
+    /// (`3.19.1+build5`): the leading numbers of the version are these. A pre-release
+    /// (`3.19.1-rc.1`) is not that release: a condition names it, or compares with it.
     Prefix(Vec<u64>),
-    /// `=3.19.1`, `<3.20`, `<=3.20`, `>3.19.1`, `>=3.19`: how the version must compare with
-    /// this one (missing parts count as 0), and whether equal also holds.
+    /// `=3.19.1`, `<3.20`, `<=3.20`, `>3.19.1`, `>=3.19`, and `3.20.0-rc.1` (a named
+    /// pre-release, as `=`): how the version must compare with this one (missing parts count
+    /// as 0), and whether equal also holds.
     Compare(Ordering, bool, Version),
 }
 
@@ -53,6 +57,26 @@ fn padded(parts: &[u64]) -> Version {
     Version::new(part(0), part(1), part(2))
 }
 
+/// The version a condition names: one to three numbers (`3.19`), or three and a pre-release
+/// (`3.20.0-rc.1`, semver's pre-release grammar); never build metadata, which precedence
+/// ignores.
+fn operand(text: &str, whole: &str) -> Result<(Vec<u64>, Option<Prerelease>), String> {
+    let Some((core, pre)) = text.split_once('-') else {
+        return Ok((numbers(text, whole)?, None));
+    };
+    let parts = numbers(core, whole)?;
+    let pre = Prerelease::new(pre)
+        .ok()
+        .filter(|p| !p.is_empty() && parts.len() == 3)
+        .ok_or_else(|| {
+            format!(
+                "'{whole}' is not a version condition: a pre-release follows a full version \
+                 (3.20.0-rc.1); expected {VERSION_GRAMMAR}"
+            )
+        })?;
+    Ok((parts, Some(pre)))
+}
+
 impl std::str::FromStr for VersionMatch {
     type Err = String;
 
@@ -74,10 +98,24 @@ impl std::str::FromStr for VersionMatch {
             } else if let Some(r) = part.strip_prefix('=') {
                 (Ordering::Equal, true, r)
             } else {
-                conditions.push(Condition::Prefix(numbers(part, s)?));
+                conditions.push(match operand(part, s)? {
+                    (parts, None) => Condition::Prefix(parts),
+                    (parts, Some(pre)) => Condition::Compare(
+                        Ordering::Equal,
+                        true,
+                        Version {
+                            pre,
+                            ..padded(&parts)
+                        },
+                    ),
+                });
                 continue;
             };
-            let version = padded(&numbers(rest.trim(), s)?);
+            let (parts, pre) = operand(rest.trim(), s)?;
+            let version = Version {
+                pre: pre.unwrap_or(Prerelease::EMPTY),
+                ..padded(&parts)
+            };
             conditions.push(Condition::Compare(ord, or_equal, version));
         }
         Ok(VersionMatch(conditions))
@@ -103,7 +141,7 @@ impl Condition {
         match self {
             Condition::Prefix(p) => {
                 let numbers = [version.major, version.minor, version.patch];
-                numbers.get(..p.len()) == Some(p.as_slice())
+                version.pre.is_empty() && numbers.get(..p.len()) == Some(p.as_slice())
             }
             Condition::Compare(ord, or_equal, v) => {
                 let o = version.cmp_precedence(v);
@@ -250,7 +288,13 @@ mod tests {
         assert!(v(" 3.19 ").matches("3.19"));
         assert!(v("<3.20").matches("3.20.0-rc.1"));
         assert!(!v(">3.20.0").matches("3.20.0-rc.1"));
-        assert!(v("3.20").matches("3.20.0-rc.1"));
+        assert!(!v("3.20").matches("3.20.0-rc.1"));
+        assert!(!v("3.20.0").matches("3.20.0-rc.1"));
+        assert!(v("3.20.0").matches("3.20.0+build5"));
+        assert!(v("3.20.0-rc.1").matches("3.20.0-rc.1+build5"));
+        assert!(!v("3.20.0-rc.1").matches("3.20.0-rc.2"));
+        assert!(!v("3.20.0-rc.1").matches("3.20.0"));
+        assert!(v("<3.20.0-rc.2").matches("3.20.0-rc.1"));
         assert!(v("=3.20.0").matches("3.20.0+build5"));
         assert!(!v(">3.20.0").matches("3.20.0+build5"));
         assert!(!v(">=3.0").matches("not a version"));
@@ -275,6 +319,10 @@ mod tests {
             "3.19,",
             ",3.19",
             "3.19-beta",
+            "3.20.0-",
+            "3.20.0-rc..1",
+            "3.20.0-rc.1+build5",
+            "<3.20-rc.1",
             "3.x",
             "== 3.19",
             "<<3",

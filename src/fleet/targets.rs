@@ -1,6 +1,6 @@
 //! Choosing the sessions a fleet command acts on: the IDs given, the sessions the selectors
 //! match, or, on a terminal with neither, the person's pick from the live list; then leaving
-//! out the sessions selectors chose that the seeds say would only refuse ([`capable`]).
+//! out the sessions selectors chose that the API reference says would only refuse ([`capable`]).
 
 use std::collections::HashSet;
 
@@ -9,9 +9,9 @@ use serde_json::{json, Value};
 use super::select::Selector;
 use super::{capable, field, id_of, wait};
 use crate::api::Client;
+use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
-use crate::prompt::Prompter;
 
 /// Which sessions a fleet command was asked to act on: IDs, or selectors (or `--all`), or
 /// neither, when a person at a terminal picks them.
@@ -34,15 +34,16 @@ pub struct Targets {
 impl Targets {
     /// The sessions to act on for `verb`, and those left out. With `need_details`, sessions
     /// given by ID are read from the list (their fields are needed to know them again). Only
-    /// sessions chosen by selectors are left out: a session named or picked is always sent.
+    /// sessions chosen by selectors are left out: a session named or picked is always sent
+    /// (the picker offers only the sessions that can take the command).
     pub async fn choose(
+        ctx: &Context,
         client: &Client,
-        prompter: &Prompter,
         selection: &Selection,
         verb: &str,
         need_details: bool,
     ) -> Result<Targets> {
-        let chosen = chosen(client, prompter, selection, verb, need_details).await?;
+        let chosen = chosen(ctx, client, selection, verb, need_details).await?;
         if !selection.selector.is_given() {
             return Ok(Targets {
                 send: chosen,
@@ -67,8 +68,8 @@ impl Targets {
 
 /// The sessions named, selected or picked, before any is left out.
 async fn chosen(
+    ctx: &Context,
     client: &Client,
-    prompter: &Prompter,
     selection: &Selection,
     verb: &str,
     need_details: bool,
@@ -108,22 +109,35 @@ async fn chosen(
         let all = wait::all_sessions(client).await?;
         return Ok(all.into_iter().filter(|s| sel.matches(s)).collect());
     }
-    if !prompter.is_interactive() {
+    if !ctx.prompter.is_interactive() {
         return Err(Error::usage(format!(
             "which sessions? Give session IDs, a selector (--region, --os, --agent-version, --credential-id, --ip, --metadata-contains) or --all to {verb}"
         )));
     }
-    pick(client, prompter, verb).await
+    pick(ctx, client, verb).await
 }
 
-/// Lets the person pick sessions from the live list.
-async fn pick(client: &Client, prompter: &Prompter, verb: &str) -> Result<Vec<Value>> {
+/// Lets the person pick sessions from the live list: those that can take `verb` (a Windows
+/// agent is not offered a restart, which it would only refuse), with a note of those left out.
+async fn pick(ctx: &Context, client: &Client, verb: &str) -> Result<Vec<Value>> {
     let all = wait::all_sessions(client).await?;
     if all.is_empty() {
         return Err(Error::usage("there are no online sessions to choose from"));
     }
+    let (all, refused): (Vec<Value>, Vec<Value>) = all
+        .into_iter()
+        .partition(|s| capable::refusal(verb, s).is_none());
+    if let Some(why) = refused.first().and_then(|s| capable::refusal(verb, s)) {
+        let n = refused.len();
+        if all.is_empty() {
+            return Err(Error::usage(format!(
+                "none of the {n} online session(s) can take {verb}: {why}"
+            )));
+        }
+        ctx.note(&format!("{n} session(s) not offered: {why}."));
+    }
     let labels = session_lines(&all);
-    let picked = prompter.pick(&format!("Sessions to {verb}"), &labels)?;
+    let picked = ctx.prompter.pick(&format!("Sessions to {verb}"), &labels)?;
     if picked.is_empty() {
         return Err(Error::usage("no session chosen"));
     }

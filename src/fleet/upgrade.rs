@@ -1,4 +1,4 @@
-//! Rolling upgrade, as the seeds prescribe for updating an agent: send `update`, wait at least
+//! Rolling upgrade, as the API reference prescribes for updating an agent: send `update`, wait at least
 //! 10 seconds, send `restart`, wait for the agent to reconnect; batch after batch, stopping at
 //! the first batch with a failure unless told to keep going.
 
@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::escape::escape;
 use crate::interrupt;
 
-/// The shortest wait between update and restart the seeds allow.
+/// The shortest wait between update and restart the API reference allows.
 pub const MIN_SETTLE: Duration = Duration::from_secs(10);
 
 /// How the rollout goes.
@@ -39,7 +39,7 @@ pub struct Plan {
 pub enum Step {
     /// Updated, restarted and back under a new session (its id and agent version).
     Upgraded { new_id: String, version: String },
-    /// The update was refused (one of the seeds' four reasons, or another error); not restarted.
+    /// The update was refused (one of the API reference's four reasons, or another error); not restarted.
     UpdateFailed(Error),
     /// Updated, but the restart failed.
     RestartFailed(Error),
@@ -177,7 +177,8 @@ async fn send(
     let mut reached = Vec::new();
     for (i, outcome) in indices.into_iter().zip(outcomes) {
         match outcome {
-            Outcome::Done => reached.push(i),
+            // `send_one` says done or failed; nothing here is found unchanged.
+            Outcome::Done | Outcome::Unchanged(_) => reached.push(i),
             Outcome::Failed(e) => steps[i] = Some(failed(e)),
             Outcome::NotStarted => steps[i] = Some(Step::NotStarted),
         }
@@ -212,7 +213,7 @@ async fn one_batch(
         return collect(steps);
     }
 
-    // The seeds: wait at least 10 seconds after an update before the restart.
+    // The API reference: wait at least 10 seconds after an update before the restart.
     progress.phase(
         n,
         of,

@@ -43,6 +43,22 @@ pub fn per_item_part(code: &str) -> Option<&str> {
     (!body.is_empty()).then_some(body)
 }
 
+/// What a filter written for the whole list (`.[].id`, `.[] | .id`) is on one item (`.id`).
+fn item_form(code: &str) -> Option<String> {
+    if let Some(part) = per_item_part(code) {
+        return Some(part.to_string());
+    }
+    let rest = code.trim().strip_prefix(".[]")?;
+    let rest = rest.strip_prefix('?').unwrap_or(rest).trim_start();
+    if rest.starts_with('.') {
+        Some(rest.to_string())
+    } else if rest.starts_with('[') {
+        Some(format!(".{rest}"))
+    } else {
+        None
+    }
+}
+
 /// How a list is filtered: item by item, or once on the array of them all.
 pub enum ListFilter {
     /// The filter runs on each item as it arrives.
@@ -64,7 +80,16 @@ impl ListFilter {
     /// Compiles `code` for a list; `per_item` asks for it to run on each item (`-o ndjson`).
     pub fn new(code: &str, per_item: bool) -> Result<Self> {
         if per_item {
-            return Ok(ListFilter::PerItem(Filter::compile(code)?));
+            let hint = match item_form(code) {
+                Some(form) => {
+                    format!("with -o ndjson the filter runs on each item by itself: write '{form}'")
+                }
+                None => "with -o ndjson the filter runs on each item by itself, not on the list"
+                    .to_string(),
+            };
+            let mut filter = Filter::compile(code)?;
+            filter.hint = Some(hint);
+            return Ok(ListFilter::PerItem(filter));
         }
         // The whole expression must be valid on its own first, so errors name what was typed.
         let whole = Filter::compile(code)?;
@@ -176,6 +201,8 @@ pub struct Filter {
     filter: jaq_core::Filter<guard::Bounded>,
     /// The expression as typed, for error messages.
     code: String,
+    /// What to add to a runtime error: how the filter sees its input.
+    hint: Option<String>,
 }
 
 fn position(code: &str, at: &str) -> usize {
@@ -193,6 +220,7 @@ impl Filter {
         Ok(Filter {
             filter,
             code: code.to_string(),
+            hint: None,
         })
     }
 
@@ -309,8 +337,13 @@ impl Filter {
         out: &mut impl Write,
     ) -> Result<()> {
         for result in self.filter.id.run((ctx, val)).map(unwrap_valr) {
-            let v = result
-                .map_err(|e| Error::usage(message::runtime_error(&self.code, &e.to_string())))?;
+            let v = result.map_err(|e| {
+                let mut line = message::runtime_error(&self.code, &e.to_string());
+                if let Some(hint) = &self.hint {
+                    line.push_str(&format!(" ({hint})"));
+                }
+                Error::usage(line)
+            })?;
             match &v {
                 Val::TStr(s) if tty => {
                     out.write_all(escape_multiline(&String::from_utf8_lossy(s)).as_bytes())?;
@@ -359,6 +392,15 @@ mod tests {
         );
         assert_eq!(run("map(.n) | add", json!([{"n": 1}, {"n": 2}])), "3\n");
         assert_eq!(run("{x: .[0]}", json!([1])), "{\"x\":1}\n");
+    }
+
+    #[test]
+    fn a_whole_list_filter_has_an_item_form() {
+        assert_eq!(item_form(".[].id").as_deref(), Some(".id"));
+        assert_eq!(item_form(".[] | .a.b").as_deref(), Some(".a.b"));
+        assert_eq!(item_form(".[][0]").as_deref(), Some(".[0]"));
+        assert_eq!(item_form(".[]").as_deref(), Some("."));
+        assert_eq!(item_form("map(.id)"), None);
     }
 
     #[test]

@@ -216,13 +216,18 @@ impl Drop for Spinner {
 }
 
 /// How far work over many items has got, as the progress line and the closing summary say
-/// it: `{done} {word}, {failed} failed, {remaining} remaining`.
+/// it: `{done} {word}, {failed} failed, {remaining} remaining` (and how many needed nothing
+/// done, when some did: `1 already up to date`).
 #[derive(Debug, Clone)]
 pub struct Tally {
     /// How many items there are.
     pub total: usize,
     /// How many succeeded.
     pub done: usize,
+    /// How many needed nothing done (neither a success nor a failure).
+    pub unchanged: usize,
+    /// How those are called: `already up to date`.
+    pub unchanged_text: &'static str,
     /// How many failed.
     pub failed: usize,
     /// What a success is called: `done`, `upgraded`.
@@ -235,23 +240,38 @@ impl Tally {
         Tally {
             total,
             done: 0,
+            unchanged: 0,
+            unchanged_text: "unchanged",
             failed: 0,
             word,
         }
     }
 
+    /// `, 1 already up to date` when some items needed nothing done.
+    fn unchanged_part(&self) -> String {
+        if self.unchanged == 0 {
+            return String::new();
+        }
+        format!(", {} {}", self.unchanged, self.unchanged_text)
+    }
+
     /// `3 done, 1 failed, 2 remaining`: the progress line.
     pub fn counts(&self) -> String {
-        let remaining = self.total.saturating_sub(self.done + self.failed);
+        let ended = self.done + self.unchanged + self.failed;
+        let remaining = self.total.saturating_sub(ended);
         format!(
-            "{} {}, {} failed, {remaining} remaining",
-            self.done, self.word, self.failed
+            "{} {}{}, {} failed, {remaining} remaining",
+            self.done,
+            self.word,
+            self.unchanged_part(),
+            self.failed
         )
     }
 
     /// `3 of 6 done, 1 failed.`: the summary at the end.
     pub fn summary(&self) -> String {
         let mut line = format!("{} of {} {}", self.done, self.total, self.word);
+        line.push_str(&self.unchanged_part());
         if self.failed > 0 {
             line.push_str(&format!(", {} failed", self.failed));
         }

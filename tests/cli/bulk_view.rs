@@ -220,7 +220,7 @@ fn named_windows_ids_are_still_sent_and_their_refusals_count() {
 }
 
 #[test]
-fn update_and_stop_skip_nothing_since_the_seeds_give_no_reason_to() {
+fn update_and_stop_skip_nothing_since_the_api_reference_gives_no_reason_to() {
     let env = Env::new();
     let (_, windows) = fleet(&env, 1, 1);
     let out = env.run(&["sessions", "update", "--all"]);

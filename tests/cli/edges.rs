@@ -262,7 +262,7 @@ fn an_empty_min_version_is_refused_before_sending() {
 
 #[test]
 fn a_version_the_server_refuses_is_reported_with_its_answer() {
-    // The seeds do not list the allowed versions, so the server is the judge of them.
+    // The API reference does not list the allowed versions, so the server is the judge of them.
     let env = Env::new();
     let id = env.seed_tls_edge(Value::Null);
     let out = env.run_in(CMD, &["set", &id, "--min-version", "1.5"]);

@@ -437,8 +437,20 @@ fn agent_versions_compare_by_semver_rules() {
         pick("<=3.20.0,>3.19.2"),
         ["3.20.0", "3.20.0+build5", "3.20.0-rc.1"]
     );
-    // A condition is one to three numbers: a pre-release, a build or a fourth part is refused.
-    for bad in ["3.20.0-rc.1", ">3.20.0+build5", "3.20.0.1"] {
+    // A full version names that release and its builds, not its pre-releases; a pre-release
+    // is selected when the condition names one, or by comparison (above).
+    assert_eq!(pick("3.20.0"), ["3.20.0", "3.20.0+build5"]);
+    assert_eq!(pick("3.20"), ["3.20.0", "3.20.0+build5", "3.20.1"]);
+    assert_eq!(pick("3.20.0-rc.1"), ["3.20.0-rc.1"]);
+    assert_eq!(pick(">=3.20.0-rc.1,<3.20.0"), ["3.20.0-rc.1"]);
+    // A condition is one to three numbers, a full one with a pre-release: a pre-release of
+    // a partial version, a build or a fourth part is refused.
+    for bad in [
+        "3.20-rc.1",
+        ">3.20.0+build5",
+        "3.20.0-rc.1+build5",
+        "3.20.0.1",
+    ] {
         env.run(&["sessions", "list", "--agent-version", bad])
             .code(2)
             .says("--agent-version");

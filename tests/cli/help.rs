@@ -308,3 +308,211 @@ fn help_never_shows_the_value_of_an_environment_variable() {
         assert!(!out.stdout.contains("prof-x9q"), "{args:?}: {}", out.stdout);
     }
 }
+
+/// Every example of every help page (`-h` and `--help`) reads whole at 80 columns: each line
+/// of its "Examples:" block is a line of an example as written, none broken where clap wrapped
+/// it (a continuation line starting with `--remove-header` cannot be pasted).
+#[test]
+fn every_help_example_is_whole_at_80_columns() {
+    let env = Env::new();
+    let root = tunnelctl::cli::command();
+    let mut broken = Vec::new();
+    for path in command_paths() {
+        let cmd = find(&root, &path);
+        let Some(text) = cmd.get_after_help().map(|t| t.to_string()) else {
+            continue;
+        };
+        let written: Vec<String> = tunnelctl::cli::after_help::parse(&text)
+            .examples
+            .iter()
+            .flat_map(|e| e.lines.iter().map(|l| format!("  {l}")))
+            .collect();
+        // Two columns to spare: a line filling the last column wraps on some terminals.
+        for line in written.iter().filter(|l| l.chars().count() > 78) {
+            broken.push(format!(
+                "{}: wider than 78 columns: {line:?}",
+                path.join(" ")
+            ));
+        }
+        for flag in ["-h", "--help"] {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push(flag);
+            let out = run(env.bare().env("COLUMNS", "80").args(&args));
+            out.ok();
+            let shown: Vec<&str> = out
+                .stdout
+                .lines()
+                .skip_while(|l| !matches!(*l, "Examples:" | "Example:"))
+                .skip(1)
+                .take_while(|l| !l.trim().is_empty())
+                .collect();
+            assert!(
+                !written.is_empty() || shown.is_empty(),
+                "{args:?}: no examples"
+            );
+            let what = args.join(" ");
+            for line in &shown {
+                if line.chars().count() > 80 || !written.iter().any(|w| w == line) {
+                    broken.push(format!("{what}: {line:?}"));
+                }
+            }
+            assert!(
+                shown.len() >= written.len(),
+                "{what}: examples missing:\n{}",
+                out.stdout
+            );
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "example lines broken at 80 columns:\n{}",
+        broken.join("\n")
+    );
+}
+
+/// A usage line shows what the command needs, whatever the environment holds: with every
+/// `TUNNELCTL_*` setting in the environment (as `tunnelctl-mock exec` leaves it), a local
+/// command's usage error does not list `--api-key` and the other settings as if required.
+#[test]
+fn usage_errors_do_not_list_settings_read_from_the_environment() {
+    let env = Env::new();
+    let settings = [
+        "--api-key",
+        "--api-url",
+        "--agent-url",
+        "--config",
+        "--profile",
+    ];
+    let usage_of = |args: &[&str]| {
+        let out = run(env
+            .cmd()
+            .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+            .env("TUNNELCTL_PROFILE", "default")
+            .args(args));
+        out.code(2);
+        assert_eq!(out.stdout, "");
+        let usage = out
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("Usage:"))
+            .unwrap_or_else(|| panic!("{args:?}: no usage line:\n{}", out.stderr))
+            .to_string();
+        for flag in settings {
+            assert!(!usage.contains(flag), "{args:?} lists {flag}: {usage}");
+        }
+        (out.stderr.clone(), usage)
+    };
+    let (said, usage) = usage_of(&["local", "requests", "export"]);
+    assert!(said.contains("--har <FILE>"), "{said}");
+    assert_eq!(usage, "Usage: tunnelctl local requests export --har <FILE>");
+    let (said, usage) = usage_of(&["local", "requests", "send", "x.http"]);
+    assert!(said.contains("--to <URL>"), "{said}");
+    assert!(usage.contains("<FILE>..."), "{usage}");
+    // A conflict is written with the same usage line.
+    let (said, _) = usage_of(&[
+        "local", "requests", "replay", "airt_x", "--tunnel", "a", "--to", "http://x",
+    ]);
+    assert!(said.contains("cannot be used with"), "{said}");
+    assert!(env.mock.agent_requests().is_empty(), "nothing sent");
+    assert!(env.requests().is_empty(), "nothing sent");
+}
+
+/// `tunnelctl` alone lists the commands, as `gh` and `kubectl` do: in a script it is a usage
+/// error (exit 2, the list on stderr, nothing on stdout).
+#[test]
+fn bare_tunnelctl_lists_the_commands_and_exits_2_off_a_terminal() {
+    let env = Env::new();
+    let out = run(&mut env.cmd());
+    out.code(2);
+    assert_eq!(out.stdout, "");
+    assert!(
+        !out.stderr.contains("subcommand is required"),
+        "{}",
+        out.stderr
+    );
+    for word in [
+        "Commands:",
+        "sessions",
+        "local",
+        "config",
+        "Usage: tunnelctl",
+    ] {
+        out.says(word);
+    }
+    let forced = run(env.cmd().env("TUNNELCTL_FORCE_TTY", "1"));
+    forced.ok().prints("Commands:").prints("local");
+    // Flags without a command are still an error about the missing command.
+    run(env.cmd().arg("--json")).code(2).says("subcommand");
+}
+
+/// On a terminal of 80x24, `tunnelctl` alone shows the command list and exits 0.
+#[test]
+fn bare_tunnelctl_on_a_terminal_shows_the_command_list() {
+    let env = Env::new();
+    let mut term = env.pty(&[], 24, 80);
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    let shown = String::from_utf8_lossy(&term.output()).into_owned();
+    assert!(shown.contains("Commands:"), "{shown}");
+    assert!(shown.contains("event-destinations"), "{shown}");
+    assert!(!shown.contains("error:"), "{shown}");
+    term.assert_restored();
+}
+
+/// `help filters` names every flag `local requests list` filters with, so a new filter flag
+/// cannot be added without its line there; `help output` names every output format clap
+/// takes, and the environment variables that change what is printed.
+#[test]
+fn the_help_topics_cover_the_filter_flags_and_the_output_formats() {
+    let env = Env::new();
+    let root = Cli::command();
+    let filters = run(env.bare().args(["help", "filters"]));
+    filters.ok();
+    let list = find(&root, &["local".into(), "requests".into(), "list".into()]);
+    for arg in list.get_arguments().filter(|a| !a.is_global_set()) {
+        if let Some(long) = arg.get_long().filter(|l| *l != "help") {
+            assert!(
+                filters.stdout.contains(&format!("--{long}")),
+                "help filters lacks --{long}:\n{}",
+                filters.stdout
+            );
+        }
+    }
+    for word in [
+        "method:", "status:", "path:", "tunnel:", "since:", "sig:", "replayed", "!",
+    ] {
+        assert!(filters.stdout.contains(word), "help filters lacks {word}");
+    }
+    let output = run(env.bare().args(["help", "output"]));
+    output.ok();
+    let format = root
+        .get_arguments()
+        .find(|a| a.get_long() == Some("output"))
+        .expect("-o/--output");
+    for value in format.get_possible_values() {
+        assert!(
+            output.stdout.contains(&format!("  {}  ", value.get_name())),
+            "help output lacks the format {}:\n{}",
+            value.get_name(),
+            output.stdout
+        );
+    }
+    for name in [
+        "--json",
+        "--jq",
+        "NO_COLOR",
+        "TUNNELCTL_FORCE_TTY",
+        "tab-separated",
+    ] {
+        assert!(output.stdout.contains(name), "help output lacks {name}");
+    }
+}
+
+/// A topic that does not exist is a usage error that names the topics there are.
+#[test]
+fn an_unknown_help_topic_names_the_topics() {
+    let env = Env::new();
+    let out = run(env.bare().args(["help", "filter-words"]));
+    out.code(2)
+        .says("'filter-words'")
+        .says("exit-codes, filters and output");
+}

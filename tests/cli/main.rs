@@ -22,6 +22,7 @@ mod event_destinations;
 mod event_subscriptions;
 mod examples;
 mod fleet;
+mod guides;
 mod header_case;
 mod help;
 mod inspect;
@@ -30,6 +31,7 @@ mod interaction;
 mod ip_policies;
 mod local;
 mod narrow;
+mod newcomer_errors;
 mod prompts;
 mod properties;
 mod pty_harness;
@@ -46,7 +48,7 @@ mod webhook_tests;
 mod what_to_type;
 mod wide_tables;
 
-/// The hostile-server suite: every promise of the README's "Reliability and security" section
+/// The hostile-server suite: every promise of `docs/reliability.md`
 /// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or
 /// echoing answers, duplicates across pages, oversized headers) and against hostile input.
 /// One module per promise; each test names the failure it guards against.
@@ -58,6 +60,7 @@ mod hostile {
     mod input;
     mod local_files;
     mod local_memory;
+    mod local_nodes;
     mod local_requests;
     mod memory;
     mod never_twice;

@@ -61,6 +61,24 @@ fn help_exit_codes_fits_80_columns_with_every_word_whole() {
     );
 }
 
+/// The other topics fit an 80-column terminal the same way, each entry's text wrapped under
+/// its text.
+#[test]
+fn help_filters_and_output_fit_80_columns() {
+    let env = Env::new();
+    for (topic, entry) in [
+        ("filters", "  method:POST   the method"),
+        ("output", "  ndjson    one JSON object per line"),
+    ] {
+        let lines = on_80_columns(&env, &["help", topic]);
+        assert_fits_and_fills(&lines);
+        assert!(
+            lines.iter().any(|l| l.starts_with(entry)),
+            "{topic}: {lines:?}"
+        );
+    }
+}
+
 #[test]
 fn the_footer_of_help_fills_80_columns() {
     let env = Env::new();

@@ -297,8 +297,26 @@ fn a_delete_of_many_shows_the_count_and_the_first_few() {
     assert!(env.writes().is_empty());
 }
 
+/// Seeds `n` sessions that can all take a restart (Linux and macOS agents in turn; the
+/// picker leaves Windows agents out of a restart).
+fn seed_restartable(env: &Env, n: usize) -> Vec<String> {
+    let list: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let (os, region) = (["linux", "darwin"][i % 2], ["us", "eu", "ap"][i % 3]);
+            let version = ["3.18.4", "3.19.1", "3.20.0"][i % 3];
+            serde_json::json!({
+                "os": os,
+                "region": region,
+                "agent_version": version,
+                "ip": format!("198.51.100.{}", i + 1),
+            })
+        })
+        .collect();
+    env.seed_sessions(serde_json::Value::Array(list))
+}
+
 fn restart_picker(env: &Env) -> Pty {
-    env.seed_session_count(30);
+    seed_restartable(env, 30);
     let mut term = env.pty(&["sessions", "restart"], 12, COLS);
     term.wait_for("Sessions to restart");
     term
@@ -376,7 +394,7 @@ fn ctrl_c_at_every_kind_of_question_leaves_the_cursor_visible() {
 #[test]
 fn at_80_columns_the_picker_shows_sessions_in_columns() {
     let env = Env::new();
-    env.seed_session_count(12);
+    seed_restartable(&env, 12);
     let mut term = env.pty(&["sessions", "restart"], 24, 80);
     let screen = term.wait_for("0 chosen; 1-12 of 12");
     assert!(term.wrapped_rows().is_empty(), "{:?}", term.wrapped_rows());
@@ -598,4 +616,59 @@ fn at_80_columns_the_find_step_wraps_no_row() {
     term.wait_for("0 chosen; 1-12 of 12");
     term.send(keys::ESC);
     assert_eq!(term.wait_exit(), 130);
+}
+
+/// The picker offers a restart only to agents that can take one (rule 1: not on Windows),
+/// says how many it left out and why, and still offers every session a stop.
+#[test]
+fn at_80x24_the_restart_picker_leaves_out_windows_agents_and_says_so() {
+    let env = Env::new();
+    let ids = env.seed_sessions(serde_json::json!([
+        {"os": "linux", "region": "eu"},
+        {"os": "windows", "region": "eu"},
+        {"os": "darwin", "region": "us"},
+        {"os": "Windows", "region": "us"},
+    ]));
+    // A stop can be sent to any of them.
+    let mut term = env.pty(&["sessions", "stop"], 24, 80);
+    let screen = term.wait_for("0 chosen; 1-4 of 4");
+    assert!(!screen.contains("not offered"), "{screen}");
+    term.send(keys::ESC);
+    assert_eq!(term.wait_exit(), 130);
+    let mut term = env.pty(&["sessions", "restart"], 24, 80);
+    let screen = term.wait_for("0 chosen; 1-2 of 2");
+    assert!(
+        screen.contains("2 session(s) not offered: restart is not supported on Windows."),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains(&ids[1]) && !screen.contains(&ids[3]),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(&ids[0]) && screen.contains(&ids[2]),
+        "{screen}"
+    );
+    term.send(keys::DOWN).send(keys::SPACE).send(keys::ENTER);
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    term.assert_restored();
+    let writes = env.writes();
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    let offered = [&ids[0], &ids[2]].map(|id| format!("/tunnel_sessions/{id}/restart"));
+    assert!(offered.contains(&writes[0].path), "{writes:?}");
+}
+
+/// With only Windows agents online, a restart has nothing to offer: said before any picker.
+#[test]
+fn a_restart_picker_with_only_windows_agents_says_none_can_restart() {
+    let env = Env::new();
+    env.seed_sessions(serde_json::json!([{"os": "windows"}]));
+    let mut term = env.pty(&["sessions", "restart"], 24, 80);
+    assert_eq!(term.wait_exit(), 2, "{}", term.screen());
+    let screen = term.screen();
+    assert!(
+        screen.contains("none of the 1 online session(s) can take restart"),
+        "{screen}"
+    );
+    assert!(env.writes().is_empty(), "{:?}", env.writes());
 }

@@ -1,5 +1,5 @@
 //! `tunnelctl sessions …` against the emulator: what was sent, what was printed, and the
-//! seeds' rules for the agent commands (restart, stop, update).
+//! API reference's rules for the agent commands (restart, stop, update).
 
 use std::time::Duration;
 
@@ -396,8 +396,8 @@ fn update_refusals_show_the_reason_and_exit_1() {
     for id in &ids[3..] {
         env.run_in(CMD, &["update", id]).ok();
     }
+    // ids[0] has no update available: already up to date, not a failure (below).
     let cases = [
-        (&ids[0], "no update is available", "no_update_available"),
         (
             &ids[1],
             "update checks are disabled in the agent configuration",
@@ -471,4 +471,67 @@ fn update_all_fine_reports_each() {
     let out = env.run_in(CMD, &["restart", &ids[0], &ids[1], "-q"]);
     out.ok();
     assert_eq!(out.stderr, "", "--quiet");
+}
+
+/// An agent already on the newest version is its own outcome: said once, not a failure.
+#[test]
+fn update_of_an_agent_already_up_to_date_is_not_a_failure() {
+    let env = Env::new();
+    let ids = env.seed_sessions(json!([{"update_available": null}, {}]));
+    let out = env.run_in(CMD, &["update", &ids[0], &ids[1]]);
+    out.ok();
+    assert_eq!(out.stdout, "");
+    out.says(&format!("{}: already up to date", ids[0]))
+        .says(&format!("Update sent to {}", ids[1]));
+    assert!(!out.stderr.contains("error"), "{}", out.stderr);
+    assert_eq!(
+        out.stderr.matches("up to date").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+    assert_commanded(&env, &ids, "update");
+    // Alone too, and in the results as "up-to-date".
+    let out = env.run_in(CMD, &["update", &ids[0], "--json"]);
+    out.ok();
+    assert_eq!(out.json(), json!([{"id": ids[0], "outcome": "up-to-date"}]));
+    // Beside a real refusal, only the refusal counts as failed.
+    let refused = env.seed_sessions(json!([{"update_checks_disabled": true}]));
+    let out = env.run_in(CMD, &["update", &ids[0], &refused[0]]);
+    out.code(5).says("1 of 2 operations failed");
+}
+
+/// On an 80x24 terminal the summary is said once: the view's line, and no `error:` line
+/// repeating its count.
+#[test]
+fn at_80x24_an_update_summary_is_printed_once() {
+    let env = Env::new();
+    let ids = env.seed_sessions(json!([
+        {"update_available": null},
+        {},
+        {"update_checks_disabled": true}
+    ]));
+    let mut term = env.pty(&["sessions", "update", &ids[0], &ids[1]], 24, 80);
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    let screen = term.screen();
+    assert_eq!(
+        screen.matches("1 of 2 done, 1 already up to date.").count(),
+        1,
+        "{screen}"
+    );
+    assert!(!screen.contains("error"), "{screen}");
+    term.assert_restored();
+    env.mock.clear_requests();
+    let mut term = env.pty(&["sessions", "update", &ids[0], &ids[2]], 24, 80);
+    assert_eq!(term.wait_exit(), 5, "{}", term.screen());
+    let screen = term.screen();
+    assert!(
+        screen.contains("0 of 2 done, 1 already up to date, 1 failed."),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("update checks are disabled in the agent configuration"),
+        "{screen}"
+    );
+    assert!(!screen.contains("operations failed"), "{screen}");
 }

@@ -1,5 +1,5 @@
 //! Hostile conditions for the config file: many writers at once, and every key the help and
-//! the README name: settable, readable, shown with its source, used, and checked.
+//! docs/configuration.md name: settable, readable, shown with its source, used, and checked.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -118,7 +118,7 @@ fn a_writer_waits_for_the_lock_and_keeps_the_holders_change() {
 }
 
 /// `config set rate 60/60` and `config set max_attempts 5` were refused as unknown keys
-/// although the help and the README name them.
+/// although the help and docs/configuration.md name them.
 #[test]
 fn every_documented_key_can_be_set_read_shown_and_unset() {
     let env = Env::new();

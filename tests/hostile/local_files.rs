@@ -12,7 +12,7 @@ use serde_json::json;
 use crate::common::{run, Env, Out};
 
 /// The emulator with one captured POST carrying a body of `size` bytes: its ID.
-fn one_capture(size: usize) -> (Env, String) {
+pub fn one_capture(size: usize) -> (Env, String) {
     let env = Env::new();
     let ids = env.mock.seed_captures(json!([{
         "method": "POST",

@@ -73,7 +73,7 @@ impl Capture {
     }
 
     /// The capture's JSON (no newline). `pending_null` picks how a missing response shows:
-    /// `null` (the seed document) or the zero-valued object the real agent sends.
+    /// `null` (the API reference) or the zero-valued object the real agent sends.
     ///
     /// The bytes start with a `,` that is not part of the JSON: a list joins its items by
     /// slicing it off the first one only, so no item is ever copied.

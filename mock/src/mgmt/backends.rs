@@ -1,4 +1,4 @@
-//! Tunnel group backends: CRUD, the tunnels a backend matches by labels, and the seeds' quirk
+//! Tunnel group backends: CRUD, the tunnels a backend matches by labels, and the API reference's quirk
 //! that a PATCH without `labels` answers `"labels": null` while keeping the stored labels
 //! (clients must cope with it rather than show an empty map).
 //!

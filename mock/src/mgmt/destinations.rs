@@ -1,4 +1,4 @@
-//! Event destinations: CRUD with the seeds' rules on the target (exactly one member, exactly
+//! Event destinations: CRUD with the API reference's rules on the target (exactly one member, exactly
 //! one AWS auth, the ARN required), `json` as the only format, secrets never echoed, and no
 //! deleting a destination a subscription still uses.
 
@@ -129,7 +129,7 @@ fn target(t: &Map<String, Value>) -> Result<Value, ApiError> {
         "firehose" => aws_member(&body, &path, "delivery_stream_arn")?,
         "kinesis" => aws_member(&body, &path, "stream_arn")?,
         "cloudwatch_logs" => aws_member(&body, &path, "log_group_arn")?,
-        // The seeds do not show these members' fields, so they are kept as given.
+        // The API reference does not show these members' fields, so they are kept as given.
         _ => Value::Object(body),
     };
     let mut out = Map::new();

@@ -1,4 +1,4 @@
-//! IP policies: plain CRUD with the seeds' byte limits on description (255) and metadata
+//! IP policies: plain CRUD with the API reference's byte limits on description (255) and metadata
 //! (4096), and a PATCH that changes only the fields it is given.
 
 use serde_json::{json, Value};

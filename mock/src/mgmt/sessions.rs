@@ -1,5 +1,5 @@
 //! Tunnel sessions: list, get, and the agent commands restart, stop and update with the
-//! behavioural rules of the seeds (rules 1 to 3), which are what clients most need to test
+//! behavioural rules of the API reference (rules 1 to 3), which are what clients most need to test
 //! against: a restarted agent comes back under a new id after a delay, and an update is
 //! refused under each condition of rule 3.
 

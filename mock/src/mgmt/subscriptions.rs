@@ -1,4 +1,4 @@
-//! Event subscriptions and their event sources: CRUD with the seeds' character limits (255 and
+//! Event subscriptions and their event sources: CRUD with the API reference's character limits (255 and
 //! 4096 characters, unlike the byte limits elsewhere), destination ids that must exist, and the
 //! sources sub-collection addressed by the percent-decoded type.
 

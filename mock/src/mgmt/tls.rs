@@ -1,4 +1,4 @@
-//! The TLS termination module of a TLS edge: set (PUT), read and remove, with the seeds' rule
+//! The TLS termination module of a TLS edge: set (PUT), read and remove, with the API reference's rule
 //! that `min_version` must be null when TLS terminates upstream.
 //!
 //! Edges themselves are not managed by this API; they exist only when seeded.

@@ -25,9 +25,9 @@ use tunnels::TunnelsArgs;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   tunnelctl local tunnels start --name web --proto http --addr 8080
-  tunnelctl local requests tail                 # follow requests as they arrive
-  tunnelctl local requests get airt_2Qm…        # the whole exchange, decoded
-  tunnelctl local requests replay airt_2Qm…     # after fixing your handler
+  tunnelctl local requests tail             # follow requests as they arrive
+  tunnelctl local requests get airt_2Qm…    # the whole exchange, decoded
+  tunnelctl local requests replay airt_2Qm… # after fixing your handler
   tunnelctl local requests export --har hooks.har
 
 The agent's API is looked for at http://127.0.0.1:4040/api; point elsewhere with --agent-url
@@ -42,7 +42,8 @@ enum LocalCommand {
     /// Tunnels running in the local agent
     #[command(after_help = "Examples:
   tunnelctl local tunnels list
-  tunnelctl local tunnels start --name web --proto http --addr 8080 --basic-auth user:secretpw
+  tunnelctl local tunnels start --name web --proto http --addr 8080 \\
+      --basic-auth user:secretpw
   tunnelctl local tunnels stop 'web (http)'")]
     Tunnels(TunnelsArgs),
     /// HTTP requests captured by the local agent

@@ -252,8 +252,9 @@ fn editor(ctx: &Context) -> Result<String> {
     }
 }
 
-/// `local requests send FILE...`.
+/// `local requests send FILE...` (to one of `--to` and `--tunnel`, which an error names).
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").args(["to", "tunnel"]).required(true)))]
 pub struct SendArgs {
     /// Request files (as 'save' and 'get --raw' write them; '-' for stdin), or HAR logs
     /// with --har
@@ -261,7 +262,7 @@ pub struct SendArgs {
     files: Vec<String>,
     /// The server to send to (http:// or https://; a path given is put before each
     /// request's path)
-    #[arg(long, value_name = "URL", value_parser = parse_upstream, required_unless_present = "tunnel")]
+    #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     to: Option<Url>,
     /// Send to the upstream of this running tunnel (its config.addr) instead of --to
     #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
@@ -353,8 +354,12 @@ fn read_requests(file: &str, har: bool) -> CommandResult<Vec<(String, Message)>>
         Error::usage(format!("{}: {why}; nothing was sent", escape(name)))
     };
     if !har {
-        let msg = Message::parse_request(&bytes)
-            .map_err(|why| refused(shown, format!("not an HTTP request: {why}")))?;
+        let msg = Message::parse_request(&bytes).map_err(|why| {
+            refused(
+                shown,
+                format!("not an HTTP request: {why}{}", har::hint(file, &bytes)),
+            )
+        })?;
         if let Some((declared, present)) = check::cut_short(&bytes, &msg) {
             return Err(refused(
                 shown,

@@ -83,7 +83,7 @@ captured request is read from the agent and filtered here.")]
     #[command(after_help = "Examples:
   tunnelctl local requests verify
   tunnelctl local requests verify airt_2Qm…
-  tunnelctl local requests verify --json | jq '.[] | select(.result != \"valid\")'
+  tunnelctl local requests verify --jq '.[] | select(.result != \"valid\")'
 
 Results: valid; invalid (does not match the secret); expired (matches, but older than the
 provider accepts: the handler would refuse it now); no-secret (signed, no secret set: the
@@ -101,13 +101,16 @@ expired.")]
     #[command(after_help = "Examples:
   tunnelctl local requests replay airt_2Qm…
   tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'
-  tunnelctl local requests replay airt_2Qm… --header 'X-Signature: test' --remove-header Cookie
+  tunnelctl local requests replay airt_2Qm… --header 'X-Signature: test' \\
+      --remove-header Cookie
   tunnelctl local requests replay airt_2Qm… --body @event.json
-  tunnelctl local requests replay airt_2Qm… --set data.amount=2500 --set data.currency=eur
+  tunnelctl local requests replay airt_2Qm… --set data.amount=2500 \\
+      --set data.currency=eur
   tunnelctl local requests replay airt_2Qm… --edit
   tunnelctl local requests replay airt_2Qm… --to http://localhost:3000
   tunnelctl local requests replay airt_2Qm… --resign
-  tunnelctl local requests replay airt_2Qm… --set data.amount=1 --keep-signature
+  tunnelctl local requests replay airt_2Qm… --set data.amount=1 \\
+      --keep-signature
 
 Changes are made in this order: --body, --set, --remove-header, --header, then --edit.
 Content-Length always follows the body. A changed webhook is signed again, with a fresh
@@ -131,7 +134,7 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
     /// fixtures for 'test'
     #[command(after_help = "Examples:
   tunnelctl local requests save airt_2Qm… --out paid.http
-  tunnelctl local requests save airt_2Qm… --out paid.http --force    # overwrite
+  tunnelctl local requests save airt_2Qm… --out paid.http --force  # overwrite
   tunnelctl local requests save airt_2Qm… --out - | head -20
   tunnelctl local requests save airt_2Qm… --into hooks/")]
     Save(super::save::SaveArgs),
@@ -143,8 +146,10 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
   tunnelctl local requests send paid.http --to http://localhost:8080
   tunnelctl local requests send paid.http refund.http --tunnel 'web (http)'
   tunnelctl local requests send --har hooks.har --to http://localhost:8080/v2
-  tunnelctl local requests send paid.http --to http://localhost:8080 --json | jq .response.status_code
-  tunnelctl local requests send paid.http --to http://localhost:8080 --sign github
+  tunnelctl local requests send paid.http --to http://localhost:8080 --json \\
+      | jq .response.status_code
+  tunnelctl local requests send paid.http --to http://localhost:8080 \\
+      --sign github
 
 A signed webhook is signed again, with a fresh timestamp, when a secret is set for its
 provider (--keep-signature sends it as it was); --sign PROVIDER signs a request that carries
@@ -160,7 +165,8 @@ failed after sending; 5: several files, some sent and some not.")]
     /// Follow new captured requests as they arrive, until Ctrl-C
     #[command(after_help = "Examples:
   tunnelctl local requests tail
-  tunnelctl local requests tail --tunnel 'web (http)' -o ndjson | jq .request.uri")]
+  tunnelctl local requests tail --tunnel 'web (http)' -o ndjson \\
+      | jq .request.uri")]
     Tail {
         #[command(flatten)]
         filter: Filter,
@@ -168,9 +174,11 @@ failed after sending; 5: several files, some sent and some not.")]
     /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
     #[command(after_help = "Examples:
   tunnelctl local requests export --har hooks.har
-  tunnelctl local requests export --har - --tunnel 'web (http)' --limit 50 > hooks.har")]
+  tunnelctl local requests export --har - --tunnel 'web (http)' \\
+      --limit 50 > hooks.har")]
     Export {
-        /// The file to write ('-' for stdout)
+        /// The file to write ('-' for stdout); a device or FIFO is written into (with
+        /// --force), never replaced
         #[arg(long, value_name = "FILE")]
         har: std::path::PathBuf,
         /// At most N requests, the newest (1 or more)
@@ -178,7 +186,9 @@ failed after sending; 5: several files, some sent and some not.")]
         limit: Option<usize>,
         #[command(flatten)]
         filter: Filter,
-        /// Overwrite FILE if it exists (a symlink is replaced, never written through)
+        /// Replace FILE if it exists (a symlink to a file is replaced, never written
+        /// through; a device or FIFO is written into); with '--har -', write to a terminal
+        /// even bytes that could act on it
         #[arg(long)]
         force: bool,
     },
@@ -307,30 +317,16 @@ async fn export(
     tunnel: Option<&str>,
     force: bool,
 ) -> CommandResult {
-    let to_stdout = har.as_os_str() == "-";
-    if !to_stdout {
-        super::user_file::check_free(har, force)?;
-    }
+    super::user_file::check_free(har, force)?;
     let client = ctx.agent()?;
     let all = Exchange::all_of(&client.requests_raw(limit, tunnel).await?, false)?;
     let doc = capture::har::document(&all);
     let text = serde_json::to_string_pretty(&doc)
         .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
-    if to_stdout {
-        ctx.printer.line(&text)?;
-    } else {
-        super::user_file::write(ctx, har, (text + "\n").as_bytes(), force).with_context(|| {
-            format!(
-                "writing the HAR log {}",
-                crate::escape::escape(&har.display().to_string())
-            )
-        })?;
-    }
-    ctx.note(&format!(
-        "Wrote {} exchange(s) to {}",
-        all.len(),
-        crate::escape::escape(&har.display().to_string())
-    ));
+    let shown = super::user_file::shown(har);
+    super::user_file::write(ctx, har, (text + "\n").as_bytes(), force)
+        .with_context(|| format!("writing the HAR log {shown}"))?;
+    ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
     Ok(())
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::capture::{view, Exchange};
+use crate::capture::Exchange;
 use crate::commands::local::{lookup, user_file};
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -22,7 +22,8 @@ pub struct SaveArgs {
     /// Captured request IDs (airt_…); one with --out
     #[arg(required = true, value_name = "ID", add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
     ids: Vec<String>,
-    /// The file to write ('-' for stdout)
+    /// The file to write ('-' for stdout); a device or FIFO is written into (with --force),
+    /// never replaced
     #[arg(
         long,
         value_name = "FILE",
@@ -38,7 +39,8 @@ pub struct SaveArgs {
     /// post-hooks-stripe); several captures get NAME, NAME-2, …
     #[arg(long, value_name = "NAME", requires = "into", value_parser = parse_name)]
     name: Option<String>,
-    /// Overwrite files that exist; with '--out -', write to a terminal even bytes that
+    /// Replace files that exist (a symlink to a file is replaced, never written through; a
+    /// device or FIFO is written into); with '--out -', write to a terminal even bytes that
     /// could act on it
     #[arg(long)]
     force: bool,
@@ -79,23 +81,20 @@ fn request_bytes(captured: &Exchange) -> Result<Vec<u8>> {
     }
 }
 
-/// Writes a captured request to a file as an HTTP message.
+/// Writes a captured request to a file as an HTTP message (`-`: stdout).
 async fn save_out(ctx: &Context, id: &str, out: &Path, force: bool) -> Result<()> {
-    let to_stdout = out.as_os_str() == "-";
-    if !to_stdout {
-        user_file::check_free(out, force)?;
-    }
+    user_file::check_free(out, force)?;
     let bytes = request_bytes(&lookup::capture(ctx, id).await?)?;
-    if to_stdout {
-        return view::raw(&ctx.printer, "request", &bytes, force);
-    }
     user_file::write(ctx, out, &bytes, force)?;
-    ctx.note(&format!(
-        "Saved {} to {} ({} bytes)",
-        escape(id),
-        escape(&out.display().to_string()),
-        bytes.len()
-    ));
+    // What went to stdout speaks for itself.
+    if !crate::files::is_stdout(out) {
+        ctx.note(&format!(
+            "Saved {} to {} ({} bytes)",
+            escape(id),
+            user_file::shown(out),
+            bytes.len()
+        ));
+    }
     Ok(())
 }
 

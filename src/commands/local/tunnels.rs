@@ -60,8 +60,10 @@ enum TunnelsCommand {
     /// Start a tunnel (--proto http starts two: an https tunnel NAME and its twin 'NAME (http)')
     #[command(after_help = "Examples:
   tunnelctl local tunnels start --name web --proto http --addr 8080
-  tunnelctl local tunnels start --name db --proto tcp --addr 5432 --remote-addr 1.tcp.example.com:20000
-  tunnelctl local tunnels start --name web --proto http --addr 8080 --config-json '{\"bind_tls\": true}'
+  tunnelctl local tunnels start --name db --proto tcp --addr 5432 \\
+      --remote-addr 1.tcp.example.com:20000
+  tunnelctl local tunnels start --name web --proto http --addr 8080 \\
+      --config-json '{\"bind_tls\": true}'
 
 With --proto http (and no --schemes), the agent starts two tunnels: NAME on https and its
 twin 'NAME (http)' on http; both URLs are listed on stderr. --json prints the tunnel NAME
@@ -69,9 +71,9 @@ as the agent returned it.")]
     Start(Box<StartArgs>),
     /// Stop a tunnel (and, when asked, the 'NAME (http)' twin of an http tunnel)
     #[command(after_help = "Examples:
-  tunnelctl local tunnels stop web                # on a terminal, asks whether to stop 'web (http)' too
-  tunnelctl local tunnels stop web --yes          # stops 'web' and 'web (http)'
-  tunnelctl local tunnels stop 'web (http)'       # only the http twin
+  tunnelctl local tunnels stop web          # asks: stop 'web (http)' too?
+  tunnelctl local tunnels stop web --yes    # stops 'web' and 'web (http)'
+  tunnelctl local tunnels stop 'web (http)' # only the http twin
 
 Stopping NAME leaves its twin 'NAME (http)' running unless you agree to stop it too (or pass
 --yes); without a terminal and without --yes only NAME is stopped, and a note says the twin

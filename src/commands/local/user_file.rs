@@ -1,7 +1,9 @@
 //! A file the user named for captured traffic (`requests save --out`, `requests export
-//! --har`): written whole and private through [`crate::files`], refused the same way by every
-//! command when something is already there and `--force` was not given, and followed by a
-//! warning when it holds one of the user's own secrets.
+//! --har`): written whole and private through [`crate::files`] (into it when it is a device
+//! or FIFO), refused the same way by every command when something is already there and
+//! `--force` was not given, and followed by a warning when it holds one of the user's own
+//! secrets. `-` names stdout, where bytes that would act on a terminal go only with
+//! `--force`, as with `get --raw`.
 //!
 //! The file keeps what was captured, secrets and all (it is a record of what came in, and
 //! what `send` sends back), so a request that carried the user's API key or a webhook secret
@@ -10,17 +12,27 @@
 
 use std::path::Path;
 
+use crate::capture::view;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::files::{self, Existing, WriteError};
 
-/// The file's name as messages show it.
-fn shown(path: &Path) -> String {
+/// The file's name as messages show it (`stdout` for `-`).
+pub fn shown(path: &Path) -> String {
+    if files::is_stdout(path) {
+        return "stdout".into();
+    }
     escape(&path.display().to_string())
 }
 
 fn exists(path: &Path) -> Error {
+    if files::written_into(path) {
+        return Error::usage(format!(
+            "{} exists and is not a regular file (a device, FIFO or socket); add --force to write into it",
+            shown(path)
+        ));
+    }
     Error::usage(format!(
         "{} exists; add --force to overwrite it",
         shown(path)
@@ -31,15 +43,25 @@ fn exists(path: &Path) -> Error {
 /// nowhere) unless `force`: so nothing is asked of the agent for a file that would be refused.
 /// [`write`] checks again when it writes.
 pub fn check_free(path: &Path, force: bool) -> Result<()> {
-    if !force && files::occupied(path) {
+    if !force && !files::is_stdout(path) && files::occupied(path) {
         return Err(exists(path));
     }
     Ok(())
 }
 
 /// Writes `bytes` to `path` whole and readable by the user alone, over what is there only
-/// when `force`; then warns on stderr when the bytes hold one of the user's own secrets.
+/// when `force` (into it when it is a device or FIFO); then warns on stderr when the bytes
+/// hold one of the user's own secrets. `-` writes them to stdout.
 pub fn write(ctx: &Context, path: &Path, bytes: &[u8], force: bool) -> Result<()> {
+    if files::is_stdout(path) {
+        return view::guarded(
+            &ctx.printer,
+            "the output",
+            "name a file instead of '-', or pipe it",
+            bytes,
+            force,
+        );
+    }
     let existing = if force {
         Existing::Replace
     } else {
@@ -54,6 +76,7 @@ pub fn write(ctx: &Context, path: &Path, bytes: &[u8], force: bool) -> Result<()
             "cannot write {}: {e}; nothing was written there",
             shown(path)
         )),
+        WriteError::Into(e) => Error::Io(format!("cannot write into {}: {e}", shown(path))),
     })?;
     if holds_users_secret(ctx, bytes) {
         ctx.printer.streams.err_line(&format!(
