@@ -23,7 +23,7 @@ with open(facts_path) as f:
 
 # The scenarios this run measured (run.sh may be asked for a few); a report of an older run
 # that does not say measured them all.
-scenarios = set(facts.get("scenarios", "S1 S2 S3 S4 S5 S6 S7 S8 S9 S10 S13").split())
+scenarios = set(facts.get("scenarios", "S1 S2 S3 S4 S5 S6 S7 S8 S9 S10").split())
 
 
 def ran(name):
