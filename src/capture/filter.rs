@@ -343,7 +343,7 @@ fn clause(word: &Word, now: OffsetDateTime) -> Result<Clause, FilterError> {
 }
 
 /// The keys of the language's `key:value` words.
-const KEYS: [&str; 6] = ["method", "status", "path", "tunnel", "since", "sig"];
+pub const KEYS: [&str; 6] = ["method", "status", "path", "tunnel", "since", "sig"];
 
 /// A `key:value` word; `None` when the key is not one of the language's.
 fn keyed(key: &str, value: &str, now: OffsetDateTime) -> Result<Option<Term>, FilterError> {

@@ -6,6 +6,7 @@
 //! - [`message`]: the one HTTP message type (a lenient parse to show, a strict one to send),
 //!   the one HTTP-token and header-value check, base64 and de-chunking.
 //! - [`body`]: a body decoded (`Content-Encoding`) and laid out for a person.
+//! - [`body_room`]: a body cut to about a screenful for a terminal.
 //! - [`filter`]: the filter language of the inspector's `/` bar and of `requests list`.
 //! - [`curl`], [`har`]: a capture as a curl command line; HAR logs written and read.
 //! - [`streamed`]: a capture's JSON text written out (`--json`) as it is read, no value tree.
@@ -16,6 +17,7 @@
 //! The inspector (`crate::inspect`) and the `local` commands build on it.
 
 pub mod body;
+pub mod body_room;
 pub mod curl;
 pub mod exchange;
 pub mod filter;

@@ -9,6 +9,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use super::body::decoded_body;
+use super::body_room::{self, BodyRoom};
 use super::curl;
 use super::exchange::Exchange;
 use super::message::{more_headers_note, Message};
@@ -39,6 +40,13 @@ pub enum GetAs {
     },
     /// An equivalent curl command line.
     Curl,
+    /// The body of the request, or of the response, its `Content-Encoding` undone.
+    Body {
+        /// The response's body instead of the request's.
+        response: bool,
+        /// Write bytes that could act on a terminal to one anyway.
+        force: bool,
+    },
 }
 
 /// Shows one captured exchange; the decoded view with its `signature` check when given
@@ -49,6 +57,7 @@ pub fn get(p: &Printer, captured: &Exchange, how: GetAs, signature: Option<&Chec
             let part = if response { "response" } else { "request" };
             raw(p, part, captured.raw(response)?, force)
         }
+        GetAs::Body { response, force } => body_only(p, captured, response, force),
         GetAs::Curl => p.line(&on_screen(p, &curl::command(captured)?)),
         GetAs::Decoded if p.jq.is_some() => p.object(&CAPTURED_REQUEST, &captured.to_value()),
         GetAs::Decoded if p.is_json() => {
@@ -57,8 +66,42 @@ pub fn get(p: &Printer, captured: &Exchange, how: GetAs, signature: Option<&Chec
             out.flush()?;
             Ok(())
         }
-        GetAs::Decoded => p.bytes(render(captured, signature).as_bytes()),
+        GetAs::Decoded => {
+            // On a terminal each body gets about a screenful; a pipe gets the view whole.
+            let screen = p
+                .tty
+                .then(|| BodyRoom::for_terminal(p.streams.width(), p.streams.height()));
+            p.bytes(render_for(captured, signature, screen).as_bytes())
+        }
     }
+}
+
+/// `get --body-only`: the body alone, decoded, as bytes (to a terminal only when they cannot
+/// act on it, unless `force`, as [`raw`] writes); a body that could not be decoded is written
+/// as sent, and said.
+fn body_only(p: &Printer, captured: &Exchange, response: bool, force: bool) -> Result<()> {
+    let msg = if response {
+        captured.response_message().ok_or_else(|| {
+            Error::BadResponse(format!(
+                "the request {} has no response yet (pending)",
+                escape(&captured.id)
+            ))
+        })?
+    } else {
+        captured.request_message()
+    };
+    let (body, said) = decoded_body(&msg);
+    if let (std::borrow::Cow::Borrowed(_), Some(said)) = (&body, said) {
+        p.note(&said);
+    }
+    let part = if response { "response" } else { "request" };
+    guarded(
+        p,
+        &format!("the {part} body"),
+        "redirect it to a file (--body-only > body.bin) or a pipe",
+        &body,
+        force,
+    )
 }
 
 /// Text of captured traffic as it may be shown: on a terminal, with every secret of the
@@ -225,14 +268,73 @@ fn is_text(body: &[u8]) -> bool {
 
 /// A body as a person reads it, its `Content-Encoding` (gzip, deflate) undone.
 pub fn render_body(msg: &Message) -> String {
+    shown_body(msg, None).text
+}
+
+/// A body as a person reads it: on a terminal (`screen`) cut to about a screenful (JSON
+/// pretty-printed whatever its size), with the size of what was decoded.
+fn shown_body(msg: &Message, screen: Option<BodyRoom>) -> ShownBody {
     if msg.body.is_empty() {
-        return String::new();
+        return ShownBody::default();
     }
     let (body, said) = decoded_body(msg);
-    match said {
-        Some(said) => format!("{said}\n{}", render_plain_body(msg, &body)),
-        None => render_plain_body(msg, &body),
+    let mut shown = match screen {
+        Some(screen) if is_text(&body) => fit_body(msg, &body, screen),
+        _ => ShownBody {
+            text: render_plain_body(msg, &body),
+            left_out: 0,
+            bytes: 0,
+        },
+    };
+    shown.bytes = body.len();
+    if let Some(said) = said {
+        shown.text = format!("{said}\n{}", shown.text);
     }
+    shown
+}
+
+/// A body laid out for a person, and what was left out of it for the screen.
+#[derive(Debug, Default)]
+struct ShownBody {
+    text: String,
+    /// Lines not shown (0: all of it is shown).
+    left_out: usize,
+    /// The size of the body, decoded.
+    bytes: usize,
+}
+
+/// A text body on a terminal: JSON pretty-printed, then cut to the screen.
+fn fit_body(msg: &Message, body: &[u8], screen: BodyRoom) -> ShownBody {
+    let text = String::from_utf8_lossy(body);
+    let pretty = pretty_json(msg, &text, body, usize::MAX);
+    let fitted = body_room::cut_to(pretty.as_deref().unwrap_or(&text), screen);
+    ShownBody {
+        text: fitted.text,
+        left_out: fitted.left_out,
+        bytes: 0,
+    }
+}
+
+/// The body pretty-printed, when it is JSON and the result is no longer than `limit`.
+fn pretty_json(msg: &Message, text: &str, body: &[u8], limit: usize) -> Option<String> {
+    let ctype = msg.header("content-type").unwrap_or("");
+    if !(ctype.contains("json") || text.trim_start().starts_with(['{', '['])) {
+        return None;
+    }
+    let value = serde_json::from_slice::<Value>(body).ok()?;
+    serde_json::to_string_pretty(&value)
+        .ok()
+        .filter(|pretty| pretty.len() <= limit)
+}
+
+/// What `get` says under a body cut for the screen: how much is left, how to see it all.
+fn left_out_note(shown: &ShownBody, flag: &str) -> String {
+    format!(
+        "… {} more lines not shown ({} bytes in all); see all of it with\n  \
+         --body-only{flag} (the body alone), --raw{flag} (the message)\n  \
+         or 'tunnelctl local inspect'.\n",
+        shown.left_out, shown.bytes
+    )
 }
 
 fn render_plain_body(msg: &Message, body: &[u8]) -> String {
@@ -249,14 +351,8 @@ fn render_plain_body(msg: &Message, body: &[u8]) -> String {
         );
     }
     let text = String::from_utf8_lossy(body);
-    if ctype.contains("json") || text.trim_start().starts_with(['{', '[']) {
-        if let Ok(v) = serde_json::from_slice::<Value>(body) {
-            if let Ok(pretty) = serde_json::to_string_pretty(&v) {
-                if pretty.len() <= SHOWN_BODY * 2 {
-                    return escape_multiline(&pretty);
-                }
-            }
-        }
+    if let Some(pretty) = pretty_json(msg, &text, body, SHOWN_BODY * 2) {
+        return escape_multiline(&pretty);
     }
     if text.len() > SHOWN_BODY {
         let mut cut = SHOWN_BODY;
@@ -274,8 +370,9 @@ fn render_plain_body(msg: &Message, body: &[u8]) -> String {
 }
 
 /// One message as `get` shows it: the start line and headers after `arrow` (`>` or `<`), then
-/// the body as a person reads it.
-fn render_message(out: &mut String, msg: &Message, arrow: &str) {
+/// the body as a person reads it; on a terminal cut to about a screenful, followed by the
+/// note saying how to see the rest (`get`'s flags for this part end in `flag`).
+fn render_message(out: &mut String, msg: &Message, arrow: &str, fit: Option<(BodyRoom, &str)>) {
     out.push_str(&format!("{arrow} {}\n", escape(&msg.start_line)));
     for (k, v) in &msg.headers {
         out.push_str(&format!("{arrow} {}: {}\n", escape(k), escape(v)));
@@ -286,16 +383,30 @@ fn render_message(out: &mut String, msg: &Message, arrow: &str) {
             more_headers_note(msg.more_headers)
         ));
     }
-    let body = render_body(msg);
-    if !body.is_empty() {
+    let body = shown_body(msg, fit.map(|(screen, _)| screen));
+    if !body.text.is_empty() {
         out.push('\n');
-        out.push_str(&body);
+        out.push_str(&body.text);
         out.push('\n');
+    }
+    if let Some((_, flag)) = fit.filter(|_| body.left_out > 0) {
+        out.push_str(&left_out_note(&body, flag));
     }
 }
 
-/// The whole exchange of a captured request, for `local requests get`.
+/// The whole exchange of a captured request, for `local requests get` in a pipe: every body
+/// as [`render_body`] lays it out.
 pub fn render(captured: &Exchange, signature: Option<&Check>) -> String {
+    render_for(captured, signature, None)
+}
+
+/// The whole exchange of a captured request, for `local requests get`: each body cut to
+/// `screen` when on a terminal.
+pub fn render_for(
+    captured: &Exchange,
+    signature: Option<&Check>,
+    screen: Option<BodyRoom>,
+) -> String {
     let mut out = String::new();
     let when = captured.start.as_str();
     let ago = human_time(when)
@@ -317,10 +428,15 @@ pub fn render(captured: &Exchange, signature: Option<&Check>) -> String {
         out.push_str(&signature_line(check));
     }
     out.push('\n');
-    render_message(&mut out, &captured.request_message(), ">");
+    render_message(
+        &mut out,
+        &captured.request_message(),
+        ">",
+        screen.map(|s| (s, "")),
+    );
     out.push('\n');
     match captured.response_message() {
-        Some(msg) => render_message(&mut out, &msg, "<"),
+        Some(msg) => render_message(&mut out, &msg, "<", screen.map(|s| (s, " --response"))),
         None => out.push_str("< (pending: the local server has not answered yet)\n"),
     }
     out
@@ -335,9 +451,14 @@ fn render_sent(sent: &Sent, source: &str) -> String {
         escape(sent.url.as_str()),
         human_duration(took)
     );
-    render_message(&mut out, &sent.request, ">");
+    render_message(&mut out, &sent.request, ">", None);
     out.push('\n');
-    render_message(&mut out, &Message::lenient(&sent.response_bytes()), "<");
+    render_message(
+        &mut out,
+        &Message::lenient(&sent.response_bytes()),
+        "<",
+        None,
+    );
     out
 }
 

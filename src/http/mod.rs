@@ -287,7 +287,7 @@ impl Http {
                     };
                     if within {
                         if self.opts.verbose {
-                            eprintln!(
+                            trace::trace_line!(
                                 "* retrying in {} ms (attempt {})",
                                 delay.as_millis(),
                                 attempt + 1

@@ -1,5 +1,9 @@
 //! The `--verbose` trace on stderr: each request and answer, with the API key redacted,
-//! secret fields masked and every server string escaped.
+//! secret fields masked and every server string escaped. While a full-screen view owns the
+//! terminal the trace goes to a file instead ([`divert`]): it is never drawn over the view.
+
+use std::io::Write;
+use std::sync::{Mutex, PoisonError};
 
 use reqwest::Method;
 use serde_json::Value;
@@ -10,45 +14,88 @@ use crate::error::status_text;
 use crate::escape::escape;
 use crate::secrets::{mask_secret_fields, redact};
 
+/// The file the trace goes to while a full-screen view runs (`None`: stderr).
+static DIVERTED: Mutex<Option<std::fs::File>> = Mutex::new(None);
+
+/// Writes one line of the trace where it goes now.
+macro_rules! trace_line {
+    ($($arg:tt)*) => {
+        $crate::http::trace::emit(format_args!($($arg)*))
+    };
+}
+pub(super) use trace_line;
+
+/// Writes one line of the trace: to the diverted file, or to stderr. A trace that cannot be
+/// written is no reason to stop the work.
+pub fn emit(line: std::fmt::Arguments<'_>) {
+    let mut diverted = DIVERTED.lock().unwrap_or_else(PoisonError::into_inner);
+    match diverted.as_mut() {
+        Some(file) => {
+            let _ = writeln!(file, "{line}");
+        }
+        None => {
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        }
+    }
+}
+
+/// Sends the trace to `file` until the returned guard is dropped (a full-screen view owns the
+/// terminal meanwhile; the trace would be drawn over it).
+#[must_use = "the trace goes back to stderr when the guard is dropped"]
+pub fn divert(file: std::fs::File) -> Diverted {
+    *DIVERTED.lock().unwrap_or_else(PoisonError::into_inner) = Some(file);
+    Diverted(())
+}
+
+/// While it lives, the trace goes to a file; dropped, back to stderr.
+#[derive(Debug)]
+pub struct Diverted(());
+
+impl Drop for Diverted {
+    fn drop(&mut self) {
+        *DIVERTED.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+}
+
 /// Writes the `--verbose` trace of a request: its line, its headers (the key redacted) and its
 /// body (secrets hidden).
 pub fn request(opts: &HttpOptions, method: &Method, url: &Url, body: Option<&[u8]>) {
-    eprintln!("> {method} {url}");
+    trace_line!("> {method} {url}");
     if let Some(key) = &opts.bearer {
-        eprintln!("> authorization: Bearer {}", redact(key));
+        trace_line!("> authorization: Bearer {}", redact(key));
     }
     for (name, value) in &opts.fixed_headers {
-        eprintln!("> {}: {value}", name.to_ascii_lowercase());
+        trace_line!("> {}: {value}", name.to_ascii_lowercase());
     }
-    eprintln!("> accept: application/json");
-    eprintln!("> user-agent: tunnelctl/{}", env!("CARGO_PKG_VERSION"));
+    trace_line!("> accept: application/json");
+    trace_line!("> user-agent: tunnelctl/{}", env!("CARGO_PKG_VERSION"));
     if let Some(b) = body {
-        eprintln!("> content-type: application/json");
-        eprintln!("> {}", escape(&body_text(b, opts.secret_fields)));
+        trace_line!("> content-type: application/json");
+        trace_line!("> {}", escape(&body_text(b, opts.secret_fields)));
     }
 }
 
 /// Writes the `--verbose` trace of a request sent as it was captured: its line, its headers
 /// and its body as text (escaped; any secret this run knows redacted).
 pub fn message(method: &Method, url: &Url, headers: &reqwest::header::HeaderMap, body: &[u8]) {
-    eprintln!("> {method} {url}");
+    trace_line!("> {method} {url}");
     for (name, value) in headers {
         let value = String::from_utf8_lossy(value.as_bytes());
-        eprintln!(
+        trace_line!(
             "> {name}: {}",
             escape(&crate::secrets::redact_known(&value))
         );
     }
     if !body.is_empty() {
-        eprintln!("> {}", escape(&body_text(body, &[])));
+        trace_line!("> {}", escape(&body_text(body, &[])));
     }
 }
 
 /// Writes the `--verbose` trace of an answer's status line and headers.
 pub fn response_head(status: u16, headers: &reqwest::header::HeaderMap) {
-    eprintln!("< {}", status_text(status));
+    trace_line!("< {}", status_text(status));
     for (name, value) in headers {
-        eprintln!(
+        trace_line!(
             "< {}: {}",
             name,
             escape(&String::from_utf8_lossy(value.as_bytes()))
@@ -64,9 +111,9 @@ pub fn response_body(body: &[u8], secret_fields: &[&str]) {
     }
     let text = body_text(body, secret_fields);
     let shown: String = text.chars().take(4000).collect();
-    eprintln!("< {}", escape(&shown));
+    trace_line!("< {}", escape(&shown));
     if shown.len() < text.len() {
-        eprintln!("< … ({} bytes in all)", body.len());
+        trace_line!("< … ({} bytes in all)", body.len());
     }
 }
 

@@ -1,5 +1,6 @@
 //! The inspector's bottom line: the keys that matter where the reader is (the list, the
 //! detail or the help, with what Esc does there), the `/` bar, the agent gone, or a message.
+//! A filter in force keeps its bar above the keys, so the keys are always there.
 //! A message is never cut: it wraps at spaces onto a second (or third) line, and the screen
 //! gives the bottom as many lines as it needs.
 
@@ -17,9 +18,10 @@ const MOST_LINES: usize = 3;
 
 /// The bottom lines for a screen `width` columns wide (one, or more for a long message).
 pub fn lines(s: &State, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    if s.mode == Mode::Filter || (!s.filter_text.is_empty() && s.message.is_none()) {
+    if s.mode == Mode::Filter {
         return vec![filter_bar(s, theme)];
     }
+    let bar = (!s.filter_text.is_empty() && s.message.is_none()).then(|| filter_bar(s, theme));
     if let Agent::Gone(why) = &s.agent {
         let text = format!(
             "The agent at {} stopped answering ({}); what was captured stays; retrying.",
@@ -37,7 +39,7 @@ pub fn lines(s: &State, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             .map(Line::from)
             .collect();
     }
-    vec![keys(s, theme)]
+    bar.into_iter().chain([keys(s, theme)]).collect()
 }
 
 fn filter_bar(s: &State, theme: &Theme) -> Line<'static> {
@@ -67,6 +69,16 @@ fn keys(s: &State, theme: &Theme) -> Line<'static> {
             ("Esc", "back"),
             ("↑↓", "scroll"),
             ("Tab", "req/resp"),
+            ("r", "replay"),
+            ("c", "curl"),
+            ("s", "save"),
+            ("?", "help"),
+            ("q", "quit"),
+        ],
+        Pane::List if !s.filter_text.is_empty() => vec![
+            ("Esc", "clear filter"),
+            ("/", "edit"),
+            ("⏎", "detail"),
             ("r", "replay"),
             ("c", "curl"),
             ("s", "save"),

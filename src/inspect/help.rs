@@ -25,15 +25,17 @@ const KEYS: &[(&str, &str)] = &[
     ("s", "save the request to a file"),
     ("x", "delete every capture (asks first)"),
     ("p", "pause or resume live updates"),
-    ("Esc", "back from the detail; quit from the list"),
+    ("Esc", "back from the detail; clear the filter; quit"),
     ("q Ctrl-C", "quit"),
 ];
 
+/// Every word of the filter language (`crate::capture::filter`), a line each kind.
 const FILTERS: &[(&str, &str)] = &[
     ("text", "method, path, status, headers, bodies"),
-    ("method:POST", "status:5xx  status:404"),
-    ("path:/hooks/*", "tunnel:NAME  since:10m"),
-    ("replayed", "! before a word turns it round"),
+    ("method:POST", "status:5xx  status:404  status:pending"),
+    ("path:/hooks/*", "tunnel:NAME  since:10m  replayed"),
+    ("sig:RESULT", "valid invalid expired unsigned no-secret"),
+    ("!WORD", "turns a word round: !method:GET"),
 ];
 
 /// Draws the help over `area`.
@@ -62,4 +64,32 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, theme: &Theme) {
         ),
         popup,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signature::Verdict;
+
+    /// The help's filter lines as one text.
+    fn filters() -> String {
+        FILTERS
+            .iter()
+            .map(|(k, what)| format!("{k} {what}\n"))
+            .collect()
+    }
+
+    #[test]
+    fn every_word_of_the_filter_language_is_listed() {
+        let text = filters();
+        for key in crate::capture::filter::KEYS {
+            assert!(text.contains(&format!("{key}:")), "{key}: missing\n{text}");
+        }
+        for verdict in Verdict::ALL {
+            assert!(text.contains(verdict.as_str()), "{verdict:?} missing");
+        }
+        for word in ["status:pending", "replayed", "!"] {
+            assert!(text.contains(word), "{word} missing");
+        }
+    }
 }

@@ -113,6 +113,10 @@ pub struct State {
     /// Sequence numbers of the kept exchanges that pass the filter, ascending (oldest first).
     visible: VecDeque<u64>,
     selected: Option<u64>,
+    /// The exchange the reader chose (moved to, or had selected when they opened the `/` bar):
+    /// while a filter is typed, a word half-typed may hide it and move the selection, and it
+    /// is selected again once the filter lets it through.
+    chosen: Option<u64>,
     /// Rows that arrived above the list's first shown row since the reader moved away from
     /// the top (`↑ N new`; `g` goes up to them).
     pub new_above: usize,
@@ -164,6 +168,7 @@ impl State {
             kept: Kept::new(budget),
             visible: VecDeque::new(),
             selected: None,
+            chosen: None,
             new_above: 0,
             pane: Pane::List,
             side: Side::Request,
@@ -307,6 +312,7 @@ impl State {
         self.kept.clear();
         self.visible.clear();
         self.selected = None;
+        self.chosen = None;
         self.list_offset = 0;
         self.new_above = 0;
         self.detail_scroll = 0;
@@ -340,11 +346,20 @@ impl State {
                 self.query = q.signing(self.secrets.clone(), crate::capture::signed::now());
                 self.filter_error = None;
                 self.refilter();
-                // The selection stays on its exchange when it passes; else the newest.
-                if self.following || self.selected_row().is_none() {
-                    self.select_row(0);
-                } else {
-                    self.keep_selection_in_view();
+                // Following: the newest that passes. Else the exchange the reader chose when
+                // it passes (a half-typed word may have moved the selection off it), else the
+                // selection when it passes, else the newest that passes.
+                let passes = |seq: &u64| self.visible.binary_search(seq).is_ok();
+                let kept = self.chosen.filter(passes).or(self.selected.filter(passes));
+                match kept.filter(|_| !self.following) {
+                    Some(seq) => {
+                        if self.selected != Some(seq) {
+                            self.detail_scroll = 0;
+                        }
+                        self.selected = Some(seq);
+                        self.keep_selection_in_view();
+                    }
+                    None => self.select_row(0),
                 }
             }
             Err(e) => self.filter_error = Some(e.to_string()),
@@ -411,6 +426,7 @@ impl State {
             Pane::List => {
                 self.move_rows(delta);
                 self.following = self.selected_row() == Some(0);
+                self.chosen = self.selected;
             }
             Pane::Detail => self.scroll(delta),
         }
@@ -486,6 +502,11 @@ fn normal(s: &mut State, key: KeyPress) -> Action {
     match key {
         KeyPress::Char('q') => return Action::Quit,
         KeyPress::Esc if s.pane == Pane::Detail => s.pane = Pane::List,
+        // As in k9s: with a filter applied, the first Esc clears it; the next one quits.
+        KeyPress::Esc if !s.filter_text.is_empty() => {
+            s.filter_text.clear();
+            s.set_filter_text();
+        }
         KeyPress::Esc => return Action::Quit,
         KeyPress::Up | KeyPress::Char('k') => s.move_by(-1),
         KeyPress::Down | KeyPress::Char('j') => s.move_by(1),
@@ -506,7 +527,10 @@ fn normal(s: &mut State, key: KeyPress) -> Action {
             };
             s.detail_scroll = 0;
         }
-        KeyPress::Char('/') => s.mode = Mode::Filter,
+        KeyPress::Char('/') => {
+            s.mode = Mode::Filter;
+            s.chosen = s.selected;
+        }
         KeyPress::Char('?') => s.mode = Mode::Help,
         KeyPress::Char('p') => {
             s.paused = !s.paused;
@@ -637,6 +661,39 @@ mod tests {
         handle(&mut s, KeyPress::Char('/'));
         handle(&mut s, KeyPress::Esc);
         assert_eq!((s.shown(), s.filter_text.as_str()), (6, ""));
+    }
+
+    #[test]
+    fn a_half_typed_word_does_not_lose_the_chosen_exchange() {
+        let mut s = five();
+        handle(&mut s, KeyPress::Char('G'));
+        assert_eq!(sel(&s), "a");
+        handle(&mut s, KeyPress::Char('/'));
+        // "qq" hides everything; rubbed out, everything is back.
+        handle(&mut s, KeyPress::Char('q'));
+        handle(&mut s, KeyPress::Char('q'));
+        assert_eq!((s.shown(), sel(&s)), (0, "-"));
+        handle(&mut s, KeyPress::Backspace);
+        handle(&mut s, KeyPress::Backspace);
+        assert_eq!(s.shown(), 5);
+        assert_eq!(sel(&s), "a", "back on the chosen exchange");
+        // A filter that hides the chosen one selects the newest that passes.
+        for c in "method:post".chars() {
+            handle(&mut s, KeyPress::Char(c));
+        }
+        assert_eq!(sel(&s), "c");
+    }
+
+    #[test]
+    fn the_first_esc_clears_the_filter_the_next_quits() {
+        let mut s = five();
+        handle(&mut s, KeyPress::Char('j'));
+        s.set_filter("method:post");
+        assert_eq!((s.shown(), sel(&s)), (1, "c"));
+        assert_eq!(handle(&mut s, KeyPress::Esc), Action::None);
+        assert_eq!((s.shown(), s.filter_text.as_str()), (5, ""));
+        assert_eq!(sel(&s), "d", "back on the exchange the reader chose");
+        assert_eq!(handle(&mut s, KeyPress::Esc), Action::Quit);
     }
 
     #[test]

@@ -62,6 +62,16 @@ pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64) -> Result<()>
     state.secrets = ctx.settings.webhook_secrets()?;
     state.set_filter(filter);
     let mut screen = Screen::new(ctx.printer.color);
+    // The trace would be drawn over the screen: it goes to a file, named before and after.
+    let trace = match ctx.settings.flags.verbose {
+        true => Some(trace_file(ctx)?),
+        false => None,
+    };
+    let diverted = trace
+        .as_ref()
+        .map(|(file, _)| file.try_clone().map(crate::http::trace::divert))
+        .transpose()
+        .map_err(|e| Error::Io(format!("could not open the trace file: {e}")))?;
     let guard = TerminalGuard::enter()?;
     // A frame goes out in one write (stdout alone would flush it in pieces of a kilobyte,
     // and a terminal could show half a frame).
@@ -70,7 +80,33 @@ pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64) -> Result<()>
     let result = event_loop(ctx, &client, &mut term, &mut screen, &mut state).await;
     drop(term);
     drop(guard);
+    drop(diverted);
+    if let Some((_, path)) = &trace {
+        ctx.printer
+            .streams
+            .err_line(&format!("The --verbose trace is in {}", path.display()));
+    }
     result
+}
+
+/// A new file (0600, in the temporary folder) for the `--verbose` trace while the inspector
+/// runs, said on stderr.
+fn trace_file(ctx: &Context) -> Result<(std::fs::File, std::path::PathBuf)> {
+    let (file, path) = tempfile::Builder::new()
+        .prefix("tunnelctl-trace-")
+        .suffix(".log")
+        .tempfile()
+        .and_then(|f| f.keep().map_err(|e| e.error))
+        .map_err(|e| {
+            Error::Io(format!(
+                "could not create a file for the --verbose trace: {e}"
+            ))
+        })?;
+    ctx.printer.streams.err_line(&format!(
+        "The --verbose trace goes to {} while the inspector runs",
+        path.display()
+    ));
+    Ok((file, path))
 }
 
 /// What one poll brought back.

@@ -14,6 +14,9 @@ pub enum Cell {
     /// Free text a person wrote (a description, metadata, a path): cut with `…` when a table
     /// is short of room, wrapped at spaces in a detail view.
     Free,
+    /// Free text that matters whole (what to do next, a name to set): in a table it wraps
+    /// at spaces onto more lines, never cut and never broken inside a word.
+    Prose,
     /// An RFC 3339 time: "3h ago" in a table, absolute and relative in a detail view,
     /// unchanged in TSV.
     Time,
@@ -31,6 +34,9 @@ pub enum Cell {
     TargetType,
     /// An EventTarget's resource name alone (its ARN), never cut.
     TargetArn,
+    /// The name inside an EventTarget's ARN (the stream, delivery stream or log group):
+    /// what tells destinations apart in a narrow table, where the ARN does not fit.
+    TargetName,
     /// The auth of an EventTarget: the role ARN or the access key id; never the secret.
     Auth,
     /// A captured exchange's duration in nanoseconds: "12.3 ms" in a table, the number in
@@ -63,6 +69,9 @@ pub struct Column {
     pub in_tsv: bool,
     /// Shown in detail views.
     pub in_detail: bool,
+    /// A short stand-in for the table column with this header: shown only when that one
+    /// does not fit (the name inside an ARN, for the ARN).
+    pub stands_in_for: Option<&'static str>,
 }
 
 /// The priority of a column a table always keeps (the ID or name).
@@ -73,6 +82,11 @@ impl Column {
     /// references and codes are never cut.
     pub fn may_cut(&self) -> bool {
         matches!(self.cell, Cell::Free)
+    }
+
+    /// Does a table wrap this column's text at spaces instead of cutting it?
+    pub fn wraps(&self) -> bool {
+        matches!(self.cell, Cell::Prose)
     }
 }
 
@@ -98,6 +112,7 @@ const fn col(header: &'static str, field: &'static str, cell: Cell, priority: u8
         in_table: true,
         in_tsv: true,
         in_detail: true,
+        stands_in_for: None,
     }
 }
 
@@ -149,6 +164,8 @@ pub static SESSION: Kind = Kind {
         col("STARTED", "started_at", Cell::Time, 3),
         detail_col("CREDENTIAL", "credential", Cell::RefId),
         col("METADATA", "metadata", Cell::Free, 5),
+        // TSV rows keep the fields scripts cut; -o wide and the detail view show it.
+        detail_only("TRANSPORT", "transport", Cell::Text),
     ],
 };
 
@@ -196,15 +213,23 @@ pub static EVENT_DESTINATION: Kind = Kind {
     columns: &[
         col("ID", "id", Cell::Text, ALWAYS),
         col("DESCRIPTION", "description", Cell::Free, 3),
-        // The same for every destination today (`json`): it tells none apart.
-        col("FORMAT", "format", Cell::Text, 7),
+        // TSV and detail views keep FORMAT where it was; tables show it last (below).
+        detail_col("FORMAT", "format", Cell::Text),
         detail_col("TARGET", "target", Cell::Target),
-        // The kind of target tells destinations apart where their ARNs do not fit.
+        // The kind of target and the name in its ARN tell destinations apart where their
+        // ARNs do not fit.
         table_col("TYPE", "target", Cell::TargetType, 2),
-        table_col("TARGET", "target", Cell::TargetArn, 4),
+        table_col("TARGET", "target", Cell::TargetArn, 2),
+        Column {
+            stands_in_for: Some("TARGET"),
+            ..table_col("TARGET NAME", "target", Cell::TargetName, 2)
+        },
         col("AUTH", "target", Cell::Auth, 5),
         col("METADATA", "metadata", Cell::Free, 6),
         col("CREATED", "created_at", Cell::Time, 3),
+        // The same for every destination today (`json`): it tells none apart, so it comes
+        // after what does.
+        table_col("FORMAT", "format", Cell::Text, 7),
     ],
 };
 
@@ -281,7 +306,8 @@ pub static SIGNATURE_CHECK: Kind = Kind {
         col("ID", "id", Cell::Text, ALWAYS),
         col("PROVIDER", "provider", Cell::Text, 3),
         col("RESULT", "result", Cell::Text, ALWAYS),
-        col("DETAIL", "detail", Cell::Free, 2),
+        // It names the variable to set and the age of a signature: wrapped, never cut.
+        col("DETAIL", "detail", Cell::Prose, 2),
     ],
 };
 
@@ -289,6 +315,21 @@ impl Kind {
     /// The columns of a list table.
     pub fn table_columns(&self) -> impl Iterator<Item = &Column> {
         self.columns.iter().filter(|c| c.in_table)
+    }
+
+    /// The columns of a `-o wide` table: every column of the resource, as kubectl means it:
+    /// the list table's, and those only TSV and detail views have whose field no table
+    /// column shows already (never the many-line views of a tunnel's config and metrics).
+    pub fn wide_columns(&self) -> impl Iterator<Item = &Column> {
+        self.columns.iter().filter(|c| {
+            let many_lines = matches!(c.cell, Cell::Pairs | Cell::Metrics);
+            c.in_table || (!many_lines && !self.table_columns().any(|t| t.field == c.field))
+        })
+    }
+
+    /// The cells of a `-o wide` table row.
+    pub fn wide_row(&self, item: &Value) -> Vec<String> {
+        self.wide_columns().map(|c| render(c, item, true)).collect()
     }
 
     /// The lines a detail view starts with.
@@ -368,7 +409,7 @@ fn join(parts: Vec<String>, human: bool) -> String {
 pub fn render(col: &Column, item: &Value, human: bool) -> String {
     let v = field(col.field, item);
     match col.cell {
-        Cell::Text | Cell::Free => scalar(v),
+        Cell::Text | Cell::Free | Cell::Prose => scalar(v),
         Cell::Pairs | Cell::Metrics => match v {
             Value::Null => String::new(),
             other => json_text(other),
@@ -398,6 +439,10 @@ pub fn render(col: &Column, item: &Value, human: bool) -> String {
         Cell::TargetArn => target_member(v)
             .and_then(|(_, m)| target_arn(m))
             .map(escape)
+            .unwrap_or_default(),
+        Cell::TargetName => target_member(v)
+            .and_then(|(_, m)| target_arn(m))
+            .map(|arn| escape(arn_name(arn)))
             .unwrap_or_default(),
         Cell::Nanos if human && !is_answered(item) => "pending".to_string(),
         Cell::Nanos => match v.as_i64() {
@@ -471,6 +516,26 @@ fn target_arn(member: &Value) -> Option<&str> {
         .find_map(|k| member.get(*k).and_then(Value::as_str))
 }
 
+/// The name of the resource an ARN names: `tunnel-events` in
+/// `arn:aws:kinesis:us-east-1:123456789012:stream/tunnel-events`, `/sec` in
+/// `arn:aws:logs:eu-west-1:123456789012:log-group:/sec:*`; the whole text when it is not an
+/// ARN of that shape.
+fn arn_name(arn: &str) -> &str {
+    // arn:partition:service:region:account:resource (the resource may hold colons).
+    let Some(resource) = arn.splitn(6, ':').nth(5) else {
+        return arn;
+    };
+    let name = match resource.strip_prefix("log-group:") {
+        Some(group) => group.strip_suffix(":*").unwrap_or(group),
+        None => resource.split_once('/').map_or(resource, |(_, name)| name),
+    };
+    if name.is_empty() {
+        arn
+    } else {
+        name
+    }
+}
+
 fn auth_text(auth: &Value) -> String {
     if let Some(arn) = auth.pointer("/role/role_arn").and_then(Value::as_str) {
         return format!("role {}", escape(arn));
@@ -501,5 +566,67 @@ mod tests {
         assert!(!row.contains("shh"));
         let b = json!({"id": "bkdtg_1", "labels": {"a": "1", "b": "2"}, "tunnels": [{"id": "tn_1", "uri": "u"}], "created_at": "x"});
         assert_eq!(BACKEND.tsv_row(&b), "bkdtg_1\t\ta=1,b=2\ttn_1\t\tx");
+    }
+
+    #[test]
+    fn the_name_inside_an_arn() {
+        for (arn, name) in [
+            (
+                "arn:aws:kinesis:us-east-1:123456789012:stream/tunnel-events",
+                "tunnel-events",
+            ),
+            (
+                "arn:aws:firehose:us-east-1:123456789012:deliverystream/audit",
+                "audit",
+            ),
+            (
+                "arn:aws:logs:eu-west-1:123456789012:log-group:/sec:*",
+                "/sec",
+            ),
+            ("arn:aws:logs:eu-west-1:123456789012:log-group:app", "app"),
+            ("arn:k", "arn:k"),
+            (
+                "arn:aws:kinesis:us-east-1:1:stream/",
+                "arn:aws:kinesis:us-east-1:1:stream/",
+            ),
+        ] {
+            assert_eq!(arn_name(arn), name, "{arn}");
+        }
+    }
+
+    #[test]
+    fn wide_tables_have_every_column_of_the_resource_once() {
+        let headers = |k: &Kind| k.wide_columns().map(|c| c.header).collect::<Vec<_>>();
+        let sessions = headers(&SESSION);
+        assert!(sessions.contains(&"CREDENTIAL") && sessions.contains(&"TRANSPORT"));
+        // Each field once: the target's ARN and its name (a table's stand-in for it), not
+        // also the detail view's TARGET; the format last.
+        let destinations = headers(&EVENT_DESTINATION);
+        assert_eq!(destinations.iter().filter(|h| **h == "TARGET").count(), 1);
+        assert!(destinations.contains(&"TARGET NAME"));
+        assert_eq!(destinations.last(), Some(&"FORMAT"));
+        // Every field a TSV row or a table has is in the wide table.
+        for kind in [
+            &SESSION,
+            &IP_POLICY,
+            &BACKEND,
+            &TLS_TERMINATION,
+            &EVENT_DESTINATION,
+            &EVENT_SUBSCRIPTION,
+            &EVENT_SOURCE,
+            &TUNNEL,
+            &CAPTURED_REQUEST,
+            &SIGNATURE_CHECK,
+        ] {
+            for c in kind.columns.iter().filter(|c| c.in_tsv || c.in_table) {
+                // (and every line of a detail view that fits on one)
+                assert!(
+                    kind.wide_columns().any(|w| w.field == c.field),
+                    "{}: {} is not in -o wide",
+                    kind.plural,
+                    c.header
+                );
+            }
+        }
     }
 }

@@ -87,7 +87,7 @@ fn push_field(entries: &mut Vec<Entry>, c: &Column, item: &Value) {
         }
     };
     let value = match c.cell {
-        Cell::Free => match render(c, item, false) {
+        Cell::Free | Cell::Prose => match render(c, item, false) {
             s if s.is_empty() => vec![],
             s => vec![Piece::Free(s)],
         },
@@ -114,6 +114,7 @@ fn push_field(entries: &mut Vec<Entry>, c: &Column, item: &Value) {
         | Cell::Nanos
         | Cell::Status
         | Cell::TargetType
+        | Cell::TargetName
         | Cell::TargetArn => text(render(c, item, true)),
     };
     entries.push(Entry::new(c.header, value));
@@ -356,7 +357,7 @@ fn wrap_items(items: &[String], room: usize) -> Vec<String> {
 
 /// `s` in lines of at most `room` columns, broken at spaces; a word longer than a line is
 /// broken where the line ends (this is free text, never an ID).
-fn wrap(s: &str, room: usize) -> Vec<String> {
+pub(super) fn wrap(s: &str, room: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in s.split(' ') {

@@ -122,6 +122,9 @@ impl ListSink {
             Format::Tsv => {
                 writeln!(self.out, "{}", self.kind.tsv_row(&item))?;
             }
+            Format::Table if self.opts.wide => {
+                self.table.push(self.kind.wide_row(&item), &mut self.out)?
+            }
             Format::Table => self.table.push(self.kind.table_row(&item), &mut self.out)?,
         }
         Ok(())

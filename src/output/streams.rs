@@ -14,6 +14,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// The width assumed when there is no terminal to ask (`TUNNELCTL_FORCE_TTY`, or a pipe).
 pub const DEFAULT_WIDTH: u16 = 120;
 
+/// The height assumed when there is no terminal to ask and no `$LINES`: a classic terminal's.
+pub const DEFAULT_HEIGHT: u16 = 24;
+
 /// One destination: a standard stream, or a buffer shared with a [`Captured`].
 #[derive(Clone)]
 enum Target {
@@ -98,6 +101,7 @@ pub struct Streams {
     out_tty: bool,
     err_tty: bool,
     width: u16,
+    height: u16,
     env: TerminalEnv,
 }
 
@@ -107,6 +111,7 @@ impl std::fmt::Debug for Streams {
             .field("out_tty", &self.out_tty)
             .field("err_tty", &self.err_tty)
             .field("width", &self.width)
+            .field("height", &self.height)
             .finish_non_exhaustive()
     }
 }
@@ -114,30 +119,34 @@ impl std::fmt::Debug for Streams {
 impl Streams {
     /// The process's stdout and stderr. Stdout counts as a terminal when it is one, or when
     /// `TUNNELCTL_FORCE_TTY=1` makes it look like one (for tests of what people see); the
-    /// width is the terminal's, else `$COLUMNS`, else [`DEFAULT_WIDTH`].
+    /// width is the terminal's, else `$COLUMNS`, else [`DEFAULT_WIDTH`]; the height the
+    /// terminal's, else `$LINES`, else [`DEFAULT_HEIGHT`].
     pub fn system() -> Self {
         let env = TerminalEnv::read();
         let out_tty = std::io::stdout().is_terminal() || env.forced_tty;
         let err_tty = std::io::stderr().is_terminal();
         let terminal = std::io::stdout()
             .is_terminal()
-            .then(|| crossterm::terminal::size().ok().map(|(w, _)| w))
+            .then(|| crossterm::terminal::size().ok())
             .flatten();
-        let width = terminal
-            .filter(|w| *w > 0)
-            .or_else(|| {
-                std::env::var("COLUMNS")
-                    .ok()
-                    .and_then(|c| c.trim().parse::<u16>().ok())
-                    .filter(|w| *w > 0)
-            })
-            .unwrap_or(DEFAULT_WIDTH);
+        let size = |asked: Option<u16>, var: &str, default: u16| {
+            asked
+                .filter(|n| *n > 0)
+                .or_else(|| {
+                    std::env::var(var)
+                        .ok()
+                        .and_then(|c| c.trim().parse::<u16>().ok())
+                        .filter(|n| *n > 0)
+                })
+                .unwrap_or(default)
+        };
         Streams {
             out: Target::Stdout,
             err: Target::Stderr,
             out_tty,
             err_tty,
-            width,
+            width: size(terminal.map(|(w, _)| w), "COLUMNS", DEFAULT_WIDTH),
+            height: size(terminal.map(|(_, h)| h), "LINES", DEFAULT_HEIGHT),
             env,
         }
     }
@@ -154,6 +163,7 @@ impl Streams {
             out_tty: tty,
             err_tty: false,
             width: width.max(1),
+            height: DEFAULT_HEIGHT,
             env: TerminalEnv::default(),
         };
         (streams, Captured { out, err })
@@ -196,6 +206,11 @@ impl Streams {
     /// The terminal's width in columns.
     pub fn width(&self) -> u16 {
         self.width
+    }
+
+    /// The terminal's height in rows.
+    pub fn height(&self) -> u16 {
+        self.height
     }
 
     /// May stdout be coloured, `--no-color` given or not?

@@ -94,8 +94,12 @@ pub struct Layout {
     widths: Vec<Option<usize>>,
     /// May each column be cut with `…`?
     cut: Vec<bool>,
+    /// Does each column wrap at spaces onto more lines?
+    wrap: Vec<bool>,
     /// The headers of the table columns.
     headers: Vec<&'static str>,
+    /// For each column, the header of the one it stands in for, if it is a stand-in.
+    stands_in_for: Vec<Option<&'static str>>,
 }
 
 impl Layout {
@@ -106,9 +110,13 @@ impl Layout {
         let need: Vec<usize> = columns
             .iter()
             .zip(&natural)
-            .map(|(c, n)| {
+            .enumerate()
+            .map(|(i, (c, n))| {
                 if c.may_cut() {
                     (*n).min(FREE_TEXT_NEED.max(width(c.header)))
+                } else if c.wraps() {
+                    // Wrapped, it needs its longest word on one line.
+                    longest_word(rows, i).max(width(c.header))
                 } else {
                     *n
                 }
@@ -126,6 +134,13 @@ impl Layout {
         let mut kept = vec![false; columns.len()];
         let mut used = 0;
         for &i in &order {
+            // A stand-in only where what it stands for did not fit.
+            let principal_kept = columns[i]
+                .stands_in_for
+                .is_some_and(|p| (0..columns.len()).any(|j| kept[j] && columns[j].header == p));
+            if principal_kept {
+                continue;
+            }
             let extra = sizes.need[i] + if used == 0 { 0 } else { GAP };
             if columns[i].priority <= super::columns::ALWAYS || used + extra <= sizes.room {
                 kept[i] = true;
@@ -157,43 +172,57 @@ impl Layout {
         Layout {
             widths: sizes.widths(&kept),
             cut: columns.iter().map(|c| c.may_cut()).collect(),
+            wrap: columns.iter().map(|c| c.wraps()).collect(),
             headers: columns.iter().map(|c| c.header).collect(),
+            stands_in_for: columns.iter().map(|c| c.stands_in_for).collect(),
         }
     }
 
-    /// The headers of the columns left out, in table order.
+    /// The headers of the columns left out, in table order (not a stand-in whose column is
+    /// shown: nothing is missing then).
     pub fn dropped(&self) -> Vec<&'static str> {
+        let shown = |header: &str| {
+            self.headers
+                .iter()
+                .zip(&self.widths)
+                .any(|(h, w)| *h == header && w.is_some())
+        };
         self.widths
             .iter()
             .zip(&self.headers)
-            .filter(|(w, _)| w.is_none())
-            .map(|(_, h)| *h)
+            .zip(&self.stands_in_for)
+            .filter(|((w, _), stand_in)| w.is_none() && !stand_in.is_some_and(shown))
+            .map(|((_, h), _)| *h)
             .collect()
     }
 
-    /// The line that says which columns were left out, if any.
+    /// The line that says which columns were left out, if any (broken at spaces into lines
+    /// that fit the terminal when many were).
     pub fn dropped_note(&self, terminal_width: u16) -> Option<String> {
         let dropped = self.dropped();
         if dropped.is_empty() {
             return None;
         }
-        Some(format!(
+        let note = format!(
             "{} not shown at {terminal_width} columns; --json shows every field",
             dropped.join(", ")
-        ))
+        );
+        Some(super::detail::wrap(&note, usize::from(terminal_width).max(20)).join("\n"))
     }
 
-    /// Every table column of `kind` at its full width, none left out and nothing cut
-    /// (`-o wide`).
+    /// Every column of `kind` ([`Kind::wide_columns`]) at its full width, none left out and
+    /// nothing cut (`-o wide`).
     pub fn every(kind: &Kind, rows: &[Vec<String>]) -> Self {
-        let columns: Vec<&Column> = kind.table_columns().collect();
+        let columns: Vec<&Column> = kind.wide_columns().collect();
         Layout {
             widths: natural_widths(&columns, rows)
                 .into_iter()
                 .map(Some)
                 .collect(),
             cut: vec![false; columns.len()],
+            wrap: vec![false; columns.len()],
             headers: columns.iter().map(|c| c.header).collect(),
+            stands_in_for: columns.iter().map(|c| c.stands_in_for).collect(),
         }
     }
 
@@ -207,9 +236,17 @@ impl Layout {
             head.max_height(1);
             table.set_header(head);
         }
+        // A table with a column that wraps has rows of several lines; the others, one line.
+        let one_line = !self
+            .wrap
+            .iter()
+            .zip(&self.widths)
+            .any(|(w, k)| *w && k.is_some());
         for cells in rows {
             let mut row = Row::from(cells.iter().map(String::as_str));
-            row.max_height(1);
+            if one_line {
+                row.max_height(1);
+            }
             table.add_row(row);
         }
         let last = self.widths.iter().rposition(Option::is_some);
@@ -220,11 +257,13 @@ impl Layout {
             };
             let gap = if Some(i) == last { 0 } else { GAP };
             column.set_padding((0, gap as u16));
-            column.set_delimiter(NO_BREAK);
+            if !self.wrap[i] {
+                column.set_delimiter(NO_BREAK);
+            }
             let w = Width::Fixed(u16::try_from(w + gap).unwrap_or(u16::MAX));
             // Free text is cut at its width; anything else is at least that wide and grows
             // to hold a longer value (a streamed row's ID) rather than cut it.
-            column.set_constraint(if self.cut[i] {
+            column.set_constraint(if self.cut[i] || self.wrap[i] {
                 ColumnConstraint::Absolute(w)
             } else {
                 ColumnConstraint::LowerBoundary(w)
@@ -236,6 +275,16 @@ impl Layout {
         }
         lines.join("\n")
     }
+}
+
+/// The widest word of column `i` in `rows`.
+fn longest_word(rows: &[Vec<String>], i: usize) -> usize {
+    rows.iter()
+        .filter_map(|r| r.get(i))
+        .flat_map(|cell| cell.split(' '))
+        .map(width)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The full width of each column: its widest cell, or its header.
@@ -405,12 +454,13 @@ mod tests {
         let rows = vec![row(&[
             "ed_2guQ2CGIpfYdhnFmnssgDPmyWHZ",
             "audit",
-            "json",
             "kinesis",
             arn,
+            "tunnel-events",
             "role arn:aws:iam::123456789012:role/tunnel-events",
             "",
             "3h ago",
+            "json",
         ])];
         for w in [40, 80, 100, 160] {
             let layout = Layout::fit(&EVENT_DESTINATION, &rows, w);
@@ -458,7 +508,7 @@ mod tests {
         assert_eq!(
             layout.dropped_note(30).as_deref(),
             Some(
-                "DESCRIPTION, METADATA, CREATED not shown at 30 columns; --json shows every field"
+                "DESCRIPTION, METADATA, CREATED\nnot shown at 30 columns;\n--json shows every field"
             )
         );
     }

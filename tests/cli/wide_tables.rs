@@ -65,12 +65,13 @@ fn wide_output_shows_every_column_at_80_columns_and_names_none_as_left_out() {
         [
             "ID",
             "DESCRIPTION",
-            "FORMAT",
             "TYPE",
             "TARGET",
+            "TARGET NAME",
             "AUTH",
             "METADATA",
-            "CREATED"
+            "CREATED",
+            "FORMAT"
         ],
         "{}",
         out.stdout
@@ -97,12 +98,80 @@ fn wide_output_shows_every_column_at_80_columns_and_names_none_as_left_out() {
             "AGENT VERSION",
             "IP",
             "STARTED",
-            "METADATA"
+            "CREDENTIAL",
+            "METADATA",
+            "TRANSPORT"
         ],
         "{}",
         sessions.stdout
     );
     assert_eq!(sessions.stderr, "");
+}
+
+#[test]
+fn wide_is_every_column_of_each_resource() {
+    let env = Env::new();
+    env.seed_session_count(1);
+    let sessions = env.run_terminal(80, &["sessions", "list", "-o", "wide"]);
+    sessions.ok();
+    let row = sessions.stdout.lines().nth(1).unwrap_or_default();
+    assert!(
+        row.contains("cr_") && row.contains("service/v2"),
+        "the credential and the transport are shown: {}",
+        sessions.stdout
+    );
+    // Every field of the TSV row is in the wide table too, for every resource listed here.
+    env.seed_ip_policies(1);
+    env.seed_backends(json!([{"description": "b", "labels": {"env": "prod"}}]));
+    two_destinations(&env);
+    for resource in [
+        &["sessions"][..],
+        &["ip-policies"],
+        &["backends", "tunnel-group"],
+        &["event-destinations"],
+    ] {
+        let list = [resource, &["list"][..]].concat();
+        let tsv = env.run(&list);
+        tsv.ok();
+        let fields = tsv
+            .stdout
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .split('\t')
+            .count();
+        let wide = env.run_terminal(400, &[&list[..], &["-o", "wide"]].concat());
+        wide.ok();
+        assert!(
+            headers(&wide.stdout).len() >= fields,
+            "{resource:?}: {} fields in TSV, fewer columns in -o wide:\n{}",
+            fields,
+            wide.stdout
+        );
+    }
+}
+
+#[test]
+fn at_80_columns_destinations_show_their_target_names_before_their_format() {
+    let env = Env::new();
+    let ids = two_destinations(&env);
+    let out = env.run_terminal(80, &["event-destinations", "list"]);
+    out.ok();
+    let shown = headers(&out.stdout);
+    assert!(shown.contains(&"TARGET NAME"), "{}", out.stdout);
+    assert!(!shown.contains(&"FORMAT"), "{}", out.stdout);
+    for (id, name) in ids.iter().zip(["audit", "/sec"]) {
+        let row = out
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(id.as_str()))
+            .unwrap_or_else(|| panic!("{id}: {}", out.stdout));
+        assert!(
+            row.trim_end().ends_with(&format!("  {name}")) || row.contains(&format!("  {name}  ")),
+            "{row}"
+        );
+    }
+    assert!(out.stdout.lines().all(|l| l.chars().count() <= 80));
 }
 
 #[test]

@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod filters;
+pub mod list;
 pub mod lookup;
 pub mod replay;
 pub mod requests;
@@ -59,10 +60,11 @@ enum LocalCommand {
 
 Keys: arrows or j/k, PgUp/PgDn, g/G (g: up to ↑ new), Enter (list/detail), Tab
 (request/response), / filter, r replay, c copy as curl, s save the request, x clear all,
-p pause, ? help; Esc goes back from the detail and quits from the list; q quits.
+p pause, ? help; Esc goes back from the detail, then clears a filter, then quits; q quits.
 A row marked ! has a webhook signature the handler will refuse (invalid or expired; the
 detail says which); the filter word sig:invalid (valid, expired, unsigned, no-secret) finds
 them.
+With -v the trace goes to a file, named on stderr, while the inspector has the screen.
 Needs a terminal; in scripts use `local requests tail` or `local requests list`.")]
     Inspect {
         /// Start with this filter in the / bar (e.g. 'method:POST status:5xx tunnel:hook*')

@@ -1,8 +1,8 @@
-//! `tunnelctl local requests …`: the HTTP requests the local agent captured — list (with the
-//! filter flags), get, follow (`tail`), export as HAR, clear; verify is in [`super::verify`],
-//! replay and send in [`super::replay`], save in [`super::save`], test and diff in
-//! [`super::testing`] and [`super::compare`]. Each capture is read once into [`Exchange`] and
-//! shown by [`crate::capture::view`].
+//! `tunnelctl local requests …`: the HTTP requests the local agent captured — get, follow
+//! (`tail`), export as HAR, clear; list (with the filter flags) is in [`super::list`], verify
+//! in [`super::verify`], replay and send in [`super::replay`], save in [`super::save`], test
+//! and diff in [`super::testing`] and [`super::compare`]. Each capture is read once into
+//! [`Exchange`] and shown by [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -11,12 +11,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
-use crate::capture::{self, filter::Query, signed, view, view::GetAs, Exchange};
+use crate::capture::{self, signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
-use crate::output::columns::CAPTURED_REQUEST;
-use crate::output::Format;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -58,7 +56,13 @@ captured request is read from the agent and filtered here.")]
   tunnelctl local requests get airt_2Qm…
   tunnelctl local requests get airt_2Qm… --raw > request.http
   tunnelctl local requests get airt_2Qm… --raw --response > response.http
-  tunnelctl local requests get airt_2Qm… --curl")]
+  tunnelctl local requests get airt_2Qm… --body-only | jq .
+  tunnelctl local requests get airt_2Qm… --body-only --response | less
+  tunnelctl local requests get airt_2Qm… --curl
+
+On a terminal each body is cut after about a screenful (JSON pretty-printed); --body-only
+and --raw show all of it, and so does a pipe.")]
+    #[command(group = clap::ArgGroup::new("bytes").args(["raw", "body_only"]))]
     Get {
         /// Captured request ID (airt_…)
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
@@ -66,12 +70,16 @@ captured request is read from the agent and filtered here.")]
         /// Write the raw request bytes to stdout, unchanged
         #[arg(long, conflicts_with = "curl")]
         raw: bool,
-        /// With --raw: the raw response bytes instead
-        #[arg(long, requires = "raw")]
+        /// Write only the request's body to stdout, whole, its Content-Encoding (gzip,
+        /// deflate) undone
+        #[arg(long, conflicts_with = "curl")]
+        body_only: bool,
+        /// With --raw or --body-only: the response instead of the request
+        #[arg(long, requires = "bytes")]
         response: bool,
-        /// With --raw: write the bytes to a terminal even when they hold control characters or
-        /// binary data (by default they are written only to a file or a pipe)
-        #[arg(long, requires = "raw")]
+        /// With --raw or --body-only: write the bytes to a terminal even when they hold
+        /// control characters or binary data (by default they go only to a file or a pipe)
+        #[arg(long, requires = "bytes")]
         force: bool,
         /// Print the request as an equivalent curl command line (for bash or zsh: control
         /// characters are written as $'…' escapes)
@@ -206,12 +214,13 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             if query.checks_signatures() {
                 query = query.signing(ctx.settings.webhook_secrets()?, signed::now());
             }
-            list(ctx, limit, filter.tunnel.as_deref(), &query).await
+            super::list::list(ctx, limit, filter.tunnel.as_deref(), &query).await
         }
         RequestsCommand::Verify { ids } => super::verify::run(ctx, &ids).await,
         RequestsCommand::Get {
             id,
             raw,
+            body_only,
             response,
             force,
             curl,
@@ -220,6 +229,8 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             let captured = Exchange::from_agent(client.request(&id).await?)?;
             let how = if raw {
                 GetAs::Raw { response, force }
+            } else if body_only {
+                GetAs::Body { response, force }
             } else if curl {
                 GetAs::Curl
             } else {
@@ -267,46 +278,6 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             return export(ctx, &har, limit, filter.tunnel.as_deref(), force).await;
         }
     }?)
-}
-
-/// `list`: the agent's answer passed on item by item as its own JSON text (machine output
-/// builds no values, so a list of large captured bodies costs little more memory than its
-/// text); each one read as a capture only when there is a filter to match.
-async fn list(
-    ctx: &Context,
-    limit: Option<usize>,
-    tunnel: Option<&str>,
-    query: &Query,
-) -> Result<()> {
-    let client = ctx.agent()?;
-    // The agent filters by tunnel only: with other filters, every capture is read and
-    // --limit counts the matches.
-    let asked = if query.is_empty() { limit } else { None };
-    let raw = client.requests_raw(asked, tunnel).await?;
-    let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
-    // A table (or TSV) shows a few columns of each capture: it gets the capture's summary,
-    // never a value tree of everything a visitor sent (a header bomb's two million fields).
-    let rows_only =
-        matches!(ctx.printer.format, Format::Table | Format::Tsv) && ctx.printer.jq.is_none();
-    let mut shown = 0;
-    for item in raw.items()? {
-        if limit.is_some_and(|n| shown >= n) {
-            break;
-        }
-        let read = (rows_only || !query.is_empty())
-            .then(|| Exchange::from_json(item))
-            .flatten();
-        if !query.is_empty() && !read.as_ref().is_some_and(|e| query.matches(e)) {
-            continue;
-        }
-        shown += 1;
-        match read {
-            Some(e) if rows_only => sink.push(e.summary())?,
-            _ => sink.push_raw(item)?,
-        }
-    }
-    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
-    Ok(())
 }
 
 /// `export --har FILE`: the captures as a HAR log, to a file or stdout.

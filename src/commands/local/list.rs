@@ -1,0 +1,147 @@
+//! `tunnelctl local requests list`: the captured requests, filtered; and, when `--tunnel NAME`
+//! got nothing from the agent, a word on stderr on why: which tunnels have captures, and
+//! whether a tunnel of that name exists at all (an http tunnel `hook` captures on its twin
+//! `hook (http)`).
+
+use crate::agent;
+use crate::capture::{filter::Query, Exchange};
+use crate::context::Context;
+use crate::error::Result;
+use crate::escape::escape;
+use crate::output::columns::CAPTURED_REQUEST;
+use crate::output::Format;
+
+/// `list`: the agent's answer passed on item by item as its own JSON text (machine output
+/// builds no values, so a list of large captured bodies costs little more memory than its
+/// text); each one read as a capture only when there is a filter to match.
+pub async fn list(
+    ctx: &Context,
+    limit: Option<usize>,
+    tunnel: Option<&str>,
+    query: &Query,
+) -> Result<()> {
+    let client = ctx.agent()?;
+    // The agent filters by tunnel only: with other filters, every capture is read and
+    // --limit counts the matches.
+    let asked = if query.is_empty() { limit } else { None };
+    let raw = client.requests_raw(asked, tunnel).await?;
+    let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
+    // A table (or TSV) shows a few columns of each capture: it gets the capture's summary,
+    // never a value tree of everything a visitor sent (a header bomb's two million fields).
+    let rows_only =
+        matches!(ctx.printer.format, Format::Table | Format::Tsv) && ctx.printer.jq.is_none();
+    let mut shown = 0;
+    let items = raw.items()?;
+    let listed = items.len();
+    for item in items {
+        if limit.is_some_and(|n| shown >= n) {
+            break;
+        }
+        let read = (rows_only || !query.is_empty())
+            .then(|| Exchange::from_json(item))
+            .flatten();
+        if !query.is_empty() && !read.as_ref().is_some_and(|e| query.matches(e)) {
+            continue;
+        }
+        shown += 1;
+        match read {
+            Some(e) if rows_only => sink.push(e.summary())?,
+            _ => sink.push_raw(item)?,
+        }
+    }
+    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
+    if let (Some(name), 0) = (tunnel, listed) {
+        // A hint, after the data: a failure to gather it changes nothing of the answer.
+        if let Ok(lines) = why_none_on(&client, name).await {
+            for line in lines {
+                ctx.note(&line);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why the agent has no captures on the tunnel `name`: whether it exists, and which tunnels
+/// do have captures (with a guess at the one meant).
+async fn why_none_on(client: &agent::Client, name: &str) -> Result<Vec<String>> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    let all = client.requests_raw(None, None).await?;
+    for item in all.items()? {
+        let on = serde_json::from_str::<OnTunnel>(item)
+            .map(|t| t.tunnel_name)
+            .unwrap_or_default();
+        match counts.iter_mut().find(|(n, _)| *n == on) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((on, 1)),
+        }
+    }
+    let tunnels = client.tunnels().await?;
+    let exists = tunnels.iter().any(|t| agent::name_of(t) == name);
+    Ok(explain(name, exists, &counts))
+}
+
+/// The `tunnel_name` of a capture, all that the hint reads of it.
+#[derive(serde::Deserialize)]
+struct OnTunnel {
+    #[serde(default)]
+    tunnel_name: String,
+}
+
+/// The lines that say why `--tunnel name` matched nothing: `exists` says whether a running
+/// tunnel has that name; `counts` are the captures per tunnel, in the agent's order.
+fn explain(name: &str, exists: bool, counts: &[(String, usize)]) -> Vec<String> {
+    let shown = |n: &str| format!("'{}'", escape(n));
+    let mut lines = vec![if exists {
+        format!("Tunnel {} has no captured requests.", shown(name))
+    } else {
+        format!("No tunnel is named {}.", shown(name))
+    }];
+    if counts.is_empty() {
+        lines.push("No tunnel has captured requests yet.".to_string());
+        return lines;
+    }
+    let have: Vec<String> = counts
+        .iter()
+        .map(|(n, c)| format!("{} has {c}", shown(n)))
+        .collect();
+    lines.push(format!("Captured requests are on: {}.", have.join(", ")));
+    // `hook` for `hook (http)`: an http tunnel captures on its twin.
+    let meant = counts.iter().map(|(n, _)| n).find(|n| {
+        n.strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with(" ("))
+    });
+    if let Some(meant) = meant {
+        lines.push(format!(
+            "Try --tunnel {}",
+            crate::capture::curl::shell_quote(&escape(meant))
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn says_which_tunnels_have_captures_and_guesses_the_one_meant() {
+        let counts = vec![("hook (http)".to_string(), 3), ("web".to_string(), 1)];
+        assert_eq!(
+            explain("hook", true, &counts),
+            [
+                "Tunnel 'hook' has no captured requests.",
+                "Captured requests are on: 'hook (http)' has 3, 'web' has 1.",
+                "Try --tunnel 'hook (http)'"
+            ]
+        );
+        assert_eq!(
+            explain("nope", false, &counts)[0],
+            "No tunnel is named 'nope'."
+        );
+        assert_eq!(explain("nope", false, &counts).len(), 2);
+        assert_eq!(
+            explain("x", false, &[])[1],
+            "No tunnel has captured requests yet."
+        );
+    }
+}
