@@ -308,6 +308,21 @@ if ran("S12"):
     t, g = r["tunnelctl"]["median"], r["grep"]["median"]
     check("S12", "list --history --grep / grep -rl", x(t / g), "<= 0.5x", t / g <= 0.5)
     check("S12", "list --history --grep", "", "< 300 ms", t < 0.3, value=ms(t))
+# S13 -----------------------------------------------------------------------------------------
+if ran("S13"):
+    section("S13 webhook fixtures: 200 fixtures against a handler answering in ~5 ms",
+            "Each fixture is a Stripe-signed JSON webhook with an expectation (status, a header glob, a "
+            "JSON body snapshot, a jq check). `test` signs each request again, sends it and checks the "
+            f"answer ({facts['s13_passed']} of 200 passed before timing); curl sends the same 200 requests "
+            "(signed once) and checks nothing; the loop starts `tunnelctl local requests send` once per file.")
+    r = bench("s13", ["test", "curl", "loop"])
+    labels = [("test", "`tunnelctl local requests test hooks --parallel 8`"),
+              ("curl", "`curl -Z --parallel-max 8 -K curl.cfg` (one process, 200 requests)"),
+              ("loop", "`for f in hooks/*.http; do tunnelctl local requests send $f …; done`")]
+    timing_rows(r, labels)
+    t, c, loop = r["test"]["median"], r["curl"]["median"], r["loop"]["median"]
+    check("S13", "test --parallel 8 / curl -Z", x(t / c), "<= 1.5x", t / c <= 1.5)
+    check("S13", "send loop / test --parallel 8", x(loop / t), ">= 10x", loop / t >= 10)
     commands(r, labels)
 
 # The page ------------------------------------------------------------------------------------
@@ -317,7 +332,7 @@ head = [
     "",
     f"Produced by `{facts['invocation']}` (from the repository root), started {facts['started']}, "
     f"{facts['elapsed_s']} s in all; commit {facts['commit']}."
-    + ("" if scenarios >= {f"S{i}" for i in range(1, 13)} else f" Scenarios measured: {facts['scenarios'].strip()}."),
+    + ("" if scenarios >= {f"S{i}" for i in range(1, 14)} else f" Scenarios measured: {facts['scenarios'].strip()}."),
     "",
     f"Machine: {facts['nproc']} CPUs (nproc), {facts['cpu']}, {mem / 2**30:.1f} GiB memory, {facts['os']}.  ",
     f"Tools: {facts['versions']}.",

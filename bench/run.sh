@@ -25,16 +25,17 @@ log() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 # The scenarios to run, in the order they run: those named on the command line, or all.
-ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12"
+ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12 S13"
 SCENARIOS=$(printf '%s ' "${@:-$ALL_SCENARIOS}" | tr '[:lower:]' '[:upper:]')
 for s in $SCENARIOS; do
     [[ " $ALL_SCENARIOS " == *" $s "* ]] || die "no scenario $s (there are: $ALL_SCENARIOS)"
 done
 want() { [[ " $SCENARIOS " == *" $1 "* ]]; }
-# S1 and S7 look at the binary alone; every other scenario talks to the emulator.
+# S1 and S7 look at the binary alone, S13 at a handler of its own; every other scenario
+# talks to the emulator.
 NEEDS_EMULATOR=
 for s in $SCENARIOS; do
-    case $s in S1 | S7) ;; *) NEEDS_EMULATOR=1 ;; esac
+    case $s in S1 | S7 | S13) ;; *) NEEDS_EMULATOR=1 ;; esac
 done
 
 # ---------------------------------------------------------------------------------------------
@@ -514,6 +515,99 @@ for r in json.load(sys.stdin)["requests"]:
     TUNNELCTL_HISTORY_FILE=$S12_FILE hf s12 --warmup 3 --min-runs 10 --max-runs 50 \
         "$T local requests list --history --grep $WORD --json" \
         "grep -rl $WORD $S12_DIR"
+    ctl POST reset >/dev/null
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S13 webhook fixtures: 200 fixtures (a Stripe-signed JSON webhook each, with its expectation)
+# against a local handler that answers in about 5 ms. `local requests test --parallel 8` (each
+# request signed again, sent and its answer checked) against one `curl -Z` process sending the
+# same 200 requests, 8 at a time, and against a shell loop running `send` once per file.
+# ---------------------------------------------------------------------------------------------
+if want S13; then
+    log "S13 webhook fixtures"
+    S13=$TMP/s13
+    mkdir -p "$S13/hooks"
+    python3 - "$TMP/s13-handler.log" <<'PY' &
+import json, sys, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # The answer in one write, sent at once: head and body written apart would wait on
+    # Nagle's algorithm and the client's delayed ACK (40 ms on Linux) on a kept-alive
+    # connection.
+    wbufsize = -1
+    disable_nagle_algorithm = True
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        time.sleep(0.005)
+        body = json.dumps({"received": True, "path": self.path}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+# A backlog of 5 (the default) drops the connections of a burst: their SYN is sent again
+# after a second.
+ThreadingHTTPServer.request_queue_size = 256
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+with open(sys.argv[1], "w") as f:
+    f.write(f"port {server.server_address[1]}\n")
+server.serve_forever()
+PY
+    HANDLER_PID=$!
+    for _ in $(seq 50); do grep -q '^port' "$TMP/s13-handler.log" 2>/dev/null && break; sleep 0.1; done
+    HANDLER="http://127.0.0.1:$(sed -n 's/^port //p' "$TMP/s13-handler.log")"
+    export TUNNELCTL_WEBHOOK_SECRET_STRIPE=whsec_bench_s13_secret
+    # The fixtures, and the same requests as a curl config (signed once, as captured).
+    python3 - "$S13" "$HANDLER" <<'PY'
+import hashlib, hmac, json, os, sys, time
+root, handler = sys.argv[1], sys.argv[2]
+secret = os.environ["TUNNELCTL_WEBHOOK_SECRET_STRIPE"]
+with open(os.path.join(root, "curl.cfg"), "w") as cfg:
+    for i in range(200):
+        name, path = f"post-hooks-n{i:03d}", f"/hooks/n{i:03d}"
+        body = json.dumps({"type": "invoice.paid", "data": {"n": i, "amount": 100 * i}})
+        t = int(time.time())
+        sig = hmac.new(secret.encode(), f"{t}.{body}".encode(), hashlib.sha256).hexdigest()
+        head = (f"POST {path} HTTP/1.1\r\nHost: example.test\r\nContent-Type: application/json\r\n"
+                f"Stripe-Signature: t={t},v1={sig}\r\nContent-Length: {len(body)}\r\n\r\n")
+        with open(os.path.join(root, "hooks", name + ".http"), "w") as f:
+            f.write(head + body)
+        snapshot = json.dumps({"received": True, "path": path})
+        with open(os.path.join(root, "hooks", name + ".expect.toml"), "w") as f:
+            f.write('status = 200\njq = [".received == true"]\n\n[headers]\n'
+                    'Content-Type = "application/json*"\n\n'
+                    f"[body]\njson = '{snapshot}'\n")
+        with open(os.path.join(root, name + ".json"), "w") as f:
+            f.write(body)
+        cfg.write(("next\n" if i else "") + f'url = "{handler}{path}"\n'
+                  f'data-binary = "@{root}/{name}.json"\n'
+                  f'header = "Content-Type: application/json"\n'
+                  f'header = "Stripe-Signature: t={t},v1={sig}"\n'
+                  'output = "/dev/null"\nwrite-out = "%{http_code}\\n"\n')
+PY
+    # Both must do the work before they are timed: every fixture passes, curl gets 200 each time.
+    "$T" local requests test "$S13/hooks" --to "$HANDLER" --parallel 8 >"$TMP/s13.out" 2>&1 ||
+        die "S13: the fixtures do not pass: $(tail -n 5 "$TMP/s13.out")"
+    fact s13_passed "$(grep -c '^PASS' "$TMP/s13.out")"
+    codes=$(curl -sS -Z --parallel-max 8 -K "$S13/curl.cfg" | sort | uniq -c | tr -s ' ')
+    [ "$codes" = " 200 200" ] || die "S13: curl got $codes"
+    printf '%s\n' "for f in $S13/hooks/*.http; do $T local requests send \"\$f\" --to $HANDLER >/dev/null || exit 1; done" >"$TMP/s13-loop.sh"
+    bash "$TMP/s13-loop.sh" || die "S13: the send loop fails"
+    hf s13 --warmup 1 --runs 5 \
+        "$T local requests test $S13/hooks --to $HANDLER --parallel 8" \
+        "curl -sS -Z --parallel-max 8 -K $S13/curl.cfg" \
+        "bash $TMP/s13-loop.sh"
+    unset TUNNELCTL_WEBHOOK_SECRET_STRIPE
+    kill "$HANDLER_PID" 2>/dev/null || true
 fi
 
 # ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ pub mod encoding;
 pub mod error;
 pub mod escape;
 pub mod files;
+pub mod fixture;
 pub mod fleet;
 pub mod harden;
 pub mod history;

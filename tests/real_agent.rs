@@ -676,3 +676,52 @@ fn a_capture_kept_in_history_outlives_the_agents_captures() {
     tunnelctl(&["local", "tunnels", "stop", "kept"]).ok();
     tunnelctl(&["local", "tunnels", "stop", "kept (http)"]).ok();
 }
+
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn a_webhook_captured_by_the_real_agent_becomes_a_fixture_that_passes() {
+    tunnelctl(&[
+        "local", "tunnels", "start", "--name", "fixture", "--proto", "http", "--addr", "8080",
+    ])
+    .ok();
+    let leg = tunnelctl(&["local", "tunnels", "get", "fixture (http)", "--json"]);
+    leg.ok();
+    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    assert!(visit(
+        port,
+        "POST",
+        "/hooks/paid",
+        "{\"event\":\"paid\",\"amount\":100}"
+    )
+    .contains("200"));
+    let id = wait_for_requests("fixture (http)", 1)[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let hooks = dir.path().join("hooks");
+    let hooks = hooks.to_str().unwrap();
+    tunnelctl(&["local", "requests", "save", &id, "--into", hooks]).ok();
+    let expect = std::fs::read_to_string(dir.path().join("hooks/post-hooks-paid.expect.toml"))
+        .expect("the expectation file");
+    assert!(expect.contains("status = 200"), "{expect}");
+    assert!(expect.contains("\"path\": \"/hooks/paid\""), "{expect}");
+    // The fixture passes against the upstream the agent forwarded to, sent without the agent.
+    let out = tunnelctl(&[
+        "local",
+        "requests",
+        "test",
+        hooks,
+        "--to",
+        "http://127.0.0.1:8080",
+    ]);
+    out.ok();
+    assert!(
+        out.stdout.starts_with("PASS    post-hooks-paid"),
+        "{}",
+        out.stdout
+    );
+    tunnelctl(&["local", "tunnels", "stop", "fixture"]).ok();
+    tunnelctl(&["local", "tunnels", "stop", "fixture (http)"]).ok();
+}

@@ -50,6 +50,7 @@ mod signed_webhooks;
 mod tables;
 mod tour;
 mod webhook_secrets;
+mod webhook_tests;
 mod what_to_type;
 mod wide_tables;
 

@@ -4,14 +4,18 @@
 //! the full-screen inspector (`crate::inspect`). Clap definitions and thin handlers: the
 //! captured exchange and what is done with it live in `crate::capture`.
 
+pub mod compare;
 pub mod export;
 pub mod filters;
 pub mod history;
 pub mod list;
 pub mod listing;
+pub mod lookup;
 pub mod replay;
 pub mod requests;
+pub mod save;
 pub mod send;
+pub mod testing;
 pub mod tunnels;
 pub mod user_file;
 pub mod verify;

@@ -1,5 +1,5 @@
-//! `local requests replay`, `save` and `send`: captured requests sent again by
-//! `tunnelctl` itself, changed, kept in files, or read back from them.
+//! `local requests replay` and `send`: captured requests sent again by `tunnelctl` itself,
+//! changed, or read back from files (`save` writes them: [`super::save`]).
 //!
 //! The agent's API replays a capture only as it was, so a replay with changes (or to another
 //! upstream) is sent straight to the tunnel's upstream (its `config.addr`) or to `--to`,
@@ -12,7 +12,6 @@
 //! the signature headers as they were.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -26,7 +25,6 @@ use crate::capture::replay::send::{parse_upstream, upstream_for};
 use crate::capture::replay::{apply, send, Mods};
 use crate::capture::view;
 use crate::capture::{signed, Exchange, Message};
-use crate::commands::local::user_file;
 use crate::commands::{read_input, shown_input};
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
@@ -262,45 +260,4 @@ fn editor(ctx: &Context) -> Result<String> {
             "--edit needs an editor: set VISUAL or EDITOR (e.g. EDITOR=nano)",
         )),
     }
-}
-
-/// `local requests save ID --out FILE`.
-#[derive(Debug, Args)]
-pub struct SaveArgs {
-    /// Captured request ID (airt_…)
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
-    id: String,
-    /// The file to write ('-' for stdout); a device or FIFO is written into (with --force),
-    /// never replaced
-    #[arg(long, value_name = "FILE")]
-    out: PathBuf,
-    /// Replace FILE if it exists (a symlink to a file is replaced, never written through; a
-    /// device or FIFO is written into); with '--out -', write to a terminal even bytes that
-    /// could act on it
-    #[arg(long)]
-    force: bool,
-}
-
-/// Writes a captured request to a file as an HTTP message.
-pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
-    user_file::check_free(&args.out, args.force)?;
-    let client = ctx.agent()?;
-    let captured = lookup::capture(ctx, &client, &args.id).await?.capture;
-    // A request that does not read as one (a header no server would take) is saved as it
-    // was captured: the file is a record of what came in.
-    let bytes = match captured.request_to_send() {
-        Ok(msg) => msg.to_bytes(),
-        Err(e) => captured.request.raw.clone().ok_or(e)?,
-    };
-    user_file::write(ctx, &args.out, &bytes, args.force)?;
-    // What went to stdout speaks for itself.
-    if !crate::files::is_stdout(&args.out) {
-        ctx.note(&format!(
-            "Saved {} to {} ({} bytes)",
-            escape(&args.id),
-            user_file::shown(&args.out),
-            bytes.len()
-        ));
-    }
-    Ok(())
 }

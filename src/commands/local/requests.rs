@@ -1,7 +1,9 @@
 //! `tunnelctl local requests …`: the HTTP requests the local agent captured — get, follow
 //! (`tail`), clear; list (with the filter flags) is in [`super::list`], export in
-//! [`super::export`], replay and save in [`super::replay`], send in [`super::send`]. Each capture is read once into [`Exchange`] and shown by
-//! [`crate::capture::view`].
+//! [`super::export`], verify in [`super::verify`], replay in [`super::replay`], save in
+//! [`super::save`], send in [`super::send`], test and diff in [`super::testing`] and
+//! [`super::compare`], the history's verbs in [`super::history`]. Each capture is read once
+//! into [`Exchange`] and shown by [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -150,12 +152,16 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
         changes: Box<super::replay::ChangeArgs>,
     },
     /// Write a captured request to a file as an HTTP message (what 'get --raw' shows, a
-    /// chunked body written out whole), to send again later with 'send'
+    /// chunked body written out whole), to send again later with 'send'; with --into, as
+    /// fixtures for 'test'
     #[command(after_help = "Examples:
   tunnelctl local requests save airt_2Qm… --out paid.http
   tunnelctl local requests save airt_2Qm… --out paid.http --force  # overwrite
-  tunnelctl local requests save airt_2Qm… --out - | head -20")]
-    Save(super::replay::SaveArgs),
+  tunnelctl local requests save airt_2Qm… --out - | head -20
+  tunnelctl local requests save airt_2Qm… --into hooks/")]
+    Save(super::save::SaveArgs),
+    Test(super::testing::TestArgs),
+    Diff(super::compare::DiffArgs),
     /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
     /// printing each answer's status (one request: the whole answer, as 'get' shows it)
     #[command(after_help = "Examples:
@@ -272,7 +278,9 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
         RequestsCommand::Replay { id, tunnel, .. } => {
             return super::replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await;
         }
-        RequestsCommand::Save(args) => super::replay::save(ctx, args).await,
+        RequestsCommand::Save(args) => super::save::run(ctx, args).await,
+        RequestsCommand::Test(args) => super::testing::run(ctx, args).await,
+        RequestsCommand::Diff(args) => super::compare::run(ctx, args).await,
         RequestsCommand::Send(args) => return super::send::send_files(ctx, args).await,
         RequestsCommand::Clear {
             history: true,
