@@ -25,16 +25,17 @@ log() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 # The scenarios to run, in the order they run: those named on the command line, or all.
-ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10"
+ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12 S13"
 SCENARIOS=$(printf '%s ' "${@:-$ALL_SCENARIOS}" | tr '[:lower:]' '[:upper:]')
 for s in $SCENARIOS; do
     [[ " $ALL_SCENARIOS " == *" $s "* ]] || die "no scenario $s (there are: $ALL_SCENARIOS)"
 done
 want() { [[ " $SCENARIOS " == *" $1 "* ]]; }
-# S1 and S7 look at the binary alone; every other scenario talks to the emulator.
+# S1 and S7 look at the binary alone, S13 at a handler of its own; every other scenario
+# talks to the emulator.
 NEEDS_EMULATOR=
 for s in $SCENARIOS; do
-    case $s in S1 | S7) ;; *) NEEDS_EMULATOR=1 ;; esac
+    case $s in S1 | S7 | S13) ;; *) NEEDS_EMULATOR=1 ;; esac
 done
 
 # ---------------------------------------------------------------------------------------------
@@ -125,6 +126,8 @@ fi
 export TUNNELCTL_API_URL=$API TUNNELCTL_API_KEY=$KEY TUNNELCTL_AGENT_URL=$AGENT
 export TUNNELCTL_CONFIG=$TMP/config.toml
 unset TUNNELCTL_PROFILE NO_COLOR TUNNELCTL_FORCE_TTY
+# The capture history of every scenario is a file of its own in $TMP, never the user's.
+export TUNNELCTL_HISTORY_FILE=$TMP/history.sqlite3
 
 AUTH="Authorization: Bearer $KEY"
 SV="Service-Version: 2"
@@ -161,7 +164,8 @@ rss() {
 if want S1; then
     log "S1 start-up"
     # The floor any Rust binary pays to start on this machine (loader, libc, runtime set-up):
-    # a program that does nothing, built with tunnelctl's own release profile.
+    # a program that does nothing, built with tunnelctl's own release profile and linked as
+    # tunnelctl is (position-independent, Rust's default: the bound is <= 1.5x of it).
     FLOOR=$TMP/floor
     mkdir -p "$FLOOR/src"
     echo 'fn main() {}' >"$FLOOR/src/main.rs"
@@ -428,6 +432,182 @@ fi
 if want S10; then
     log "S10 local inspect"
     python3 "$HERE/inspect.py" "$T" "$AGENT" "$API" "$FACTS"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S11 recording: `record --once` of 10,000 captures of ~2 KB into a new history, against one
+# curl of the same captures from the agent into /dev/null.
+# ---------------------------------------------------------------------------------------------
+if want S11; then
+    log "S11 record"
+    ctl POST reset >/dev/null
+    ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+    BODY=$(python3 -c 'import json; print(json.dumps(json.dumps({"type": "invoice.paid", "data": {"object": {"id": "in_1", "customer": "cus_9", "lines": [{"amount": 100 + i, "description": "item %d of the order" % i} for i in range(32)]}}})))')
+    c=$(ctl POST agent/captures '[{"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe",
+        "headers": {"Content-Type": "application/json", "Stripe-Signature": "t=1,v1=abc", "User-Agent": "Stripe/1.0"},
+        "body": '"$BODY"', "response_body": "{\"ok\":true}", "repeat": 10000}]' | jq length)
+    [ "$c" = 10000 ] || die "S11: seeded $c captures, not 10000"
+    S11_FILE=$TMP/s11.sqlite3
+    rm -f "$S11_FILE"*
+    TUNNELCTL_HISTORY_FILE=$S11_FILE "$T" local requests record --once 2>/dev/null
+    c=$(TUNNELCTL_HISTORY_FILE=$S11_FILE "$T" local requests list --history --jq length)
+    [ "$c" = 10000 ] || die "S11: record kept $c captures, not 10000"
+    fact s11_answer_bytes "$(curl -s "$AGENT/requests/http" | wc -c)"
+    fact s11_capture_bytes "$(curl -s "$AGENT/requests/http?limit=1" | jq -r '.requests[0].request.raw' | base64 -d | wc -c)"
+    fact s11_file_bytes "$(stat -c %s "$S11_FILE")"
+    # Every run starts from no history: --prepare removes it (and its -wal and -shm).
+    TUNNELCTL_HISTORY_FILE=$S11_FILE hf s11 --warmup 1 --runs 10 --prepare "rm -f $S11_FILE $S11_FILE-wal $S11_FILE-shm" \
+        "$T local requests record --once" \
+        "curl -s -o /dev/null $AGENT/requests/http"
+    ctl POST reset >/dev/null
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S12 searching the history: `list --history --grep WORD` over 100,000 kept captures where one
+# matches, against `grep -rl WORD` over the same captures saved one .http file each.
+# ---------------------------------------------------------------------------------------------
+if want S12; then
+    log "S12 search"
+    ctl POST reset >/dev/null
+    ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+    WORD=zanzibarquux
+    c=$(ctl POST agent/captures '[
+      {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/github", "status_code": 200,
+       "headers": {"Content-Type": "application/json", "X-GitHub-Event": "push"},
+       "body": "{\"ref\":\"refs/heads/main\",\"commits\":[{\"message\":\"fix the parser\",\"author\":\"dev\"}]}",
+       "response_body": "ok", "repeat": 50000},
+      {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe", "status_code": 500,
+       "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+       "body": "type=invoice.paid&customer=cus_42&amount=2500",
+       "response_body": "internal error", "repeat": 49999},
+      {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe", "status_code": 200,
+       "headers": {"Content-Type": "application/json"},
+       "body": "{\"type\":\"charge.refunded\",\"note\":\"'$WORD'\"}", "response_body": "ok"}
+    ]' | jq length)
+    [ "$c" = 100000 ] || die "S12: seeded $c captures, not 100000"
+    S12_FILE=$TMP/s12.sqlite3
+    rm -f "$S12_FILE"*
+    TUNNELCTL_HISTORY_FILE=$S12_FILE "$T" local requests record --once 2>/dev/null
+    # The same captures, one .http file each (the raw request, then the raw response).
+    S12_DIR=$TMP/s12-files
+    mkdir -p "$S12_DIR"
+    curl -s "$AGENT/requests/http" | python3 -c '
+import base64, json, os, sys
+d = sys.argv[1]
+for r in json.load(sys.stdin)["requests"]:
+    with open(os.path.join(d, r["id"] + ".http"), "wb") as f:
+        f.write(base64.b64decode(r["request"]["raw"] or ""))
+        f.write(b"\r\n")
+        f.write(base64.b64decode((r.get("response") or {}).get("raw") or ""))
+' "$S12_DIR"
+    c=$(find "$S12_DIR" -name '*.http' | wc -l)
+    [ "$c" = 100000 ] || die "S12: wrote $c files, not 100000"
+    ctl POST reset >/dev/null # the agent holds nothing: only the history answers
+    c=$(TUNNELCTL_HISTORY_FILE=$S12_FILE "$T" local requests list --history --grep "$WORD" --jq length)
+    [ "$c" = 1 ] || die "S12: tunnelctl found $c captures, not 1"
+    c=$(grep -rl "$WORD" "$S12_DIR" | wc -l)
+    [ "$c" = 1 ] || die "S12: grep found $c files, not 1"
+    c=$(TUNNELCTL_HISTORY_FILE=$S12_FILE "$T" local requests list --history -o ndjson | wc -l)
+    [ "$c" = 100000 ] || die "S12: the history holds $c captures, not 100000"
+    fact s12_file_bytes "$(stat -c %s "$S12_FILE")"
+    fact s12_files_bytes "$(du -sb "$S12_DIR" | cut -f1)"
+    fact s12_word "$WORD"
+    TUNNELCTL_HISTORY_FILE=$S12_FILE hf s12 --warmup 3 --min-runs 10 --max-runs 50 \
+        "$T local requests list --history --grep $WORD --json" \
+        "grep -rl $WORD $S12_DIR"
+    ctl POST reset >/dev/null
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S13 webhook fixtures: 200 fixtures (a Stripe-signed JSON webhook each, with its expectation)
+# against a local handler that answers in about 5 ms. `local requests test --parallel 8` (each
+# request signed again, sent and its answer checked) against one `curl -Z` process sending the
+# same 200 requests, 8 at a time, and against a shell loop running `send` once per file.
+# ---------------------------------------------------------------------------------------------
+if want S13; then
+    log "S13 webhook fixtures"
+    S13=$TMP/s13
+    mkdir -p "$S13/hooks"
+    python3 - "$TMP/s13-handler.log" <<'PY' &
+import json, sys, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # The answer in one write, sent at once: head and body written apart would wait on
+    # Nagle's algorithm and the client's delayed ACK (40 ms on Linux) on a kept-alive
+    # connection.
+    wbufsize = -1
+    disable_nagle_algorithm = True
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        time.sleep(0.005)
+        body = json.dumps({"received": True, "path": self.path}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+# A backlog of 5 (the default) drops the connections of a burst: their SYN is sent again
+# after a second.
+ThreadingHTTPServer.request_queue_size = 256
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+with open(sys.argv[1], "w") as f:
+    f.write(f"port {server.server_address[1]}\n")
+server.serve_forever()
+PY
+    HANDLER_PID=$!
+    for _ in $(seq 50); do grep -q '^port' "$TMP/s13-handler.log" 2>/dev/null && break; sleep 0.1; done
+    HANDLER="http://127.0.0.1:$(sed -n 's/^port //p' "$TMP/s13-handler.log")"
+    export TUNNELCTL_WEBHOOK_SECRET_STRIPE=whsec_bench_s13_secret
+    # The fixtures, and the same requests as a curl config (signed once, as captured).
+    python3 - "$S13" "$HANDLER" <<'PY'
+import hashlib, hmac, json, os, sys, time
+root, handler = sys.argv[1], sys.argv[2]
+secret = os.environ["TUNNELCTL_WEBHOOK_SECRET_STRIPE"]
+with open(os.path.join(root, "curl.cfg"), "w") as cfg:
+    for i in range(200):
+        name, path = f"post-hooks-n{i:03d}", f"/hooks/n{i:03d}"
+        body = json.dumps({"type": "invoice.paid", "data": {"n": i, "amount": 100 * i}})
+        t = int(time.time())
+        sig = hmac.new(secret.encode(), f"{t}.{body}".encode(), hashlib.sha256).hexdigest()
+        head = (f"POST {path} HTTP/1.1\r\nHost: example.test\r\nContent-Type: application/json\r\n"
+                f"Stripe-Signature: t={t},v1={sig}\r\nContent-Length: {len(body)}\r\n\r\n")
+        with open(os.path.join(root, "hooks", name + ".http"), "w") as f:
+            f.write(head + body)
+        snapshot = json.dumps({"received": True, "path": path})
+        with open(os.path.join(root, "hooks", name + ".expect.toml"), "w") as f:
+            f.write('status = 200\njq = [".received == true"]\n\n[headers]\n'
+                    'Content-Type = "application/json*"\n\n'
+                    f"[body]\njson = '{snapshot}'\n")
+        with open(os.path.join(root, name + ".json"), "w") as f:
+            f.write(body)
+        cfg.write(("next\n" if i else "") + f'url = "{handler}{path}"\n'
+                  f'data-binary = "@{root}/{name}.json"\n'
+                  f'header = "Content-Type: application/json"\n'
+                  f'header = "Stripe-Signature: t={t},v1={sig}"\n'
+                  'output = "/dev/null"\nwrite-out = "%{http_code}\\n"\n')
+PY
+    # Both must do the work before they are timed: every fixture passes, curl gets 200 each time.
+    "$T" local requests test "$S13/hooks" --to "$HANDLER" --parallel 8 >"$TMP/s13.out" 2>&1 ||
+        die "S13: the fixtures do not pass: $(tail -n 5 "$TMP/s13.out")"
+    fact s13_passed "$(grep -c '^PASS' "$TMP/s13.out")"
+    codes=$(curl -sS -Z --parallel-max 8 -K "$S13/curl.cfg" | sort | uniq -c | tr -s ' ')
+    [ "$codes" = " 200 200" ] || die "S13: curl got $codes"
+    printf '%s\n' "for f in $S13/hooks/*.http; do $T local requests send \"\$f\" --to $HANDLER >/dev/null || exit 1; done" >"$TMP/s13-loop.sh"
+    bash "$TMP/s13-loop.sh" || die "S13: the send loop fails"
+    hf s13 --warmup 1 --runs 5 \
+        "$T local requests test $S13/hooks --to $HANDLER --parallel 8" \
+        "curl -sS -Z --parallel-max 8 -K $S13/curl.cfg" \
+        "bash $TMP/s13-loop.sh"
+    unset TUNNELCTL_WEBHOOK_SECRET_STRIPE
+    kill "$HANDLER_PID" 2>/dev/null || true
 fi
 
 # ---------------------------------------------------------------------------------------------

@@ -132,6 +132,17 @@ pub struct GlobalArgs {
     )]
     pub config: Option<PathBuf>,
 
+    /// The capture history's SQLite file [default: history.sqlite3 in the platform's data
+    /// folder]
+    #[arg(
+        long,
+        global = true,
+        env = "TUNNELCTL_HISTORY_FILE",
+        hide_env_values = true,
+        value_name = "FILE"
+    )]
+    pub history_file: Option<PathBuf>,
+
     /// Profile of the config file to use [default: default]
     #[arg(
         long,
@@ -229,6 +240,7 @@ impl GlobalArgs {
             agent_url: self.agent_url,
             config: self.config,
             profile: self.profile,
+            history_file: self.history_file,
             max_attempts: self.max_attempts,
             rate: self.rate,
             timeout: self.timeout,

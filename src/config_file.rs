@@ -35,6 +35,18 @@ pub const KEYS: &[(&str, &str)] = &[
         "pace of management requests, N/SECONDS or off (default 120/60)",
     ),
     (
+        "history_file",
+        "the capture history's SQLite file (default history.sqlite3 in the data folder)",
+    ),
+    (
+        "history_max_size",
+        "largest size of the capture history, e.g. 500MiB (default 1GiB)",
+    ),
+    (
+        "history_max_age",
+        "oldest capture the history keeps, e.g. 7d (default 30d)",
+    ),
+    (
         "webhook_secret_github",
         "secret GitHub signs webhooks with (secret; set from stdin)",
     ),

@@ -23,7 +23,8 @@ pub mod exit {
     pub const UNREACHABLE: i32 = 6;
     /// A wait ran out of time.
     pub const WAIT_TIMEOUT: i32 = 7;
-    /// A check failed (`local requests verify`: a signature invalid or expired).
+    /// A check failed (`verify`: a signature invalid or expired; `test`: an answer not as
+    /// expected; `diff --exit-code`: they differ).
     pub const CHECK_FAILED: i32 = 8;
     /// Interrupted by Ctrl-C (SIGINT): 128 + 2, as a shell reports it.
     pub const INTERRUPTED: i32 = 130;
@@ -43,7 +44,8 @@ Exit codes:
   5    partial failure: a command over several IDs where some succeeded and some failed
   6    the server could not be reached (connection refused, DNS, timeout, after retries)
   7    a wait ran out of time (e.g. an agent did not reconnect within --timeout)
-  8    a check failed (local requests verify: a webhook signature invalid or expired)
+  8    a check failed (local requests verify: a webhook signature invalid or expired;
+       local requests test: a fixture's answer not as expected; diff --exit-code: they differ)
   130  interrupted (Ctrl-C, SIGINT)
   143  terminated (SIGTERM, as CI systems and supervisors cancel a job)
 

@@ -34,8 +34,23 @@ impl Drop for GracefulGuard {
     }
 }
 
+/// What the first stop signal in graceful mode says, by default (a bulk operation's).
+const BULK_NOTE: &str =
+    "no new requests are started; the ones under way finish. Ctrl-C or SIGTERM again to stop at once.";
+
+/// What the first stop signal in graceful mode says.
+static NOTE: std::sync::Mutex<&'static str> = std::sync::Mutex::new(BULK_NOTE);
+
 /// Enters graceful mode for a bulk operation.
 pub fn graceful() -> GracefulGuard {
+    graceful_saying(BULK_NOTE)
+}
+
+/// Enters graceful mode; the first stop signal says `note` (what happens now).
+pub fn graceful_saying(note: &'static str) -> GracefulGuard {
+    if let Ok(mut n) = NOTE.lock() {
+        *n = note;
+    }
     GRACEFUL.store(true, Ordering::SeqCst);
     GracefulGuard(())
 }
@@ -129,10 +144,8 @@ pub async fn hard_stop() -> Error {
         let signal = signals.next().await;
         LAST.store(signal, Ordering::SeqCst);
         if GRACEFUL.load(Ordering::SeqCst) && !REQUESTED.swap(true, Ordering::SeqCst) {
-            eprintln!(
-                "\nStopping ({}): no new requests are started; the ones under way finish. Ctrl-C or SIGTERM again to stop at once.",
-                name(signal)
-            );
+            let note = NOTE.lock().map_or(BULK_NOTE, |n| *n);
+            eprintln!("\nStopping ({}): {note}", name(signal));
             continue;
         }
         return error_for(signal);

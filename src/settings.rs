@@ -33,7 +33,14 @@ pub mod env {
     pub const API_URL: &str = "TUNNELCTL_API_URL";
     /// The agent API URL.
     pub const AGENT_URL: &str = "TUNNELCTL_AGENT_URL";
+    /// The capture history's file.
+    pub const HISTORY_FILE: &str = "TUNNELCTL_HISTORY_FILE";
 }
+
+/// The default bound of the capture history's size: 1 GiB.
+pub const DEFAULT_HISTORY_MAX_SIZE: u64 = 1 << 30;
+/// The default bound of the capture history's age: 30 days.
+pub const DEFAULT_HISTORY_MAX_AGE: Duration = Duration::from_secs(30 * 86_400);
 
 /// The settings the command line gave: a flag, or (clap reads them alike) its environment
 /// variable. Output flags (`--json`, `--quiet`, ...) are the printer's, not these.
@@ -53,6 +60,8 @@ pub struct SettingFlags {
     pub max_attempts: Option<u32>,
     /// `--rate`.
     pub rate: Option<RateSetting>,
+    /// `--history-file` / `TUNNELCTL_HISTORY_FILE`.
+    pub history_file: Option<PathBuf>,
     /// `--timeout`: the limit of the whole command.
     pub timeout: Option<Duration>,
     /// `--verbose`.
@@ -73,6 +82,8 @@ pub struct OnCommandLine {
     pub api_url: bool,
     /// `--agent-url`.
     pub agent_url: bool,
+    /// `--history-file`.
+    pub history_file: bool,
 }
 
 impl SettingFlags {
@@ -86,6 +97,7 @@ impl SettingFlags {
             agent_url: var(env::AGENT_URL),
             config: var("TUNNELCTL_CONFIG").map(PathBuf::from),
             profile: var("TUNNELCTL_PROFILE"),
+            history_file: var(env::HISTORY_FILE).map(PathBuf::from),
             ..SettingFlags::default()
         }
     }
@@ -288,6 +300,55 @@ impl Settings {
         )
     }
 
+    /// The capture history's file: flag, environment, profile, else `history.sqlite3` in the
+    /// platform's data folder.
+    pub fn history_file(&self) -> Result<Resolved<PathBuf>> {
+        let given = self
+            .flags
+            .history_file
+            .as_ref()
+            .map(|p| p.to_string_lossy().into_owned());
+        let r = self.text(
+            given.as_ref(),
+            self.flags.on_command_line.history_file,
+            env::HISTORY_FILE,
+            "history_file",
+        )?;
+        let value = match r.value {
+            Some(v) => PathBuf::from(v),
+            None => crate::history::file::default_path().ok_or_else(|| {
+                Error::Config(
+                    "cannot find the data folder of this platform; pass --history-file FILE or set TUNNELCTL_HISTORY_FILE"
+                        .into(),
+                )
+            })?,
+        };
+        Ok(Resolved {
+            value: Some(value),
+            source: r.source,
+        })
+    }
+
+    /// How large the capture history may grow (`history_max_size`), default 1 GiB.
+    pub fn history_max_size(&self) -> Result<Resolved<u64>> {
+        self.typed(
+            None,
+            "history_max_size",
+            crate::history::parse_max_size,
+            DEFAULT_HISTORY_MAX_SIZE,
+        )
+    }
+
+    /// How old a kept capture may grow (`history_max_age`), default 30 days.
+    pub fn history_max_age(&self) -> Result<Resolved<Duration>> {
+        self.typed(
+            None,
+            "history_max_age",
+            crate::parse::parse_lookback,
+            DEFAULT_HISTORY_MAX_AGE,
+        )
+    }
+
     /// The pacing of management requests.
     pub fn rate(&self) -> Result<Resolved<RateSetting>> {
         self.typed(
@@ -383,6 +444,22 @@ impl Settings {
                 )?,
             ),
         ];
+        let history_file = match self.history_file() {
+            Ok(r) => Resolved {
+                value: r.value.map(|p| p.display().to_string()),
+                source: r.source,
+            },
+            Err(_) => self.profile_value("history_file")?,
+        };
+        rows.push(("history_file", history_file));
+        rows.push((
+            "history_max_size",
+            typed_text(None, "history_max_size", "1GiB".into())?,
+        ));
+        rows.push((
+            "history_max_age",
+            typed_text(None, "history_max_age", "30d".into())?,
+        ));
         for provider in Provider::ALL {
             rows.push((provider.config_key(), self.webhook_secret(provider)?));
         }

@@ -2,6 +2,9 @@
 //! the clap tree and committed. This test fails when they are stale; to write them anew run
 //! `UPDATE_GENERATED=1 cargo test --test generated_files`.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;

@@ -3,7 +3,11 @@
 //! These tests need the harness (a private network namespace with the agent, a stand-in tunnel
 //! server and an echo upstream on 127.0.0.1:8080), so they are ignored in a plain
 //! `cargo test`; `.ci/run` runs them inside the harness with `--ignored`, and reports them as
-//! skipped, with the reason, when the harness cannot run on the machine.
+//! skipped, with the reason, when the harness cannot run on the machine (under CI, where they
+//! must run, that fails the run instead).
+
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 
@@ -26,7 +30,8 @@ fn tunnelctl(args: &[&str]) -> common::Out {
 /// The edge port of a started tunnel leg, from the harness's edges file.
 fn edge_port(public_url: &str) -> u16 {
     let path = std::env::var("REAL_AGENT_EDGES").expect("REAL_AGENT_EDGES is set by the harness");
-    for _ in 0..50 {
+    // Waits for the condition (every 100 ms, for at most 30 s: a hang guard, not a bound).
+    for _ in 0..300 {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for line in text.lines() {
             let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
@@ -55,7 +60,8 @@ fn visit(port: u16, method: &str, path: &str, body: &str) -> String {
 }
 
 fn wait_for_requests(tunnel: &str, n: usize) -> Vec<Value> {
-    for _ in 0..50 {
+    // Waits for the condition (every 100 ms, for at most 30 s: a hang guard, not a bound).
+    for _ in 0..300 {
         let out = tunnelctl(&["local", "requests", "list", "--tunnel", tunnel, "--json"]);
         out.ok();
         let list = out.json().as_array().cloned().unwrap_or_default();
@@ -610,4 +616,112 @@ fn signed_webhooks_against_the_real_agent() {
         .prints("invalid");
     tunnelctl(&["local", "tunnels", "stop", "signed"]).ok();
     tunnelctl(&["local", "tunnels", "stop", "signed (http)"]).ok();
+}
+
+/// The capture history against the real agent. The test cannot stop and start the agent
+/// binary (the harness owns it and starts it once), so it clears the agent's captures with
+/// `DELETE /api/requests/http` (`local requests clear`), which leaves the agent as a restart
+/// does: none of its captures left. The capture is then read back from the history alone.
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn a_capture_kept_in_history_outlives_the_agents_captures() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("history.sqlite3");
+    let file = file.to_str().expect("a UTF-8 path");
+    let with_history = |args: &[&str]| {
+        let mut all = vec!["--history-file", file];
+        all.extend_from_slice(args);
+        tunnelctl(&all)
+    };
+    tunnelctl(&[
+        "local", "tunnels", "start", "--name", "kept", "--proto", "http", "--addr", "8080",
+    ])
+    .ok();
+    let leg = tunnelctl(&["local", "tunnels", "get", "kept (http)", "--json"]);
+    leg.ok();
+    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    assert!(visit(port, "POST", "/kept?n=7", "{\"event\":\"refund.created\"}").contains("200"));
+    let captured = wait_for_requests("kept (http)", 1);
+    let id = captured[0]["id"].as_str().unwrap().to_string();
+    let before = tunnelctl(&["local", "requests", "get", &id, "--json"]);
+    before.ok();
+
+    with_history(&[
+        "local",
+        "requests",
+        "record",
+        "--once",
+        "--tunnel",
+        "kept (http)",
+    ])
+    .ok()
+    .says("Kept 1 new capture(s)");
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    tunnelctl(&["local", "requests", "get", &id]).code(4);
+
+    let get = with_history(&["local", "requests", "get", &id, "--json"]);
+    get.ok().says("read from the history");
+    assert_eq!(get.stdout, before.stdout, "the agent's JSON, unchanged");
+    let found = with_history(&[
+        "local",
+        "requests",
+        "list",
+        "--history",
+        "--grep",
+        "refund.created",
+        "--json",
+    ]);
+    found.ok();
+    assert_eq!(common::strings_at(&found.json(), "/id"), [id]);
+    tunnelctl(&["local", "tunnels", "stop", "kept"]).ok();
+    tunnelctl(&["local", "tunnels", "stop", "kept (http)"]).ok();
+}
+
+#[test]
+#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
+fn a_webhook_captured_by_the_real_agent_becomes_a_fixture_that_passes() {
+    tunnelctl(&[
+        "local", "tunnels", "start", "--name", "fixture", "--proto", "http", "--addr", "8080",
+    ])
+    .ok();
+    let leg = tunnelctl(&["local", "tunnels", "get", "fixture (http)", "--json"]);
+    leg.ok();
+    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
+    assert!(visit(
+        port,
+        "POST",
+        "/hooks/paid",
+        "{\"event\":\"paid\",\"amount\":100}"
+    )
+    .contains("200"));
+    let id = wait_for_requests("fixture (http)", 1)[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let hooks = dir.path().join("hooks");
+    let hooks = hooks.to_str().unwrap();
+    tunnelctl(&["local", "requests", "save", &id, "--into", hooks]).ok();
+    let expect = std::fs::read_to_string(dir.path().join("hooks/post-hooks-paid.expect.toml"))
+        .expect("the expectation file");
+    assert!(expect.contains("status = 200"), "{expect}");
+    assert!(expect.contains("\"path\": \"/hooks/paid\""), "{expect}");
+    // The fixture passes against the upstream the agent forwarded to, sent without the agent.
+    let out = tunnelctl(&[
+        "local",
+        "requests",
+        "test",
+        hooks,
+        "--to",
+        "http://127.0.0.1:8080",
+    ]);
+    out.ok();
+    assert!(
+        out.stdout.starts_with("PASS    post-hooks-paid"),
+        "{}",
+        out.stdout
+    );
+    tunnelctl(&["local", "tunnels", "stop", "fixture"]).ok();
+    tunnelctl(&["local", "tunnels", "stop", "fixture (http)"]).ok();
 }

@@ -8,8 +8,8 @@
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Map, Value};
 
-use crate::errors::json_response;
-use crate::errors::{code, ApiError};
+use crate::api_error::json_response;
+use crate::api_error::{code, ApiError};
 use crate::faults::split_decoded;
 use crate::input::Fields;
 use crate::mgmt::{self, request::Ctx};
@@ -44,7 +44,7 @@ pub fn handle(shared: &Shared, method: &str, raw_path: &str, body: &[u8]) -> Res
             Ok(None)
         }
         ("GET", ["state"]) => Ok(Some(state(shared))),
-        ("GET", ["clock"]) => Ok(Some(shared.timeline.to_json())),
+        ("GET", ["clock"]) => Ok(Some(shared.clock.to_json())),
         ("POST", ["clock"]) => parse(body).and_then(|c| clock(shared, &c)).map(Some),
         ("GET", ["stats"]) => Ok(Some(shared.stats.to_json())),
         ("DELETE", ["stats"]) => {
@@ -53,7 +53,7 @@ pub fn handle(shared: &Shared, method: &str, raw_path: &str, body: &[u8]) -> Res
         }
         (_, ["agent", rest @ ..]) => match parse(body) {
             Err(e) => Err(e),
-            Ok(spec) => crate::agent::control::handle(&shared.agent, method, rest, &spec)
+            Ok(spec) => crate::agent::agent_control::handle(&shared.agent, method, rest, &spec)
                 .unwrap_or_else(|| Err(ApiError::no_route(raw_path))),
         },
         (_, [name]) => match allowed(name) {
@@ -220,14 +220,12 @@ pub fn clock(shared: &Shared, spec: &Value) -> Result<Value, ApiError> {
     let frozen = f.boolean("frozen")?;
     let advance_ms = f.uint("advance_ms")?;
     if let Some(b) = frozen {
-        shared.timeline.freeze(b);
+        shared.clock.freeze(b);
     }
     if let Some(ms) = advance_ms {
-        shared
-            .timeline
-            .advance(std::time::Duration::from_millis(ms));
+        shared.clock.advance(std::time::Duration::from_millis(ms));
     }
-    Ok(shared.timeline.to_json())
+    Ok(shared.clock.to_json())
 }
 
 /// Adds a fault; returns it as listed by `GET /_mock/faults`.
@@ -240,6 +238,6 @@ pub fn state(shared: &Shared) -> Value {
     let cfg = shared.config();
     let ctx = Ctx::new(&shared.base_url, &cfg);
     let mut store = lock(&shared.store);
-    store.settle(shared.timeline.now());
+    store.settle(shared.clock.now());
     mgmt::render_state(&store, &ctx)
 }

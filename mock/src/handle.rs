@@ -131,20 +131,20 @@ impl MockControl {
     /// (`POST /_mock/clock {"frozen": …}`): delays, the rate limit's window and `at_ms` then
     /// move only with [`Self::advance_clock`].
     pub fn freeze_clock(&self, frozen: bool) {
-        self.shared.timeline.freeze(frozen);
+        self.shared.clock.freeze(frozen);
     }
 
     /// The emulator's clock as `GET /_mock/clock` shows it: `{"now_ms", "frozen", "waiting"}`
     /// (`waiting`: requests held in a latency or a fault's delay right now).
     pub fn clock(&self) -> Value {
-        self.shared.timeline.to_json()
+        self.shared.clock.to_json()
     }
 
     /// Moves the emulator's clock forward (`POST /_mock/clock {"advance_ms": …}`): restarted
     /// sessions due by then come back, updates finish, the rate limit's window rolls, and
     /// latency and fault delays that end by then answer.
     pub fn advance_clock(&self, by: std::time::Duration) {
-        self.shared.timeline.advance(by);
+        self.shared.clock.advance(by);
     }
 
     /// Every agent API request received so far, in order (`GET /_mock/agent/requests-log`).
@@ -160,13 +160,13 @@ impl MockControl {
     /// Where to connect to visit each running tunnel leg (`GET /_mock/agent/edges`):
     /// `[{name, proto, public_url, edge_port}]`.
     pub fn agent_edges(&self) -> Value {
-        agent::control::edges(&self.shared.agent)
+        agent::agent_control::edges(&self.shared.agent)
     }
 
     /// Adds captured requests directly, exactly as `POST /_mock/agent/captures`; returns their
     /// ids, oldest first.
     pub fn seed_captures(&self, spec: Value) -> Result<Value, String> {
-        agent::control::seed_captures(&self.shared.agent, &spec).map_err(|e| e.msg)
+        agent::agent_control::seed_captures(&self.shared.agent, &spec).map_err(|e| e.msg)
     }
 }
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::errors::{code, ApiError};
+use crate::api_error::{code, ApiError};
 
 /// Parses a request body that must be a JSON object.
 ///

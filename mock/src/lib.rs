@@ -29,10 +29,10 @@
 //! The contract both follow is `mock/SPEC.md`.
 
 mod agent;
+mod api_error;
 mod clock;
 mod control;
 pub mod echo;
-mod errors;
 mod faults;
 mod handle;
 mod ids;
@@ -48,7 +48,7 @@ mod shared;
 mod stats;
 mod store;
 mod sync;
-mod timeline;
+mod timestamp;
 
 use std::io;
 use std::ops::Deref;

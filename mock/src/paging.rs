@@ -10,7 +10,7 @@ use std::ops::Bound;
 use percent_encoding::percent_decode_str;
 use serde_json::{json, Value};
 
-use crate::errors::{code, ApiError};
+use crate::api_error::{code, ApiError};
 use crate::mgmt::request::Ctx;
 
 /// The largest `limit` a request may ask for.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::errors::{code, ApiError};
+use crate::api_error::{code, ApiError};
 use crate::input::Fields;
 
 /// At most `max` requests in any `per_ms` milliseconds.

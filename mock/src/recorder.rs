@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use axum::http::HeaderMap;
 use serde_json::{json, Map, Value};
 
+use crate::clock::Clock;
 use crate::sync::lock;
-use crate::timeline::Timeline;
 
 /// One API request as it arrived, recorded before authentication or routing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub struct Ticket(u64);
 /// The request log; its own lock so recording never waits on resource handlers.
 #[derive(Debug)]
 pub struct Recorder {
-    clock: Arc<Timeline>,
+    clock: Arc<Clock>,
     log: Mutex<Log>,
 }
 
@@ -114,7 +114,7 @@ impl Log {
 
 impl Recorder {
     /// An empty log whose `at_ms` are read on `clock` (from the emulator's start).
-    pub fn new(clock: Arc<Timeline>) -> Self {
+    pub fn new(clock: Arc<Clock>) -> Self {
         Recorder {
             clock,
             log: Mutex::new(Log::default()),

@@ -9,17 +9,17 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use crate::clock;
-use crate::errors::ApiError;
+use crate::api_error::ApiError;
 use crate::input::Fields;
 use crate::mgmt::backends::Backends;
-use crate::mgmt::crud::{insert, Editable};
-use crate::mgmt::destinations::Destinations;
+use crate::mgmt::crud::{insert, Changes, Editable};
+use crate::mgmt::event_destinations::Destinations;
+use crate::mgmt::event_subscriptions::Subscriptions;
 use crate::mgmt::ip_policies::IpPolicies;
 use crate::mgmt::sessions::next_minor;
-use crate::mgmt::subscriptions::Subscriptions;
-use crate::mgmt::tls;
+use crate::mgmt::tls_termination;
 use crate::store::{Session, Store, TlsEdge, Tunnel, UpdatePhase};
+use crate::timestamp;
 
 const KEYS: &[&str] = &[
     "demo",
@@ -100,11 +100,15 @@ pub fn apply(store: &mut Store, spec: &Value) -> Result<Value, ApiError> {
     for item in objects(&f, "ip_policies")? {
         created.ip_policies.push(insert::<IpPolicies>(store, item)?);
     }
-    let now = clock::now();
+    let now = timestamp::now();
     for n in 1..=count(&f, "ip_policy_count")? {
         let id = store.ids.next(IpPolicies::PREFIX);
-        let policy =
-            IpPolicies::build(id.clone(), now.clone(), (Some(format!("policy {n}")), None));
+        let changes = Changes {
+            description: Some(format!("policy {n}")),
+            metadata: None,
+            own: (),
+        };
+        let policy = IpPolicies::build(id.clone(), now.clone(), changes);
         store.ip_policies.insert(id.clone(), policy);
         created.ip_policies.push(id);
     }
@@ -113,7 +117,7 @@ pub fn apply(store: &mut Store, spec: &Value) -> Result<Value, ApiError> {
         let ef = Fields::nested(item, &path);
         ef.only(&["module"])?;
         let module = match ef.object("module")? {
-            Some(m) => Some(tls::parse_module(&Fields::nested(
+            Some(m) => Some(tls_termination::parse_module(&Fields::nested(
                 m,
                 &format!("{path}.module"),
             ))?),
@@ -207,7 +211,7 @@ fn session(
         os: f.string("os")?.unwrap_or("linux").to_string(),
         region: f.string("region")?.unwrap_or("us").to_string(),
         started_at: f.string("started_at")?.map_or_else(
-            || clock::before_now(Duration::from_secs(60 * (5 + 17 * age_rank as u64))),
+            || timestamp::before_now(Duration::from_secs(60 * (5 + 17 * age_rank as u64))),
             str::to_string,
         ),
         agent_version,
@@ -234,7 +238,7 @@ fn generated_session(store: &mut Store, i: u64, age_rank: u64) -> String {
         metadata: String::new(),
         os: OSES[(idx / 3) % OSES.len()].to_string(),
         region: REGIONS[idx % REGIONS.len()].to_string(),
-        started_at: clock::before_now(Duration::from_secs(60 * (1 + 7 * age_rank))),
+        started_at: timestamp::before_now(Duration::from_secs(60 * (1 + 7 * age_rank))),
         update_available: next_minor(&agent_version),
         agent_version,
         update_checks_disabled: false,
@@ -284,17 +288,17 @@ fn demo(store: &mut Store, created: &mut Created) -> Result<(), ApiError> {
     let day = 86400;
     let sessions = [
         json!({"region": "us", "os": "linux", "agent_version": "3.18.4", "ip": "203.0.113.99",
-               "update_checks_disabled": true, "started_at": clock::before_now(Duration::from_secs(7 * day))}),
+               "update_checks_disabled": true, "started_at": timestamp::before_now(Duration::from_secs(7 * day))}),
         json!({"region": "us", "os": "windows", "agent_version": "3.19.1", "ip": "203.0.113.45",
-               "started_at": clock::before_now(Duration::from_secs(2 * day))}),
+               "started_at": timestamp::before_now(Duration::from_secs(2 * day))}),
         json!({"region": "eu", "os": "linux", "agent_version": "3.19.1", "ip": "198.51.100.22",
-               "metadata": "{\"host\":\"web-2\"}", "started_at": clock::before_now(Duration::from_secs(26 * 3600))}),
+               "metadata": "{\"host\":\"web-2\"}", "started_at": timestamp::before_now(Duration::from_secs(26 * 3600))}),
         json!({"region": "us", "os": "linux", "agent_version": "3.19.1", "ip": "203.0.113.10",
-               "metadata": "{\"host\":\"web-1\"}", "started_at": clock::before_now(Duration::from_secs(3 * 3600))}),
+               "metadata": "{\"host\":\"web-1\"}", "started_at": timestamp::before_now(Duration::from_secs(3 * 3600))}),
         json!({"region": "eu", "os": "linux", "agent_version": "3.20.0", "ip": "198.51.100.80",
-               "update_available": null, "started_at": clock::before_now(Duration::from_secs(40 * 60))}),
+               "update_available": null, "started_at": timestamp::before_now(Duration::from_secs(40 * 60))}),
         json!({"region": "ap", "os": "darwin", "agent_version": "3.18.4", "ip": "192.0.2.7",
-               "started_at": clock::before_now(Duration::from_secs(5 * 60))}),
+               "started_at": timestamp::before_now(Duration::from_secs(5 * 60))}),
     ];
     for (i, s) in sessions.into_iter().enumerate() {
         let m = as_map(s);

@@ -13,8 +13,8 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
+use crate::api_error::{code, ApiError};
 use crate::control;
-use crate::errors::{code, ApiError};
 use crate::faults::{answer_or_fault, answered_status, split_decoded};
 use crate::incoming::Incoming;
 use crate::mgmt::{self, request::ApiRequest};
@@ -67,7 +67,7 @@ async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
         return control::handle(&shared, &req.method, &req.raw_path, &req.body);
     }
 
-    let mut outcome = Outcome {
+    let mut outcome = StatusGuard {
         shared: &shared,
         ticket: req.record(&shared.recorder),
         status: 0,
@@ -81,13 +81,13 @@ async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
 /// Writes a request's status into the log and the stats when its handling ends, even when it
 /// never finishes (the connection or the server went away: status 0), so that the stats'
 /// `by_status` always adds up to `requests` once nothing is in progress.
-struct Outcome<'a> {
+struct StatusGuard<'a> {
     shared: &'a Shared,
     ticket: Ticket,
     status: u16,
 }
 
-impl Drop for Outcome<'_> {
+impl Drop for StatusGuard<'_> {
     fn drop(&mut self) {
         self.shared.recorder.answered(self.ticket, self.status);
         self.shared.stats.answered(self.status);
@@ -102,7 +102,7 @@ async fn pipeline(shared: &Shared, req: &Incoming) -> Response {
 
     if cfg.latency_ms > 0 {
         shared
-            .timeline
+            .clock
             .sleep(Duration::from_millis(cfg.latency_ms))
             .await;
     }
@@ -111,15 +111,19 @@ async fn pipeline(shared: &Shared, req: &Incoming) -> Response {
     }
 
     let segments = split_decoded(&req.raw_path);
-    answer_or_fault(shared, &req.method, &segments, || async {
-        answer(shared, req, &segments)
-    })
+    answer_or_fault(
+        &shared.faults,
+        &shared.clock,
+        &req.method,
+        &segments,
+        || async { answer(shared, req, &segments) },
+    )
     .await
 }
 
 /// Counts the request against the account's rate limit, or refuses it (429).
 fn admit(shared: &Shared, limit: RateLimit) -> Result<(), ApiError> {
-    let result = lock(&shared.rate_window).admit(limit, shared.timeline.now());
+    let result = lock(&shared.rate_window).admit(limit, shared.clock.now());
     if result.is_err() {
         shared.stats.rate_limited();
     }

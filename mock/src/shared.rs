@@ -7,13 +7,13 @@
 use std::sync::{Arc, Mutex};
 
 use crate::agent::state::Agent;
+use crate::clock::Clock;
 use crate::faults::Faults;
 use crate::ratelimit::{RateLimit, Window};
 use crate::recorder::Recorder;
 use crate::stats::Stats;
 use crate::store::Store;
 use crate::sync::lock;
-use crate::timeline::Timeline;
 use crate::MockOptions;
 
 /// Settings that `POST /_mock/config` can change while the emulator runs.
@@ -55,14 +55,14 @@ pub struct Shared {
     /// The local agent API's state: tunnels, captures, its own request log.
     pub agent: Agent,
     /// The clock of every wait and of both request logs, which tests may freeze and move.
-    pub timeline: Arc<Timeline>,
+    pub clock: Arc<Clock>,
 }
 
 impl Shared {
     /// Empty state with the given options; `base_url` is the bound management URL.
     pub fn new(opts: &MockOptions, base_url: String) -> Self {
         // The origin of every `at_ms`, in both request logs.
-        let timeline = Arc::new(Timeline::new());
+        let clock = Arc::new(Clock::new());
         Shared {
             base_url,
             api_key: opts.api_key.clone(),
@@ -75,12 +75,12 @@ impl Shared {
                 rate_limit: opts.rate_limit.map(RateLimit::from_pair),
             }),
             store: Mutex::new(Store::default()),
-            recorder: Recorder::new(timeline.clone()),
+            recorder: Recorder::new(clock.clone()),
             stats: Stats::default(),
             rate_window: Mutex::new(Window::default()),
             faults: Mutex::new(Faults::default()),
-            agent: Agent::new(opts, timeline.clone()),
-            timeline,
+            agent: Agent::new(opts, clock.clone()),
+            clock,
         }
     }
 

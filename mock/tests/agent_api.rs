@@ -2,6 +2,9 @@
 //! uri encoding, replacement, random order), the framework errors without `error_code`, the
 //! agent's coded errors, media types, and the control surface around the agent.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod agent_support;
 mod common;
 

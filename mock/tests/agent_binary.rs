@@ -1,6 +1,9 @@
 //! The `tunnelctl-mock` program's agent half: the URL it prints, `--agent-port`, and
 //! `TUNNELCTL_AGENT_URL` under `exec`.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::io::{BufRead, BufReader};

@@ -1,6 +1,9 @@
 //! Captures seeded through the control surface: binary and 5 MB bodies, eviction by
 //! `inspect_db_size`, and listing a thousand 64 KB captures at a small CPU cost.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod agent_support;
 mod common;
 

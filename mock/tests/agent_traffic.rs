@@ -2,6 +2,9 @@
 //! the visitor gets, what the upstream receives, how exchanges are captured, listed,
 //! filtered and replayed, and the metrics.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod agent_support;
 mod common;
 

@@ -1,5 +1,8 @@
 //! The `tunnelctl-mock` program: serve mode and `exec`.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::process::{Command, Stdio};

@@ -1,5 +1,8 @@
 //! The control surface: request log, faults, seeding, config, state, reset.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use std::time::{Duration, Instant};

@@ -1,6 +1,9 @@
 //! Faults for reliability tests: answers lost after the server acted, broken bodies, and
 //! reproducible random choices.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod agent_support;
 mod common;
 

@@ -1,5 +1,8 @@
 //! The request log's arrival times and answer statuses, and the traffic stats.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod agent_support;
 mod common;
 

@@ -1,5 +1,8 @@
 //! One happy path per resource, plus each resource's validation rules.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod common;
 
 use common::*;

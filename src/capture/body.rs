@@ -160,6 +160,48 @@ pub fn show(msg: &Message) -> Shown {
     shown
 }
 
+/// A message's text as a search finds it: the start line and header fields, then the body with
+/// its `Content-Encoding` undone and read as what it holds (JSON with its `\u` escapes undone,
+/// form fields percent-decoded, multipart parts as the detail view shows them). A binary body
+/// adds nothing: there are no words in it. Used by the capture history's search index.
+pub fn searchable(msg: &Message) -> String {
+    let mut text = msg.start_line.clone();
+    for (name, value) in &msg.headers {
+        text.push('\n');
+        text.push_str(name);
+        text.push_str(": ");
+        text.push_str(value);
+    }
+    let (bytes, _) = decoded_body(msg);
+    let Some(body) = as_text(&bytes) else {
+        return text;
+    };
+    let (body, _) = cut(body);
+    let ctype = msg
+        .header("content-type")
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    text.push('\n');
+    if ctype.starts_with("multipart/") {
+        text.push_str(&show(msg).plain());
+    } else if let Some(json) = (ctype.contains("json") || body.trim_start().starts_with(['{', '[']))
+        .then(|| serde_json::from_str::<serde_json::Value>(body).ok())
+        .flatten()
+    {
+        text.push_str(&json.to_string());
+    } else if ctype.contains("x-www-form-urlencoded") {
+        for (k, v) in url::form_urlencoded::parse(body.trim().as_bytes()) {
+            text.push_str(&k);
+            text.push('=');
+            text.push_str(&v);
+            text.push('\n');
+        }
+    } else {
+        text.push_str(body);
+    }
+    text
+}
+
 /// Lays out bytes by their content type (as sent: a multipart boundary keeps its case).
 fn show_bytes(bytes: &[u8], sent_type: &str, depth: usize) -> Shown {
     let lower = sent_type.to_ascii_lowercase();

@@ -426,6 +426,12 @@ impl Exchange {
             .collect())
     }
 
+    /// This capture without the agent's JSON text (once it was kept elsewhere).
+    pub fn without_json(mut self) -> Exchange {
+        self.json = None;
+        self
+    }
+
     /// The agent's JSON text of this capture, when it was kept.
     pub fn json(&self) -> Option<&str> {
         self.json.as_deref()

@@ -233,6 +233,21 @@ impl Query {
         &self.clauses
     }
 
+    /// Takes out the free-text words (not turned round with `!`), lower-case: the capture
+    /// history looks for those through its search index; the rest of the query (its secrets
+    /// kept) is matched as usual.
+    pub fn take_text(mut self) -> (Vec<String>, Query) {
+        let mut texts = Vec::new();
+        self.clauses.retain(|c| match &c.term {
+            Term::Text(t) if !c.negated => {
+                texts.push(t.clone());
+                false
+            }
+            _ => true,
+        });
+        (texts, self)
+    }
+
     /// Does it match everything?
     pub fn is_empty(&self) -> bool {
         self.clauses.is_empty()

@@ -50,6 +50,7 @@ pub fn parse(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
         api_key: typed("api_key"),
         api_url: typed("api_url"),
         agent_url: typed("agent_url"),
+        history_file: typed("history_file"),
     };
     let mut cli = Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))?;
     cli.global.on_command_line = on_command_line;

@@ -79,6 +79,13 @@ fn table() -> &'static [(&'static str, Scope)] {
                 "max_attempts",
                 Scope::In(with(management.clone(), settings("max_attempts"))),
             ),
+            (
+                "history_file",
+                Scope::In(with(
+                    groups(|g| g.reaches == Reaches::Agent),
+                    settings("history_file"),
+                )),
+            ),
             ("rate", Scope::In(with(management, settings("rate")))),
             ("show_secrets", Scope::In(groups(|g| g.echoes_secrets))),
             ("yes", Scope::In(confirming)),

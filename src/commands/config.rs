@@ -30,7 +30,7 @@ mod show;
   printf '%s\\n' \"$SECRET\" | tunnelctl config set webhook_secret_github -
 
 Keys: api_key (secret), api_url, agent_url, max_attempts (1 to 20), rate (N/SECONDS or off),
-webhook_secret_github, webhook_secret_stripe, webhook_secret_slack, webhook_secret_shopify,
+history_file, history_max_size (1GiB), history_max_age (30d), webhook_secret_github, webhook_secret_stripe, webhook_secret_slack, webhook_secret_shopify,
 webhook_secret_standard (secrets, set from stdin only; TUNNELCTL_WEBHOOK_SECRET_<PROVIDER> wins).")]
 pub struct ConfigArgs {
     #[command(subcommand)]
@@ -71,7 +71,7 @@ TUNNELCTL_* environment variables are not.",
         after_help = "Examples:\n  tunnelctl config get api_url\n  tunnelctl config get rate"
     )]
     Get {
-        /// api_key, api_url, agent_url, max_attempts, rate or webhook_secret_<provider>
+        /// api_key, api_url, agent_url, max_attempts, rate, history_* or webhook_secret_<provider>
         key: String,
     },
     /// Set a key in the profile ('-' as VALUE reads it from stdin)
@@ -84,7 +84,7 @@ TUNNELCTL_* environment variables are not.",
 
 A webhook secret is read from stdin only ('-'), never from the command line.")]
     Set {
-        /// api_key, api_url, agent_url, max_attempts, rate or webhook_secret_<provider>
+        /// api_key, api_url, agent_url, max_attempts, rate, history_* or webhook_secret_<provider>
         key: String,
         /// The value, or '-' to read it from stdin
         value: String,
@@ -92,7 +92,7 @@ A webhook secret is read from stdin only ('-'), never from the command line.")]
     /// Remove a key from the profile
     #[command(after_help = "Example:\n  tunnelctl config unset agent_url")]
     Unset {
-        /// api_key, api_url, agent_url, max_attempts, rate or webhook_secret_<provider>
+        /// api_key, api_url, agent_url, max_attempts, rate, history_* or webhook_secret_<provider>
         key: String,
     },
     /// Print the path of the config file
@@ -124,6 +124,12 @@ fn check_value(key: &str, value: &str) -> Result<()> {
         "max_attempts" => crate::parse::parse_attempts(value)
             .map(|_| ())
             .map_err(|e| Error::usage(format!("max_attempts: {}", escape(&e)))),
+        "history_max_size" => crate::history::parse_max_size(value)
+            .map(|_| ())
+            .map_err(|e| Error::usage(format!("history_max_size: {}", escape(&e)))),
+        "history_max_age" => crate::parse::parse_lookback(value)
+            .map(|_| ())
+            .map_err(|e| Error::usage(format!("history_max_age: {}", escape(&e)))),
         "rate" => value
             .parse::<RateSetting>()
             .map(|_| ())
@@ -166,6 +172,7 @@ impl super::Group for ConfigArgs {
         ("api_url", &["show", "init"]),
         ("agent_url", &["show", "init"]),
         ("max_attempts", &["show"]),
+        ("history_file", &["show"]),
         ("rate", &["show"]),
     ];
 

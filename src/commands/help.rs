@@ -62,6 +62,8 @@ Flags of 'local requests list':
   --signature   sig:RESULT
   --tunnel      only the tunnel of exactly this name (the agent filters)
   --limit       at most N requests that match
+  --history     read the captures kept in the history (a SQLite file) instead of the
+                agent's; --grep then searches its index ('record' fills it)
 ";
 
 /// The text of `tunnelctl help output`: the output formats and what decides between them.

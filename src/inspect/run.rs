@@ -27,6 +27,9 @@ use crate::capture::replay::send::upstream_for;
 use crate::capture::Exchange;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::history::recorder::Recorder;
+use crate::history::store::Selection;
+use crate::history::Store;
 use crate::settings::DEFAULT_AGENT_URL;
 
 /// How often the agent is asked for new captures while it answers: a new capture is on screen
@@ -41,9 +44,19 @@ type Screenful = Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>;
 /// How often an agent that does not answer is tried again.
 const RETRY: Duration = Duration::from_secs(1);
 
+/// Where the inspector's captures come from, besides the agent's.
+pub enum Kept {
+    /// The agent's alone.
+    Agent,
+    /// The agent's, each one also kept in the history (`--record`).
+    Recording(Recorder),
+    /// The history's (`--history`): read once, the agent not polled.
+    History(Store),
+}
+
 /// Runs the inspector until the user quits. `filter` is the `/` bar's first text; `budget`
 /// the bytes of captures kept at most.
-pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64) -> Result<()> {
+pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64, kept: Kept) -> Result<()> {
     let filter = filter.unwrap_or("");
     Query::parse(filter).map_err(|e| Error::usage(format!("--filter: {e}")))?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
@@ -61,6 +74,19 @@ pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64) -> Result<()>
     let mut state = State::with_budget(&url, budget);
     state.secrets = ctx.settings.webhook_secrets()?;
     state.set_filter(filter);
+    let recorder = match kept {
+        Kept::Agent => None,
+        Kept::Recording(r) => Some(std::cell::RefCell::new(r)),
+        Kept::History(store) => {
+            state.merge(from_history(&store, budget)?);
+            // Nothing more comes: the agent is not asked (the title says whose captures these
+            // are, and that they do not change).
+            state.url = format!("history {}", crate::history::file::shown(store.path()));
+            state.agent = Agent::Up;
+            state.paused = true;
+            None
+        }
+    };
     let mut screen = Screen::new(ctx.printer.color);
     // The trace would be drawn over the screen: it goes to a file, named before and after.
     let trace = match ctx.settings.flags.verbose {
@@ -77,7 +103,15 @@ pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64) -> Result<()>
     // and a terminal could show half a frame).
     let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BYTES, std::io::stdout()));
     let mut term = Terminal::new(backend).map_err(io_error)?;
-    let result = event_loop(ctx, &client, &mut term, &mut screen, &mut state).await;
+    let result = event_loop(
+        ctx,
+        &client,
+        recorder.as_ref(),
+        &mut term,
+        &mut screen,
+        &mut state,
+    )
+    .await;
     drop(term);
     drop(guard);
     drop(diverted);
@@ -122,9 +156,24 @@ struct Answer {
 
 type Poll<'a> = Pin<Box<dyn Future<Output = Answer> + 'a>>;
 
+/// The newest kept captures, as many as `budget` bytes hold, newest first.
+fn from_history(store: &Store, budget: u64) -> Result<Vec<Exchange>> {
+    let mut all = Vec::new();
+    let mut bytes = 0u64;
+    store.each(&Selection::default(), |json| {
+        bytes += json.len() as u64;
+        if let Some(e) = Exchange::from_json(json) {
+            all.push(e);
+        }
+        Ok(bytes < budget && all.len() < super::kept::MAX_KEPT)
+    })?;
+    Ok(all)
+}
+
 async fn event_loop(
     ctx: &Context,
     client: &agent::AgentClient,
+    recorder: Option<&std::cell::RefCell<Recorder>>,
     term: &mut Screenful,
     screen: &mut Screen,
     state: &mut State,
@@ -147,9 +196,10 @@ async fn event_loop(
             let asked = feed.next_limit(state);
             let recheck = feed.pending_to_check(state);
             poll = Some(Box::pin(async move {
-                let list = match client.requests_raw(asked, None).await {
-                    Ok(list) => feed::exchanges(&list),
-                    Err(e) => Err(e),
+                let list = match (client.requests_raw(asked, None).await, recorder) {
+                    (Ok(list), None) => feed::exchanges(&list),
+                    (Ok(list), Some(r)) => keep(&list, r),
+                    (Err(e), _) => Err(e),
                 };
                 let mut rechecked = Vec::new();
                 if list.is_ok() {
@@ -193,6 +243,14 @@ async fn event_loop(
             _ = tokio::time::sleep_until(next_poll), if waiting => {}
         }
     }
+}
+
+/// The captures of a list answer, kept in the history on the way (`--record`).
+fn keep(list: &agent::RawList, recorder: &std::cell::RefCell<Recorder>) -> Result<Vec<Exchange>> {
+    let mut all = Exchange::all_of(list, true)?;
+    all.retain(|e| !e.id.is_empty());
+    recorder.borrow_mut().keep(&all)?;
+    Ok(all.into_iter().map(Exchange::without_json).collect())
 }
 
 /// Takes in a poll's answer; returns how long to wait before the next one.

@@ -303,6 +303,26 @@ impl Filter {
         self.run_val(val, tty, out)
     }
 
+    /// Is the filter true of the JSON text `input`, as `jq -e` decides: at least one result,
+    /// and none of them `false` or `null`. (Expectations of fixtures are such filters.)
+    pub fn holds(&self, input: &[u8]) -> Result<bool> {
+        let val = read_item(input)?;
+        let ctx = Ctx::<guard::Bounded>::new(guard::Watch(&self.filter.lut), Vars::new([]));
+        guard::guarded(|| {
+            let mut any = false;
+            for result in self.filter.id.run((ctx, val)).map(unwrap_valr) {
+                let v = result.map_err(|e| {
+                    Error::usage(error_line::runtime_error(&self.code, &e.to_string()))
+                })?;
+                if matches!(v, Val::Null | Val::Bool(false)) {
+                    return Ok(false);
+                }
+                any = true;
+            }
+            Ok(any)
+        })
+    }
+
     /// Runs the filter on a jaq value and writes each result (see [`Filter::run_text`]).
     pub fn run_val(&self, val: Val, tty: bool, out: &mut impl Write) -> Result<()> {
         let ctx = Ctx::<guard::Bounded>::new(guard::Watch(&self.filter.lut), Vars::new([]));
@@ -436,6 +456,22 @@ mod tests {
             .join()
             .unwrap();
         assert_eq!(ran, "0\n");
+    }
+
+    #[test]
+    fn a_filter_holds_when_every_result_is_truthy() {
+        let holds = |code: &str| {
+            Filter::compile(code)
+                .unwrap()
+                .holds(br#"{"a":1,"b":[]}"#)
+                .unwrap()
+        };
+        assert!(holds(".a == 1"));
+        assert!(holds(".b"));
+        assert!(!holds(".a == 2"));
+        assert!(!holds(".missing"));
+        assert!(!holds("empty"));
+        assert!(!holds("true, false"));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 use tunnelctl_mock::{MockOptions, RecordedRequest};
 
-use crate::common::seed::{ids, sorted};
+use crate::common::seed::{ids, sorted, KINESIS};
 use crate::common::{assert_management_headers, only_write, Env};
 
 /// One collection as the CLI exposes it.
@@ -24,6 +24,36 @@ pub struct Collection {
     seed: fn(&Env, usize) -> Vec<String>,
     /// How items are removed.
     remove: Remove,
+    /// How its list looks.
+    listing: Listing,
+}
+
+/// A collection's list off a terminal (TSV) and on one (a table).
+struct Listing {
+    /// The TSV fields of a stored item, in order.
+    tsv: fn(&Value) -> Vec<String>,
+    /// Headers the table shows.
+    headers: &'static [&'static str],
+    /// Text the table of the seeded items shows (a cell in its table form).
+    shows: &'static [&'static str],
+}
+
+/// A string field of a stored item by JSON pointer; empty when it is absent.
+fn text(item: &Value, pointer: &str) -> String {
+    item.pointer(pointer)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The values of `key` in each object of the list at `pointer`, joined by commas.
+fn joined(item: &Value, pointer: &str, key: &str) -> String {
+    let list = item.pointer(pointer).and_then(Value::as_array);
+    list.into_iter()
+        .flatten()
+        .map(|v| text(v, &format!("/{key}")))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The command that removes items, several at a time.
@@ -69,6 +99,15 @@ const IP_POLICIES: Collection = Collection {
         done: "Deleted IP policy",
         ..DELETE
     },
+    listing: Listing {
+        tsv: |p| {
+            ["/id", "/description", "/metadata", "/created_at"]
+                .map(|f| text(p, f))
+                .to_vec()
+        },
+        headers: &["ID", "DESCRIPTION", "METADATA", "CREATED"],
+        shows: &[],
+    },
 };
 
 const IP_POLICY_UPDATE: Update = Update {
@@ -93,6 +132,24 @@ const BACKENDS: Collection = Collection {
         done: "Deleted tunnel-group backend",
         ..DELETE
     },
+    listing: Listing {
+        tsv: |b| {
+            let labels = b["labels"].as_object().into_iter().flatten();
+            let labels: Vec<String> = labels
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("")))
+                .collect();
+            vec![
+                text(b, "/id"),
+                text(b, "/description"),
+                labels.join(","),
+                joined(b, "/tunnels", "id"),
+                text(b, "/metadata"),
+                text(b, "/created_at"),
+            ]
+        },
+        headers: &["ID", "DESCRIPTION", "LABELS", "TUNNELS", "CREATED"],
+        shows: &["n=0"],
+    },
 };
 
 const BACKEND_UPDATE: Update = Update {
@@ -112,6 +169,30 @@ const EVENT_DESTINATIONS: Collection = Collection {
         done: "Deleted event destination",
         ..DELETE
     },
+    listing: Listing {
+        // The seeds are Kinesis streams written to with a role.
+        tsv: |d| {
+            vec![
+                text(d, "/id"),
+                text(d, "/description"),
+                text(d, "/format"),
+                format!("kinesis {}", text(d, "/target/kinesis/stream_arn")),
+                format!("role {}", text(d, "/target/kinesis/auth/role/role_arn")),
+                text(d, "/metadata"),
+                text(d, "/created_at"),
+            ]
+        },
+        headers: &[
+            "ID",
+            "DESCRIPTION",
+            "FORMAT",
+            "TARGET",
+            "AUTH",
+            "METADATA",
+            "CREATED",
+        ],
+        shows: &[KINESIS],
+    },
 };
 
 const EVENT_DESTINATION_UPDATE: Update = Update {
@@ -127,14 +208,38 @@ const EVENT_SUBSCRIPTIONS: Collection = Collection {
     prefix: "esb_",
     plural: "event subscriptions",
     seed: |env, n| {
+        let dest = env.seed_destinations(1);
         let bodies: Vec<Value> = (0..n)
-            .map(|i| json!({"description": format!("sub {i}")}))
+            .map(|i| json!({"description": format!("sub {i}"), "metadata": format!("m{i}"),
+                            "sources": [{"type": "a.v0"}, {"type": "b.v0"}], "destination_ids": dest}))
             .collect();
         env.seed_subscriptions(Value::Array(bodies))
     },
     remove: Remove {
         done: "Deleted event subscription",
         ..DELETE
+    },
+    listing: Listing {
+        tsv: |s| {
+            vec![
+                text(s, "/id"),
+                text(s, "/description"),
+                joined(s, "/sources", "type"),
+                joined(s, "/destinations", "id"),
+                text(s, "/metadata"),
+                text(s, "/created_at"),
+            ]
+        },
+        headers: &[
+            "ID",
+            "DESCRIPTION",
+            "SOURCES",
+            "DESTINATIONS",
+            "METADATA",
+            "CREATED",
+        ],
+        // Types in a table are separated by a space too.
+        shows: &["a.v0, b.v0"],
     },
 };
 
@@ -155,7 +260,18 @@ const SESSIONS: Collection = Collection {
     state: "tunnel_sessions",
     prefix: "ts_",
     plural: "tunnel sessions",
-    seed: Env::seed_session_count,
+    // Every other one with metadata (JSON, printed as it is) and a credential of its own.
+    seed: |env, n| {
+        let items: Vec<Value> = (0..n)
+            .map(|i| match i % 2 {
+                0 => json!({"region": "eu", "os": "linux", "agent_version": "3.19.1",
+                            "metadata": format!("{{\"host\":\"web-{i}\"}}"),
+                            "credential_id": "cr_2abcdefghijklmnopqrstuvwxyz"}),
+                _ => json!({"region": "ap", "os": "darwin", "agent_version": "3.18.4"}),
+            })
+            .collect();
+        env.seed_sessions(items)
+    },
     remove: Remove {
         verb: "stop",
         done: "Stopped",
@@ -163,6 +279,24 @@ const SESSIONS: Collection = Collection {
         suffix: "/stop",
         body: "{}",
         no_id: "",
+    },
+    listing: Listing {
+        tsv: |s| {
+            [
+                "/id",
+                "/region",
+                "/os",
+                "/agent_version",
+                "/ip",
+                "/started_at",
+                "/credential/id",
+                "/metadata",
+            ]
+            .map(|f| text(s, f))
+            .to_vec()
+        },
+        headers: &["ID", "REGION", "OS", "AGENT VERSION", "IP", "STARTED"],
+        shows: &[],
     },
 };
 
@@ -178,6 +312,7 @@ macro_rules! contract {
             #[test] fn a_limit_over_a_page_fetches_two() { super::a_limit_over_a_page_fetches_two(&C) }
             #[test] fn wrong_list_flags_send_nothing() { super::wrong_list_flags_send_nothing(&C) }
             #[test] fn empty_list() { super::empty_list(&C) }
+            #[test] fn tsv_off_a_terminal_and_a_table_on_one() { super::tsv_off_a_terminal_and_a_table_on_one(&C) }
             #[test] fn unknown_fields_reach_json_output_unchanged() {
                 super::unknown_fields_reach_json_output_unchanged(&C, contract!(@has $($create)?), contract!(@update $($update)?))
             }
@@ -381,6 +516,40 @@ fn empty_list(c: &Collection) {
     assert_eq!(env.requests().len(), 4);
 }
 
+/// Off a terminal a list is TSV: no header, one line per item with its full values (RFC 3339
+/// times), newest first; on one it is a table with a header over its columns, every ID whole
+/// and times as ages.
+fn tsv_off_a_terminal_and_a_table_on_one(c: &Collection) {
+    let env = Env::new();
+    let seeded = (c.seed)(&env, 2);
+    let out = c.run(&env, "list", &[]);
+    out.ok();
+    let expected: Vec<String> = c
+        .stored(&env)
+        .iter()
+        .map(|item| (c.listing.tsv)(item).join("\t"))
+        .collect();
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines, expected, "no header, full values, newest first");
+
+    let table = env.run_terminal(200, &c.args("list", &[]));
+    table.ok();
+    let mut lines = table.stdout.lines();
+    let header = lines.next().unwrap_or("");
+    for col in c.listing.headers {
+        assert!(header.contains(col), "{col}: {header}");
+    }
+    assert_eq!(lines.count(), 2, "a row per item: {}", table.stdout);
+    assert!(!table.stdout.contains('\t'), "{}", table.stdout);
+    for id in &seeded {
+        table.prints(id);
+    }
+    for shown in c.listing.shows {
+        table.prints(shown);
+    }
+    table.shows_age();
+}
+
 fn unknown_fields_reach_json_output_unchanged(
     c: &Collection,
     create_empty: bool,
@@ -488,7 +657,9 @@ fn create_without_flags_sends_an_empty_object(c: &Collection) {
     assert_eq!(req.query, None);
     assert_management_headers(&req);
     assert_eq!(req.body_json(), Some(json!({})));
-    assert!(out.json()["id"].as_str().unwrap().starts_with(c.prefix));
+    let printed = out.json();
+    assert!(printed["id"].as_str().unwrap().starts_with(c.prefix));
+    assert_eq!(c.stored(&env), [printed], "printed as created");
 }
 
 fn update_refusals_send_nothing(c: &Collection, u: &Update) {

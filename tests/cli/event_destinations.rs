@@ -634,45 +634,6 @@ fn get_tsv_and_table() {
 }
 
 #[test]
-fn list_tsv_off_a_terminal_and_a_table_on_one() {
-    let env = Env::new();
-    let ids = env.seed_destinations(2);
-    let out = env.run_in(CMD, &["list"]);
-    out.ok();
-    let lines: Vec<&str> = out.stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "no header in TSV: {}", out.stdout);
-    for line in &lines {
-        let fields: Vec<&str> = line.split('\t').collect();
-        assert_eq!(fields.len(), 7, "{line}");
-        assert!(ids.iter().any(|i| i == fields[0]), "{line}");
-        assert_eq!(fields[2], "json");
-        assert_eq!(fields[3], format!("kinesis {KINESIS}"));
-        assert_eq!(fields[4], format!("role {ROLE}"));
-        assert!(
-            fields[6].ends_with('Z') && fields[6].contains('T'),
-            "{line}"
-        );
-    }
-    let table = env.run_terminal(200, &["event-destinations", "list"]);
-    table.ok();
-    let header = table.stdout.lines().next().unwrap();
-    for col in [
-        "ID",
-        "DESCRIPTION",
-        "FORMAT",
-        "TARGET",
-        "AUTH",
-        "METADATA",
-        "CREATED",
-    ] {
-        assert!(header.contains(col), "{header}");
-    }
-    for id in &ids {
-        table.prints(id.as_str());
-    }
-}
-
-#[test]
 fn jq_reaches_into_the_target() {
     let env = Env::new();
     env.seed_destinations(2);

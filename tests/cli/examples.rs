@@ -50,6 +50,10 @@ const SKIPPED: &[(&str, &str)] = &[
         "asks for the URL and the key on a terminal",
     ),
     (
+        "tunnelctl local requests record",
+        "records until Ctrl-C: it never ends by itself (tests/cli/history.rs stops one)",
+    ),
+    (
         "cargo run -p tunnelctl-mock -- --demo",
         "serves until Ctrl-C (its exec form runs)",
     ),
@@ -92,6 +96,7 @@ pub(crate) const PLACEHOLDERS: &[(&str, Stand)] = &[
     ("esb_2Qm…", Stand::Id(&["subscription"])),
     ("esb_…", Stand::Id(&["subscription"])),
     ("airt_2Qm…", Stand::Id(&["capture"])),
+    ("airt_2Qn…", Stand::Id(&["capture2"])),
     ("airt_…", Stand::Id(&["capture"])),
     ("arn:aws:kinesis:…:stream/events", Stand::Text(KINESIS)),
     ("arn:aws:kinesis:…", Stand::Text(KINESIS)),
@@ -284,8 +289,15 @@ impl World {
                 "body_base64": b64(b"{\"event\":\"paid\"}"), "status_code": 200,
                 "response_headers": {"Content-Type": ["text/plain"]},
                 "response_body_base64": b64(b"ok")
+            }, {
+                "tunnel_name": "web (http)", "method": "POST", "uri": "/hook?n=2",
+                "headers": {"Content-Type": ["application/json"]},
+                "body_base64": b64(b"{\"event\":\"refunded\"}"), "status_code": 200,
+                "response_headers": {"Content-Type": ["text/plain"]},
+                "response_body_base64": b64(b"ok")
             }]));
             ids.push(("capture", strings(&captured)[0].clone()));
+            ids.push(("capture2", strings(&captured)[1].clone()));
         }
         let cwd = tempfile::tempdir().unwrap();
         let target =
@@ -344,6 +356,17 @@ impl World {
             let har = self.env.local(&["requests", "export", "--har", "-"]);
             har.ok();
             fs::write(dir.join("hooks.har"), &har.stdout).unwrap();
+        }
+        // A fixture the upstream (an echo of the request) passes, for the `test` examples.
+        if script.contains(" test ") {
+            let hooks = dir.join("hooks");
+            fs::create_dir_all(&hooks).unwrap();
+            fs::write(hooks.join("post-hook.http"), request(r#"{"event":"paid"}"#)).unwrap();
+            fs::write(
+                hooks.join("post-hook.expect.toml"),
+                "status = 200\njq = [\".method == \\\"POST\\\"\"]\n",
+            )
+            .unwrap();
         }
         let editor = dir.join("edit-request");
         fs::write(&editor, "#!/bin/sh\nsed -i 's/paid/refunded/' \"$1\"\n").unwrap();

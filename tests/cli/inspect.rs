@@ -220,13 +220,14 @@ fn waits_for_an_agent_that_is_not_running_then_shows_it() {
 #[test]
 fn sigterm_gives_the_terminal_back() {
     let env = Env::new();
-    // A shell on the terminal starts the inspector (its stdin the terminal), ends it with
-    // SIGTERM as a supervisor would, and prints how it exited.
+    // A shell on the terminal starts the inspector (its stdin the terminal), says its pid and
+    // prints how it exited; the test ends it with SIGTERM, as a supervisor would, once it has
+    // drawn its screen.
     let mut cmd = Command::new("sh");
     let bin = assert_cmd::cargo::cargo_bin("tunnelctl");
     cmd.args([
         "-c",
-        "\"$1\" local inspect </dev/tty & pid=$!; sleep 2; kill -TERM $pid; wait $pid; echo \"exit=$?\"",
+        "\"$1\" local inspect </dev/tty & pid=$!; echo \"pid=$pid.\"; wait $pid; echo \"exit=$?\"",
         "sh",
     ])
     .arg(bin)
@@ -234,14 +235,23 @@ fn sigterm_gives_the_terminal_back() {
     .env("TUNNELCTL_CONFIG", env.config_path())
     .env("HOME", env.dir.path());
     let mut term = Pty::spawn(&cmd, 24, 80);
+    term.wait_for("tunnelctl inspect");
+    let pid = || {
+        let seen = String::from_utf8_lossy(&term.output()).into_owned();
+        seen.split_once("pid=")
+            .and_then(|(_, rest)| rest.split_once('.'))
+            .map(|(pid, _)| pid.to_string())
+    };
+    crate::common::wait_until("the inspector's pid", || pid().is_some());
+    let pid = pid().expect("the shell says the inspector's pid");
+    let killed = Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success(), "kill -TERM {pid}");
     term.wait_for("exit=143");
     assert_eq!(term.wait_exit(), 0);
     term.assert_restored();
-    let seen = String::from_utf8_lossy(&term.output()).into_owned();
-    assert!(
-        seen.contains("tunnelctl inspect"),
-        "it had drawn its screen"
-    );
 }
 
 #[test]

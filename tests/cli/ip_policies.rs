@@ -56,36 +56,6 @@ fn update_sends_only_the_flags_given() {
 }
 
 #[test]
-fn tsv_off_a_terminal_and_a_table_on_one() {
-    let env = Env::new();
-    let ids = env.seed(json!({"ip_policy_count": 2}));
-    let out = env.run_in(CMD, &["list"]);
-    out.ok();
-    let lines: Vec<&str> = out.stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "no header in TSV: {}", out.stdout);
-    let fields: Vec<&str> = lines[0].split('\t').collect();
-    assert_eq!(fields.len(), 4);
-    assert!(ids["ip_policies"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|i| i == fields[0]));
-    assert!(
-        fields[3].ends_with('Z') && fields[3].contains('T'),
-        "RFC 3339 time: {}",
-        fields[3]
-    );
-
-    let table = env.run_tty(&["ip-policies", "list"]);
-    table.ok();
-    let header = table.stdout.lines().next().unwrap();
-    for col in ["ID", "DESCRIPTION", "METADATA", "CREATED"] {
-        assert!(header.contains(col), "{header}");
-    }
-    table.shows_age();
-}
-
-#[test]
 fn validation_names_the_flag_and_sends_nothing() {
     let env = Env::new();
     let long_desc = "d".repeat(256);

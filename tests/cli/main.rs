@@ -3,6 +3,9 @@
 //! keeps (`crud_contract`), the snapshots of every table and detail view (`screens`), the
 //! property tests, and the hostile-server suite.
 
+// Tests may unwrap: a failure there is the test failing (the workspace lints deny it elsewhere).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../docs/mod.rs"]
@@ -25,6 +28,7 @@ mod fleet;
 mod guides;
 mod header_case;
 mod help;
+mod history;
 mod inspect;
 mod inspect_at_80;
 mod inspect_filter_keys;
@@ -46,6 +50,7 @@ mod signed_webhooks;
 mod tables;
 mod tour;
 mod webhook_secrets;
+mod webhook_tests;
 mod what_to_type;
 mod wide_tables;
 

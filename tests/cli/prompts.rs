@@ -55,7 +55,7 @@ fn config_init_is_typed_through_with_the_key_hidden() {
     let mut term = config_init(&env);
     term.wait_for("Management API URL:");
     term.send(&env.mock.url()).send(keys::ENTER);
-    term.wait_for("API key (hidden):");
+    term.wait_for_hidden("API key (hidden):");
     term.send(API_KEY).send(keys::ENTER);
     let screen = term.wait_for("Saved profile 'default'");
     assert!(screen.contains("accepted the key"), "{screen}");
@@ -81,7 +81,7 @@ fn ctrl_c_at_the_hidden_key_prompt_saves_nothing_and_takes_no_later_line() {
     let mut term = config_init(&env);
     term.wait_for("Management API URL [https://old.example.com]:");
     term.send(&env.mock.url()).send(keys::ENTER);
-    term.wait_for("API key (hidden):");
+    term.wait_for_hidden("API key (hidden):");
     // A key half typed, Ctrl-C, and a line typed right after it: none of it is an answer.
     term.send("tk_half")
         .send(keys::CTRL_C)
@@ -123,7 +123,7 @@ fn key_prompt(env: &Env) -> Pty {
         ROWS,
         COLS,
     );
-    term.wait_for("API key (hidden):");
+    term.wait_for_hidden("API key (hidden):");
     term
 }
 
@@ -172,7 +172,7 @@ fn after_ctrl_c_at_the_hidden_key_prompt_the_shell_reads_its_next_line() {
     cmd.arg(tunnelctl.get_program())
         .args(["config", "init", "--api-url", &env.mock.url()]);
     let mut term = Pty::spawn(&cmd, ROWS, COLS);
-    term.wait_for("API key (hidden):");
+    term.wait_for_hidden("API key (hidden):");
     term.send("tk_half").send(keys::CTRL_C);
     term.wait_for("exit=130");
     term.send("next").send(keys::ENTER);

@@ -1,7 +1,8 @@
 //! Signed webhooks through the binary and a real tunnel of the emulator: a webhook signed by
 //! the provider's official library is captured, `verify` judges it, and what a changed replay
 //! or a `send` delivers to the upstream is accepted by the official verifier again. The
-//! libraries come from `tests/providers/setup.sh`; without them each test says SKIPPED.
+//! libraries come from `tests/providers/setup.sh`; without them each test says SKIPPED, or
+//! fails under CI (the variable `CI` set).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -192,6 +192,16 @@ impl Pty {
         self.wait_until(&format!("{text:?}"), |screen| screen.contains(text))
     }
 
+    /// Waits until the screen shows `text` and the terminal has stopped echoing: a hidden
+    /// question is then reading its answer, and what is typed is not shown. (Typing as soon as
+    /// the question is drawn races the program turning echo off.)
+    #[track_caller]
+    pub fn wait_for_hidden(&mut self, text: &str) -> String {
+        self.wait_for(text);
+        let fd = self.master.as_raw_fd();
+        self.wait_until(&format!("echo off after {text:?}"), |_| !echoes(fd))
+    }
+
     /// Waits until the screen is as `done` wants it (`what` names that in the failure);
     /// returns the screen. Fails as [`Pty::wait_for`] does.
     #[track_caller]
@@ -295,4 +305,19 @@ impl Drop for Pty {
             let _ = self.child.kill();
         }
     }
+}
+
+/// Whether the terminal of master `fd` echoes what is typed (its line discipline's ECHO flag).
+fn echoes(fd: Option<std::os::fd::RawFd>) -> bool {
+    let Some(fd) = fd else {
+        return true;
+    };
+    // SAFETY: an all-zero termios is a valid value to be overwritten; tcgetattr only writes
+    // the termios it is given, and `fd` is the open master of the test's terminal, whose
+    // settings are those of its other side.
+    let mut t: libc::termios = unsafe { std::mem::zeroed() };
+    if unsafe { libc::tcgetattr(fd, &mut t) } != 0 {
+        return true;
+    }
+    t.c_lflag & libc::ECHO != 0
 }

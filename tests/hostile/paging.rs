@@ -2,8 +2,6 @@
 //! addresses resolve against the page (RFC 3986), and an answer that is not HTTP is a bad
 //! answer (exit 1), not an unreachable server.
 
-use std::time::{Duration, Instant};
-
 use crate::common::hostile::{page, Hostile, Reply};
 use crate::common::Env;
 
@@ -28,10 +26,8 @@ fn cycle(items: bool) -> Hostile {
 fn a_cycle_of_two_pages_ends_with_a_clear_error() {
     let server = cycle(true);
     let env = Env::new();
-    let started = Instant::now();
     let out = env.run_at(&server.url(), &["ip-policies", "list"]);
     out.code(1);
-    assert!(started.elapsed() < Duration::from_secs(10));
     out.says("leads back to a page already read");
     assert_eq!(
         server.count(),

@@ -4,8 +4,6 @@
 //! no core dump can write them to disk. (The harness itself fails any run whose output holds
 //! the API key or the test AWS secret.)
 
-use std::time::{Duration, Instant};
-
 use serde_json::{json, Value};
 
 use crate::common::hostile::{page, Hostile, Reply};
@@ -293,10 +291,7 @@ fn core_dumps_are_off_while_the_key_is_in_memory() {
         });
     }
     let mut child = cmd.spawn().expect("the binary starts");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while server.count() == 0 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    crate::common::wait_until("the child's request", || server.count() >= 1);
     assert_eq!(server.count(), 1, "the child is waiting on its request");
     let limits = core_limits(child.id());
     // Not dumpable: the kernel makes root the owner of the process's /proc files (visible

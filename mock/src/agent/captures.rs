@@ -163,7 +163,7 @@ struct Entry {
 }
 
 #[derive(Debug, Default)]
-struct Inner {
+struct CaptureLog {
     /// By id; ids increase, so the first entry is the oldest.
     entries: BTreeMap<String, Entry>,
     total: u64,
@@ -172,7 +172,7 @@ struct Inner {
 /// The captured requests of every tunnel.
 #[derive(Debug)]
 pub struct Captures {
-    inner: Mutex<Inner>,
+    inner: Mutex<CaptureLog>,
     ids: KsuidGen,
     limit: AtomicU64,
     pending_null: AtomicBool,
@@ -185,7 +185,7 @@ impl Captures {
     /// An empty store that keeps at most `limit` bytes of raw requests and responses.
     pub fn new(limit: u64) -> Self {
         Captures {
-            inner: Mutex::new(Inner::default()),
+            inner: Mutex::new(CaptureLog::default()),
             ids: KsuidGen::default(),
             limit: AtomicU64::new(limit),
             pending_null: AtomicBool::new(false),
@@ -322,7 +322,7 @@ impl Captures {
 }
 
 /// Drops the oldest captures until the total raw size fits in `limit`.
-fn evict(inner: &mut Inner, limit: u64) {
+fn evict(inner: &mut CaptureLog, limit: u64) {
     while inner.total > limit {
         let Some((_, e)) = inner.entries.pop_first() else {
             inner.total = 0;

@@ -108,7 +108,7 @@ fn quote_char(c: char) -> String {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-enum Ctx {
+enum Container {
     Object,
     Array,
 }
@@ -157,7 +157,7 @@ fn scan(data: &[u8]) -> Result<usize, String> {
             Some(c) => Err(err(c, "after object key")),
         }
     };
-    let mut stack: Vec<Ctx> = Vec::new();
+    let mut stack: Vec<Container> = Vec::new();
     loop {
         // Expect a value.
         skip_ws(&mut i);
@@ -172,7 +172,7 @@ fn scan(data: &[u8]) -> Result<usize, String> {
                     i += 1;
                 } else {
                     key(&mut i)?;
-                    stack.push(Ctx::Object);
+                    stack.push(Container::Object);
                     continue;
                 }
             }
@@ -185,7 +185,7 @@ fn scan(data: &[u8]) -> Result<usize, String> {
                         i += 1;
                     }
                     Some(_) => {
-                        stack.push(Ctx::Array);
+                        stack.push(Container::Array);
                         continue;
                     }
                 }
@@ -224,22 +224,22 @@ fn scan(data: &[u8]) -> Result<usize, String> {
                 return Err(unexpected_eof());
             };
             match (ctx, c) {
-                (Ctx::Object, ',') => {
+                (Container::Object, ',') => {
                     i += 1;
                     skip_ws(&mut i);
                     key(&mut i)?;
                     break;
                 }
-                (Ctx::Object, '}') | (Ctx::Array, ']') => {
+                (Container::Object, '}') | (Container::Array, ']') => {
                     i += 1;
                     stack.pop();
                 }
-                (Ctx::Array, ',') => {
+                (Container::Array, ',') => {
                     i += 1;
                     break;
                 }
-                (Ctx::Object, c) => return Err(err(c, "after object key:value pair")),
-                (Ctx::Array, c) => return Err(err(c, "after array element")),
+                (Container::Object, c) => return Err(err(c, "after object key:value pair")),
+                (Container::Array, c) => return Err(err(c, "after array element")),
             }
         }
     }

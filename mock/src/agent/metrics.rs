@@ -129,7 +129,7 @@ impl Timer {
 }
 
 #[derive(Debug)]
-struct Inner {
+struct Counters {
     conns: Timer,
     open: u64,
     http: Timer,
@@ -138,7 +138,7 @@ struct Inner {
 /// The metrics of one tunnel leg; shared between its listener task and the API.
 #[derive(Debug)]
 pub struct Metrics {
-    inner: Mutex<Inner>,
+    inner: Mutex<Counters>,
 }
 
 /// A copy of the numbers at one moment.
@@ -157,7 +157,7 @@ impl Default for Metrics {
     fn default() -> Self {
         let now = Instant::now();
         Metrics {
-            inner: Mutex::new(Inner {
+            inner: Mutex::new(Counters {
                 conns: Timer::new(now),
                 open: 0,
                 http: Timer::new(now),

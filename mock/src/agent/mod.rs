@@ -8,12 +8,12 @@
 //! hand over to the endpoint's module. The order is the
 //! agent's: a bad `Accept` is refused before the path is even looked at.
 
+pub mod agent_control;
+pub mod agent_error;
 pub mod captures;
 pub mod config;
-pub mod control;
 pub mod decode;
 pub mod encode;
-pub mod errors;
 pub mod http1;
 pub mod ksuid;
 pub mod metrics;
@@ -41,9 +41,9 @@ use crate::faults::{answer_or_fault, answered_status, split_decoded};
 use crate::incoming::Incoming;
 use crate::shared::Shared;
 
+use agent_error::AgentError;
 use encode::json_line;
-use errors::AgentError;
-use negotiate::{BodyKind, Format};
+use negotiate::{Format, RequestMedia};
 use state::Agent;
 
 /// Bodies larger than this are not read (the agent API takes small JSON bodies).
@@ -108,9 +108,13 @@ async fn handle(State(shared): State<Arc<Shared>>, req: Request) -> Response {
     let log = &shared.agent.recorder;
     let ticket = req.record(log);
     let segments = split_decoded(&req.raw_path);
-    let resp = answer_or_fault(&shared, &req.method, &segments, || {
-        answer(&shared.agent, &req)
-    })
+    let resp = answer_or_fault(
+        &shared.faults,
+        &shared.clock,
+        &req.method,
+        &segments,
+        || answer(&shared.agent, &req),
+    )
     .await;
     log.answered(ticket, answered_status(&resp));
     resp
@@ -179,8 +183,8 @@ impl Call<'_> {
             None => Err(AgentError::unsupported_content_type(
                 self.content_type.unwrap_or(""),
             )),
-            Some(BodyKind::Xml) => Ok(None),
-            Some(BodyKind::Json) => decode::first_value(self.body)
+            Some(RequestMedia::Xml) => Ok(None),
+            Some(RequestMedia::Json) => decode::first_value(self.body)
                 .map(Some)
                 .map_err(AgentError::deserialize),
         }
@@ -188,7 +192,7 @@ impl Call<'_> {
 }
 
 /// A successful answer.
-enum Reply {
+enum AgentReply {
     /// 200/201 with a JSON value (or its XML form, when there is one).
     Value(u16, Value, Option<String>),
     /// 200 with a JSON body already in pieces (captured requests), XML when given.
@@ -197,22 +201,24 @@ enum Reply {
     NoContent,
 }
 
-impl Reply {
+impl AgentReply {
     fn into_response(self, format: Format) -> Response {
         let (status, body) = match (self, format) {
-            (Reply::NoContent, _) => (StatusCode::NO_CONTENT, Body::empty()),
+            (AgentReply::NoContent, _) => (StatusCode::NO_CONTENT, Body::empty()),
             // The agent has already sent its status when encoding fails: 200 with an error.
-            (Reply::Value(_, _, None) | Reply::Pieces(_, None), Format::Xml(_)) => {
+            (AgentReply::Value(_, _, None) | AgentReply::Pieces(_, None), Format::Xml(_)) => {
                 let mut resp = AgentError::xml_encode_failed().into_response(format);
                 *resp.status_mut() = StatusCode::OK;
                 return resp;
             }
-            (Reply::Value(status, _, Some(xml)), Format::Xml(_)) => (code(status), Body::from(xml)),
-            (Reply::Pieces(_, Some(xml)), Format::Xml(_)) => (StatusCode::OK, Body::from(xml)),
-            (Reply::Value(status, value, _), Format::Json) => {
+            (AgentReply::Value(status, _, Some(xml)), Format::Xml(_)) => {
+                (code(status), Body::from(xml))
+            }
+            (AgentReply::Pieces(_, Some(xml)), Format::Xml(_)) => (StatusCode::OK, Body::from(xml)),
+            (AgentReply::Value(status, value, _), Format::Json) => {
                 (code(status), Body::from(json_line(&value)))
             }
-            (Reply::Pieces(pieces, _), Format::Json) => (
+            (AgentReply::Pieces(pieces, _), Format::Json) => (
                 StatusCode::OK,
                 Body::from_stream(Pieces(pieces.into_iter())),
             ),
@@ -279,10 +285,10 @@ fn redirect_to_inspector() -> Response {
     )
 }
 
-async fn dispatch(call: &Call<'_>, route: Route) -> Result<Reply, AgentError> {
+async fn dispatch(call: &Call<'_>, route: Route) -> Result<AgentReply, AgentError> {
     let agent = call.agent;
     match (call.method, route) {
-        ("GET", Route::Root) => Ok(Reply::Value(
+        ("GET", Route::Root) => Ok(AgentReply::Value(
             200,
             json!({"tunnels_uri": "/api/tunnels", "http_requests_uri": "/api/requests/http"}),
             None,
@@ -299,7 +305,7 @@ async fn dispatch(call: &Call<'_>, route: Route) -> Result<Reply, AgentError> {
                 out.push_str("<URI>/api/tunnels</URI></tunnelListResource>");
                 out
             });
-            Ok(Reply::Value(
+            Ok(AgentReply::Value(
                 200,
                 json!({"tunnels": list, "uri": "/api/tunnels"}),
                 xml,
@@ -312,7 +318,7 @@ async fn dispatch(call: &Call<'_>, route: Route) -> Result<Reply, AgentError> {
             let mut tunnels = agent.tunnels();
             if call.method == "DELETE" {
                 if tunnels.remove(&name) {
-                    return Ok(Reply::NoContent);
+                    return Ok(AgentReply::NoContent);
                 }
                 return Err(AgentError::tunnel_not_found(&name));
             }
@@ -324,30 +330,33 @@ async fn dispatch(call: &Call<'_>, route: Route) -> Result<Reply, AgentError> {
                 leg.push_xml(&mut out, "tunnelResource");
                 out
             });
-            Ok(Reply::Value(200, leg.to_json(), xml))
+            Ok(AgentReply::Value(200, leg.to_json(), xml))
         }
         ("GET", Route::Requests) => list_requests(call),
         ("POST", Route::Requests) => {
             let body = call.json_body()?.unwrap_or(Value::Null);
             replay::replay(agent, &body).await?;
-            Ok(Reply::NoContent)
+            Ok(AgentReply::NoContent)
         }
         ("DELETE", Route::Requests) => {
             agent.captures.clear();
-            Ok(Reply::NoContent)
+            Ok(AgentReply::NoContent)
         }
         ("GET", Route::Request(id)) => {
             let json = agent
                 .captures
                 .render_one(&id)
                 .ok_or_else(|| AgentError::entry_not_found(&id))?;
-            Ok(Reply::Pieces(vec![json, Bytes::from_static(b"\n")], None))
+            Ok(AgentReply::Pieces(
+                vec![json, Bytes::from_static(b"\n")],
+                None,
+            ))
         }
         (method, route) => Err(AgentError::method_not_allowed(method, route.allow())),
     }
 }
 
-async fn start_tunnel(call: &Call<'_>) -> Result<Reply, AgentError> {
+async fn start_tunnel(call: &Call<'_>) -> Result<AgentReply, AgentError> {
     let agent = call.agent;
     let body = match call.json_body()? {
         Some(v) => v,
@@ -373,10 +382,10 @@ async fn start_tunnel(call: &Call<'_>) -> Result<Reply, AgentError> {
         }
         _ => None,
     };
-    Ok(Reply::Value(201, first, xml))
+    Ok(AgentReply::Value(201, first, xml))
 }
 
-fn list_requests(call: &Call<'_>) -> Result<Reply, AgentError> {
+fn list_requests(call: &Call<'_>) -> Result<AgentReply, AgentError> {
     let mut limit: Option<i64> = None;
     let mut tunnel_name: Option<String> = None;
     let params = decode::parse_query(call.query.unwrap_or(""));
@@ -417,7 +426,7 @@ fn list_requests(call: &Call<'_>) -> Result<Reply, AgentError> {
     ));
     pieces.extend(items);
     pieces.push(Bytes::from_static(b"]}\n"));
-    Ok(Reply::Pieces(pieces, xml))
+    Ok(AgentReply::Pieces(pieces, xml))
 }
 
 /// Go's `strconv.ParseInt(v, 10, 64)` with the agent's error wording.

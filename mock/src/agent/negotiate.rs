@@ -89,7 +89,7 @@ fn parse_spec(part: &str) -> Option<(String, f64)> {
 
 /// How a request body will be read, from its `Content-Type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BodyKind {
+pub enum RequestMedia {
     /// `application/json` (parameters allowed; the type itself is case-sensitive).
     Json,
     /// `text/xml` or `application/xml`: accepted, but the agent decodes nothing from it.
@@ -97,11 +97,11 @@ pub enum BodyKind {
 }
 
 /// The kind of body a `Content-Type` announces; `None` means 415.
-pub fn content_type(header: Option<&str>) -> Option<BodyKind> {
+pub fn content_type(header: Option<&str>) -> Option<RequestMedia> {
     let media = header.unwrap_or("").split(';').next().unwrap_or("").trim();
     match media {
-        "application/json" => Some(BodyKind::Json),
-        "text/xml" | "application/xml" => Some(BodyKind::Xml),
+        "application/json" => Some(RequestMedia::Json),
+        "text/xml" | "application/xml" => Some(RequestMedia::Xml),
         _ => None,
     }
 }
@@ -138,10 +138,10 @@ mod tests {
     fn content_types() {
         assert_eq!(
             content_type(Some("application/json; charset=utf-8")),
-            Some(BodyKind::Json)
+            Some(RequestMedia::Json)
         );
         assert_eq!(content_type(Some("APPLICATION/JSON")), None);
         assert_eq!(content_type(None), None);
-        assert_eq!(content_type(Some("text/xml")), Some(BodyKind::Xml));
+        assert_eq!(content_type(Some("text/xml")), Some(RequestMedia::Xml));
     }
 }

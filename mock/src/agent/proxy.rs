@@ -21,7 +21,7 @@ use super::captures::{Capture, CapturedRequest, CapturedResponse, Captures};
 use super::config::{LegKind, Upstream};
 use super::http1::{Conn, Framing, RequestHead, ResponseHead};
 use super::metrics::Metrics;
-use crate::clock;
+use crate::timestamp;
 
 /// How long connecting to an upstream may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -124,7 +124,7 @@ async fn serve_raw(ctx: &LegCtx, mut visitor: TcpStream) {
 }
 
 /// How forwarding one request ended.
-enum Outcome {
+enum Forwarding {
     /// The response was forwarded whole.
     Forwarded {
         head: ResponseHead,
@@ -160,7 +160,7 @@ async fn serve_http(ctx: &LegCtx, stream: TcpStream, peer: SocketAddr) {
             Err(_) => return,
         };
         let started = Instant::now();
-        let start = clock::now();
+        let start = timestamp::now();
         let Ok(req) = RequestHead::parse(&head) else {
             let _ = visitor.stream.write_all(BAD_REQUEST).await;
             return;
@@ -206,7 +206,7 @@ async fn serve_http(ctx: &LegCtx, stream: TcpStream, peer: SocketAddr) {
             }
         };
         match forward(ctx, &mut upstream, &mut visitor.stream, &req, &raw).await {
-            Outcome::Forwarded {
+            Forwarding::Forwarded {
                 head,
                 raw: resp_raw,
                 keep_alive,
@@ -217,7 +217,7 @@ async fn serve_http(ctx: &LegCtx, stream: TcpStream, peer: SocketAddr) {
                     return;
                 }
             }
-            Outcome::Failed(err) => {
+            Forwarding::Failed(err) => {
                 let page = bad_gateway_page(ctx, &err);
                 let _ = visitor.stream.write_all(&page).await;
                 if let Ok(head) = ResponseHead::parse(&page) {
@@ -226,13 +226,13 @@ async fn serve_http(ctx: &LegCtx, stream: TcpStream, peer: SocketAddr) {
                 let _ = visitor.stream.shutdown().await;
                 return;
             }
-            Outcome::Broken(partial) => {
+            Forwarding::Broken(partial) => {
                 if let Some((head, resp_raw)) = partial {
                     finish(&head, resp_raw);
                 }
                 return;
             }
-            Outcome::Upgraded {
+            Forwarding::Upgraded {
                 head,
                 raw: resp_raw,
                 upstream: mut up,
@@ -277,9 +277,9 @@ async fn forward(
     visitor: &mut TcpStream,
     req: &RequestHead,
     raw: &[u8],
-) -> Outcome {
+) -> Forwarding {
     if ctx.upstream.tls {
-        return Outcome::Failed(format!(
+        return Forwarding::Failed(format!(
             "the emulator does not speak TLS to upstreams ({})",
             ctx.addr
         ));
@@ -290,28 +290,28 @@ async fn forward(
             Some(up) => up,
             None => match connect(&ctx.upstream.host_port).await {
                 Ok(s) => Conn::new(s),
-                Err(e) => return Outcome::Failed(e),
+                Err(e) => return Forwarding::Failed(e),
             },
         };
         if let Err(e) = up.stream.write_all(raw).await {
             if reused {
                 continue;
             }
-            return Outcome::Failed(e.to_string());
+            return Forwarding::Failed(e.to_string());
         }
         let (head_bytes, head) = match read_response_head(&mut up).await {
             Ok(Some(found)) => found,
             // A kept-alive connection the upstream had closed: try once on a new one.
             Ok(None) | Err(_) if reused => continue,
-            Ok(None) => return Outcome::Failed("EOF".to_string()),
-            Err(e) => return Outcome::Failed(e),
+            Ok(None) => return Forwarding::Failed("EOF".to_string()),
+            Err(e) => return Forwarding::Failed(e),
         };
         if visitor.write_all(&head_bytes).await.is_err() {
-            return Outcome::Broken(Some((head, head_bytes)));
+            return Forwarding::Broken(Some((head, head_bytes)));
         }
         let mut resp_raw = head_bytes;
         if head.code == 101 {
-            return Outcome::Upgraded {
+            return Forwarding::Upgraded {
                 head,
                 raw: resp_raw,
                 upstream: up,
@@ -323,19 +323,19 @@ async fn forward(
             .await
             .is_err()
         {
-            return Outcome::Broken(Some((head, resp_raw)));
+            return Forwarding::Broken(Some((head, resp_raw)));
         }
         let keep_alive = !head.closes() && framing != Framing::UntilClose;
         if keep_alive {
             *upstream = Some(up);
         }
-        return Outcome::Forwarded {
+        return Forwarding::Forwarded {
             head,
             raw: resp_raw,
             keep_alive,
         };
     }
-    Outcome::Failed("EOF".to_string())
+    Forwarding::Failed("EOF".to_string())
 }
 
 /// Reads a response head, passing over interim `1xx` answers (except `101`).

@@ -11,13 +11,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::agent_error::AgentError;
 use super::decode::go_kind;
-use super::errors::AgentError;
 use super::http1::ResponseHead;
 use super::proxy::{captured_response, nanos, replay_exchange, ReplayResult};
 use super::state::Agent;
 use super::tunnels::Target;
-use crate::clock;
+use crate::timestamp;
 
 /// The longest a replay waits for the upstream.
 const REPLAY_TIMEOUT: Duration = Duration::from_secs(60);
@@ -83,7 +83,7 @@ pub async fn replay(agent: &Agent, body: &Value) -> Result<(), AgentError> {
         let mut again = (*capture).clone();
         again.tunnel_name = ctx.name.clone();
         again.remote_addr = "replayed".to_string();
-        again.start = clock::now();
+        again.start = timestamp::now();
         again.duration_ns = 0;
         again.response = None;
         agent.captures.insert(again)

@@ -10,10 +10,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde_json::{json, Value};
 
 use super::captures::Captures;
-use super::tunnels::Tunnels;
+use super::tunnels::RunningTunnels;
+use crate::clock::Clock;
 use crate::recorder::Recorder;
 use crate::sync::lock;
-use crate::timeline::Timeline;
 use crate::MockOptions;
 
 /// The agent's state: running tunnels, captured requests, the log of API requests, and the
@@ -22,7 +22,7 @@ use crate::MockOptions;
 pub struct Agent {
     /// Captured exchanges.
     pub captures: Arc<Captures>,
-    tunnels: Mutex<Tunnels>,
+    tunnels: Mutex<RunningTunnels>,
     /// Every agent API request received, in order.
     pub recorder: Recorder,
     ready: AtomicBool,
@@ -31,19 +31,19 @@ pub struct Agent {
 
 impl Agent {
     /// An agent with no tunnels, configured from the options; its request log counts `at_ms`
-    /// on the emulator's `timeline`.
-    pub fn new(opts: &MockOptions, timeline: Arc<Timeline>) -> Self {
+    /// on the emulator's `clock`.
+    pub fn new(opts: &MockOptions, clock: Arc<Clock>) -> Self {
         Agent {
             captures: Arc::new(Captures::new(opts.inspect_db_size)),
-            tunnels: Mutex::new(Tunnels::default()),
-            recorder: Recorder::new(timeline),
+            tunnels: Mutex::new(RunningTunnels::default()),
+            recorder: Recorder::new(clock),
             ready: AtomicBool::new(opts.agent_ready),
             start_error: Mutex::new(None),
         }
     }
 
     /// The running tunnels (hold the guard briefly, never across an `.await`).
-    pub fn tunnels(&self) -> MutexGuard<'_, Tunnels> {
+    pub fn tunnels(&self) -> MutexGuard<'_, RunningTunnels> {
         lock(&self.tunnels)
     }
 

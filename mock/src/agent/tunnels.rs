@@ -12,10 +12,10 @@ use serde_json::{json, Value};
 use tokio::net::TcpListener;
 use tokio::task::AbortHandle;
 
+use super::agent_error::AgentError;
 use super::captures::Captures;
 use super::config::{LegKind, TunnelSpec, Upstream};
 use super::encode::xml_elem;
-use super::errors::AgentError;
 use super::metrics::Metrics;
 use super::proxy::{self, LegCtx};
 
@@ -108,7 +108,7 @@ impl Leg {
 
 /// Every running leg, by name.
 #[derive(Debug, Default)]
-pub struct Tunnels {
+pub struct RunningTunnels {
     legs: BTreeMap<String, Leg>,
     next_seq: u64,
 }
@@ -120,7 +120,7 @@ pub struct Target {
     pub ctx: Arc<LegCtx>,
 }
 
-impl Tunnels {
+impl RunningTunnels {
     /// The leg with this name.
     pub fn get(&self, name: &str) -> Option<&Leg> {
         self.legs.get(name)
@@ -215,7 +215,7 @@ pub async fn start(
 
 /// Registers started legs (replacing legs of the same names); returns the first leg's JSON,
 /// which is what `POST /api/tunnels` answers.
-pub fn register(tunnels: &mut Tunnels, started: Vec<Started>) -> Value {
+pub fn register(tunnels: &mut RunningTunnels, started: Vec<Started>) -> Value {
     let mut first = None;
     for s in started {
         if first.is_none() {
@@ -228,7 +228,7 @@ pub fn register(tunnels: &mut Tunnels, started: Vec<Started>) -> Value {
 
 impl Target {
     /// The replay target named `name`.
-    pub fn of(tunnels: &Tunnels, name: &str) -> Option<Target> {
+    pub fn of(tunnels: &RunningTunnels, name: &str) -> Option<Target> {
         tunnels.get(name).map(|l| Target {
             ctx: Arc::clone(&l.ctx),
         })

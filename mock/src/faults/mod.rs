@@ -11,6 +11,7 @@
 mod reply;
 
 use std::future::Future;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use axum::http::{HeaderName, HeaderValue};
@@ -19,9 +20,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
 
-use crate::errors::ApiError;
+use crate::api_error::ApiError;
+use crate::clock::Clock;
 use crate::input::Fields;
-use crate::shared::Shared;
 use crate::sync::lock;
 
 pub use reply::{answered_status, BodyKind, FaultReply};
@@ -279,11 +280,12 @@ pub fn split_decoded(raw_path: &str) -> Vec<String> {
         .collect()
 }
 
-/// Answers a request with `answer`, unless an injected fault applies to it: then the fault's
-/// reply instead (after waiting its delay), or — for an `after` fault — once `answer` has
-/// acted and its reply has been thrown away. Both listeners answer through here.
+/// Answers a request with `answer`, unless one of `faults` applies to it: then the fault's
+/// reply instead (after waiting its delay on `clock`), or — for an `after` fault — once
+/// `answer` has acted and its reply has been thrown away. Both listeners answer through here.
 pub async fn answer_or_fault<F, Fut>(
-    shared: &Shared,
+    faults: &Mutex<Faults>,
+    clock: &Clock,
     method: &str,
     segments: &[String],
     answer: F,
@@ -292,7 +294,7 @@ where
     F: Fn() -> Fut,
     Fut: Future<Output = Response>,
 {
-    let fault = lock(&shared.faults).take(method, segments);
+    let fault = lock(faults).take(method, segments);
     let Some(fault) = fault else {
         return answer().await;
     };
@@ -301,10 +303,7 @@ where
         drop(answer().await);
     }
     if fault.delay_ms > 0 {
-        shared
-            .timeline
-            .sleep(Duration::from_millis(fault.delay_ms))
-            .await;
+        clock.sleep(Duration::from_millis(fault.delay_ms)).await;
     }
     fault.into_response()
 }

@@ -15,7 +15,7 @@ use axum::response::Response;
 use futures_core::Stream;
 use serde_json::Value;
 
-use crate::errors::{code, json_bytes, ApiError};
+use crate::api_error::{code, json_bytes, ApiError};
 
 /// A deliberately broken body (`"body_kind"` of a fault).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

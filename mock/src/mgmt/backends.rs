@@ -8,21 +8,17 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::crud::{head, Collection, Editable};
+use super::crud::{head, Changes, Collection, Editable};
 use super::request::Ctx;
-use crate::errors::ApiError;
+use crate::api_error::ApiError;
 use crate::input::{set_given, Fields};
 use crate::store::{Backend, Store, Tunnel};
 
 /// The tunnel group backends collection.
 pub struct Backends;
 
-/// What a create or update body of a backend sets.
-pub struct Changes {
-    description: Option<String>,
-    metadata: Option<String>,
-    labels: Option<BTreeMap<String, String>>,
-}
+/// The labels a create or update body of a backend sets.
+type Labels = Option<BTreeMap<String, String>>;
 
 /// The backend as the API shows it; `labels_null` renders the PATCH quirk.
 fn render(store: &Store, b: &Backend, labels_null: bool, ctx: &Ctx<'_>) -> Value {
@@ -65,30 +61,29 @@ impl Collection for Backends {
 impl Editable for Backends {
     const PREFIX: &'static str = "bkdtg_";
     const FIELDS: &'static [&'static str] = &["description", "metadata", "labels"];
-    type Changes = Changes;
+    type Own = Labels;
 
-    fn read(_: &Store, f: &Fields<'_>) -> Result<Changes, ApiError> {
+    fn read(_: &Store, f: &Fields<'_>) -> Result<Changes<Labels>, ApiError> {
         Ok(Changes {
             description: f.string("description")?.map(str::to_string),
             metadata: f.string("metadata")?.map(str::to_string),
-            labels: f.labels("labels")?,
+            own: f.labels("labels")?,
         })
     }
 
-    fn build(id: String, created_at: String, c: Changes) -> Backend {
+    fn build(id: String, created_at: String, c: Changes<Labels>) -> Backend {
         Backend {
             id,
             created_at,
             description: c.description.unwrap_or_default(),
             metadata: c.metadata.unwrap_or_default(),
-            labels: c.labels.unwrap_or_default(),
+            labels: c.own.unwrap_or_default(),
         }
     }
 
-    fn apply(b: &mut Backend, c: Changes) {
-        set_given(&mut b.description, c.description);
-        set_given(&mut b.metadata, c.metadata);
-        set_given(&mut b.labels, c.labels);
+    fn apply(b: &mut Backend, c: Changes<Labels>) {
+        let labels = c.apply_to(&mut b.description, &mut b.metadata);
+        set_given(&mut b.labels, labels);
     }
 
     fn updated(store: &Store, b: &Backend, body: &Fields<'_>, ctx: &Ctx<'_>) -> Value {

@@ -11,11 +11,12 @@
 use serde_json::{json, Map, Value};
 
 use super::request::{ApiRequest, Ctx, Reply};
-use crate::clock;
-use crate::errors::ApiError;
+use crate::api_error::ApiError;
 use crate::input::Fields;
+use crate::input::{description_metadata, set_given, Unit};
 use crate::paging;
 use crate::store::{Store, Stored};
+use crate::timestamp;
 
 /// A collection of the store, keyed by id, and how its items render.
 pub trait Collection {
@@ -41,18 +42,18 @@ pub trait Editable: Collection {
     /// The fields a create body must set (an update may leave any out).
     const REQUIRED: &'static [&'static str] = &[];
 
-    /// What a body asks to set.
-    type Changes;
+    /// What a body asks to set beyond `description` and `metadata` (see [`Changes`]).
+    type Own;
 
     /// Validates a body's fields (already limited to [`Editable::FIELDS`]); the store is there
     /// to check references. Nothing changes until every field is valid.
-    fn read(store: &Store, body: &Fields<'_>) -> Result<Self::Changes, ApiError>;
+    fn read(store: &Store, body: &Fields<'_>) -> Result<Changes<Self::Own>, ApiError>;
 
     /// A new item from a valid create body, whose [`Editable::REQUIRED`] fields are set.
-    fn build(id: String, created_at: String, changes: Self::Changes) -> Self::Item;
+    fn build(id: String, created_at: String, changes: Changes<Self::Own>) -> Self::Item;
 
     /// Changes an item as a valid update body asks.
-    fn apply(item: &mut Self::Item, changes: Self::Changes);
+    fn apply(item: &mut Self::Item, changes: Changes<Self::Own>);
 
     /// The item as the answer to an update shows it; `body` is the update's, for collections
     /// whose answer depends on what was sent.
@@ -65,6 +66,44 @@ pub trait Editable: Collection {
     fn check_delete(store: &Store, id: &str) -> Result<(), ApiError> {
         let _ = (store, id);
         Ok(())
+    }
+}
+
+/// What a create or update body asks to set: the `description` and `metadata` every
+/// collection has, and what is the collection's own (`()` for an IP policy).
+pub struct Changes<T> {
+    /// `description`, when the body gives it.
+    pub description: Option<String>,
+    /// `metadata`, when the body gives it.
+    pub metadata: Option<String>,
+    /// The collection's own fields.
+    pub own: T,
+}
+
+impl<T> Changes<T> {
+    /// `description` and `metadata` read from `f` within their limits (counted in `unit`),
+    /// then the collection's own changes (`own`): a body with several wrong fields is told
+    /// of its description or metadata first.
+    pub fn read(
+        f: &Fields<'_>,
+        (max_description, max_metadata): (usize, usize),
+        unit: Unit,
+        own: impl FnOnce() -> Result<T, ApiError>,
+    ) -> Result<Self, ApiError> {
+        let (description, metadata) = description_metadata(f, max_description, max_metadata, unit)?;
+        Ok(Changes {
+            description,
+            metadata,
+            own: own()?,
+        })
+    }
+
+    /// Sets an item's `description` and `metadata` where the body gave them; returns the
+    /// collection's own changes, for it to apply.
+    pub fn apply_to(self, description: &mut String, metadata: &mut String) -> T {
+        set_given(description, self.description);
+        set_given(metadata, self.metadata);
+        self.own
     }
 }
 
@@ -153,7 +192,7 @@ pub fn insert<C: Editable>(
         ));
     }
     let id = store.ids.next(C::PREFIX);
-    let item = C::build(id.clone(), clock::now(), changes);
+    let item = C::build(id.clone(), timestamp::now(), changes);
     C::Item::all_mut(store).insert(id.clone(), item);
     Ok(id)
 }

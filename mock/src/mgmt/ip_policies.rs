@@ -3,10 +3,10 @@
 
 use serde_json::{json, Value};
 
-use super::crud::{head, Collection, Editable};
+use super::crud::{head, Changes, Collection, Editable};
 use super::request::Ctx;
-use crate::errors::ApiError;
-use crate::input::{description_metadata, set_given, Fields, Unit};
+use crate::api_error::ApiError;
+use crate::input::{Fields, Unit};
 use crate::store::{IpPolicy, Store};
 
 /// The IP policies collection.
@@ -29,24 +29,23 @@ impl Collection for IpPolicies {
 impl Editable for IpPolicies {
     const PREFIX: &'static str = "ipp_";
     const FIELDS: &'static [&'static str] = &["description", "metadata"];
-    /// Description and metadata.
-    type Changes = (Option<String>, Option<String>);
+    /// Description and metadata only.
+    type Own = ();
 
-    fn read(_: &Store, f: &Fields<'_>) -> Result<Self::Changes, ApiError> {
-        description_metadata(f, 255, 4096, Unit::Bytes)
+    fn read(_: &Store, f: &Fields<'_>) -> Result<Changes<()>, ApiError> {
+        Changes::read(f, (255, 4096), Unit::Bytes, || Ok(()))
     }
 
-    fn build(id: String, created_at: String, (description, metadata): Self::Changes) -> IpPolicy {
+    fn build(id: String, created_at: String, c: Changes<()>) -> IpPolicy {
         IpPolicy {
             id,
             created_at,
-            description: description.unwrap_or_default(),
-            metadata: metadata.unwrap_or_default(),
+            description: c.description.unwrap_or_default(),
+            metadata: c.metadata.unwrap_or_default(),
         }
     }
 
-    fn apply(p: &mut IpPolicy, (description, metadata): Self::Changes) {
-        set_given(&mut p.description, description);
-        set_given(&mut p.metadata, metadata);
+    fn apply(p: &mut IpPolicy, c: Changes<()>) {
+        c.apply_to(&mut p.description, &mut p.metadata);
     }
 }

@@ -9,28 +9,28 @@
 
 pub mod backends;
 pub mod crud;
-pub mod destinations;
+pub mod event_destinations;
+pub mod event_subscriptions;
 pub mod ip_policies;
 pub mod request;
 pub mod sessions;
-pub mod subscriptions;
-pub mod tls;
+pub mod tls_termination;
 
 use serde_json::{json, Value};
 
-use crate::errors::ApiError;
+use crate::api_error::ApiError;
 use crate::shared::Shared;
 use crate::store::Store;
 use crate::sync::lock;
 
 use backends::{Backends, Tunnels};
 use crud::{route, state};
-use destinations::Destinations;
+use event_destinations::Destinations;
+use event_subscriptions::Subscriptions;
 use ip_policies::IpPolicies;
 use request::{ApiRequest, Ctx, Reply};
 use sessions::Sessions;
-use subscriptions::Subscriptions;
-use tls::TlsEdges;
+use tls_termination::TlsEdges;
 
 /// Handles one authenticated API request.
 pub fn dispatch(shared: &Shared, req: &ApiRequest<'_>, raw_path: &str) -> Result<Reply, ApiError> {
@@ -38,7 +38,7 @@ pub fn dispatch(shared: &Shared, req: &ApiRequest<'_>, raw_path: &str) -> Result
     let ctx = Ctx::new(&shared.base_url, &cfg);
     let segs: Vec<&str> = req.segments.iter().map(String::as_str).collect();
     let mut store = lock(&shared.store);
-    let now = shared.timeline.now();
+    let now = shared.clock.now();
     store.settle(now);
     let s: &mut Store = &mut store;
     let m = req.method;
@@ -59,20 +59,20 @@ pub fn dispatch(shared: &Shared, req: &ApiRequest<'_>, raw_path: &str) -> Result
             _ => not_allowed(&["POST"]),
         }),
         ["edges", "tls", id, "tls_termination"] => Some(match m {
-            "GET" => tls::get(s, id, &ctx),
-            "PUT" => tls::put(s, req, id, &ctx),
-            "DELETE" => tls::delete(s, id),
+            "GET" => tls_termination::get(s, id, &ctx),
+            "PUT" => tls_termination::put(s, req, id, &ctx),
+            "DELETE" => tls_termination::delete(s, id),
             _ => not_allowed(&["GET", "PUT", "DELETE"]),
         }),
         ["event_subscriptions", id, "sources"] => Some(match m {
-            "GET" => subscriptions::list_sources(s, id, &ctx),
-            "POST" => subscriptions::add_source(s, req, id, &ctx),
+            "GET" => event_subscriptions::list_sources(s, id, &ctx),
+            "POST" => event_subscriptions::add_source(s, req, id, &ctx),
             _ => not_allowed(&["GET", "POST"]),
         }),
         ["event_subscriptions", id, "sources", kind] => Some(match m {
-            "GET" => subscriptions::get_source(s, id, kind, &ctx),
-            "PATCH" => subscriptions::update_source(s, req, id, kind, &ctx),
-            "DELETE" => subscriptions::delete_source(s, id, kind),
+            "GET" => event_subscriptions::get_source(s, id, kind, &ctx),
+            "PATCH" => event_subscriptions::update_source(s, req, id, kind, &ctx),
+            "DELETE" => event_subscriptions::delete_source(s, id, kind),
             _ => not_allowed(&["GET", "PATCH", "DELETE"]),
         }),
         ["ip_policies", rest @ ..] => route::<IpPolicies>(s, req, rest, &ctx),

@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{json, Map, Value};
 
-use crate::errors::{json_response, ApiError};
+use crate::api_error::{json_response, ApiError};
 use crate::input::parse_object;
 use crate::shared::Config;
 

@@ -9,11 +9,11 @@ use serde_json::{json, Map, Value};
 
 use super::crud::{find, find_mut, Collection};
 use super::request::{ApiRequest, Ctx, Reply};
-use crate::clock;
-use crate::errors::{code, ApiError};
+use crate::api_error::{code, ApiError};
 use crate::input::Fields;
 use crate::shared::Config;
 use crate::store::{PendingRestart, Session, Store, UpdatePhase};
+use crate::timestamp;
 
 /// The tunnel sessions collection: online agents, which only seeding adds.
 pub struct Sessions;
@@ -93,7 +93,7 @@ pub fn command(
 fn successor(old: &Session, now: Instant, delay: Duration) -> Session {
     let mut next = old.clone();
     next.id = String::new();
-    next.started_at = clock::after_now(delay);
+    next.started_at = timestamp::after_now(delay);
     if let UpdatePhase::Updated { version } = old.phase(now) {
         next.agent_version = version;
         next.update_available = None;

@@ -38,6 +38,16 @@ pub struct RequestFilters {
 }
 
 impl RequestFilters {
+    /// [`RequestFilters::query`], its `--signature` checked with the webhook secrets set.
+    pub fn query_signing(&self, ctx: &crate::context::Context) -> crate::error::Result<Query> {
+        let query = self.query();
+        if !query.checks_signatures() {
+            return Ok(query);
+        }
+        let secrets = ctx.settings.webhook_secrets()?;
+        Ok(query.signing(secrets, crate::capture::signed::now()))
+    }
+
     /// The query the flags make: every flag must match; the values of one repeated
     /// `--method` or `--status` are alternatives.
     pub fn query(&self) -> Query {

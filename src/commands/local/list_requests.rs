@@ -3,16 +3,15 @@
 //! whether a tunnel of that name exists at all (an http tunnel `hook` captures on its twin
 //! `hook (http)`).
 
+use super::listing::CaptureRows;
 use crate::agent;
-use crate::capture::{filter::Query, Exchange};
+use crate::capture::filter::Query;
 use crate::context::Context;
 use crate::error::Result;
 use crate::escape::escape;
-use crate::output::columns::CAPTURED_REQUEST;
 
-/// `list`: the agent's answer passed on item by item as its own JSON text (machine output
-/// builds no values, so a list of large captured bodies costs little more memory than its
-/// text); each one read as a capture only when there is a filter to match.
+/// `list`: the agent's captures, printed as [`CaptureRows`] prints them (each one's JSON
+/// text passed on as it came).
 pub async fn list(
     ctx: &Context,
     limit: Option<usize>,
@@ -24,30 +23,15 @@ pub async fn list(
     // --limit counts the matches.
     let asked = if query.is_empty() { limit } else { None };
     let raw = client.requests_raw(asked, tunnel).await?;
-    let mut sink = ctx.printer.list(&CAPTURED_REQUEST)?;
-    let mut shown = 0;
     let items = raw.items()?;
     let listed = items.len();
+    let mut rows = CaptureRows::start(ctx, query, limit)?;
     for item in items {
-        if limit.is_some_and(|n| shown >= n) {
+        if !rows.push(item)? {
             break;
         }
-        let read = (!query.is_empty())
-            .then(|| Exchange::from_json(item))
-            .flatten();
-        if !query.is_empty() && !read.as_ref().is_some_and(|e| query.matches(e)) {
-            continue;
-        }
-        shown += 1;
-        // A table (or TSV) shows a few columns of each capture: it gets the capture's
-        // summary, never a value tree of everything a visitor sent (a header bomb's two
-        // million fields).
-        sink.push_raw_or_row(item, || {
-            read.or_else(|| Exchange::from_json(item))
-                .map(|e| e.summary())
-        })?;
     }
-    crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, sink.finish()?);
+    rows.finish(ctx)?;
     if let (Some(name), 0) = (tunnel, listed) {
         // A hint, after the data: a failure to gather it changes nothing of the answer.
         if let Ok(lines) = why_none_on(&client, name).await {

@@ -1,14 +1,21 @@
 //! `tunnelctl local …`: the agent running on this machine — its tunnels ([`tunnels`]), the
 //! HTTP requests it captured ([`requests`]: list, read closely, follow, export, clear;
-//! [`replay`]: replay with changes, save, send; [`filters`]: the flags that select them) and
+//! [`send_again`]: replay with changes, [`save`], [`send_files`]; [`filter_flags`]: the flags that select them) and
 //! the full-screen inspector (`crate::inspect`). Clap definitions and thin handlers: the
 //! captured exchange and what is done with it live in `crate::capture`.
 
+pub mod compare;
+pub mod export;
 pub mod filter_flags;
+pub mod history;
 pub mod list_requests;
+pub mod listing;
+pub mod lookup;
 pub mod requests;
+pub mod save;
 pub mod send_again;
 pub mod send_files;
+pub mod testing;
 pub mod tunnels;
 pub mod user_file;
 pub mod verify;
@@ -54,6 +61,8 @@ enum LocalCommand {
     #[command(after_help = "Examples:
   tunnelctl local inspect
   tunnelctl local inspect --filter 'method:POST status:5xx path:/hooks/*'
+  tunnelctl local inspect --record      # and keep what comes in the history
+  tunnelctl local inspect --history     # browse the kept captures
 
 Keys: arrows or j/k, PgUp/PgDn, g/G (g: up to ↑ new), Enter (list/detail), Tab
 (request/response), / filter, r replay, c copy as curl, s save the request, x clear all,
@@ -77,6 +86,13 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
             allow_hyphen_values = true
         )]
         max_memory: u64,
+        /// Browse the captures kept in the history (see 'local requests record') instead
+        /// of the agent's
+        #[arg(long, conflicts_with = "record")]
+        history: bool,
+        /// Also keep every capture it shows in the history
+        #[arg(long)]
+        record: bool,
     },
 }
 
@@ -94,8 +110,29 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
     match args.command {
         LocalCommand::Tunnels(t) => tunnels::run(t, ctx).await,
         LocalCommand::Requests(r) => requests::run(r, ctx).await,
-        LocalCommand::Inspect { filter, max_memory } => {
-            Ok(crate::inspect::run::run(ctx, filter.as_deref(), max_memory).await?)
+        LocalCommand::Inspect {
+            filter,
+            max_memory,
+            history,
+            record,
+        } => {
+            use crate::inspect::run::Kept;
+            let kept = if history {
+                let path = ctx.settings.history_file()?.value.unwrap_or_default();
+                let store = crate::history::Store::open_existing(&path)?.ok_or_else(|| {
+                    crate::error::Error::Config(format!(
+                        "no history at {} yet: keep captures with 'tunnelctl local requests record'",
+                        crate::history::file::shown(&path)
+                    ))
+                })?;
+                Kept::History(store)
+            } else if record {
+                Kept::Recording(history::recorder(ctx, None, None)?)
+            } else {
+                Kept::Agent
+            };
+            let filter = filter.as_deref();
+            Ok(crate::inspect::run::run(ctx, filter, max_memory, kept).await?)
         }
     }
 }

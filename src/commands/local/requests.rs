@@ -1,20 +1,21 @@
 //! `tunnelctl local requests …`: the HTTP requests the local agent captured — get, follow
-//! (`tail`), export as HAR, clear; list (with the filter flags) is in [`super::list_requests`], replay
-//! and save in [`super::send_again`], send in [`super::send_files`], verify in
-//! [`super::verify`]. Each capture is read once into [`Exchange`] and shown by
-//! [`crate::capture::view`].
+//! (`tail`), clear; list (with the filter flags) is in [`super::list_requests`], export in
+//! [`super::export`], verify in [`super::verify`], replay in [`super::send_again`], save in
+//! [`super::save`], send in [`super::send_files`], test and diff in [`super::testing`] and
+//! [`super::compare`], the history's verbs in [`super::history`]. Each capture is read once
+//! into [`Exchange`] and shown by [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
-use crate::capture::{self, signed, view, view::GetAs, Exchange};
+use crate::capture::{signed, view, view::GetAs, Exchange};
 use crate::commands::parse_limit;
 use crate::context::Context;
-use crate::error::{CommandResult, Error, Result};
+use crate::error::Result;
+use crate::history::lookup;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -22,11 +23,24 @@ pub struct RequestsArgs {
     command: RequestsCommand,
 }
 
+/// Which captures `list` and `export` read: `--limit`, `--tunnel` and the filters.
 #[derive(Debug, Args)]
-struct FilterFlags {
+pub struct Chosen {
+    /// At most N requests, the newest (1 or more)
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub filter: FilterFlags,
+    #[command(flatten)]
+    pub only: super::filter_flags::RequestFilters,
+}
+
+/// `--tunnel NAME` of the commands that read many captures.
+#[derive(Debug, Args)]
+pub struct FilterFlags {
     /// Only requests captured on this tunnel
     #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
-    tunnel: Option<String>,
+    pub tunnel: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -39,17 +53,17 @@ enum RequestsCommand {
   tunnelctl local requests list --path '/hooks/*' --grep invoice.paid
   tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
   tunnelctl local requests list --signature invalid
+  tunnelctl local requests list --history --grep invoice.paid
 
 Every filter given must match. --limit counts the requests that match; with a filter every
-captured request is read from the agent and filtered here.")]
+captured request is read from the agent and filtered here. --history lists the captures kept
+by 'record' instead (its --grep finds text that starts a word).")]
     List {
-        /// At most N requests (1 or more)
-        #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-        limit: Option<usize>,
+        /// List the captures kept in the history (see 'record') instead of the agent's
+        #[arg(long)]
+        history: bool,
         #[command(flatten)]
-        filter: FilterFlags,
-        #[command(flatten)]
-        only: super::filter_flags::RequestFilters,
+        chosen: Chosen,
     },
     /// Show one captured exchange, decoded: request line, headers, body, then the response
     #[command(after_help = "Examples:
@@ -138,12 +152,16 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
         changes: Box<super::send_again::ChangeArgs>,
     },
     /// Write a captured request to a file as an HTTP message (what 'get --raw' shows, a
-    /// chunked body written out whole), to send again later with 'send'
+    /// chunked body written out whole), to send again later with 'send'; with --into, as
+    /// fixtures for 'test'
     #[command(after_help = "Examples:
   tunnelctl local requests save airt_2Qm… --out paid.http
   tunnelctl local requests save airt_2Qm… --out paid.http --force  # overwrite
-  tunnelctl local requests save airt_2Qm… --out - | head -20")]
-    Save(super::send_again::SaveArgs),
+  tunnelctl local requests save airt_2Qm… --out - | head -20
+  tunnelctl local requests save airt_2Qm… --into hooks/")]
+    Save(super::save::SaveArgs),
+    Test(super::testing::TestArgs),
+    Diff(super::compare::DiffArgs),
     /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
     /// printing each answer's status (one request: the whole answer, as 'get' shows it)
     #[command(after_help = "Examples:
@@ -163,54 +181,60 @@ Any answer, whatever its status, counts as sent. Exit 2: a file is not a request
 is sent); 3: --sign with no secret set for the provider (nothing is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
 failed after sending; 5: several files, some sent and some not.")]
     Send(super::send_files::SendArgs),
-    /// Delete every captured request
-    #[command(after_help = "Example:\n  tunnelctl local requests clear --yes")]
-    Clear,
+    /// Delete every captured request (or, with --history, the kept ones)
+    #[command(after_help = "Examples:
+  tunnelctl local requests clear --yes
+  tunnelctl local requests clear --history --before 7d --yes")]
+    Clear {
+        /// Delete captures kept in the history instead of the agent's
+        #[arg(long)]
+        history: bool,
+        /// With --history: only those captured longer ago than DURATION (90m, 7d)
+        #[arg(long, value_name = "DURATION", requires = "history", value_parser = crate::parse::parse_lookback, allow_hyphen_values = true)]
+        before: Option<Duration>,
+    },
     /// Follow new captured requests as they arrive, until Ctrl-C
     #[command(after_help = "Examples:
   tunnelctl local requests tail
   tunnelctl local requests tail --tunnel 'web (http)' -o ndjson \\
-      | jq .request.uri")]
+      | jq .request.uri
+  tunnelctl local requests tail --record")]
     Tail {
         #[command(flatten)]
         filter: FilterFlags,
+        /// Also keep what it sees in the history (see 'record')
+        #[arg(long)]
+        record: bool,
     },
+    /// Keep every capture the agent shows in the history (a SQLite file), until Ctrl-C
+    #[command(after_help = "Examples:
+  tunnelctl local requests record                  # until Ctrl-C
+  tunnelctl local requests record --once --tunnel 'web (http)' --max-age 7d
+  tunnelctl local requests list --history --grep invoice.paid
+
+The history outlives the agent's restarts: get, replay, save and verify read a capture
+from it when the agent no longer has it. The file is history_file (--history-file,
+TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
+    Record(super::history::RecordArgs),
     /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
     #[command(after_help = "Examples:
   tunnelctl local requests export --har hooks.har
   tunnelctl local requests export --har - --tunnel 'web (http)' \\
-      --limit 50 > hooks.har")]
-    Export {
-        /// The file to write ('-' for stdout); a device or FIFO is written into (with
-        /// --force), never replaced
-        #[arg(long, value_name = "FILE")]
-        har: std::path::PathBuf,
-        /// At most N requests, the newest (1 or more)
-        #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-        limit: Option<usize>,
-        #[command(flatten)]
-        filter: FilterFlags,
-        /// Replace FILE if it exists (a symlink to a file is replaced, never written
-        /// through; a device or FIFO is written into); with '--har -', write to a terminal
-        /// even bytes that could act on it
-        #[arg(long)]
-        force: bool,
-    },
+      --limit 50 > hooks.har
+  tunnelctl local requests export --har kept.har --history --since 2h")]
+    Export(Box<super::export::ExportArgs>),
 }
 
 /// Runs a `local requests` command.
 pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResult {
     Ok(match args.command {
-        RequestsCommand::List {
-            limit,
-            filter,
-            only,
-        } => {
-            let mut query = only.query();
-            if query.checks_signatures() {
-                query = query.signing(ctx.settings.webhook_secrets()?, signed::now());
+        RequestsCommand::List { history, chosen } => {
+            let query = chosen.only.query_signing(ctx)?;
+            let (limit, tunnel) = (chosen.limit, chosen.filter.tunnel.as_deref());
+            match history {
+                true => super::history::list(ctx, limit, tunnel, query),
+                false => super::list_requests::list(ctx, limit, tunnel, &query).await,
             }
-            super::list_requests::list(ctx, limit, filter.tunnel.as_deref(), &query).await
         }
         RequestsCommand::Verify { ids } => super::verify::verify(ctx, &ids).await,
         RequestsCommand::Get {
@@ -222,7 +246,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             curl,
         } => {
             let client = ctx.agent()?;
-            let captured = Exchange::from_agent(client.request(&id).await?)?;
+            let captured = lookup::capture(ctx, &client, &id).await?.capture;
             let how = if raw {
                 GetAs::Raw { response, force }
             } else if body_only {
@@ -246,51 +270,33 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             tunnel,
             changes,
         } if changes.any() => {
-            return super::send_again::replay_changed(ctx, &id, tunnel.as_deref(), *changes).await;
+            return super::send_again::replay_changed(ctx, &id, tunnel.as_deref(), *changes, None)
+                .await;
         }
         RequestsCommand::Replay { id, tunnel, .. } => {
-            super::send_again::replay_unchanged(ctx, &id, tunnel.as_deref()).await
+            return super::send_again::replay_unchanged(ctx, &id, tunnel.as_deref()).await;
         }
-        RequestsCommand::Save(args) => super::send_again::save(ctx, args).await,
+        RequestsCommand::Save(args) => super::save::run(ctx, args).await,
+        RequestsCommand::Test(args) => super::testing::run(ctx, args).await,
+        RequestsCommand::Diff(args) => super::compare::run(ctx, args).await,
         RequestsCommand::Send(args) => return super::send_files::send_files(ctx, args).await,
-        RequestsCommand::Clear => {
+        RequestsCommand::Clear {
+            history: true,
+            before,
+        } => super::history::clear(ctx, before),
+        RequestsCommand::Clear { .. } => {
             let client = ctx.agent()?;
             ctx.confirm("Delete every captured request?")?;
             client.clear().await?;
             ctx.note("Deleted every captured request");
             Ok(())
         }
-        RequestsCommand::Tail { filter } => tail(ctx, filter.tunnel.as_deref()).await,
-        RequestsCommand::Export {
-            har,
-            limit,
-            filter,
-            force,
-        } => {
-            return export(ctx, &har, limit, filter.tunnel.as_deref(), force).await;
+        RequestsCommand::Tail { filter, record } => {
+            tail(ctx, filter.tunnel.as_deref(), record).await
         }
+        RequestsCommand::Export(args) => return super::export::export(ctx, *args).await,
+        RequestsCommand::Record(args) => super::history::record(ctx, args).await,
     }?)
-}
-
-/// `export --har FILE`: the captures as a HAR log, to a file or stdout.
-async fn export(
-    ctx: &Context,
-    har: &std::path::Path,
-    limit: Option<usize>,
-    tunnel: Option<&str>,
-    force: bool,
-) -> CommandResult {
-    super::user_file::check_free(har, force)?;
-    let client = ctx.agent()?;
-    let all = Exchange::all_of(&client.requests_raw(limit, tunnel).await?, false)?;
-    let doc = capture::har::document(&all);
-    let text = serde_json::to_string_pretty(&doc)
-        .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
-    let shown = super::user_file::shown(har);
-    super::user_file::write(ctx, har, (text + "\n").as_bytes(), force)
-        .with_context(|| format!("writing the HAR log {shown}"))?;
-    ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
-    Ok(())
 }
 
 /// How often `tail` asks the agent for new requests.
@@ -300,19 +306,33 @@ const TAIL_HOLD: Duration = Duration::from_secs(10);
 
 /// Follows captured requests: polls the newest ones and prints each new one once it has its
 /// response (or has waited too long), oldest first.
-async fn tail(ctx: &Context, tunnel: Option<&str>) -> Result<()> {
+async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
     let client = &ctx.agent()?;
-    let recent = |n: usize| async move {
-        let list = client.requests_raw(Some(n), tunnel).await?;
-        Exchange::all_of(&list, true)
+    let mut recorder = match record {
+        true => Some(super::history::recorder(ctx, None, None)?),
+        false => None,
     };
-    let mut seen: HashSet<String> = recent(100).await?.into_iter().map(|e| e.id).collect();
+    // The newest `n` captures (kept in the history with --record).
+    async fn recent(
+        client: &crate::agent::AgentClient,
+        tunnel: Option<&str>,
+        n: usize,
+        recorder: &mut Option<crate::history::recorder::Recorder>,
+    ) -> Result<Vec<Exchange>> {
+        let batch = Exchange::all_of(&client.requests_raw(Some(n), tunnel).await?, true)?;
+        if let Some(r) = recorder {
+            r.keep(&batch)?;
+        }
+        Ok(batch)
+    }
+    let first = recent(client, tunnel, 100, &mut recorder).await?;
+    let mut seen: HashSet<String> = first.into_iter().map(|e| e.id).collect();
     let mut first_seen: HashMap<String, Instant> = HashMap::new();
     ctx.note("Following captured requests; Ctrl-C to stop.");
     let mut window = 50;
     loop {
         tokio::time::sleep(TAIL_EVERY).await;
-        let batch = recent(window).await?;
+        let batch = recent(client, tunnel, window, &mut recorder).await?;
         let unseen = batch
             .iter()
             .filter(|e| !e.id.is_empty() && !seen.contains(&e.id))

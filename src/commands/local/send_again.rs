@@ -1,5 +1,5 @@
-//! `local requests replay` and `save`: captured requests sent again by `tunnelctl` itself,
-//! changed, or kept in files (`send` reads them back: [`super::send_files`]).
+//! `local requests replay` and `send`: captured requests sent again by `tunnelctl` itself,
+//! changed, or read back from files (`save` writes them: [`super::save`]).
 //!
 //! The agent's API replays a capture only as it was, so a replay with changes (or to another
 //! upstream) is sent straight to the tunnel's upstream (its `config.addr`) or to `--to`,
@@ -12,7 +12,6 @@
 //! the signature headers as they were.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -24,13 +23,13 @@ use crate::capture::replay::modify::{parse_header, parse_header_name, parse_set,
 use crate::capture::replay::resign::{no_secret, resign, Resigned};
 use crate::capture::replay::send::{parse_upstream, upstream_for};
 use crate::capture::replay::{apply, send, Mods};
-use crate::capture::view::{self};
+use crate::capture::view;
 use crate::capture::{signed, Exchange, Message};
-use crate::commands::local::user_file;
 use crate::commands::{read_input, shown_input};
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
 use crate::escape::escape;
+use crate::history::lookup::{self, Origin};
 use crate::signature::{Provider, Secrets, Verdict};
 
 /// The largest request file, HAR log or `--body` read: a captured request's body can be an
@@ -38,7 +37,7 @@ use crate::signature::{Provider, Secrets, Verdict};
 pub(super) const MAX_FILE: usize = crate::http::DEFAULT_MAX_BODY;
 
 /// The changes `replay` can make before sending.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Default)]
 pub struct ChangeArgs {
     /// Set a header (repeatable): the values given for a name replace all of its values
     #[arg(long = "header", short = 'H', value_name = "'NAME: VALUE'", value_parser = parse_header)]
@@ -137,18 +136,25 @@ const RECENT: usize = 50;
 
 /// Replays `id` unchanged through the agent, then shows the new exchange the agent captured
 /// (marked `remote_addr: "replayed"`), once it has its answer, or says it has not come yet.
-pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> Result<()> {
+/// A capture only the history still has is sent by `tunnelctl` itself, as a changed replay
+/// is (the agent cannot replay what it no longer holds).
+pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> CommandResult {
     let client = ctx.agent()?;
+    // The agent says best whether it can replay `id`: a capture neither it nor the history
+    // can show is its to refuse.
+    let found = lookup::capture(ctx, &client, id).await.ok();
+    let expired = match found {
+        Some(f) if f.origin == Origin::History => {
+            return replay_changed(ctx, id, tunnel, ChangeArgs::default(), Some(f.capture)).await;
+        }
+        Some(f) => expired_signature(ctx, &f.capture),
+        None => None,
+    };
     let recent = || async {
         let list = client.requests_raw(Some(RECENT), None).await?;
         Exchange::all_of(&list, true)
     };
     let known: HashSet<String> = recent().await?.into_iter().map(|c| c.id).collect();
-    // The agent says best whether it can replay `id`: a capture it cannot show is its to refuse.
-    let expired = match client.request(id).await.map(Exchange::from_agent) {
-        Ok(Ok(captured)) => expired_signature(ctx, &captured),
-        _ => None,
-    };
     client.replay(id, tunnel).await?;
     if let Some(why) = expired {
         ctx.printer.streams.err_line(&format!(
@@ -173,7 +179,7 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    view::replayed(&ctx.printer, id, found.as_ref())
+    Ok(view::replayed(&ctx.printer, id, found.as_ref())?)
 }
 
 /// Why the signature of `captured` will be refused as expired, if it will. A secret that
@@ -192,12 +198,13 @@ fn expired_signature(ctx: &Context, captured: &Exchange) -> Option<String> {
 }
 
 /// Replays `id` with `changes`, sent by `tunnelctl` to the upstream of `tunnel` (the tunnel
-/// it was captured on when `None`) or to `--to`.
+/// it was captured on when `None`) or to `--to`; `found`: the capture when already read.
 pub async fn replay_changed(
     ctx: &Context,
     id: &str,
     tunnel: Option<&str>,
     changes: ChangeArgs,
+    found: Option<Exchange>,
 ) -> CommandResult {
     // Everything local is checked before the agent is asked anything.
     let editor = if changes.edit {
@@ -219,7 +226,10 @@ pub async fn replay_changed(
     };
     let secrets = signing_secrets(ctx, changes.keep_signature)?;
     let client = ctx.agent()?;
-    let captured = Exchange::from_agent(client.request(id).await?)?;
+    let captured = match found {
+        Some(c) => c,
+        None => lookup::capture(ctx, &client, id).await?.capture,
+    };
     let mut msg = captured.request_to_send()?;
     apply(&mut msg, &mods)?;
     let upstream = match changes.to {
@@ -250,45 +260,4 @@ fn editor(ctx: &Context) -> Result<String> {
             "--edit needs an editor: set VISUAL or EDITOR (e.g. EDITOR=nano)",
         )),
     }
-}
-
-/// `local requests save ID --out FILE`.
-#[derive(Debug, Args)]
-pub struct SaveArgs {
-    /// Captured request ID (airt_…)
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
-    id: String,
-    /// The file to write ('-' for stdout); a device or FIFO is written into (with --force),
-    /// never replaced
-    #[arg(long, value_name = "FILE")]
-    out: PathBuf,
-    /// Replace FILE if it exists (a symlink to a file is replaced, never written through; a
-    /// device or FIFO is written into); with '--out -', write to a terminal even bytes that
-    /// could act on it
-    #[arg(long)]
-    force: bool,
-}
-
-/// Writes a captured request to a file as an HTTP message.
-pub async fn save(ctx: &Context, args: SaveArgs) -> Result<()> {
-    user_file::check_free(&args.out, args.force)?;
-    let client = ctx.agent()?;
-    let captured = Exchange::from_agent(client.request(&args.id).await?)?;
-    // A request that does not read as one (a header no server would take) is saved as it
-    // was captured: the file is a record of what came in.
-    let bytes = match captured.request_to_send() {
-        Ok(msg) => msg.to_bytes(),
-        Err(e) => captured.request.raw.clone().ok_or(e)?,
-    };
-    user_file::write(ctx, &args.out, &bytes, args.force)?;
-    // What went to stdout speaks for itself.
-    if !crate::files::is_stdout(&args.out) {
-        ctx.note(&format!(
-            "Saved {} to {} ({} bytes)",
-            escape(&args.id),
-            user_file::shown(&args.out),
-            bytes.len()
-        ));
-    }
-    Ok(())
 }

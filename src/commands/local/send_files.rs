@@ -1,6 +1,5 @@
-//! `local requests send FILE...`: requests saved in files (HTTP messages, or the entries of a
-//! HAR log) sent to `--to` or a tunnel's upstream, each signed again with the secret of its
-//! provider unless `--keep-signature`; every file is read and checked before anything is sent.
+//! `local requests send FILE...`: saved requests (or the entries of HAR logs) sent to a
+//! server, one after the other, each signed again as a changed replay is.
 
 use anyhow::Context as _;
 use clap::Args;

@@ -1,14 +1,16 @@
-//! `local requests verify [ID...]`: the signature check of captured webhooks, a row each.
+//! `local requests verify [ID...]`: the webhook signature of captured requests checked against
+//! the secrets set; an ID the agent no longer has is read from the history.
 
 use crate::capture::{signed, Exchange};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::history::lookup;
 use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
 use crate::signature::Check;
 
 /// `verify [ID...]`: each request's signature check, a row each; exit 8 when one is invalid
 /// or expired. Every capture is read one at a time, so a long history costs little memory.
-pub(super) async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
+pub async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
     let secrets = ctx.settings.webhook_secrets()?;
     let now = signed::now();
     let client = ctx.agent()?;
@@ -33,7 +35,7 @@ pub(super) async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
         }
     } else {
         for id in ids {
-            row(&Exchange::from_agent(client.request(id).await?)?)?;
+            row(&lookup::capture(ctx, &client, id).await?.capture)?;
         }
     }
     let shown = sink.finish()?;

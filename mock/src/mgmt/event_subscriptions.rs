@@ -5,11 +5,11 @@
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{json, Map, Value};
 
-use super::crud::{find, find_mut, head, Collection, Editable};
-use super::destinations::Destinations;
+use super::crud::{find, find_mut, head, Changes, Collection, Editable};
+use super::event_destinations::Destinations;
 use super::request::{ApiRequest, Ctx, Reply};
-use crate::errors::{code, ApiError};
-use crate::input::{description_metadata, set_given, Fields, Unit};
+use crate::api_error::{code, ApiError};
+use crate::input::{set_given, Fields, Unit};
 use crate::store::{Store, Subscription};
 
 const PATH: &str = Subscriptions::PATH;
@@ -37,10 +37,9 @@ fn source_json(sub_id: &str, kind: &str, ctx: &Ctx<'_>) -> Value {
 /// The event subscriptions collection.
 pub struct Subscriptions;
 
-/// What a create or update body of a subscription sets.
-pub struct Changes {
-    description: Option<String>,
-    metadata: Option<String>,
+/// What a create or update body of a subscription sets beyond description and metadata:
+/// the event types it follows and the destinations it delivers to.
+pub struct Routing {
     sources: Option<Vec<String>>,
     destination_ids: Option<Vec<String>>,
 }
@@ -70,34 +69,32 @@ impl Editable for Subscriptions {
     const PREFIX: &'static str = "esb_";
     const FIELDS: &'static [&'static str] =
         &["description", "metadata", "sources", "destination_ids"];
-    type Changes = Changes;
+    type Own = Routing;
 
-    fn read(store: &Store, f: &Fields<'_>) -> Result<Changes, ApiError> {
-        let (description, metadata) = description_metadata(f, 255, 4096, Unit::Chars)?;
-        Ok(Changes {
-            description,
-            metadata,
-            sources: sources(f)?,
-            destination_ids: destination_ids(store, f)?,
+    fn read(store: &Store, f: &Fields<'_>) -> Result<Changes<Routing>, ApiError> {
+        Changes::read(f, (255, 4096), Unit::Chars, || {
+            Ok(Routing {
+                sources: sources(f)?,
+                destination_ids: destination_ids(store, f)?,
+            })
         })
     }
 
-    fn build(id: String, created_at: String, c: Changes) -> Subscription {
+    fn build(id: String, created_at: String, c: Changes<Routing>) -> Subscription {
         Subscription {
             id,
             created_at,
             description: c.description.unwrap_or_default(),
             metadata: c.metadata.unwrap_or_default(),
-            sources: c.sources.unwrap_or_default(),
-            destination_ids: c.destination_ids.unwrap_or_default(),
+            sources: c.own.sources.unwrap_or_default(),
+            destination_ids: c.own.destination_ids.unwrap_or_default(),
         }
     }
 
-    fn apply(s: &mut Subscription, c: Changes) {
-        set_given(&mut s.description, c.description);
-        set_given(&mut s.metadata, c.metadata);
-        set_given(&mut s.sources, c.sources);
-        set_given(&mut s.destination_ids, c.destination_ids);
+    fn apply(s: &mut Subscription, c: Changes<Routing>) {
+        let own = c.apply_to(&mut s.description, &mut s.metadata);
+        set_given(&mut s.sources, own.sources);
+        set_given(&mut s.destination_ids, own.destination_ids);
     }
 }
 

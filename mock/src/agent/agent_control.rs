@@ -10,17 +10,17 @@ use serde_json::{Map, Value};
 use super::captures::{Capture, CapturedRequest, CapturedResponse};
 use super::http1::{BadMessage, RequestHead, ResponseHead};
 use super::state::Agent;
-use crate::errors::ApiError;
+use crate::api_error::ApiError;
 use crate::input::Fields;
 
 /// The most captures one seed item may ask for with `repeat`.
 const MAX_REPEAT: u64 = 100_000;
 
 /// What a `/_mock/agent/...` request produced: JSON, or nothing (204).
-pub type Outcome = Result<Option<Value>, ApiError>;
+pub type ControlResult = Result<Option<Value>, ApiError>;
 
 /// Routes `/_mock/agent/<rest>`; `None` when there is no such control path.
-pub fn handle(agent: &Agent, method: &str, rest: &[&str], body: &Value) -> Option<Outcome> {
+pub fn handle(agent: &Agent, method: &str, rest: &[&str], body: &Value) -> Option<ControlResult> {
     Some(match (method, rest) {
         ("GET", ["requests-log"]) => Ok(Some(agent.recorder.to_json())),
         ("DELETE", ["requests-log"]) => {
@@ -277,7 +277,7 @@ fn build(map: &Map<String, Value>, index: usize) -> Result<(Capture, u64), ApiEr
         remote_addr: f.string("remote_addr")?.unwrap_or("127.0.0.1").to_string(),
         start: f
             .string("start")?
-            .map_or_else(crate::clock::now, str::to_string),
+            .map_or_else(crate::timestamp::now, str::to_string),
         duration_ns: if pending {
             0
         } else {

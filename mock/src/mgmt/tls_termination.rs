@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::crud::{find, find_mut, Collection};
 use super::request::{ApiRequest, Ctx, Reply};
-use crate::errors::{code, ApiError};
+use crate::api_error::{code, ApiError};
 use crate::input::Fields;
 use crate::store::{Store, TlsEdge, TlsModule};
 

@@ -4,10 +4,10 @@
 
 use serde_json::{json, Map, Value};
 
-use super::crud::{head, Collection, Editable};
+use super::crud::{head, Changes, Collection, Editable};
 use super::request::Ctx;
-use crate::errors::{code, ApiError};
-use crate::input::{description_metadata, set_given, Fields, Unit};
+use crate::api_error::{code, ApiError};
+use crate::input::{set_given, Fields, Unit};
 use crate::store::{Destination, Store};
 
 const MEMBERS: &[&str] = &["firehose", "kinesis", "cloudwatch_logs", "s3", "datadog"];
@@ -15,10 +15,9 @@ const MEMBERS: &[&str] = &["firehose", "kinesis", "cloudwatch_logs", "s3", "data
 /// The event destinations collection.
 pub struct Destinations;
 
-/// What a create or update body of a destination sets (`target` as responses show it).
-pub struct Changes {
-    description: Option<String>,
-    metadata: Option<String>,
+/// What a create or update body of a destination sets beyond description and metadata
+/// (`target` as responses show it).
+pub struct Delivery {
     format: Option<String>,
     target: Option<Value>,
 }
@@ -43,35 +42,33 @@ impl Editable for Destinations {
     const PREFIX: &'static str = "ed_";
     const FIELDS: &'static [&'static str] = &["description", "metadata", "format", "target"];
     const REQUIRED: &'static [&'static str] = &["target"];
-    type Changes = Changes;
+    type Own = Delivery;
 
-    fn read(_: &Store, f: &Fields<'_>) -> Result<Changes, ApiError> {
-        let (description, metadata) = description_metadata(f, 255, 4096, Unit::Bytes)?;
-        Ok(Changes {
-            description,
-            metadata,
-            format: format(f)?.map(str::to_string),
-            target: f.object("target")?.map(target).transpose()?,
+    fn read(_: &Store, f: &Fields<'_>) -> Result<Changes<Delivery>, ApiError> {
+        Changes::read(f, (255, 4096), Unit::Bytes, || {
+            Ok(Delivery {
+                format: format(f)?.map(str::to_string),
+                target: f.object("target")?.map(target).transpose()?,
+            })
         })
     }
 
-    fn build(id: String, created_at: String, c: Changes) -> Destination {
+    fn build(id: String, created_at: String, c: Changes<Delivery>) -> Destination {
         Destination {
             id,
             created_at,
             description: c.description.unwrap_or_default(),
             metadata: c.metadata.unwrap_or_default(),
-            format: c.format.unwrap_or_else(|| "json".to_string()),
+            format: c.own.format.unwrap_or_else(|| "json".to_string()),
             // Never null: `target` is required on create.
-            target: c.target.unwrap_or_default(),
+            target: c.own.target.unwrap_or_default(),
         }
     }
 
-    fn apply(d: &mut Destination, c: Changes) {
-        set_given(&mut d.description, c.description);
-        set_given(&mut d.metadata, c.metadata);
-        set_given(&mut d.format, c.format);
-        set_given(&mut d.target, c.target);
+    fn apply(d: &mut Destination, c: Changes<Delivery>) {
+        let own = c.apply_to(&mut d.description, &mut d.metadata);
+        set_given(&mut d.format, own.format);
+        set_given(&mut d.target, own.target);
     }
 
     /// Refused while a subscription references the destination.

@@ -14,7 +14,7 @@ use super::encode::{json_line, xml_elem};
 use super::negotiate::{Format, OFFERS};
 
 /// The agent's own error codes.
-pub mod code {
+pub mod error_code {
     /// 404: no tunnel with that name.
     pub const TUNNEL_NOT_FOUND: u32 = 100;
     /// 400: the tunnel definition is invalid (`details.err` says why).
@@ -70,14 +70,14 @@ impl AgentError {
 
     /// 100: no tunnel named `name`.
     pub fn tunnel_not_found(name: &str) -> Self {
-        Self::new(404, Some(code::TUNNEL_NOT_FOUND), "tunnel not found").detail("name", name)
+        Self::new(404, Some(error_code::TUNNEL_NOT_FOUND), "tunnel not found").detail("name", name)
     }
 
     /// 102: invalid tunnel definition; `err` is the agent's explanation.
     pub fn invalid_config(err: impl Into<String>) -> Self {
         Self::failed(
             400,
-            code::INVALID_TUNNEL_CONFIG,
+            error_code::INVALID_TUNNEL_CONFIG,
             "invalid tunnel configuration",
             err,
         )
@@ -87,7 +87,7 @@ impl AgentError {
     pub fn start_failed(err: impl Into<String>) -> Self {
         Self::failed(
             502,
-            code::TUNNEL_START_FAILED,
+            error_code::TUNNEL_START_FAILED,
             "failed to start tunnel",
             err,
         )
@@ -97,7 +97,7 @@ impl AgentError {
     pub fn not_ready() -> Self {
         Self::new(
             503,
-            Some(code::NOT_READY),
+            Some(error_code::NOT_READY),
             "ngrok is not yet ready to start tunnels",
         )
         .detail(
@@ -108,14 +108,19 @@ impl AgentError {
 
     /// 106: no captured request with that id.
     pub fn entry_not_found(id: &str) -> Self {
-        Self::new(404, Some(code::ENTRY_NOT_FOUND), "request entry not found").detail("id", id)
+        Self::new(
+            404,
+            Some(error_code::ENTRY_NOT_FOUND),
+            "request entry not found",
+        )
+        .detail("id", id)
     }
 
     /// 108: the tunnel name in the path does not unescape.
     pub fn bad_name_escape(err: impl Into<String>) -> Self {
         Self::failed(
             400,
-            code::BAD_NAME_ESCAPE,
+            error_code::BAD_NAME_ESCAPE,
             "failed to unescape tunnel name",
             err,
         )

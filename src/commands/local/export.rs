@@ -1,0 +1,60 @@
+//! `local requests export --har FILE`: captured exchanges, the agent's or the kept ones
+//! (`--history`), with the filters of `list`, as a HAR 1.2 log.
+
+use anyhow::Context as _;
+use clap::Args;
+
+use super::requests::Chosen;
+use crate::capture::{self, Exchange};
+use crate::context::Context;
+use crate::error::{CommandResult, Error};
+
+/// `export --har FILE`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The file to write ('-' for stdout); a device or FIFO is written into (with
+    /// --force), never replaced
+    #[arg(long, value_name = "FILE")]
+    har: std::path::PathBuf,
+    #[command(flatten)]
+    chosen: Chosen,
+    /// Export the captures kept in the history instead of the agent's
+    #[arg(long)]
+    history: bool,
+    /// Replace FILE if it exists (a symlink to a file is replaced, never written
+    /// through; a device or FIFO is written into); with '--har -', write to a terminal
+    /// even bytes that could act on it
+    #[arg(long)]
+    force: bool,
+}
+
+/// `export --har FILE`: the captures (the agent's, or the kept ones) as a HAR log, to a
+/// file or stdout.
+pub async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
+    let har = args.har.as_path();
+    super::user_file::check_free(har, args.force)?;
+    let query = args.chosen.only.query_signing(ctx)?;
+    let tunnel = args.chosen.filter.tunnel.as_deref();
+    let all = if args.history {
+        super::history::exported(ctx, args.chosen.limit, tunnel, query)?
+    } else {
+        let client = ctx.agent()?;
+        let asked = if query.is_empty() {
+            args.chosen.limit
+        } else {
+            None
+        };
+        let mut all = Exchange::all_of(&client.requests_raw(asked, tunnel).await?, false)?;
+        all.retain(|e| query.matches(e));
+        all.truncate(args.chosen.limit.unwrap_or(usize::MAX));
+        all
+    };
+    let doc = capture::har::document(&all);
+    let text = serde_json::to_string_pretty(&doc)
+        .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
+    let shown = super::user_file::shown(har);
+    super::user_file::write(ctx, har, (text + "\n").as_bytes(), args.force)
+        .with_context(|| format!("writing the HAR log {shown}"))?;
+    ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
+    Ok(())
+}

@@ -1,0 +1,186 @@
+//! `local requests save`: captured requests written to files as HTTP messages, for `send`;
+//! with `--into DIR`, as fixtures for `test`: per capture `NAME.http` (the request, exactly
+//! what `--out` writes) and `NAME.expect.toml` (what its answer must be, made from the answer
+//! the capture got; a binary body goes to `NAME.body` beside it). Every capture is read, and
+//! every file name checked, before anything is written: a name already taken is refused
+//! without `--force`, and nothing is written.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use crate::capture::Exchange;
+use crate::commands::local::{lookup, user_file};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::escape::escape;
+use crate::fixture::snapshot::{self, Answer};
+
+/// `local requests save ID... (--out FILE | --into DIR)`.
+#[derive(Debug, Args)]
+pub struct SaveArgs {
+    /// Captured request IDs (airt_…); one with --out
+    #[arg(required = true, value_name = "ID", add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
+    ids: Vec<String>,
+    /// The file to write ('-' for stdout); a device or FIFO is written into (with --force),
+    /// never replaced
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "into",
+        conflicts_with = "into"
+    )]
+    out: Option<PathBuf>,
+    /// Write each capture as a fixture in DIR (made if missing): NAME.http and
+    /// NAME.expect.toml, for 'local requests test'
+    #[arg(long, value_name = "DIR")]
+    into: Option<PathBuf>,
+    /// With --into: the fixture's name (default: from the method and path, such as
+    /// post-hooks-stripe); several captures get NAME, NAME-2, …
+    #[arg(long, value_name = "NAME", requires = "into", value_parser = parse_name)]
+    name: Option<String>,
+    /// Replace files that exist (a symlink to a file is replaced, never written through; a
+    /// device or FIFO is written into); with '--out -', write to a terminal even bytes that
+    /// could act on it
+    #[arg(long)]
+    force: bool,
+}
+
+fn parse_name(s: &str) -> std::result::Result<String, String> {
+    if snapshot::valid_name(s) {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "'{}' is not a fixture name: letters, digits, '-', '_' and '.', not starting with '.'",
+            escape(s)
+        ))
+    }
+}
+
+/// Runs `save`.
+pub async fn run(ctx: &Context, args: SaveArgs) -> Result<()> {
+    match (&args.out, &args.into) {
+        (Some(out), _) => match args.ids.as_slice() {
+            [id] => save_out(ctx, id, out, args.force).await,
+            _ => Err(Error::usage(
+                "--out writes one capture: give one ID, or --into DIR for several",
+            )),
+        },
+        (None, Some(dir)) => save_into(ctx, &args.ids, dir, args.name.as_deref(), args.force).await,
+        (None, None) => Err(Error::usage("give --out FILE or --into DIR")),
+    }
+}
+
+/// The request of a capture as the bytes of an HTTP message. A request that does not read
+/// as one (a header no server would take) is saved as it was captured: the file is a record
+/// of what came in.
+fn request_bytes(captured: &Exchange) -> Result<Vec<u8>> {
+    match captured.request_to_send() {
+        Ok(msg) => Ok(msg.to_bytes()),
+        Err(e) => captured.request.raw.clone().ok_or(e),
+    }
+}
+
+/// Writes a captured request to a file as an HTTP message (`-`: stdout).
+async fn save_out(ctx: &Context, id: &str, out: &Path, force: bool) -> Result<()> {
+    user_file::check_free(out, force)?;
+    let bytes = request_bytes(&lookup::capture(ctx, id).await?)?;
+    user_file::write(ctx, out, &bytes, force)?;
+    // What went to stdout speaks for itself.
+    if !crate::files::is_stdout(out) {
+        ctx.note(&format!(
+            "Saved {} to {} ({} bytes)",
+            escape(id),
+            user_file::shown(out),
+            bytes.len()
+        ));
+    }
+    Ok(())
+}
+
+/// The folder `--into` names, made when missing; anything else standing there is refused.
+fn folder(dir: &Path) -> Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Error::usage(format!(
+            "--into {} is not a folder",
+            escape(&dir.display().to_string())
+        ))),
+        Err(_) => std::fs::create_dir_all(dir).map_err(|e| {
+            Error::Io(format!(
+                "cannot make the folder {}: {e}",
+                escape(&dir.display().to_string())
+            ))
+        }),
+    }
+}
+
+/// The first of `base`, `base-2`, … not in `taken`.
+fn unique(base: &str, taken: &[String]) -> String {
+    (1..)
+        .map(|n| {
+            if n == 1 {
+                base.to_string()
+            } else {
+                format!("{base}-{n}")
+            }
+        })
+        .find(|n| !taken.contains(n))
+        .unwrap_or_else(|| base.to_string())
+}
+
+/// Writes each capture as a fixture in `dir`.
+async fn save_into(
+    ctx: &Context,
+    ids: &[String],
+    dir: &Path,
+    name: Option<&str>,
+    force: bool,
+) -> Result<()> {
+    folder(dir)?;
+    let mut names: Vec<String> = Vec::new();
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    let mut saved = Vec::new();
+    for id in ids {
+        let captured = lookup::capture(ctx, id).await?;
+        let base = match name {
+            Some(n) => n.to_string(),
+            None => snapshot::name_for(captured.method(), captured.uri()),
+        };
+        let stem = unique(&base, &names);
+        names.push(stem.clone());
+        let response = captured.response_message();
+        let answer = match (captured.status(), &response) {
+            (Some(status), Some(r)) => Some(Answer {
+                status,
+                headers: &r.headers,
+                body: &r.body,
+            }),
+            _ => None,
+        };
+        let written = snapshot::new_file(&stem, answer.as_ref());
+        files.push((dir.join(format!("{stem}.http")), request_bytes(&captured)?));
+        files.push((
+            dir.join(format!("{stem}.expect.toml")),
+            written.text.into_bytes(),
+        ));
+        if let Some((side, bytes)) = written.sidecar {
+            files.push((dir.join(side), bytes));
+        }
+        saved.push((id.clone(), stem));
+    }
+    for (path, _) in &files {
+        user_file::check_free(path, force)?;
+    }
+    for (path, bytes) in &files {
+        user_file::write(ctx, path, bytes, force)?;
+    }
+    for (id, stem) in saved {
+        ctx.note(&format!(
+            "Saved {} as {}.http and {stem}.expect.toml",
+            escape(&id),
+            escape(&dir.join(&stem).display().to_string())
+        ));
+    }
+    Ok(())
+}

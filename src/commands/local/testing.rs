@@ -1,0 +1,192 @@
+//! `local requests test`: runs fixtures (what `save --into` writes) against a server and
+//! checks each answer; see `crate::fixture`. It needs no agent and no API key: only the
+//! files, the server at `--to`, and the webhook secrets to sign with.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use url::Url;
+
+use crate::capture::replay::send::parse_upstream;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::escape::escape;
+use crate::files::{self, Existing};
+use crate::fixture::case::{self, shown};
+use crate::fixture::expect::Failure;
+use crate::fixture::report::{self, Shown};
+use crate::fixture::run::{Outcome, Run, Verdict};
+
+/// The most cases run at once.
+const MAX_PARALLEL: usize = 256;
+
+/// Run fixtures (what 'save --into' writes) against a server: each request signed again
+/// with a fresh timestamp, sent, and its answer checked against NAME.expect.toml
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  tunnelctl local requests test hooks/ --to http://localhost:3000
+  tunnelctl local requests test hooks/ --to http://localhost:3000 --update
+  tunnelctl local requests test hooks/ --to http://localhost:3000 \\
+      --junit report.xml --parallel 8 --filter 'post-*'
+
+Each line says PASS or FAIL, the fixture's name and the time taken; under a failure, what
+differed (status, a header, a jq expression that was false, the body: JSON by path). The
+webhook secrets are those replay uses (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE, _SLACK,
+_SHOPIFY, _STANDARD). Needs no agent and no API key. Exit 0: all passed; 8: one failed;
+2: a fixture or expectation file is bad (nothing is sent); 6: the server cannot be reached.")]
+pub struct TestArgs {
+    /// Fixture folders (every *.http in each, by name) or request files; default: the
+    /// current folder
+    #[arg(value_name = "DIR|FILE")]
+    paths: Vec<PathBuf>,
+    /// The server to send to (http:// or https://; a path given is put before each
+    /// request's path)
+    #[arg(long, value_name = "URL", value_parser = parse_upstream)]
+    to: Url,
+    /// Rewrite each expectation from the answer it got (status, header values that no
+    /// longer match, the body snapshot), keeping jq, ignore, sign and comments
+    #[arg(long)]
+    update: bool,
+    /// Also write a JUnit XML report to FILE (replaced at each run)
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Run up to N cases at once (the report stays in name order)
+    #[arg(long, value_name = "N", default_value = "1", value_parser = parse_parallel)]
+    parallel: usize,
+    /// Only the fixtures whose name matches GLOB (*, ?, [abc])
+    #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
+    filter: Option<glob::Pattern>,
+}
+
+fn parse_parallel(s: &str) -> std::result::Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n @ 1..=MAX_PARALLEL) => Ok(n),
+        _ => Err(format!(
+            "'{}' is not a number from 1 to {MAX_PARALLEL}",
+            escape(s)
+        )),
+    }
+}
+
+fn parse_glob(s: &str) -> std::result::Result<glob::Pattern, String> {
+    glob::Pattern::new(s).map_err(|e| format!("'{}' is not a glob: {}", escape(s), e.msg))
+}
+
+/// Runs `test`.
+pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
+    let to = args.to;
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths
+    };
+    let only = args.filter.as_ref();
+    let cases = case::load(&paths, only, args.update)?;
+    if cases.is_empty() {
+        let where_ = paths
+            .iter()
+            .map(|p| shown(p))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(Error::usage(format!(
+            "no fixtures (*.http) in {where_}{}",
+            if only.is_some() {
+                " match --filter"
+            } else {
+                ""
+            }
+        )));
+    }
+    let secrets = ctx.settings.webhook_secrets()?;
+    let http = ctx.upstream(&to)?;
+    let runner = Run {
+        http: &http,
+        to: &to,
+        secrets: &secrets,
+        update: args.update,
+    };
+    let started = Instant::now();
+    let mut view = Shown::new(&ctx.printer);
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    let mut shown_error = None;
+    runner
+        .all(&cases, args.parallel, |mut o| {
+            write_update(&mut o);
+            if let Err(e) = view.push(&o) {
+                shown_error.get_or_insert(e);
+            }
+            outcomes.push(o);
+        })
+        .await;
+    if let Some(e) = shown_error {
+        return Err(e);
+    }
+    view.finish()?;
+    let took = started.elapsed();
+    if let Some(path) = &args.junit {
+        let xml = report::junit(&outcomes, took)?;
+        files::write_private(path, xml.as_bytes(), Existing::Replace).map_err(|e| {
+            Error::Io(format!(
+                "cannot write the JUnit report {}: {e}",
+                shown(path)
+            ))
+        })?;
+    }
+    conclude(ctx, &to, &outcomes)
+}
+
+/// Writes what `--update` made of a case (the expectation, a sidecar body) through the one
+/// file-write path, replaced whole; a write that fails fails the case.
+fn write_update(o: &mut Outcome) {
+    let Some(w) = o.write.take() else {
+        return;
+    };
+    let expect_file = o.expect_file.clone();
+    let mut writes = vec![(expect_file.to_path_buf(), w.text.into_bytes())];
+    if let Some((name, bytes)) = w.sidecar {
+        writes.push((expect_file.with_file_name(name), bytes));
+    }
+    for (path, bytes) in writes {
+        if let Err(e) = files::write_private(&path, &bytes, Existing::Replace) {
+            o.verdict = Verdict::Fail;
+            o.failures.push(Failure::new(
+                "update",
+                format!("cannot write {}: {e}", shown(&path)),
+            ));
+        }
+    }
+}
+
+/// The summary on stderr and the exit code: 6 when the server could not be reached, 8 when
+/// a case failed.
+fn conclude(ctx: &Context, to: &Url, outcomes: &[Outcome]) -> Result<()> {
+    let failed = outcomes
+        .iter()
+        .filter(|o| o.verdict == Verdict::Fail)
+        .count();
+    let updated = outcomes
+        .iter()
+        .filter(|o| o.verdict == Verdict::Updated)
+        .count();
+    let passed = outcomes.len() - failed - updated;
+    let mut summary = format!("{passed} passed, {failed} failed");
+    if updated > 0 {
+        summary.push_str(&format!(", {updated} updated"));
+    }
+    ctx.note(&summary);
+    if let Some(down) = outcomes.iter().find(|o| o.unreachable) {
+        let why = down.failures.first().map_or("", |f| f.message.as_str());
+        return Err(Error::Unreachable(format!(
+            "{} could not be reached: {why}",
+            crate::http::origin(to)
+        )));
+    }
+    match failed {
+        0 => Ok(()),
+        n => Err(Error::CheckFailed(format!(
+            "{n} of {} fixture(s) failed",
+            outcomes.len()
+        ))),
+    }
+}

@@ -1,0 +1,33 @@
+//! The capture history: captured exchanges kept on the user's machine, past the agent's
+//! memory (a restart clears the agent; its byte budget evicts the oldest), in one SQLite file
+//! a user can open with `sqlite3`.
+//!
+//! - [`file`]: where the file lives, and what is at a path before SQLite is let near it (a
+//!   file that is not a database is never opened, so never overwritten); created 0600 in a
+//!   folder only the user can read.
+//! - [`store`]: the database: schema and its version, migrations, every write a transaction
+//!   (WAL), captures in and out as the agent's JSON text, retention, clear.
+//! - [`search`]: what the full-text index holds of a capture (its decoded text) and how a
+//!   `--grep` word becomes an index query.
+//! - [`recorder`]: what a recorder keeps of each poll (new captures, pending ones answered),
+//!   shared by `record`, `tail --record` and `inspect --record`.
+//! - [`lookup`]: a capture by ID, from the agent first and then from the history.
+//!
+//! The one capture model stays [`crate::capture::Exchange`]: the store keeps the agent's
+//! JSON text of each capture unchanged, and reads it back into an `Exchange`, so `--json`
+//! from history prints what the agent printed.
+
+pub mod file;
+pub mod lookup;
+pub mod recorder;
+pub mod search;
+pub mod store;
+
+pub use store::Store;
+
+/// Parses a size bound of the history (`--max-size`, `history_max_size`): `500MiB`, `2GB`,
+/// or a number of bytes, more than zero.
+pub fn parse_max_size(text: &str) -> Result<u64, String> {
+    crate::inspect::kept::parse_budget(text)
+        .map_err(|e| e.replace("is not a memory size", "is not a size"))
+}

@@ -1,0 +1,99 @@
+//! The history's full-text search: what its index holds of a capture, and how a `--grep` text
+//! becomes a query of that index.
+//!
+//! The index (SQLite FTS5, `ascii` tokenizer, no positions) holds the words of each capture's
+//! decoded text ([`text_of`]): start lines, header fields and bodies with their encoding undone
+//! ([`crate::capture::body::searchable`]). A word is a run of ASCII letters and digits (any
+//! other byte of UTF-8 text counts as a letter), matched in any ASCII case. A `--grep` text
+//! asks the index for captures holding each of its words (its last one as the start of a
+//! word), then each one found is checked for the whole text ([`holds`]): the index only
+//! narrows down which captures to read. So a text found in history starts at the start of a
+//! word (`paid` finds `invoice.paid`; `voice` does not find `invoice`), and a text with no
+//! word in it (`{}`) is looked for in every capture, without the index.
+
+use crate::capture::body::searchable;
+use crate::capture::filter::{contains_ignore_case, Clause, Query, Term};
+use crate::capture::Exchange;
+
+/// The decoded text of a capture, as the index holds it: the request, then the response.
+pub fn text_of(e: &Exchange) -> String {
+    let mut text = searchable(&e.request_message());
+    if let Some(response) = e.response_message() {
+        text.push('\n');
+        text.push_str(&searchable(&response));
+    }
+    text
+}
+
+/// Is `c` part of a word, as the index's `ascii` tokenizer reads it?
+fn in_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || !c.is_ascii()
+}
+
+/// The words of a text, as the index splits them.
+fn words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !in_word(c))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The index query for captures that may hold every one of `texts` (lower-case); `None` when
+/// they have no word the index knows (every capture must then be read).
+pub fn index_query(texts: &[String]) -> Option<String> {
+    let mut terms = Vec::new();
+    for text in texts {
+        let ws = words(text);
+        let open_end = text.chars().last().is_some_and(in_word);
+        for (i, w) in ws.iter().enumerate() {
+            // A quoted FTS5 string: a quote inside is doubled (words hold none, but say so).
+            let quoted = format!("\"{}\"", w.replace('"', "\"\""));
+            terms.push(if open_end && i + 1 == ws.len() {
+                format!("{quoted}*")
+            } else {
+                quoted
+            });
+        }
+    }
+    (!terms.is_empty()).then(|| terms.join(" AND "))
+}
+
+/// Does the capture hold `text` (lower-case) in its decoded text, or where a live `--grep`
+/// looks (its raw bytes)?
+pub fn holds(e: &Exchange, decoded: &str, text: &str) -> bool {
+    contains_ignore_case(decoded.as_bytes(), text.as_bytes())
+        || Query::from_clauses(vec![Clause {
+            negated: false,
+            term: Term::Text(text.to_string()),
+        }])
+        .matches(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_become_index_queries() {
+        assert_eq!(
+            index_query(&["invoice.paid".into()]).as_deref(),
+            Some("\"invoice\" AND \"paid\"*")
+        );
+        assert_eq!(
+            index_query(&["paid\"".into(), "x".into()]).as_deref(),
+            Some("\"paid\" AND \"x\"*")
+        );
+        assert_eq!(index_query(&["{}".into()]), None);
+        assert_eq!(index_query(&["café".into()]).as_deref(), Some("\"café\"*"));
+    }
+
+    #[test]
+    fn the_decoded_text_is_searched() {
+        let raw = "POST /f HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\nnote=caf%C3%A9+au+lait";
+        let json = serde_json::json!({"id": "airt_1", "request": {"raw": crate::capture::message::encode_base64(raw.as_bytes())}});
+        let e = Exchange::from_json(&json.to_string()).unwrap();
+        let text = text_of(&e);
+        assert!(holds(&e, &text, "café au lait"), "{text}");
+        assert!(holds(&e, &text, "caf%c3"), "the raw bytes too");
+        assert!(!holds(&e, &text, "espresso"));
+    }
+}

@@ -1,0 +1,684 @@
+//! The capture history (`local requests record`, `--history`): captures kept in a SQLite file
+//! past the agent's memory, read back after the agent was cleared (as a restart clears it),
+//! searched, replayed, verified and exported; several recorders at once; a recorder killed
+//! mid-write; files that are not a history of ours; the bounds; the file's mode; secrets.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as StdCommand;
+
+use serde_json::{json, Value};
+
+use crate::common::upstream::visit;
+use crate::common::{run, strings, wait_until, Env, Out, API_KEY};
+use crate::local::edge_port;
+use crate::replay::one_webhook;
+
+/// The history file of a test.
+fn history_file(env: &Env) -> PathBuf {
+    env.dir.path().join("data").join("history.sqlite3")
+}
+
+/// `tunnelctl local ARGS` against the emulator's agent, with the test's history file.
+fn local(env: &Env, args: &[&str]) -> Out {
+    local_env(env, &[], args)
+}
+
+fn local_env(env: &Env, vars: &[(&str, &str)], args: &[&str]) -> Out {
+    let mut cmd = env.cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_HISTORY_FILE", history_file(env));
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    run(cmd.arg("local").args(args))
+}
+
+/// The IDs `list --history FLAGS --json` lists.
+fn kept_ids(env: &Env, flags: &[&str]) -> Vec<String> {
+    let mut args = vec!["requests", "list", "--history", "--json"];
+    args.extend_from_slice(flags);
+    ids(&local(env, &args))
+}
+
+/// Clears the agent's captures, as a restart of the agent does.
+fn clear_agent(env: &Env) {
+    local(env, &["requests", "clear", "--yes"]).ok();
+    assert_eq!(
+        local(env, &["requests", "list", "--json"]).json(),
+        json!([])
+    );
+}
+
+/// The `sqlite3` command-line shell on `file`, for what a user would check with it. Without
+/// it the test cannot check: it fails in CI, and says SKIPPED elsewhere (`None`).
+fn sqlite3(file: &Path, sql: &str) -> Option<String> {
+    let out = match StdCommand::new("sqlite3").arg(file).arg(sql).output() {
+        Ok(out) => out,
+        Err(e) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "sqlite3 is needed in CI (.ci/run installs it): {e}"
+            );
+            eprintln!("SKIPPED: no sqlite3 command ({e})");
+            return None;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "sqlite3 {sql}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn ids(out: &Out) -> Vec<String> {
+    out.ok();
+    out.json()
+        .as_array()
+        .unwrap_or_else(|| panic!("not an array: {}", out.stdout))
+        .iter()
+        .map(|c| c["id"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn a_capture_outlives_the_agent_and_is_read_replayed_verified_and_exported_from_history() {
+    let (env, up, id) = one_webhook();
+    let from_agent = local(&env, &["requests", "get", &id, "--json"]);
+    from_agent.ok();
+    let raw_before = local(&env, &["requests", "get", &id, "--raw"]);
+    raw_before.ok();
+    let record = local(&env, &["requests", "record", "--once"]);
+    record.ok().says("Kept 1 new capture(s)");
+    clear_agent(&env);
+
+    // Listed and searched.
+    assert_eq!(
+        ids(&local(&env, &["requests", "list", "--history", "--json"])),
+        std::slice::from_ref(&id)
+    );
+    let found = local(
+        &env,
+        &[
+            "requests",
+            "list",
+            "--history",
+            "--grep",
+            "amount",
+            "--json",
+        ],
+    );
+    assert_eq!(ids(&found), std::slice::from_ref(&id));
+    let none = local(
+        &env,
+        &[
+            "requests",
+            "list",
+            "--history",
+            "--grep",
+            "refund",
+            "--json",
+        ],
+    );
+    assert!(ids(&none).is_empty());
+
+    // Read: the same bytes as the agent's answer, and said where from.
+    let get = local(&env, &["requests", "get", &id, "--json"]);
+    get.ok().says("read from the history");
+    assert_eq!(get.stdout, from_agent.stdout);
+    assert_eq!(get.stderr.lines().count(), 1, "one line: {}", get.stderr);
+    let raw = local(&env, &["requests", "get", &id, "--raw"]);
+    assert_eq!(raw.stdout, raw_before.stdout);
+
+    // Replayed by tunnelctl to the tunnel's upstream: the same request again.
+    let first = up.received()[0].clone();
+    local(&env, &["requests", "replay", &id]).ok();
+    let again = up
+        .received()
+        .last()
+        .cloned()
+        .expect("the replay reached the upstream");
+    assert_eq!(up.received().len(), 2);
+    assert_eq!(
+        (again.method, again.path, again.body),
+        (first.method, first.path, first.body)
+    );
+
+    // Saved and verified.
+    let file = env.dir.path().join("paid.http");
+    local(
+        &env,
+        &["requests", "save", &id, "--out", file.to_str().unwrap()],
+    )
+    .ok();
+    assert_eq!(std::fs::read(&file).unwrap(), raw_before.stdout.as_bytes());
+    let verify = local(&env, &["requests", "verify", &id, "--json"]);
+    verify.ok();
+    assert_eq!(verify.json()[0]["id"], json!(id));
+    assert_eq!(verify.json()[0]["result"], json!("unsigned"));
+
+    // Exported.
+    let har = env.dir.path().join("kept.har");
+    local(
+        &env,
+        &[
+            "requests",
+            "export",
+            "--har",
+            har.to_str().unwrap(),
+            "--history",
+        ],
+    )
+    .ok();
+    let doc: Value = serde_json::from_slice(&std::fs::read(&har).unwrap()).unwrap();
+    assert_eq!(doc["log"]["entries"].as_array().map(Vec::len), Some(1));
+    assert_eq!(doc["log"]["entries"][0]["request"]["method"], json!("POST"));
+
+    // An ID neither has: the agent's 404.
+    local(&env, &["requests", "get", "airt_nothere"]).code(4);
+}
+
+/// `hours` ago, as the agent writes a capture's start.
+fn hours_ago(hours: i64) -> String {
+    (time::OffsetDateTime::now_utc() - time::Duration::hours(hours))
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("a time")
+}
+
+/// Captures of several kinds, oldest first (the first two days old).
+fn seed_kinds(env: &Env) -> Vec<String> {
+    strings(&env.mock.seed_captures(json!([
+        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/stripe?x=1", "status_code": 200,
+         "headers": {"Content-Type": ["application/json"]}, "body": "{\"type\":\"invoice.paid\"}",
+         "start": hours_ago(48)},
+        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/github", "status_code": 500,
+         "headers": {"X-GitHub-Event": ["push"]}, "body": "{}"},
+        {"tunnel_name": "b (http)", "method": "GET", "uri": "/status", "status_code": 404},
+        {"tunnel_name": "a (http)", "method": "PUT", "uri": "/items/7", "status_code": 201,
+         "response_body": "created invoice.paid"},
+        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/slow", "pending": true}
+    ])))
+}
+
+#[test]
+fn every_filter_and_output_of_list_reads_the_history_as_it_read_the_agent() {
+    let env = Env::new();
+    seed_kinds(&env);
+    let cases: &[&[&str]] = &[
+        &[],
+        &["--method", "POST"],
+        &["--status", "5xx,404"],
+        &["--status", "pending"],
+        &["--path", "/hooks/*"],
+        &["--grep", "invoice.paid"],
+        &["--grep", "INVOICE", "--method", "put"],
+        &["--since", "1h"],
+        &["--tunnel", "a (http)", "--limit", "2"],
+        &["--signature", "unsigned", "--limit", "1"],
+        &["-o", "ndjson"],
+        &["--jq", ".[].request.uri"],
+        &["--json"],
+    ];
+    let outputs = |history: bool| -> Vec<Out> {
+        cases
+            .iter()
+            .map(|flags| {
+                let mut args = vec!["requests", "list"];
+                args.extend_from_slice(flags);
+                if history {
+                    args.push("--history");
+                }
+                local(&env, &args)
+            })
+            .collect()
+    };
+    let live = outputs(false);
+    local(&env, &["requests", "record", "--once"]).ok();
+    clear_agent(&env);
+    let kept = outputs(true);
+    for ((flags, a), b) in cases.iter().zip(&live).zip(&kept) {
+        a.ok();
+        b.ok();
+        assert_eq!(a.stdout, b.stdout, "list {flags:?}");
+    }
+    // A table on a terminal, newest first.
+    let table = local_env(
+        &env,
+        &[("TUNNELCTL_FORCE_TTY", "1")],
+        &["requests", "list", "--history"],
+    );
+    table.ok();
+    let slow = table.stdout.find("/hooks/slow").expect("the newest row");
+    let stripe = table.stdout.find("/hooks/stripe").expect("the oldest row");
+    assert!(slow < stripe, "{}", table.stdout);
+}
+
+#[test]
+fn two_recorders_at_once_neither_fail_nor_keep_a_capture_twice() {
+    let env = Env::new();
+    env.mock
+        .seed_captures(json!([{"method": "POST", "uri": "/a", "body_size": 2000, "repeat": 1500}]));
+    let spawn = || {
+        let mut cmd = env.std_cmd();
+        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+            .env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+            .args(["local", "requests", "record", "--once"]);
+        cmd.output().expect("the binary runs")
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(spawn);
+        let b = s.spawn(spawn);
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    for out in [&a, &b] {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let kept = ids(&local(&env, &["requests", "list", "--history", "--json"]));
+    assert_eq!(kept.len(), 1500);
+    let mut unique = kept.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 1500, "no capture kept twice");
+}
+
+#[test]
+fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
+    use crate::common::hostile::{Hostile, Reply};
+    use std::time::Duration;
+    let env = Env::new();
+    let slow = Hostile::start(|_| Reply::ok("late answer").after(Duration::from_secs(8)));
+    local(
+        &env,
+        &[
+            "tunnels",
+            "start",
+            "--name",
+            "slow",
+            "--proto",
+            "http",
+            "--addr",
+            &slow.port().to_string(),
+        ],
+    )
+    .ok();
+    let port = edge_port(&env, "slow (http)");
+    let visitor = std::thread::spawn(move || visit(port, "GET", "/wait", &[], b""));
+    wait_until("the pending capture", || {
+        local(&env, &["requests", "list", "--status", "pending", "--json"]).json() != json!([])
+    });
+    local(&env, &["requests", "record", "--once"]).ok();
+    let pending = kept_ids(&env, &["--status", "pending"]);
+    assert_eq!(pending.len(), 1, "kept while pending");
+    visitor.join().unwrap();
+    local(&env, &["requests", "record", "--once"])
+        .ok()
+        .says("1 answered since");
+    assert_eq!(kept_ids(&env, &["--status", "200"]), pending);
+    assert!(kept_ids(&env, &["--status", "pending"]).is_empty());
+}
+
+#[test]
+fn a_file_that_is_not_our_history_is_refused_and_left_as_it_is() {
+    let env = Env::new();
+    env.mock
+        .seed_captures(json!([{"method": "GET", "uri": "/"}]));
+    let path = history_file(&env);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let random: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    for content in [random, b"just some notes\nnot a database\n".to_vec()] {
+        std::fs::write(&path, &content).unwrap();
+        for args in [
+            &["requests", "record", "--once"][..],
+            &["requests", "list", "--history"],
+            &["requests", "clear", "--history", "--yes"],
+        ] {
+            let out = local(&env, args);
+            out.code(3)
+                .says("not a SQLite database")
+                .says(path.to_str().unwrap());
+            assert_eq!(std::fs::read(&path).unwrap(), content, "{args:?} left it");
+        }
+    }
+    // A folder where the file should be.
+    let folder = env.dir.path().join("a-folder");
+    std::fs::create_dir(&folder).unwrap();
+    let out = local(
+        &env,
+        &[
+            "--history-file",
+            folder.to_str().unwrap(),
+            "requests",
+            "record",
+            "--once",
+        ],
+    );
+    out.code(3).says("is a folder");
+}
+
+#[test]
+fn a_newer_schema_is_refused_and_the_file_is_safe_after_a_kill() {
+    let env = Env::new();
+    env.mock
+        .seed_captures(json!([{"method": "POST", "uri": "/a", "body_size": 1000, "repeat": 300}]));
+    local(&env, &["requests", "record", "--once"]).ok();
+    let path = history_file(&env);
+    let Some(check) = sqlite3(&path, "PRAGMA integrity_check;") else {
+        return;
+    };
+    assert_eq!(check, "ok");
+    assert_eq!(
+        sqlite3(&path, "SELECT count(*) FROM captures;").as_deref(),
+        Some("300")
+    );
+    sqlite3(&path, "PRAGMA user_version = 99;");
+    let before = std::fs::read(&path).unwrap();
+    local(&env, &["requests", "list", "--history"])
+        .code(3)
+        .says("schema version 99")
+        .says("newer");
+    local(&env, &["requests", "record", "--once"]).code(3);
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_recorder_killed_mid_write_leaves_a_sound_file_with_all_it_reported() {
+    let env = Env::new();
+    let path = history_file(&env);
+    let mut cmd = env.std_cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_HISTORY_FILE", &path)
+        .args(["local", "requests", "record"]);
+    let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 200);
+    // Captures keep coming while it records: it is writing when it is killed.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let reported = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                env.mock.seed_captures(
+                    json!([{"method": "POST", "uri": "/k", "body_size": 3000, "repeat": 200}]),
+                );
+            }
+        });
+        let screen = term.wait_until("a few hundred kept", |screen| kept_on(screen) >= 600);
+        // The count on screen is what was written when it was drawn: kill now, mid-write.
+        let reported = kept_on(&screen);
+        // SAFETY: kill(2) on the child's own pid.
+        unsafe { libc::kill(term.pid() as i32, libc::SIGKILL) };
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        reported
+    });
+    let pid = term.pid();
+    wait_until("the recorder to be dead", || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|r| r.trim_start().starts_with('Z'))
+        })
+    });
+    let Some(check) = sqlite3(&path, "PRAGMA integrity_check;") else {
+        return;
+    };
+    assert_eq!(check, "ok");
+    let count: u64 = sqlite3(&path, "SELECT count(*) FROM captures;")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(count >= reported, "{count} kept, {reported} reported");
+    let listed = ids(&local(&env, &["requests", "list", "--history", "--json"]));
+    assert_eq!(listed.len() as u64, count);
+}
+
+/// The count a recorder's running line shows (`…: N kept, …`).
+fn kept_on(screen: &str) -> u64 {
+    screen
+        .match_indices(" kept")
+        .filter_map(|(at, _)| {
+            let before = &screen[..at];
+            let start = before
+                .rfind(|c: char| !c.is_ascii_digit())
+                .map_or(0, |i| i + 1);
+            before[start..].parse::<u64>().ok()
+        })
+        .last()
+        .unwrap_or(0)
+}
+
+#[test]
+fn the_bounds_drop_the_oldest_and_clear_removes_what_is_asked() {
+    let env = Env::new();
+    let ago = hours_ago;
+    let seeded = strings(&env.mock.seed_captures(json!([
+        {"uri": "/40-days", "start": ago(40 * 24)},
+        {"uri": "/3-days", "start": ago(72)},
+        {"uri": "/2-hours", "start": ago(2), "body_size": 5000},
+        {"uri": "/now", "start": ago(0)}
+    ])));
+    let kept = || ids(&local(&env, &["requests", "list", "--history", "--json"]));
+    // The default bound (30d) leaves the 40-day-old one out.
+    local(&env, &["requests", "record", "--once"])
+        .ok()
+        .says("1 older dropped");
+    assert_eq!(
+        kept(),
+        [seeded[3].clone(), seeded[2].clone(), seeded[1].clone()]
+    );
+    local(&env, &["requests", "record", "--once", "--max-age", "1d"]).ok();
+    assert_eq!(kept(), [seeded[3].clone(), seeded[2].clone()]);
+    // The newest alone fits in 3 KB: the one with a 5 KB body goes.
+    local(&env, &["requests", "record", "--once", "--max-size", "3KB"]).ok();
+    assert_eq!(kept(), [seeded[3].clone()]);
+    // The config key is the default bound.
+    env.write_config("[default]\nhistory_max_age = \"1h\"\n");
+    let cfg = local(
+        &env,
+        &["requests", "clear", "--history", "--before", "1h", "--yes"],
+    );
+    cfg.ok().says("Deleted 0 kept capture(s)");
+    // Off a terminal, clear --history asks for --yes.
+    local(&env, &["requests", "clear", "--history"])
+        .code(2)
+        .says("--yes");
+    assert_eq!(kept(), [seeded[3].clone()]);
+    local(&env, &["requests", "clear", "--history", "--yes"])
+        .ok()
+        .says("Deleted 1");
+    assert!(kept().is_empty());
+}
+
+#[cfg(unix)]
+#[test]
+fn the_file_is_the_users_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/"}]));
+    local(&env, &["requests", "record", "--once"]).ok();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let path = history_file(&env);
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(mode(path.parent().unwrap()), 0o700);
+    // `config show` says where it is and why.
+    let config = |args: &[&str]| {
+        let mut cmd = env.cmd();
+        cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env));
+        run(cmd.args(args))
+    };
+    let show = config(&["--history-file", "/tmp/elsewhere.sqlite3", "config", "show"]);
+    show.ok();
+    assert!(
+        show.stdout.contains("/tmp/elsewhere.sqlite3"),
+        "{}",
+        show.stdout
+    );
+    let show = config(&["config", "show", "--json"]);
+    let text = show.stdout.clone();
+    assert!(
+        text.contains("history_max_size") && text.contains("history_max_age"),
+        "{text}"
+    );
+    assert!(text.contains("TUNNELCTL_HISTORY_FILE"), "{text}");
+}
+
+#[test]
+fn the_api_key_read_from_history_is_redacted_on_a_terminal() {
+    let env = Env::new();
+    let id = strings(&env.mock.seed_captures(json!([
+        {"method": "POST", "uri": "/echo", "headers": {"Authorization": [format!("Bearer {API_KEY}")]},
+         "body": format!("key={API_KEY}\u{1b}[2J")}
+    ])))[0]
+        .clone();
+    local(&env, &["requests", "record", "--once"]).ok();
+    clear_agent(&env);
+    let tty = [("TUNNELCTL_FORCE_TTY", "1")];
+    // `run` fails the test if the key shows; the escape is shown, not sent.
+    let get = local_env(&env, &tty, &["requests", "get", &id]);
+    get.ok();
+    assert!(get.stdout.contains("redacted"), "{}", get.stdout);
+    assert!(!get.stdout.contains('\u{1b}'), "{}", get.stdout);
+    local_env(
+        &env,
+        &tty,
+        &["requests", "list", "--history", "--grep", "key"],
+    )
+    .ok();
+}
+
+#[test]
+fn bad_values_of_the_new_flags_are_usage_errors() {
+    let env = Env::new();
+    for (args, says) in [
+        (
+            &["requests", "record", "--max-size", "abc"][..],
+            "not a size",
+        ),
+        (&["requests", "record", "--max-size", "0"], "--max-size"),
+        (&["requests", "record", "--max-age", "x"], "not a duration"),
+        (
+            &["requests", "clear", "--history", "--before", "-1", "--yes"],
+            "--before",
+        ),
+        (
+            &["requests", "clear", "--before", "1h", "--yes"],
+            "--history",
+        ),
+        (&["inspect", "--history", "--record"], "cannot be used with"),
+    ] {
+        local(&env, args).code(2).says(says);
+    }
+    assert!(!history_file(&env).exists(), "nothing was created");
+    env.write_config("[default]\nhistory_max_size = \"lots\"\n");
+    local(&env, &["requests", "record", "--once"])
+        .code(3)
+        .says("history_max_size");
+    local(&env, &["config", "set", "history_max_age", "soon"]).code(2);
+}
+
+#[test]
+fn the_inspector_records_what_it_shows_and_browses_the_history() {
+    let env = Env::new();
+    env.mock.seed_captures(
+        json!([{"method": "POST", "uri": "/hooks/first"}, {"method": "GET", "uri": "/second"}]),
+    );
+    let spawn = |args: &[&str]| {
+        let mut cmd = env.std_cmd();
+        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+            .env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+            .args(["local", "inspect"])
+            .args(args);
+        crate::common::pty::Pty::spawn(&cmd, 24, 100)
+    };
+    let mut term = spawn(&["--record"]);
+    term.wait_for("/hooks/first");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    term.assert_restored();
+    clear_agent(&env);
+    assert_eq!(
+        ids(&local(&env, &["requests", "list", "--history", "--json"])).len(),
+        2
+    );
+    let mut term = spawn(&["--history"]);
+    term.wait_for("history ");
+    term.wait_for("/second");
+    term.wait_for("/hooks/first");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+}
+
+/// Starts `tunnelctl local ARGS` with the test's history, its stderr piped.
+fn spawn_local(env: &Env, args: &[&str]) -> std::process::Child {
+    let mut cmd = env.std_cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_HISTORY_FILE", history_file(env))
+        .arg("local")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    cmd.spawn().expect("the binary starts")
+}
+
+/// How many captures the history holds (0 before it exists).
+fn kept_count(env: &Env) -> usize {
+    let out = local(env, &["requests", "list", "--history", "--json"]);
+    out.ok();
+    out.json().as_array().map_or(0, Vec::len)
+}
+
+#[cfg(unix)]
+#[test]
+fn a_recorder_stops_on_sigterm_or_ctrl_c_with_exit_0_and_says_what_it_kept() {
+    let env = Env::new();
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        local(&env, &["requests", "clear", "--history", "--yes"]).ok();
+        clear_agent(&env);
+        env.mock.seed_captures(json!([
+            {"tunnel_name": "a (http)", "uri": "/a", "repeat": 3},
+            {"tunnel_name": "b (http)", "uri": "/b", "repeat": 2}
+        ]));
+        let child = spawn_local(&env, &["requests", "record", "--tunnel", "a (http)"]);
+        wait_until("the first captures kept", || kept_count(&env) == 3);
+        // More arrive while it runs: it keeps them too.
+        env.mock
+            .seed_captures(json!([{"tunnel_name": "a (http)", "uri": "/later"}]));
+        wait_until("the later capture kept", || kept_count(&env) == 4);
+        // SAFETY: kill(2) on the child's own pid.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let out = child.wait_with_output().expect("it ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "signal {signal}: {stderr}");
+        assert!(stderr.contains("Kept 4 new capture(s)"), "{stderr}");
+        let tunnels = local(
+            &env,
+            &["requests", "list", "--history", "--jq", ".[].tunnel_name"],
+        );
+        assert!(
+            !tunnels.stdout.contains("b (http)"),
+            "--tunnel: {}",
+            tunnels.stdout
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn tail_record_keeps_what_it_follows() {
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/before"}]));
+    let mut child = spawn_local(&env, &["requests", "tail", "--record"]);
+    wait_until("what the agent held, kept", || kept_count(&env) == 1);
+    env.mock.seed_captures(json!([{"uri": "/after"}]));
+    wait_until("the new capture, kept", || kept_count(&env) == 2);
+    // SAFETY: kill(2) on the child's own pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let _ = child.wait();
+    let uris = local(
+        &env,
+        &["requests", "list", "--history", "--jq", ".[].request.uri"],
+    );
+    assert_eq!(uris.stdout, "/after\n/before\n");
+}

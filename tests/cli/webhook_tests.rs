@@ -1,0 +1,538 @@
+//! Captured webhooks become tests: a capture saved as a fixture (`save --into`) passes `test`
+//! against the handler that answered it; the handler changed (another status, another body,
+//! a header gone) fails with exit 8 and the difference; `--update` makes it pass again and
+//! keeps what a person wrote; a stale signature goes out fresh and the provider's official
+//! library accepts it; the JUnit report reads in a JUnit reader from PyPI; `diff` shows the
+//! changed JSON path; and every new flag refuses a bad value.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::common::hostile::{Hostile, Reply};
+use crate::common::upstream::visit;
+use crate::common::{words, Env, Out};
+use crate::local::{captured, edge_port};
+use crate::official::{accepted, verify_op, Official};
+
+const STRIPE: &str = "whsec_fixture_stripe_secret_9a7c3e";
+const STRIPE_VAR: &str = "TUNNELCTL_WEBHOOK_SECRET_STRIPE";
+const BODY: &str = r#"{"type":"invoice.paid","data":{"amount":100}}"#;
+
+/// What the handler answers; tests change it while it runs.
+#[derive(Debug, Clone)]
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn good() -> Answer {
+        Answer {
+            status: 200,
+            headers: vec![
+                ("Content-Type".into(), "application/json".into()),
+                ("X-Handled-By".into(), "hooks".into()),
+            ],
+            body: r#"{"received":true,"id":"evt_1","amount":100}"#.into(),
+        }
+    }
+}
+
+/// The emulator, a handler whose answer the test sets, and a tunnel `hook` to it.
+struct World {
+    env: Env,
+    handler: Hostile,
+    answer: Arc<Mutex<Answer>>,
+    dir: tempfile::TempDir,
+}
+
+impl World {
+    fn new() -> World {
+        let answer = Arc::new(Mutex::new(Answer::good()));
+        let shared = answer.clone();
+        let handler = Hostile::start(move |_| {
+            let a = shared.lock().unwrap().clone();
+            Reply::With(a.status, a.headers, a.body.into_bytes())
+        });
+        World::with(handler, answer)
+    }
+
+    fn with(handler: Hostile, answer: Arc<Mutex<Answer>>) -> World {
+        let env = Env::new();
+        env.local(&words(&format!(
+            "tunnels start --name hook --proto http --addr {}",
+            handler.port()
+        )))
+        .ok();
+        World {
+            env,
+            handler,
+            answer,
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// A webhook through the tunnel, with these headers: its capture ID.
+    fn capture(&self, path: &str, headers: &[(&str, &str)], body: &str) -> String {
+        let before = captured(&self.env).len();
+        let mut all = vec![("Content-Type", "application/json")];
+        all.extend_from_slice(headers);
+        visit(
+            edge_port(&self.env, "hook (http)"),
+            "POST",
+            path,
+            &all,
+            body.as_bytes(),
+        );
+        let list = captured(&self.env);
+        assert_eq!(list.len(), before + 1);
+        list[0]["id"].as_str().unwrap().to_string()
+    }
+
+    /// A webhook to `path` captured and saved as a fixture in `hooks/`: its capture ID.
+    fn saved(&self, path: &str) -> String {
+        let id = self.capture(path, &[], BODY);
+        self.requests(&[], &["save", &id, "--into", "hooks"]).ok();
+        id
+    }
+
+    fn fixtures(&self) -> PathBuf {
+        self.dir.path().join("hooks")
+    }
+
+    fn set(&self, change: impl FnOnce(&mut Answer)) {
+        change(&mut self.answer.lock().unwrap());
+    }
+
+    /// `tunnelctl local requests ARGS` with these environment variables.
+    fn requests(&self, vars: &[(&str, &str)], args: &[&str]) -> Out {
+        let mut cmd = self.env.cmd();
+        cmd.env("TUNNELCTL_AGENT_URL", self.env.mock.agent_url())
+            .current_dir(self.dir.path());
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        crate::common::run(cmd.args(["local", "requests"]).args(args))
+    }
+
+    /// `test` of the fixture folder against the handler, with no agent and no API key.
+    fn test(&self, extra: &[&str]) -> Out {
+        self.test_with(&[], extra)
+    }
+
+    fn test_with(&self, vars: &[(&str, &str)], extra: &[&str]) -> Out {
+        let mut cmd = self.env.bare();
+        cmd.current_dir(self.dir.path())
+            .env("TUNNELCTL_AGENT_URL", "http://127.0.0.1:9/api");
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let url = self.handler.url();
+        crate::common::run(
+            cmd.args(["local", "requests", "test", "hooks", "--to", &url])
+                .args(extra),
+        )
+    }
+}
+
+fn now() -> i64 {
+    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+    i64::try_from(since.as_secs()).unwrap()
+}
+
+/// The official libraries; under CI their absence fails the test instead of skipping it.
+fn official(test: &str) -> Option<Official> {
+    let found = Official::find(test);
+    assert!(
+        found.is_some() || std::env::var_os("CI").is_none(),
+        "{test}: the providers' libraries must be installed under CI (tests/providers/setup.sh)"
+    );
+    found
+}
+
+fn read(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_capture_saved_as_a_fixture_passes_and_a_changed_handler_fails_with_the_difference() {
+    let w = World::new();
+    let id = w.saved("/hooks/stripe?attempt=1");
+    let http = w.fixtures().join("post-hooks-stripe.http");
+    let expect = w.fixtures().join("post-hooks-stripe.expect.toml");
+    // The request file is exactly what `save --out` writes, so `send` takes it.
+    w.requests(&[], &["save", &id, "--out", "one.http"]).ok();
+    assert_eq!(
+        fs::read(&http).unwrap(),
+        fs::read(w.dir.path().join("one.http")).unwrap()
+    );
+    let text = read(&expect);
+    assert!(text.contains("status = 200"), "{text}");
+    assert!(text.contains("X-Handled-By = \"hooks\""), "{text}");
+    assert!(
+        !text.contains("Date"),
+        "volatile headers are not kept: {text}"
+    );
+
+    let out = w.test(&[]);
+    out.ok();
+    assert!(
+        out.stdout.starts_with("PASS    post-hooks-stripe  "),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stderr.contains("1 passed, 0 failed"), "{}", out.stderr);
+    let sent = w.handler.seen().pop().unwrap();
+    assert_eq!(sent.target, "/hooks/stripe?attempt=1");
+    assert_eq!(sent.body, BODY.as_bytes());
+
+    // Another status.
+    w.set(|a| a.status = 500);
+    let out = w.test(&[]);
+    out.code(8);
+    assert!(
+        out.stdout.starts_with("FAIL    post-hooks-stripe"),
+        "{}",
+        out.stdout
+    );
+    out.prints("status 500, expected 200");
+    // Another body: the changed JSON path is shown.
+    w.set(|a| {
+        a.status = 200;
+        a.body = r#"{"received":true,"id":"evt_1","amount":2500}"#.into();
+    });
+    w.test(&[]).code(8).prints("~ .amount: 100 → 2500");
+    // On a terminal the difference is coloured.
+    let mut cmd = w.env.bare();
+    cmd.current_dir(w.dir.path())
+        .env_remove("NO_COLOR")
+        .env("TUNNELCTL_FORCE_TTY", "1");
+    let url = w.handler.url();
+    let out = crate::common::run(cmd.args(["local", "requests", "test", "hooks", "--to", &url]));
+    out.code(8);
+    assert!(
+        out.stdout.contains("\x1b[") && out.stdout.contains(".amount"),
+        "{}",
+        out.stdout
+    );
+    // A header gone.
+    w.set(|a| a.headers.retain(|(k, _)| k != "X-Handled-By"));
+    let out = w.test(&["--json"]);
+    out.code(8);
+    let rows = out.json();
+    assert_eq!(rows[0]["result"], "fail");
+    let messages: Vec<&str> = rows[0]["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "header X-Handled-By is missing, expected 'hooks'",
+            "the body differs from the snapshot"
+        ]
+    );
+
+    // A person adds a check and a comment; --update follows the answer and keeps them.
+    let mine = text
+        .replace("jq = []", "jq = [\".received == true\"] # must hold")
+        .replace("ignore = []", "# ids change\nignore = [\".id\"]");
+    fs::write(&expect, &mine).unwrap();
+    w.set(|a| a.status = 202);
+    let out = w.test(&["--update"]);
+    out.ok();
+    assert!(
+        out.stdout.starts_with("UPDATED post-hooks-stripe"),
+        "{}",
+        out.stdout
+    );
+    let updated = read(&expect);
+    for kept in [
+        "jq = [\".received == true\"] # must hold",
+        "# ids change",
+        "ignore = [\".id\"]",
+        "# What the answer",
+    ] {
+        assert!(updated.contains(kept), "{kept} lost:\n{updated}");
+    }
+    assert!(updated.contains("status = 202"), "{updated}");
+    assert!(updated.contains("\"amount\": 2500"), "{updated}");
+    assert!(!updated.contains("X-Handled-By"), "{updated}");
+    w.test(&[]).ok();
+    // The ignored path may change.
+    w.set(|a| a.body = r#"{"received":true,"id":"evt_9","amount":2500}"#.into());
+    w.test(&[]).ok();
+
+    // A jq expression that is false fails, named.
+    w.set(|a| a.body = r#"{"received":false,"id":"evt_9","amount":2500}"#.into());
+    let out = w.test(&[]);
+    out.code(8).prints("jq '.received == true' is false");
+    // --update does not rewrite a hand-written check.
+    w.test(&["--update"])
+        .code(8)
+        .prints("jq '.received == true' is false");
+}
+
+#[test]
+fn a_stale_signature_goes_out_fresh_and_stripes_library_accepts_it() {
+    let Some(official) = official("webhook_tests::stale_signature") else {
+        return;
+    };
+    let official = Arc::new(official);
+    let checker = official.clone();
+    // The handler verifies as a Stripe integration does, with Stripe's own library.
+    let handler = Hostile::start(move |seen| {
+        let body = String::from_utf8_lossy(&seen.body).into_owned();
+        let headers: Vec<(String, String)> = seen
+            .headers
+            .iter()
+            .map(|(k, v)| {
+                let k = if k == "stripe-signature" {
+                    "Stripe-Signature".into()
+                } else {
+                    k.clone()
+                };
+                (k, v.clone())
+            })
+            .collect();
+        let result = checker.run("stripe", vec![verify_op(&headers, &body, STRIPE)]);
+        if accepted(&result[0]) {
+            Reply::ok(r#"{"received":true}"#)
+        } else {
+            Reply::Json(400, format!("{{\"error\":{}}}", result[0]["reason"]))
+        }
+    });
+    let w = World::with(handler, Arc::new(Mutex::new(Answer::good())));
+    let stale = official.sign("stripe", BODY, STRIPE, now() - 3600);
+    let signature = stale[0].1.clone();
+    let id = w.capture("/hooks/stripe", &[("Stripe-Signature", &signature)], BODY);
+    // Captured an hour late, the handler refused it.
+    let shown = w.requests(&[], &["get", &id]);
+    shown.ok();
+    w.requests(&[], &["save", &id, "--into", "hooks"]).ok();
+    let expect = w.fixtures().join("post-hooks-stripe.expect.toml");
+    assert!(read(&expect).contains("status = 400"), "{}", read(&expect));
+    fs::write(&expect, "status = 200\njq = [\".received\"]\n").unwrap();
+
+    // Without the secret the case fails and names the variable to set.
+    let out = w.test(&[]);
+    out.code(8).prints(STRIPE_VAR);
+    assert_eq!(w.handler.count(), 1, "nothing was sent unsigned");
+
+    let out = w.test_with(&[(STRIPE_VAR, STRIPE)], &[]);
+    out.ok();
+    let sent = w.handler.seen().pop().unwrap();
+    let fresh = sent.header("stripe-signature").unwrap();
+    assert_ne!(fresh, signature);
+    assert!(!out.stdout.contains(STRIPE) && !out.stderr.contains(STRIPE));
+    // `sign = "none"` sends it as written: the stale signature is refused again.
+    fs::write(&expect, "status = 200\nsign = \"none\"\n").unwrap();
+    w.test_with(&[(STRIPE_VAR, STRIPE)], &[])
+        .code(8)
+        .prints("status 400, expected 200");
+}
+
+/// Reads a JUnit report with junitparser (from PyPI, in the providers' environment): the
+/// suites' counts and each case's name and failure message, as JSON.
+fn read_junit(official_python: &Path, report: &Path) -> serde_json::Value {
+    let script = r#"
+import json, sys
+from junitparser import JUnitXml, Failure
+xml = JUnitXml.fromfile(sys.argv[1])
+cases = []
+for suite in xml:
+    for case in suite:
+        failures = [r for r in case.result if isinstance(r, Failure)]
+        cases.append({"name": case.name, "failure": failures[0].message if failures else None, "time": case.time})
+print(json.dumps({"tests": xml.tests, "failures": xml.failures, "cases": cases}))
+"#;
+    let out = Command::new(official_python)
+        .args(["-c", script])
+        .arg(report)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_junit_report_reads_in_a_junit_reader_and_parallel_runs_report_in_name_order() {
+    let Some(_) = official("webhook_tests::junit") else {
+        return;
+    };
+    let w = World::new();
+    let ids: Vec<String> = ["/b", "/a", "/c", "/d"]
+        .iter()
+        .map(|p| w.capture(p, &[], BODY))
+        .collect();
+    let mut args = vec!["save"];
+    args.extend(ids.iter().map(String::as_str));
+    args.extend(["--into", "hooks"]);
+    w.requests(&[], &args).ok();
+    fs::write(w.fixtures().join("post-c.expect.toml"), "status = 201\n").unwrap();
+    let out = w.test(&["--junit", "report.xml", "--parallel", "4"]);
+    out.code(8);
+    let names: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(names, ["post-a", "post-b", "post-c", "post-d"]);
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/providers/venv/bin/python");
+    let python = std::env::var_os("TUNNELCTL_PROVIDERS_DIR")
+        .map(|d| PathBuf::from(d).join("venv/bin/python"))
+        .unwrap_or(python);
+    let report = read_junit(&python, &w.dir.path().join("report.xml"));
+    assert_eq!(report["tests"], 4);
+    assert_eq!(report["failures"], 1);
+    let cases = report["cases"].as_array().unwrap();
+    let failed: Vec<(&str, &str)> = cases
+        .iter()
+        .filter(|c| !c["failure"].is_null())
+        .map(|c| (c["name"].as_str().unwrap(), c["failure"].as_str().unwrap()))
+        .collect();
+    assert_eq!(failed, [("post-c", "status 200, expected 201")]);
+
+    // --filter picks cases by name; the report is replaced whole.
+    let out = w.test(&["--filter", "post-[ab]", "--junit", "report.xml"]);
+    out.ok();
+    assert_eq!(out.stdout.lines().count(), 2, "{}", out.stdout);
+    let report = read_junit(&python, &w.dir.path().join("report.xml"));
+    assert_eq!(
+        (&report["tests"], &report["failures"]),
+        (&serde_json::json!(2), &serde_json::json!(0))
+    );
+}
+
+#[test]
+fn a_bad_expectation_file_exits_2_naming_file_and_line_and_nothing_is_sent() {
+    let w = World::new();
+    let id = w.saved("/hooks/stripe");
+    let expect = w.fixtures().join("post-hooks-stripe.expect.toml");
+    let sent = w.handler.count();
+    fs::write(
+        &expect,
+        "status = 200\n\n[headers]\nX-A = \"1\"\n\n[bodyy]\njson = '{}'\n",
+    )
+    .unwrap();
+    w.test(&[])
+        .code(2)
+        .says("hooks/post-hooks-stripe.expect.toml:6: unknown key 'bodyy'");
+    fs::write(&expect, "status = 200\njq = [\".a |\"]\n").unwrap();
+    w.test(&[])
+        .code(2)
+        .says("post-hooks-stripe.expect.toml:2: jq:");
+    fs::remove_file(&expect).unwrap();
+    w.test(&[]).code(2).says("--update");
+    assert_eq!(w.handler.count(), sent, "nothing was sent");
+    // --update makes a missing expectation file from the answer.
+    w.test(&["--update"])
+        .ok()
+        .prints("UPDATED post-hooks-stripe");
+    assert!(read(&expect).contains("status = 200"));
+    w.test(&[]).ok();
+    // Existing files are refused without --force.
+    w.requests(&[], &["save", &id, "--into", "hooks"])
+        .code(2)
+        .says("exists; add --force");
+    w.requests(&[], &["save", &id, "--into", "hooks", "--force"])
+        .ok();
+    assert!(expect.exists());
+    w.requests(&[], &["save", &id, "--into", "hooks", "--name", "paid"])
+        .ok();
+    assert!(w.fixtures().join("paid.expect.toml").exists());
+}
+
+#[test]
+fn an_unreachable_target_exits_6() {
+    let w = World::new();
+    w.saved("/h");
+    let mut cmd = w.env.bare();
+    cmd.current_dir(w.dir.path());
+    crate::common::run(cmd.args([
+        "local",
+        "requests",
+        "test",
+        "hooks",
+        "--to",
+        "http://127.0.0.1:9",
+    ]))
+    .code(6);
+}
+
+#[test]
+fn diff_of_two_captures_shows_the_changed_json_path() {
+    let w = World::new();
+    let a = w.capture("/hooks/stripe", &[("X-Attempt", "1")], BODY);
+    w.set(|x| x.body = r#"{"received":true,"id":"evt_1","amount":7}"#.into());
+    let b = w.capture(
+        "/hooks/stripe",
+        &[("X-Attempt", "2")],
+        r#"{"type":"invoice.paid","data":{"amount":2500}}"#,
+    );
+    let out = w.requests(&[], &["diff", &a, &b]);
+    out.ok();
+    for text in [
+        "request:",
+        "~ X-Attempt: 1 → 2",
+        "~ .data.amount: 100 → 2500",
+        "response:",
+        "~ .amount: 100 → 7",
+    ] {
+        out.prints(text);
+    }
+    w.requests(&[], &["diff", &a, &b, "--exit-code"]).code(8);
+    w.requests(&[], &["diff", &a, &a, "--exit-code"]).ok();
+    // A request file against a capture.
+    w.requests(&[], &["save", &a, "--out", "a.http"]).ok();
+    let out = w.requests(&[], &["diff", "a.http", &b, "--json"]);
+    out.ok();
+    let doc = out.json();
+    assert_eq!(doc["same"], false);
+    assert!(doc["response"].is_null());
+    w.requests(&[], &["diff", "missing.http", &b])
+        .code(2)
+        .says("missing.http");
+}
+
+#[test]
+fn every_new_flag_refuses_a_bad_value() {
+    let w = World::new();
+    let id = w.saved("/h");
+    for (flag, value, says) in [
+        ("--parallel", "0", "not a number from 1"),
+        ("--parallel", "abc", "not a number from 1"),
+        ("--filter", "[", "not a glob"),
+        ("--to", "not-a-url", "not a URL"),
+    ] {
+        let mut cmd = w.env.bare();
+        cmd.current_dir(w.dir.path());
+        let mut args = vec!["local", "requests", "test", "hooks"];
+        if flag != "--to" {
+            args.extend(["--to", "http://127.0.0.1:9"]);
+        }
+        args.extend([flag, value]);
+        crate::common::run(cmd.args(&args)).code(2).says(says);
+    }
+    fs::write(w.dir.path().join("file"), "x").unwrap();
+    w.requests(&[], &["save", &id, "--into", "file"])
+        .code(2)
+        .says("is not a folder");
+    w.requests(&[], &["save", &id, "--into", "hooks", "--name", "../x"])
+        .code(2)
+        .says("not a fixture name");
+    w.requests(&[], &["save", &id, &id, "--out", "x.http"])
+        .code(2)
+        .says("--out writes one capture");
+}
