@@ -27,7 +27,7 @@ pub fn shown(path: &Path) -> String {
 
 /// What is at the history file's path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Found {
+pub enum FileKind {
     /// Nothing yet.
     Missing,
     /// An empty file (SQLite makes a database of it).
@@ -38,7 +38,7 @@ pub enum Found {
 
 /// Looks at `path`: anything but a missing file, an empty one or a SQLite database is an
 /// error (exit 3) naming it; nothing is written.
-pub fn look(path: &Path) -> Result<Found> {
+pub fn look(path: &Path) -> Result<FileKind> {
     let unusable = |why: String| {
         Error::Config(format!(
             "the history file {} {why}; it was left as it is (give another with --history-file \
@@ -48,7 +48,7 @@ pub fn look(path: &Path) -> Result<Found> {
     };
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Found::Missing),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(FileKind::Missing),
         Err(e) => return Err(unusable(format!("cannot be read ({e})"))),
     };
     if meta.is_dir() {
@@ -58,7 +58,7 @@ pub fn look(path: &Path) -> Result<Found> {
         return Err(unusable("is not a regular file".into()));
     }
     if meta.len() == 0 {
-        return Ok(Found::Empty);
+        return Ok(FileKind::Empty);
     }
     let mut head = [0u8; 16];
     let read = std::fs::File::open(path).and_then(|mut f| {
@@ -72,7 +72,7 @@ pub fn look(path: &Path) -> Result<Found> {
         Ok(n)
     });
     match read {
-        Ok(16) if &head == SQLITE_HEADER => Ok(Found::Database),
+        Ok(16) if &head == SQLITE_HEADER => Ok(FileKind::Database),
         Ok(_) => Err(unusable("is not a SQLite database".into())),
         Err(e) => Err(unusable(format!("cannot be read ({e})"))),
     }
@@ -117,9 +117,9 @@ mod tests {
     fn what_is_at_a_path() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("h.sqlite3");
-        assert_eq!(look(&p).unwrap(), Found::Missing);
+        assert_eq!(look(&p).unwrap(), FileKind::Missing);
         std::fs::write(&p, "").unwrap();
-        assert_eq!(look(&p).unwrap(), Found::Empty);
+        assert_eq!(look(&p).unwrap(), FileKind::Empty);
         std::fs::write(&p, "hello, this is a text file\n").unwrap();
         let e = look(&p).unwrap_err();
         assert_eq!(e.exit_code(), 3);

@@ -23,7 +23,7 @@ pub enum Origin {
 
 /// A capture found by ID, with the agent's JSON text kept.
 #[derive(Debug)]
-pub struct Found {
+pub struct FoundCapture {
     /// The capture.
     pub capture: Exchange,
     /// Where it came from.
@@ -32,10 +32,10 @@ pub struct Found {
 
 /// The capture `id`: the agent's, else the history's (said on stderr, one line). When neither
 /// has it, the agent's error.
-pub async fn capture(ctx: &Context, client: &agent::AgentClient, id: &str) -> Result<Found> {
+pub async fn capture(ctx: &Context, client: &agent::AgentClient, id: &str) -> Result<FoundCapture> {
     let why = match client.request(id).await {
         Ok(text) => {
-            return Ok(Found {
+            return Ok(FoundCapture {
                 capture: Exchange::from_agent(text)?,
                 origin: Origin::Agent,
             })
@@ -61,7 +61,7 @@ pub async fn capture(ctx: &Context, client: &agent::AgentClient, id: &str) -> Re
         escape(id),
         shown(&path)
     ));
-    Ok(Found {
+    Ok(FoundCapture {
         capture: Exchange::from_agent(json)?,
         origin: Origin::History,
     })

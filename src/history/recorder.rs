@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use super::store::{Kept, Store};
+use super::store::{KeptCount, Store};
 use crate::capture::Exchange;
 use crate::error::Result;
 
@@ -44,7 +44,7 @@ pub struct Recorder {
     /// write).
     last_trim: Option<Instant>,
     /// Everything kept since it started.
-    pub total: Kept,
+    pub total: KeptCount,
     /// Captures dropped by the bounds since it started.
     pub dropped: usize,
 }
@@ -60,7 +60,7 @@ impl Recorder {
             pending: Vec::new(),
             next_pending: 0,
             last_trim: None,
-            total: Kept::default(),
+            total: KeptCount::default(),
             dropped,
         })
     }
@@ -71,7 +71,7 @@ impl Recorder {
     }
 
     /// Keeps what is new in `batch` (captures with the agent's JSON kept); what this call kept.
-    pub fn keep(&mut self, batch: &[Exchange]) -> Result<Kept> {
+    pub fn keep(&mut self, batch: &[Exchange]) -> Result<KeptCount> {
         let fresh: Vec<Exchange> = batch
             .iter()
             .filter(|e| !e.id.is_empty() && !self.done.contains(&e.id))
@@ -79,7 +79,7 @@ impl Recorder {
             .cloned()
             .collect();
         if fresh.is_empty() {
-            return self.trim_if_due().map(|()| Kept::default());
+            return self.trim_if_due().map(|()| KeptCount::default());
         }
         let kept = self.store.keep(&fresh)?;
         for e in fresh {
@@ -140,11 +140,11 @@ impl Recorder {
 /// twice what the last poll found new, four times as many after a poll that was new
 /// throughout (some may have been missed), between [`MIN_WINDOW`] and [`MAX_WINDOW`].
 #[derive(Debug, Default)]
-pub struct Plan {
+pub struct PollWindow {
     window: Option<usize>,
 }
 
-impl Plan {
+impl PollWindow {
     /// The limit of the next poll (`None`: all).
     pub fn next_limit(&self) -> Option<usize> {
         self.window
@@ -167,7 +167,7 @@ mod tests {
 
     #[test]
     fn the_window_follows_the_traffic() {
-        let mut p = Plan::default();
+        let mut p = PollWindow::default();
         assert_eq!(p.next_limit(), None);
         p.took(None, 3, 3);
         assert_eq!(p.next_limit(), Some(MIN_WINDOW));
@@ -196,12 +196,12 @@ mod tests {
         };
         let pending = Exchange::from_agent(json(false)).unwrap();
         assert_eq!(r.keep(std::slice::from_ref(&pending)).unwrap().new, 1);
-        assert_eq!(r.keep(&[pending]).unwrap(), Kept::default());
+        assert_eq!(r.keep(&[pending]).unwrap(), KeptCount::default());
         assert_eq!(r.pending_beyond(&[]), ["airt_p"]);
         let answered = Exchange::from_agent(json(true)).unwrap();
         assert_eq!(r.keep(std::slice::from_ref(&answered)).unwrap().updated, 1);
-        assert_eq!(r.keep(&[answered]).unwrap(), Kept::default());
+        assert_eq!(r.keep(&[answered]).unwrap(), KeptCount::default());
         assert!(r.pending_beyond(&[]).is_empty());
-        assert_eq!(r.total, Kept { new: 1, updated: 1 });
+        assert_eq!(r.total, KeptCount { new: 1, updated: 1 });
     }
 }

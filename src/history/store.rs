@@ -33,7 +33,7 @@ use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, Tran
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
-use super::file::{self, shown, Found};
+use super::file::{self, shown, FileKind};
 use super::search;
 use crate::capture::Exchange;
 use crate::error::{Error, Result};
@@ -74,7 +74,7 @@ pub struct Store {
 
 /// What one write kept.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Kept {
+pub struct KeptCount {
     /// Captures not kept before.
     pub new: usize,
     /// Captures kept while pending, now answered.
@@ -83,7 +83,7 @@ pub struct Kept {
 
 /// Which kept captures to read.
 #[derive(Debug, Clone, Default)]
-pub struct Selection {
+pub struct StoredSelection {
     /// Only this tunnel's.
     pub tunnel: Option<String>,
     /// Only those holding each of these texts (lower-case; `--grep`).
@@ -93,7 +93,7 @@ pub struct Selection {
 impl Store {
     /// Opens the history at `path` for writing, creating it when missing.
     pub fn open(path: &Path) -> Result<Store> {
-        if file::look(path)? == Found::Missing {
+        if file::look(path)? == FileKind::Missing {
             file::create(path)?;
         }
         Store::connect(path)
@@ -102,8 +102,8 @@ impl Store {
     /// Opens the history at `path` when there is one (`None`: nothing kept yet).
     pub fn open_existing(path: &Path) -> Result<Option<Store>> {
         match file::look(path)? {
-            Found::Missing | Found::Empty => Ok(None),
-            Found::Database => Store::connect(path).map(Some),
+            FileKind::Missing | FileKind::Empty => Ok(None),
+            FileKind::Database => Store::connect(path).map(Some),
         }
     }
 
@@ -213,10 +213,10 @@ impl Store {
     /// first as the agent lists them, in one transaction: new ones added (oldest first, so
     /// that the order kept in is the order captured), pending ones now answered updated, the
     /// rest left.
-    pub fn keep(&mut self, captures: &[Exchange]) -> Result<Kept> {
+    pub fn keep(&mut self, captures: &[Exchange]) -> Result<KeptCount> {
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| failure(&path, "keeping captures in it", &e);
-        let mut kept = Kept::default();
+        let mut kept = KeptCount::default();
         let now = now_ns();
         let tx = self.write("keeping captures in it")?;
         {
@@ -305,7 +305,7 @@ impl Store {
     /// until it returns `false`.
     pub fn each(
         &self,
-        selection: &Selection,
+        selection: &StoredSelection,
         mut each: impl FnMut(&str) -> Result<bool>,
     ) -> Result<()> {
         let fail = |e: rusqlite::Error| failure(&self.path, "reading it", &e);
@@ -480,7 +480,7 @@ mod tests {
         Exchange::from_agent(json.to_string()).unwrap()
     }
 
-    fn ids(store: &Store, sel: &Selection) -> Vec<String> {
+    fn ids(store: &Store, sel: &StoredSelection) -> Vec<String> {
         let mut out = Vec::new();
         store
             .each(sel, |j| {
@@ -510,9 +510,9 @@ mod tests {
         );
         assert_eq!(
             s.keep(&[a.clone(), b.clone()]).unwrap(),
-            Kept { new: 2, updated: 0 }
+            KeptCount { new: 2, updated: 0 }
         );
-        assert_eq!(s.keep(&[a, b]).unwrap(), Kept::default());
+        assert_eq!(s.keep(&[a, b]).unwrap(), KeptCount::default());
         let a2 = capture(
             "airt_a",
             "2026-01-01T00:00:00Z",
@@ -521,13 +521,13 @@ mod tests {
         );
         assert_eq!(
             s.keep(std::slice::from_ref(&a2)).unwrap(),
-            Kept { new: 0, updated: 1 }
+            KeptCount { new: 0, updated: 1 }
         );
         assert_eq!(s.get("airt_a").unwrap().as_deref(), a2.json());
-        assert_eq!(ids(&s, &Selection::default()), ["airt_b", "airt_a"]);
-        let grep = |t: &str| Selection {
+        assert_eq!(ids(&s, &StoredSelection::default()), ["airt_b", "airt_a"]);
+        let grep = |t: &str| StoredSelection {
             texts: vec![t.into()],
-            ..Selection::default()
+            ..StoredSelection::default()
         };
         assert_eq!(ids(&s, &grep("invoice.paid")), ["airt_a"]);
         assert_eq!(ids(&s, &grep("paid")), ["airt_a"]);
@@ -541,7 +541,7 @@ mod tests {
         let size = a2.json().unwrap().len() as u64;
         assert_eq!(s.trim(size, Duration::from_secs(3650 * 86_400)).unwrap(), 1);
         assert_eq!(
-            ids(&s, &Selection::default()),
+            ids(&s, &StoredSelection::default()),
             ["airt_b"],
             "the oldest went"
         );

@@ -28,7 +28,7 @@ use crate::capture::Exchange;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::history::recorder::Recorder;
-use crate::history::store::Selection;
+use crate::history::store::StoredSelection;
 use crate::history::Store;
 use crate::settings::DEFAULT_AGENT_URL;
 
@@ -45,7 +45,7 @@ type Screenful = Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>;
 const RETRY: Duration = Duration::from_secs(1);
 
 /// Where the inspector's captures come from, besides the agent's.
-pub enum Kept {
+pub enum CaptureSource {
     /// The agent's alone.
     Agent,
     /// The agent's, each one also kept in the history (`--record`).
@@ -56,7 +56,12 @@ pub enum Kept {
 
 /// Runs the inspector until the user quits. `filter` is the `/` bar's first text; `budget`
 /// the bytes of captures kept at most.
-pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64, kept: Kept) -> Result<()> {
+pub async fn run(
+    ctx: &Context,
+    filter: Option<&str>,
+    budget: u64,
+    kept: CaptureSource,
+) -> Result<()> {
     let filter = filter.unwrap_or("");
     Query::parse(filter).map_err(|e| Error::usage(format!("--filter: {e}")))?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
@@ -75,9 +80,9 @@ pub async fn run(ctx: &Context, filter: Option<&str>, budget: u64, kept: Kept) -
     state.secrets = ctx.settings.webhook_secrets()?;
     state.set_filter(filter);
     let recorder = match kept {
-        Kept::Agent => None,
-        Kept::Recording(r) => Some(std::cell::RefCell::new(r)),
-        Kept::History(store) => {
+        CaptureSource::Agent => None,
+        CaptureSource::Recording(r) => Some(std::cell::RefCell::new(r)),
+        CaptureSource::History(store) => {
             state.merge(from_history(&store, budget)?);
             // Nothing more comes: the agent is not asked (the title says whose captures these
             // are, and that they do not change).
@@ -144,7 +149,7 @@ fn trace_file(ctx: &Context) -> Result<(std::fs::File, std::path::PathBuf)> {
 }
 
 /// What one poll brought back.
-struct Answer {
+struct Polled {
     /// How many of the newest were asked for (`None`: all).
     asked: Option<usize>,
     /// The newest captures, newest first.
@@ -154,13 +159,13 @@ struct Answer {
     rechecked: Vec<(u64, Option<Exchange>)>,
 }
 
-type Poll<'a> = Pin<Box<dyn Future<Output = Answer> + 'a>>;
+type Poll<'a> = Pin<Box<dyn Future<Output = Polled> + 'a>>;
 
 /// The newest kept captures, as many as `budget` bytes hold, newest first.
 fn from_history(store: &Store, budget: u64) -> Result<Vec<Exchange>> {
     let mut all = Vec::new();
     let mut bytes = 0u64;
-    store.each(&Selection::default(), |json| {
+    store.each(&StoredSelection::default(), |json| {
         bytes += json.len() as u64;
         if let Some(e) = Exchange::from_json(json) {
             all.push(e);
@@ -208,7 +213,7 @@ async fn event_loop(
                         rechecked.push((seq, one.and_then(|t| Exchange::from_json(&t))));
                     }
                 }
-                Answer {
+                Polled {
                     asked,
                     list,
                     rechecked,
@@ -254,8 +259,8 @@ fn keep(list: &agent::RawList, recorder: &std::cell::RefCell<Recorder>) -> Resul
 }
 
 /// Takes in a poll's answer; returns how long to wait before the next one.
-fn took(state: &mut State, feed: &mut Feed, answer: Answer) -> Duration {
-    let Answer {
+fn took(state: &mut State, feed: &mut Feed, answer: Polled) -> Duration {
+    let Polled {
         asked,
         list,
         rechecked,

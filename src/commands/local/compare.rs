@@ -7,13 +7,13 @@ use std::path::Path;
 use clap::Args;
 
 use crate::capture::message::Message;
-use crate::commands::local::lookup;
+use crate::commands::local::find_capture;
 use crate::commands::read_input;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::fixture::diff::{is_volatile, message_lines};
-use crate::fixture::report::{show_diff, Compared};
+use crate::fixture::results::{show_diff, Compared};
 
 /// Show how two requests differ (request line, headers, body; JSON by path), and their
 /// answers when both are captures
@@ -39,14 +39,14 @@ pub struct DiffArgs {
 }
 
 /// One side: a request, and its answer when it is a capture that has one.
-struct Side {
+struct DiffSide {
     request: Message,
     answer: Option<Message>,
 }
 
 /// Reads `what`: a request file when one is there (or the name looks like a path), else
 /// a capture ID.
-async fn side(ctx: &Context, what: &str) -> Result<Side> {
+async fn side(ctx: &Context, what: &str) -> Result<DiffSide> {
     let path = Path::new(what);
     let looks_like_file = what.contains(['/', '\\']) || what.ends_with(".http");
     if path.is_file() || looks_like_file {
@@ -58,13 +58,13 @@ async fn side(ctx: &Context, what: &str) -> Result<Side> {
         })?;
         let request = Message::parse_request(&bytes)
             .map_err(|why| Error::usage(format!("{}: not an HTTP request: {why}", escape(what))))?;
-        return Ok(Side {
+        return Ok(DiffSide {
             request,
             answer: None,
         });
     }
-    let captured = lookup::capture(ctx, what).await?;
-    Ok(Side {
+    let captured = find_capture::capture(ctx, what).await?;
+    Ok(DiffSide {
         request: captured.request_message(),
         answer: captured.response_message(),
     })

@@ -4,7 +4,7 @@
 use anyhow::Context as _;
 use clap::Args;
 
-use super::requests::Chosen;
+use super::filter_flags::Chosen;
 use crate::capture::{self, Exchange};
 use crate::context::Context;
 use crate::error::{CommandResult, Error};
@@ -36,7 +36,7 @@ pub async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
     let query = args.chosen.only.query_signing(ctx)?;
     let tunnel = args.chosen.filter.tunnel.as_deref();
     let all = if args.history {
-        super::history::exported(ctx, args.chosen.limit, tunnel, query)?
+        super::history_verbs::exported(ctx, args.chosen.limit, tunnel, query)?
     } else {
         let client = ctx.agent()?;
         let asked = if query.is_empty() {

@@ -8,6 +8,7 @@ use clap::Args;
 use time::OffsetDateTime;
 
 use crate::capture::filter::{term, Clause, Query, Term};
+use crate::commands::parse_limit;
 use crate::escape::escape;
 
 /// `--method`, `--status`, `--path`, `--grep`, `--since`, `--signature`.
@@ -124,6 +125,26 @@ fn parse_since(s: &str) -> std::result::Result<Term, String> {
 
 fn parse_signature(s: &str) -> std::result::Result<Term, String> {
     keyed("sig", s.trim())
+}
+
+/// Which captures `list` and `export` read: `--limit`, `--tunnel` and the filters.
+#[derive(Debug, Args)]
+pub struct Chosen {
+    /// At most N requests, the newest (1 or more)
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub filter: TunnelFlag,
+    #[command(flatten)]
+    pub only: RequestFilters,
+}
+
+/// `--tunnel NAME` of the commands that read many captures.
+#[derive(Debug, Args)]
+pub struct TunnelFlag {
+    /// Only requests captured on this tunnel
+    #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
+    pub tunnel: Option<String>,
 }
 
 #[cfg(test)]

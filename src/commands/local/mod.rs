@@ -7,10 +7,10 @@
 pub mod compare;
 pub mod export;
 pub mod filter_flags;
-pub mod history;
+pub mod find_capture;
+pub mod history_verbs;
 pub mod list_requests;
 pub mod listing;
-pub mod lookup;
 pub mod requests;
 pub mod save;
 pub mod send_again;
@@ -116,7 +116,7 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
             history,
             record,
         } => {
-            use crate::inspect::run::Kept;
+            use crate::inspect::run::CaptureSource;
             let kept = if history {
                 let path = ctx.settings.history_file()?.value.unwrap_or_default();
                 let store = crate::history::Store::open_existing(&path)?.ok_or_else(|| {
@@ -125,11 +125,11 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
                         crate::history::file::shown(&path)
                     ))
                 })?;
-                Kept::History(store)
+                CaptureSource::History(store)
             } else if record {
-                Kept::Recording(history::recorder(ctx, None, None)?)
+                CaptureSource::Recording(history_verbs::recorder(ctx, None, None)?)
             } else {
-                Kept::Agent
+                CaptureSource::Agent
             };
             let filter = filter.as_deref();
             Ok(crate::inspect::run::run(ctx, filter, max_memory, kept).await?)

@@ -2,7 +2,7 @@
 //! (`tail`), clear; list (with the filter flags) is in [`super::list_requests`], export in
 //! [`super::export`], verify in [`super::verify`], replay in [`super::send_again`], save in
 //! [`super::save`], send in [`super::send_files`], test and diff in [`super::testing`] and
-//! [`super::compare`], the history's verbs in [`super::history`]. Each capture is read once
+//! [`super::compare`], the history's verbs in [`super::history_verbs`]. Each capture is read once
 //! into [`Exchange`] and shown by [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 
+use super::filter_flags::{Chosen, TunnelFlag};
 use crate::capture::{signed, view, view::GetAs, Exchange};
-use crate::commands::parse_limit;
 use crate::context::Context;
 use crate::error::Result;
 use crate::history::lookup;
@@ -21,26 +21,6 @@ use crate::history::lookup;
 pub struct RequestsArgs {
     #[command(subcommand)]
     command: RequestsCommand,
-}
-
-/// Which captures `list` and `export` read: `--limit`, `--tunnel` and the filters.
-#[derive(Debug, Args)]
-pub struct Chosen {
-    /// At most N requests, the newest (1 or more)
-    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-    pub limit: Option<usize>,
-    #[command(flatten)]
-    pub filter: FilterFlags,
-    #[command(flatten)]
-    pub only: super::filter_flags::RequestFilters,
-}
-
-/// `--tunnel NAME` of the commands that read many captures.
-#[derive(Debug, Args)]
-pub struct FilterFlags {
-    /// Only requests captured on this tunnel
-    #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
-    pub tunnel: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -201,7 +181,7 @@ failed after sending; 5: several files, some sent and some not.")]
   tunnelctl local requests tail --record")]
     Tail {
         #[command(flatten)]
-        filter: FilterFlags,
+        filter: TunnelFlag,
         /// Also keep what it sees in the history (see 'record')
         #[arg(long)]
         record: bool,
@@ -215,7 +195,7 @@ failed after sending; 5: several files, some sent and some not.")]
 The history outlives the agent's restarts: get, replay, save and verify read a capture
 from it when the agent no longer has it. The file is history_file (--history-file,
 TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
-    Record(super::history::RecordArgs),
+    Record(super::history_verbs::RecordArgs),
     /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
     #[command(after_help = "Examples:
   tunnelctl local requests export --har hooks.har
@@ -232,7 +212,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             let query = chosen.only.query_signing(ctx)?;
             let (limit, tunnel) = (chosen.limit, chosen.filter.tunnel.as_deref());
             match history {
-                true => super::history::list(ctx, limit, tunnel, query),
+                true => super::history_verbs::list(ctx, limit, tunnel, query),
                 false => super::list_requests::list(ctx, limit, tunnel, &query).await,
             }
         }
@@ -283,7 +263,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
         RequestsCommand::Clear {
             history: true,
             before,
-        } => super::history::clear(ctx, before),
+        } => super::history_verbs::clear(ctx, before),
         RequestsCommand::Clear { .. } => {
             let client = ctx.agent()?;
             ctx.confirm("Delete every captured request?")?;
@@ -295,7 +275,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             tail(ctx, filter.tunnel.as_deref(), record).await
         }
         RequestsCommand::Export(args) => return super::export::export(ctx, *args).await,
-        RequestsCommand::Record(args) => super::history::record(ctx, args).await,
+        RequestsCommand::Record(args) => super::history_verbs::record(ctx, args).await,
     }?)
 }
 
@@ -309,7 +289,7 @@ const TAIL_HOLD: Duration = Duration::from_secs(10);
 async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
     let client = &ctx.agent()?;
     let mut recorder = match record {
-        true => Some(super::history::recorder(ctx, None, None)?),
+        true => Some(super::history_verbs::recorder(ctx, None, None)?),
         false => None,
     };
     // The newest `n` captures (kept in the history with --record).

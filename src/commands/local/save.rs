@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::capture::Exchange;
-use crate::commands::local::{lookup, user_file};
+use crate::commands::local::{find_capture, user_file};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
@@ -84,7 +84,7 @@ fn request_bytes(captured: &Exchange) -> Result<Vec<u8>> {
 /// Writes a captured request to a file as an HTTP message (`-`: stdout).
 async fn save_out(ctx: &Context, id: &str, out: &Path, force: bool) -> Result<()> {
     user_file::check_free(out, force)?;
-    let bytes = request_bytes(&lookup::capture(ctx, id).await?)?;
+    let bytes = request_bytes(&find_capture::capture(ctx, id).await?)?;
     user_file::write(ctx, out, &bytes, force)?;
     // What went to stdout speaks for itself.
     if !crate::files::is_stdout(out) {
@@ -142,7 +142,7 @@ async fn save_into(
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut saved = Vec::new();
     for id in ids {
-        let captured = lookup::capture(ctx, id).await?;
+        let captured = find_capture::capture(ctx, id).await?;
         let base = match name {
             Some(n) => n.to_string(),
             None => snapshot::name_for(captured.method(), captured.uri()),

@@ -15,8 +15,8 @@ use crate::escape::escape;
 use crate::files::{self, Existing};
 use crate::fixture::case::{self, shown};
 use crate::fixture::expect::Failure;
-use crate::fixture::report::{self, Shown};
-use crate::fixture::run::{Outcome, Run, Verdict};
+use crate::fixture::results::{self, ShownOutcome};
+use crate::fixture::runner::{FixtureOutcome, FixtureVerdict, Run};
 
 /// The most cases run at once.
 const MAX_PARALLEL: usize = 256;
@@ -107,8 +107,8 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
         update: args.update,
     };
     let started = Instant::now();
-    let mut view = Shown::new(&ctx.printer);
-    let mut outcomes: Vec<Outcome> = Vec::new();
+    let mut view = ShownOutcome::new(&ctx.printer);
+    let mut outcomes: Vec<FixtureOutcome> = Vec::new();
     let mut shown_error = None;
     runner
         .all(&cases, args.parallel, |mut o| {
@@ -125,7 +125,7 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
     view.finish()?;
     let took = started.elapsed();
     if let Some(path) = &args.junit {
-        let xml = report::junit(&outcomes, took)?;
+        let xml = results::junit(&outcomes, took)?;
         files::write_private(path, xml.as_bytes(), Existing::Replace).map_err(|e| {
             Error::Io(format!(
                 "cannot write the JUnit report {}: {e}",
@@ -138,7 +138,7 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
 
 /// Writes what `--update` made of a case (the expectation, a sidecar body) through the one
 /// file-write path, replaced whole; a write that fails fails the case.
-fn write_update(o: &mut Outcome) {
+fn write_update(o: &mut FixtureOutcome) {
     let Some(w) = o.write.take() else {
         return;
     };
@@ -149,7 +149,7 @@ fn write_update(o: &mut Outcome) {
     }
     for (path, bytes) in writes {
         if let Err(e) = files::write_private(&path, &bytes, Existing::Replace) {
-            o.verdict = Verdict::Fail;
+            o.verdict = FixtureVerdict::Fail;
             o.failures.push(Failure::new(
                 "update",
                 format!("cannot write {}: {e}", shown(&path)),
@@ -160,14 +160,14 @@ fn write_update(o: &mut Outcome) {
 
 /// The summary on stderr and the exit code: 6 when the server could not be reached, 8 when
 /// a case failed.
-fn conclude(ctx: &Context, to: &Url, outcomes: &[Outcome]) -> Result<()> {
+fn conclude(ctx: &Context, to: &Url, outcomes: &[FixtureOutcome]) -> Result<()> {
     let failed = outcomes
         .iter()
-        .filter(|o| o.verdict == Verdict::Fail)
+        .filter(|o| o.verdict == FixtureVerdict::Fail)
         .count();
     let updated = outcomes
         .iter()
-        .filter(|o| o.verdict == Verdict::Updated)
+        .filter(|o| o.verdict == FixtureVerdict::Updated)
         .count();
     let passed = outcomes.len() - failed - updated;
     let mut summary = format!("{passed} passed, {failed} failed");

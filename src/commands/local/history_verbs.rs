@@ -14,8 +14,8 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::history::file::shown;
-use crate::history::recorder::{Limits, Plan, Recorder};
-use crate::history::store::Selection;
+use crate::history::recorder::{Limits, PollWindow, Recorder};
+use crate::history::store::StoredSelection;
 use crate::history::Store;
 
 /// How often `record` asks the agent for new captures.
@@ -82,7 +82,7 @@ pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
         "what was kept is already written; Ctrl-C or SIGTERM again to stop at once.",
     );
     let spinner = ctx.printer.spinner(&format!("Recording into {file}"));
-    let mut plan = Plan::default();
+    let mut plan = PollWindow::default();
     let mut unreachable_said = false;
     loop {
         match poll(&client, &mut rec, &mut plan, args.tunnel.as_deref()).await {
@@ -139,7 +139,7 @@ fn first_line(e: &Error) -> String {
 async fn poll(
     client: &agent::AgentClient,
     rec: &mut Recorder,
-    plan: &mut Plan,
+    plan: &mut PollWindow,
     tunnel: Option<&str>,
 ) -> Result<()> {
     let asked = plan.next_limit();
@@ -166,7 +166,7 @@ pub fn list(ctx: &Context, limit: Option<usize>, tunnel: Option<&str>, query: Qu
     let (texts, rest) = query.take_text();
     let mut rows = CaptureRows::start(ctx, &rest, limit)?;
     if let Some(store) = open_for_reading(ctx)? {
-        let selection = Selection {
+        let selection = StoredSelection {
             tunnel: tunnel.map(str::to_string),
             texts,
         };
@@ -198,7 +198,7 @@ pub fn exported(
     let (texts, rest) = query.take_text();
     let mut all = Vec::new();
     if let Some(store) = open_for_reading(ctx)? {
-        let selection = Selection {
+        let selection = StoredSelection {
             tunnel: tunnel.map(str::to_string),
             texts,
         };
