@@ -30,17 +30,16 @@ enum Scope {
 fn table() -> &'static [(&'static str, Scope)] {
     static TABLE: OnceLock<Vec<(&'static str, Scope)>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let groups = |pick: fn(&GroupEntry) -> bool| -> Vec<String> {
+        fn groups(pick: impl Fn(&GroupEntry) -> bool) -> Vec<String> {
             GROUPS
                 .iter()
                 .filter(|g| pick(g))
                 .map(|g| g.name.to_string())
                 .collect()
-        };
+        }
         let under = |g: &GroupEntry, verbs: &[&str]| -> Vec<String> {
             verbs.iter().map(|v| format!("{} {v}", g.name)).collect()
         };
-        let management = groups(|g| g.reaches == Reaches::Management);
         // The commands that report or store the setting a flag names (`config show`).
         let settings = |id: &str| -> Vec<String> {
             GROUPS
@@ -53,40 +52,21 @@ fn table() -> &'static [(&'static str, Scope)] {
                 })
                 .collect()
         };
-        let with = |mut a: Vec<String>, b: Vec<String>| {
-            a.extend(b);
-            a
+        // A flag of one API shows under the groups that call it and where its setting shows.
+        let of = |reaches: Reaches, id: &str| {
+            let mut paths = groups(|g| g.reaches == reaches);
+            paths.extend(settings(id));
+            Scope::In(paths)
         };
         let confirming = GROUPS.iter().flat_map(|g| under(g, g.confirming)).collect();
         let no_data = groups(|g| !g.prints_data);
         vec![
-            (
-                "api_key",
-                Scope::In(with(management.clone(), settings("api_key"))),
-            ),
-            (
-                "api_url",
-                Scope::In(with(management.clone(), settings("api_url"))),
-            ),
-            (
-                "agent_url",
-                Scope::In(with(
-                    groups(|g| g.reaches == Reaches::Agent),
-                    settings("agent_url"),
-                )),
-            ),
-            (
-                "max_attempts",
-                Scope::In(with(management.clone(), settings("max_attempts"))),
-            ),
-            (
-                "history_file",
-                Scope::In(with(
-                    groups(|g| g.reaches == Reaches::Agent),
-                    settings("history_file"),
-                )),
-            ),
-            ("rate", Scope::In(with(management, settings("rate")))),
+            ("api_key", of(Reaches::Management, "api_key")),
+            ("api_url", of(Reaches::Management, "api_url")),
+            ("agent_url", of(Reaches::Agent, "agent_url")),
+            ("max_attempts", of(Reaches::Management, "max_attempts")),
+            ("history_file", of(Reaches::Agent, "history_file")),
+            ("rate", of(Reaches::Management, "rate")),
             ("show_secrets", Scope::In(groups(|g| g.echoes_secrets))),
             ("yes", Scope::In(confirming)),
             ("config", Scope::Except(no_data.clone())),
