@@ -29,6 +29,7 @@ mod guides;
 mod header_case;
 mod help;
 mod history;
+mod history_failures;
 mod inspect;
 mod inspect_at_80;
 mod inspect_filter_keys;

@@ -389,10 +389,7 @@ fn the_junit_report_reads_in_a_junit_reader_and_parallel_runs_report_in_name_ord
         .map(|l| l.split_whitespace().nth(1).unwrap())
         .collect();
     assert_eq!(names, ["post-a", "post-b", "post-c", "post-d"]);
-    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/providers/venv/bin/python");
-    let python = std::env::var_os("TUNNELCTL_PROVIDERS_DIR")
-        .map(|d| PathBuf::from(d).join("venv/bin/python"))
-        .unwrap_or(python);
+    let python = providers_python();
     let report = read_junit(&python, &w.dir.path().join("report.xml"));
     assert_eq!(report["tests"], 4);
     assert_eq!(report["failures"], 1);
@@ -413,6 +410,65 @@ fn the_junit_report_reads_in_a_junit_reader_and_parallel_runs_report_in_name_ord
         (&report["tests"], &report["failures"]),
         (&serde_json::json!(2), &serde_json::json!(0))
     );
+}
+
+/// The providers' Python, where junitparser is installed.
+fn providers_python() -> PathBuf {
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/providers/venv/bin/python");
+    std::env::var_os("TUNNELCTL_PROVIDERS_DIR")
+        .map(|d| PathBuf::from(d).join("venv/bin/python"))
+        .unwrap_or(python)
+}
+
+#[test]
+fn junit_dash_writes_the_report_alone_to_stdout_and_the_lines_to_stderr() {
+    let Some(_) = official("webhook_tests::junit_stdout") else {
+        return;
+    };
+    let w = World::new();
+    let ids: Vec<String> = ["/a", "/b"]
+        .iter()
+        .map(|p| w.capture(p, &[], BODY))
+        .collect();
+    w.requests(&[], &["save", &ids[0], &ids[1], "--into", "hooks"])
+        .ok();
+    fs::write(w.fixtures().join("post-b.expect.toml"), "status = 201\n").unwrap();
+    let out = w.test(&["--junit", "-"]);
+    out.code(8);
+    assert!(
+        !w.dir.path().join("-").exists(),
+        "no file named '-' was written"
+    );
+    // Stdout is the report and nothing else: a JUnit reader reads it whole.
+    let report_file = w.dir.path().join("stdout.xml");
+    fs::write(&report_file, &out.stdout).unwrap();
+    let report = read_junit(&providers_python(), &report_file);
+    assert_eq!(
+        (&report["tests"], &report["failures"]),
+        (&serde_json::json!(2), &serde_json::json!(1))
+    );
+    // The lines per case, and what differed, are on stderr.
+    assert!(out.stderr.contains("PASS    post-a"), "{}", out.stderr);
+    assert!(out.stderr.contains("FAIL    post-b"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("status 200, expected 201"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.trim_start().starts_with("<?xml"),
+        "{}",
+        out.stdout
+    );
+
+    // Both the report and --json want stdout: refused before anything is sent.
+    let sent = w.handler.count();
+    for extra in [&["--json"][..], &["-o", "ndjson"], &["--jq", ".[0]"]] {
+        let mut args = vec!["--junit", "-"];
+        args.extend_from_slice(extra);
+        w.test(&args).code(2).says("--junit -").says("name a file");
+    }
+    assert_eq!(w.handler.count(), sent, "nothing was sent");
 }
 
 #[test]
