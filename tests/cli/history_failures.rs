@@ -1,7 +1,8 @@
 //! The capture history when its file cannot be written: held locked by another program past
 //! the wait, or on a full disk. Either way the command stops with an error naming the file,
 //! saying what to do, with its exit code, and the file keeps everything committed before,
-//! sound (`PRAGMA integrity_check`).
+//! sound (`PRAGMA integrity_check`). And the files it can take over: an empty file, or an
+//! empty database of an older schema (version 0), is made a history, not refused.
 
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;
@@ -181,5 +182,39 @@ fn a_full_disk_stops_recording_naming_the_file_and_keeps_what_was_committed() {
         let listed = local(&env, &file, &["requests", "list", "--history", "--json"]);
         listed.ok();
         assert_eq!(listed.json().as_array().map(Vec::len), Some(20));
+    }
+}
+
+#[test]
+fn an_empty_file_or_an_empty_database_of_schema_0_is_made_a_history() {
+    let env = Env::new();
+    env.mock
+        .seed_captures(json!([{"method": "POST", "uri": "/a", "repeat": 2}]));
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.sqlite3");
+    std::fs::write(&empty, "").unwrap();
+    let older = dir.path().join("older.sqlite3");
+    let c = Connection::open(&older).unwrap();
+    c.execute_batch("PRAGMA journal_mode = DELETE; PRAGMA user_version = 0; VACUUM;")
+        .unwrap();
+    drop(c);
+    assert!(
+        std::fs::metadata(&older).unwrap().len() > 0,
+        "a database, not an empty file"
+    );
+    for file in [empty, older] {
+        local(&env, &file, &["requests", "record", "--once"]).ok();
+        assert_eq!(sound_with(&file).len(), 2, "{}", file.display());
+        let c = Connection::open(&file).unwrap();
+        let (app, version, mode): (i64, i64, String) = c
+            .query_row(
+                "SELECT (SELECT application_id FROM pragma_application_id), \
+                 (SELECT user_version FROM pragma_user_version), \
+                 (SELECT journal_mode FROM pragma_journal_mode)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!((app, version, mode.as_str()), (0x546e_4374, 1, "wal"));
     }
 }
