@@ -602,6 +602,19 @@ fn a_status_class_a_header_glob_an_ignored_header_a_text_and_a_binary_body_are_c
         .code(8)
         .prints("the body differs from the snapshot")
         .prints("nope");
+    // --update follows the answer and keeps the glob that still matches and the ignore.
+    w.set(|a| a.status = 503);
+    w.test(&["--update"]).ok();
+    let updated = read(&first);
+    for kept in [
+        "Content-Type = \"text/plain*\"",
+        "ignore = [\"X-Request-Id\"]",
+        "status = 503",
+        "nope",
+    ] {
+        assert!(updated.contains(kept), "{kept} lost:\n{updated}");
+    }
+    w.test(&[]).ok();
 
     // A binary body goes to a sidecar file beside the expectation, and is checked.
     let bytes = Arc::new(Mutex::new(vec![0xffu8, 0xfe, 0, 1, b'b', b'i', b'n']));
