@@ -203,7 +203,13 @@ pub struct GlobalArgs {
     pub show_secrets: bool,
 
     /// Pace management requests to at most N per SECONDS (the service allows 120/60), or off
-    #[arg(long, global = true, value_name = "N/SECONDS|off")]
+    // `-5/60` is a wrong rate, not flags: the parser says what is wrong with it.
+    #[arg(
+        long,
+        global = true,
+        value_name = "N/SECONDS|off",
+        allow_hyphen_values = true
+    )]
     pub rate: Option<crate::ratelimit::RateSetting>,
 
     /// Which values came from flags typed on the command line (set by [`parse`]).

@@ -36,14 +36,16 @@ pub mod exit {
 pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
   0    success
-  1    the API answered with an error (after any retries), or its answer could not be understood
+  1    the API answered with an error (after any retries), or its answer could not be understood;
+       a local file could not be written (a full disk)
   2    usage error: bad flags or arguments, invalid input caught before any request was sent,
        a confirmation refused
   3    configuration missing or unusable (no API key, no API URL, unreadable config file)
   4    not found (the API answered 404)
   5    partial failure: a command over several IDs where some succeeded and some failed
   6    the server could not be reached (connection refused, DNS, timeout, after retries)
-  7    a wait ran out of time (e.g. an agent did not reconnect within --timeout)
+  7    a wait ran out of time (e.g. an agent did not reconnect within --timeout, the history
+       file stayed locked by another program)
   8    a check failed (local requests verify: a webhook signature invalid or expired;
        local requests test: a fixture's answer not as expected; diff --exit-code: they differ)
   130  interrupted (Ctrl-C, SIGINT)

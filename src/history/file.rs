@@ -25,6 +25,23 @@ pub fn shown(path: &Path) -> String {
     escape(&path.display().to_string())
 }
 
+/// Below this many free bytes, the disk holding the history counts as full: an I/O error
+/// there is taken for the disk being full (SQLite says "disk full" only when the write that
+/// failed was to the database or its journal, not to its shared-memory file).
+const NEARLY_FULL: u64 = 1 << 20;
+
+/// The bytes left on the disk holding `path` when it is full or nearly (`None`: it has room,
+/// or cannot be asked).
+pub fn space_left_if_full(path: &Path) -> Option<u64> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs4::available_space(folder)
+        .ok()
+        .filter(|left| *left < NEARLY_FULL)
+}
+
 /// What is at the history file's path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {

@@ -432,22 +432,36 @@ fn start_ns(start: &str) -> Option<i64> {
 
 /// A database failure as the user reads it: which file, what was being done, and what to do.
 /// A file that is not a database (or is damaged) is a configuration problem (exit 3); a lock
-/// held too long, a full disk and other failures exit 1. Nothing is overwritten either way.
+/// held past [`BUSY_WAIT`] is a wait that ran out (exit 7); a full disk and other failures
+/// exit 1. Nothing is overwritten either way.
 fn failure(path: &Path, what: &str, e: &rusqlite::Error) -> Error {
     let file = shown(path);
-    match e.sqlite_error_code() {
+    let code = e.sqlite_error_code();
+    let full = match code {
+        Some(ErrorCode::DiskFull) => Some(file::space_left_if_full(path)),
+        Some(ErrorCode::SystemIoFailure) => file::space_left_if_full(path).map(Some),
+        _ => None,
+    };
+    if let Some(left) = full {
+        let left = left.map_or(String::new(), |n| format!(" ({n} bytes left)"));
+        return Error::Io(format!(
+            "the disk holding the history file {file} is full{left} while {what}; what was kept \
+             before is intact (a write cut short is undone). Free some space, or keep the \
+             history elsewhere with --history-file"
+        ));
+    }
+    match code {
         Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => Error::Config(format!(
             "the history file {file} is not a usable SQLite database ({e}); it was left as it is \
              (give another with --history-file or TUNNELCTL_HISTORY_FILE)"
         )),
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::Io(format!(
-            "the history file {file} stayed locked by another program for more than {} s while \
-             {what}; nothing was written by this one",
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::WaitTimeout(format!(
+            "the history file {file} is locked by another program (another tunnelctl recording \
+             into it, or one such as sqlite3 in the middle of a write) and stayed locked for more \
+             than {} s while {what}; what was kept before is intact (this write was not made). Run \
+             again once the other is done, or keep this history elsewhere with \
+             --history-file",
             BUSY_WAIT.as_secs()
-        )),
-        Some(ErrorCode::DiskFull) => Error::Io(format!(
-            "the disk holding the history file {file} is full while {what}; this write was \
-             undone, what was kept before is intact"
         )),
         Some(
             ErrorCode::ReadOnly

@@ -62,3 +62,70 @@ fn since_takes_days_and_hours_and_refuses_a_wrong_one_naming_the_forms() {
         ]);
     assert_eq!(env.mock.agent_requests().len(), asked, "nothing asked");
 }
+
+#[test]
+fn a_negative_value_of_every_duration_flag_is_called_negative_not_a_flag() {
+    let env = Env::new();
+    let history = env.dir.path().join("history.sqlite3");
+    let history = history.to_str().unwrap();
+    for (flag, args) in [
+        (
+            "--since",
+            &["local", "requests", "list", "--since", "-2d"][..],
+        ),
+        (
+            "--since",
+            &["local", "requests", "list", "--history", "--since", "-2d"],
+        ),
+        (
+            "--since",
+            &[
+                "local", "requests", "export", "--har", "x.har", "--since", "-2d",
+            ],
+        ),
+        (
+            "--max-age",
+            &["local", "requests", "record", "--once", "--max-age", "-2d"],
+        ),
+        (
+            "--before",
+            &[
+                "local",
+                "requests",
+                "clear",
+                "--history",
+                "--before",
+                "-2d",
+                "--yes",
+            ],
+        ),
+        (
+            "--settle",
+            &["sessions", "upgrade", "--all", "--settle", "-20s"],
+        ),
+        ("--timeout", &["ip-policies", "list", "--timeout", "-1s"]),
+    ] {
+        let out = env.run(&[&["--history-file", history][..], args].concat());
+        out.code(2)
+            .says(flag)
+            .says("is a negative duration: give one more than zero");
+        assert!(
+            !out.stderr.contains("unexpected argument"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    // The pace of requests is a count per duration: a negative count is named as such.
+    let out = env.run(&["--rate", "-5/60", "ip-policies", "list"]);
+    out.code(2)
+        .says("--rate")
+        .says("'-5' in '-5/60' is not a whole number of requests above 0");
+    assert!(
+        !out.stderr.contains("unexpected argument"),
+        "{}",
+        out.stderr
+    );
+    assert!(env.requests().is_empty(), "nothing sent");
+    assert!(env.mock.agent_requests().is_empty(), "nothing asked");
+    assert!(!std::path::Path::new(history).exists(), "no history made");
+}

@@ -29,6 +29,8 @@ mod guides;
 mod header_case;
 mod help;
 mod history;
+mod history_failures;
+mod history_search;
 mod inspect;
 mod inspect_at_80;
 mod inspect_filter_keys;

@@ -246,6 +246,38 @@ fn an_hour_old_stripe_capture_is_expired_and_sent_again_it_is_accepted() {
 }
 
 #[test]
+fn a_kept_capture_replayed_from_history_is_signed_again_and_stripes_library_accepts_it() {
+    let Some(official) = Official::find("signed_webhooks::from_history") else {
+        return;
+    };
+    let (env, up, id) = captured_webhook(&official, "stripe", STRIPE, now() - 3600, BODY);
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("history.sqlite3");
+    let history = history.to_str().unwrap();
+    let kept = [("TUNNELCTL_HISTORY_FILE", history), (STRIPE_VAR, STRIPE)];
+    local(&env, &kept, &["requests", "record", "--once"]).ok();
+    // The agent forgets it, as a restart makes it.
+    local(&env, &[], &["requests", "clear", "--yes"]).ok();
+    assert!(!official_accepts(&official, "stripe", STRIPE, &up), "stale");
+    let stale = last_header(&up, "Stripe-Signature");
+
+    // To the tunnel's upstream, signed afresh by tunnelctl.
+    let out = local(&env, &kept, &["requests", "replay", &id]);
+    out.ok().says("read from the history");
+    assert_ne!(last_header(&up, "Stripe-Signature"), stale);
+    assert!(
+        official_accepts(&official, "stripe", STRIPE, &up),
+        "stripe's verifier refused the replay from history"
+    );
+    // And with --to.
+    let n = up.received().len();
+    let to = format!("http://127.0.0.1:{}", up.port);
+    local(&env, &kept, &["requests", "replay", &id, "--to", &to]).ok();
+    assert_eq!(up.received().len(), n + 1);
+    assert!(official_accepts(&official, "stripe", STRIPE, &up));
+}
+
+#[test]
 fn without_a_secret_a_changed_replay_goes_as_changed_with_one_warning() {
     let Some(official) = Official::find("signed_webhooks::no_secret") else {
         return;

@@ -389,10 +389,7 @@ fn the_junit_report_reads_in_a_junit_reader_and_parallel_runs_report_in_name_ord
         .map(|l| l.split_whitespace().nth(1).unwrap())
         .collect();
     assert_eq!(names, ["post-a", "post-b", "post-c", "post-d"]);
-    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/providers/venv/bin/python");
-    let python = std::env::var_os("TUNNELCTL_PROVIDERS_DIR")
-        .map(|d| PathBuf::from(d).join("venv/bin/python"))
-        .unwrap_or(python);
+    let python = providers_python();
     let report = read_junit(&python, &w.dir.path().join("report.xml"));
     assert_eq!(report["tests"], 4);
     assert_eq!(report["failures"], 1);
@@ -413,6 +410,65 @@ fn the_junit_report_reads_in_a_junit_reader_and_parallel_runs_report_in_name_ord
         (&report["tests"], &report["failures"]),
         (&serde_json::json!(2), &serde_json::json!(0))
     );
+}
+
+/// The providers' Python, where junitparser is installed.
+fn providers_python() -> PathBuf {
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/providers/venv/bin/python");
+    std::env::var_os("TUNNELCTL_PROVIDERS_DIR")
+        .map(|d| PathBuf::from(d).join("venv/bin/python"))
+        .unwrap_or(python)
+}
+
+#[test]
+fn junit_dash_writes_the_report_alone_to_stdout_and_the_lines_to_stderr() {
+    let Some(_) = official("webhook_tests::junit_stdout") else {
+        return;
+    };
+    let w = World::new();
+    let ids: Vec<String> = ["/a", "/b"]
+        .iter()
+        .map(|p| w.capture(p, &[], BODY))
+        .collect();
+    w.requests(&[], &["save", &ids[0], &ids[1], "--into", "hooks"])
+        .ok();
+    fs::write(w.fixtures().join("post-b.expect.toml"), "status = 201\n").unwrap();
+    let out = w.test(&["--junit", "-"]);
+    out.code(8);
+    assert!(
+        !w.dir.path().join("-").exists(),
+        "no file named '-' was written"
+    );
+    // Stdout is the report and nothing else: a JUnit reader reads it whole.
+    let report_file = w.dir.path().join("stdout.xml");
+    fs::write(&report_file, &out.stdout).unwrap();
+    let report = read_junit(&providers_python(), &report_file);
+    assert_eq!(
+        (&report["tests"], &report["failures"]),
+        (&serde_json::json!(2), &serde_json::json!(1))
+    );
+    // The lines per case, and what differed, are on stderr.
+    assert!(out.stderr.contains("PASS    post-a"), "{}", out.stderr);
+    assert!(out.stderr.contains("FAIL    post-b"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("status 200, expected 201"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.trim_start().starts_with("<?xml"),
+        "{}",
+        out.stdout
+    );
+
+    // Both the report and --json want stdout: refused before anything is sent.
+    let sent = w.handler.count();
+    for extra in [&["--json"][..], &["-o", "ndjson"], &["--jq", ".[0]"]] {
+        let mut args = vec!["--junit", "-"];
+        args.extend_from_slice(extra);
+        w.test(&args).code(2).says("--junit -").says("name a file");
+    }
+    assert_eq!(w.handler.count(), sent, "nothing was sent");
 }
 
 #[test]
@@ -469,6 +525,141 @@ fn an_unreachable_target_exits_6() {
         "http://127.0.0.1:9",
     ]))
     .code(6);
+}
+
+#[test]
+fn a_status_class_a_header_glob_an_ignored_header_a_text_and_a_binary_body_are_checked() {
+    let w = World::new();
+    w.set(|a| {
+        a.headers = vec![
+            ("Content-Type".into(), "text/plain; charset=utf-8".into()),
+            ("X-Request-Id".into(), "req-1".into()),
+        ];
+        a.body = "ok\n".into();
+    });
+    let a = w.capture("/hooks/text", &[], BODY);
+    let b = w.capture("/hooks/text", &[], BODY);
+    w.requests(&[], &["save", &a, &b, "--into", "hooks"]).ok();
+    // One method and path twice: the names are made unique.
+    let first = w.fixtures().join("post-hooks-text.expect.toml");
+    let second = w.fixtures().join("post-hooks-text-2.http");
+    assert!(second.exists(), "{:?}", fs::read_dir(w.fixtures()).unwrap());
+    let text = read(&first);
+    assert!(
+        text.contains("text = "),
+        "a text body is kept as text: {text}"
+    );
+    w.test(&[]).ok();
+    // A FILE runs that fixture alone.
+    let mut cmd = w.env.bare();
+    cmd.current_dir(w.dir.path());
+    let url = w.handler.url();
+    let out = crate::common::run(cmd.args([
+        "local",
+        "requests",
+        "test",
+        second.to_str().unwrap(),
+        "--to",
+        &url,
+    ]));
+    out.ok();
+    assert_eq!(out.stdout.lines().count(), 1, "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with("PASS    post-hooks-text-2"),
+        "{}",
+        out.stdout
+    );
+    fs::remove_file(&second).unwrap();
+    fs::remove_file(w.fixtures().join("post-hooks-text-2.expect.toml")).unwrap();
+
+    // Written by hand: a class of status, a glob, a header not compared, the body as text.
+    fs::write(
+        &first,
+        "status = \"2xx\"\nignore = [\"X-Request-Id\"]\n\n[headers]\n\
+         Content-Type = \"text/plain*\"\nX-Request-Id = \"req-1\"\n\n[body]\ntext = \"ok\\n\"\n",
+    )
+    .unwrap();
+    w.set(|a| {
+        a.status = 201;
+        a.headers[1].1 = "req-2".into();
+    });
+    w.test(&[]).ok();
+    w.set(|a| a.status = 500);
+    w.test(&[]).code(8).prints("status 500, expected 2xx");
+    w.set(|a| {
+        a.status = 200;
+        a.headers[0].1 = "application/json".into();
+    });
+    w.test(&[])
+        .code(8)
+        .prints("header Content-Type")
+        .prints("text/plain*");
+    w.set(|a| {
+        a.headers[0].1 = "text/plain".into();
+        a.body = "nope\n".into();
+    });
+    w.test(&[])
+        .code(8)
+        .prints("the body differs from the snapshot")
+        .prints("nope");
+    // --update follows the answer and keeps the glob that still matches and the ignore.
+    w.set(|a| a.status = 503);
+    w.test(&["--update"]).ok();
+    let updated = read(&first);
+    for kept in [
+        "Content-Type = \"text/plain*\"",
+        "ignore = [\"X-Request-Id\"]",
+        "status = 503",
+        "nope",
+    ] {
+        assert!(updated.contains(kept), "{kept} lost:\n{updated}");
+    }
+    w.test(&[]).ok();
+
+    // A binary body goes to a sidecar file beside the expectation, and is checked.
+    let bytes = Arc::new(Mutex::new(vec![0xffu8, 0xfe, 0, 1, b'b', b'i', b'n']));
+    let served = bytes.clone();
+    let handler = Hostile::start(move |_| {
+        let headers = vec![("Content-Type".into(), "application/octet-stream".into())];
+        Reply::With(200, headers, served.lock().unwrap().clone())
+    });
+    let w = World::with(handler, Arc::new(Mutex::new(Answer::good())));
+    let id = w.capture("/hooks/bin", &[], BODY);
+    w.requests(&[], &["save", &id, "--into", "hooks"]).ok();
+    let sidecar = w.fixtures().join("post-hooks-bin.body");
+    assert_eq!(fs::read(&sidecar).unwrap(), *bytes.lock().unwrap());
+    let expect = read(&w.fixtures().join("post-hooks-bin.expect.toml"));
+    assert!(
+        expect.contains("file = \"post-hooks-bin.body\""),
+        "{expect}"
+    );
+    w.test(&[]).ok();
+    bytes.lock().unwrap()[0] = 0xfd;
+    w.test(&[])
+        .code(8)
+        .prints("the body differs from the snapshot");
+}
+
+#[test]
+fn diff_reads_captures_the_agent_no_longer_has_from_the_history() {
+    let w = World::new();
+    let history = w.dir.path().join("history.sqlite3");
+    let history = history.to_str().unwrap();
+    let a = w.capture("/hooks/stripe", &[("X-Attempt", "1")], BODY);
+    let b = w.capture(
+        "/hooks/stripe",
+        &[("X-Attempt", "2")],
+        r#"{"type":"invoice.paid","data":{"amount":2500}}"#,
+    );
+    let with_history = [("TUNNELCTL_HISTORY_FILE", history)];
+    w.requests(&with_history, &["record", "--once"]).ok();
+    w.requests(&[], &["clear", "--yes"]).ok();
+    w.requests(&[], &["diff", &a, &b]).code(4);
+    let out = w.requests(&with_history, &["diff", &a, &b]);
+    out.ok()
+        .prints("~ X-Attempt: 1 → 2")
+        .prints("~ .data.amount: 100 → 2500")
+        .says("history");
 }
 
 #[test]

@@ -30,7 +30,8 @@ pub struct RequestFilters {
     #[arg(long = "grep", value_name = "TEXT", value_parser = parse_grep)]
     grep: Vec<Term>,
     /// Only what was captured in the last DURATION (90s, 10m, 2h) or since an RFC 3339 time
-    #[arg(long, value_name = "DURATION|TIME", value_parser = parse_since)]
+    // `-2d` is a wrong duration, not flags `-2` and `-d`: the parser says it is negative.
+    #[arg(long, value_name = "DURATION|TIME", value_parser = parse_since, allow_hyphen_values = true)]
     since: Option<Term>,
     /// Only requests whose webhook signature check has this result: valid, invalid,
     /// expired, unsigned or no-secret (see 'local requests verify')

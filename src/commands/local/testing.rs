@@ -29,11 +29,14 @@ const MAX_PARALLEL: usize = 256;
   tunnelctl local requests test hooks/ --to http://localhost:3000 --update
   tunnelctl local requests test hooks/ --to http://localhost:3000 \\
       --junit report.xml --parallel 8 --filter 'post-*'
+  tunnelctl local requests test hooks/ --to http://localhost:3000 \\
+      --junit - > report.xml
 
 Each line says PASS or FAIL, the fixture's name and the time taken; under a failure, what
 differed (status, a header, a jq expression that was false, the body: JSON by path). The
 webhook secrets are those replay uses (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE, _SLACK,
-_SHOPIFY, _STANDARD). Needs no agent and no API key. Exit 0: all passed; 8: one failed;
+_SHOPIFY, _STANDARD). With --junit -, stdout holds the report alone and the lines go to
+stderr. Needs no agent and no API key. Exit 0: all passed; 8: one failed;
 2: a fixture or expectation file is bad (nothing is sent); 6: the server cannot be reached.")]
 pub struct TestArgs {
     /// Fixture folders (every *.http in each, by name) or request files; default: the
@@ -48,7 +51,8 @@ pub struct TestArgs {
     /// longer match, the body snapshot), keeping jq, ignore, sign and comments
     #[arg(long)]
     update: bool,
-    /// Also write a JUnit XML report to FILE (replaced at each run)
+    /// Also write a JUnit XML report to FILE (replaced at each run); '-' writes it to
+    /// stdout, and the lines per case go to stderr
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
     /// Run up to N cases at once (the report stays in name order)
@@ -107,7 +111,8 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
         update: args.update,
     };
     let started = Instant::now();
-    let mut view = ShownOutcome::new(&ctx.printer);
+    let report_on_stdout = args.junit.as_deref().is_some_and(files::is_stdout);
+    let mut view = ShownOutcome::new(&ctx.printer, report_on_stdout)?;
     let mut outcomes: Vec<FixtureOutcome> = Vec::new();
     let mut shown_error = None;
     runner
@@ -126,12 +131,8 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
     let took = started.elapsed();
     if let Some(path) = &args.junit {
         let xml = results::junit(&outcomes, took)?;
-        files::write_private(path, xml.as_bytes(), Existing::Replace).map_err(|e| {
-            Error::Io(format!(
-                "cannot write the JUnit report {}: {e}",
-                shown(path)
-            ))
-        })?;
+        // Replaced whole at each run (or written into a device or FIFO); `-` is stdout.
+        super::user_file::write(ctx, path, xml.as_bytes(), true)?;
     }
     conclude(ctx, &to, &outcomes)
 }
