@@ -3,28 +3,30 @@
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::validate::{max_bytes, Checked, Invalid};
+use super::fields::{usual_limits, Count, OwnFields};
+use super::validate::{Checked, Invalid};
 use super::Resource;
+use crate::output::columns::EVENT_DESTINATION;
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
     path: &["event_destinations"],
     collection: "event_destinations",
     id_name: "event destination ID",
+    prefix: "ed_",
+    article: "an",
+    command: "tunnelctl event-destinations",
+    kind: &EVENT_DESTINATION,
+    summary: &["description"],
+    text: usual_limits(Count::Bytes),
 };
 
 /// The members an EventTarget may have; exactly one is set.
 pub const TARGET_MEMBERS: &[&str] = &["firehose", "kinesis", "cloudwatch_logs", "s3", "datadog"];
 
-/// The fields of a create or update; only those set are sent.
+/// The own fields of an event destination: how and where its events are delivered.
 #[derive(Debug, Default, Serialize)]
-pub struct DestinationFields {
-    /// Human-readable, at most 255 bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// Machine-readable, at most 4096 bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<String>,
+pub struct Delivery {
     /// Serialization of events; only `json`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
@@ -33,12 +35,10 @@ pub struct DestinationFields {
     pub target: Option<Value>,
 }
 
-impl DestinationFields {
-    /// Checks the API reference's rules: limits, `format` only `json`, exactly one target member and,
+impl OwnFields for Delivery {
+    /// Checks the API reference's rules: `format` only `json`, exactly one target member and,
     /// for the AWS members, exactly one of `role` and `creds`.
-    pub fn validate(&self) -> Checked {
-        max_bytes("description", self.description.as_deref(), 255)?;
-        max_bytes("metadata", self.metadata.as_deref(), 4096)?;
+    fn validate(&self) -> Checked {
         if let Some(f) = &self.format {
             if f != "json" {
                 return Err(Invalid {

@@ -2,12 +2,19 @@
 
 use super::{Client, Resource, Seg};
 use crate::error::{Error, Result};
+use crate::output::columns::SESSION;
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
     path: &["tunnel_sessions"],
     collection: "tunnel_sessions",
     id_name: "session ID",
+    prefix: "ts_",
+    article: "a",
+    command: "tunnelctl sessions",
+    kind: &SESSION,
+    summary: &["region", "os", "agent_version", "ip"],
+    text: None,
 };
 
 /// A command for the agent behind a session.

@@ -76,7 +76,7 @@ impl SelectArgs {
 #[derive(Debug, Args)]
 struct FleetArgs {
     /// Session IDs (ts_…); or choose them with selectors, or --all
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::session_ids))]
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
     ids: Vec<String>,
     #[command(flatten)]
     select: SelectArgs,
@@ -123,7 +123,7 @@ enum SessionsCommand {
     #[command(after_help = "Example:\n  tunnelctl sessions get ts_2Qm…")]
     Get {
         /// Session ID (ts_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::session_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
     },
     /// Restart agents (each reconnects with a new session ID; not on Windows)
