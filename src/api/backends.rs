@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::fields::OwnFields;
 use super::Resource;
-use crate::output::columns::BACKEND;
+use crate::output::columns::{col, Cell, Kind, ALWAYS};
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
@@ -16,7 +16,18 @@ pub const RESOURCE: Resource = Resource {
     prefix: "bkdtg_",
     article: "a",
     command: "tunnelctl backends tunnel-group",
-    kind: &BACKEND,
+    kind: &Kind {
+        noun: "tunnel-group backend",
+        plural: "tunnel-group backends",
+        columns: &[
+            col("ID", "id", Cell::Text, ALWAYS),
+            col("DESCRIPTION", "description", Cell::Free, 2),
+            col("LABELS", "labels", Cell::Labels, 3),
+            col("TUNNELS", "tunnels", Cell::RefIds, 4),
+            col("METADATA", "metadata", Cell::Free, 6),
+            col("CREATED", "created_at", Cell::Time, 5),
+        ],
+    },
     summary: &["description"],
     text: None,
 };

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 use super::fields::{usual_limits, Count, OwnFields};
 use super::validate::{Checked, Invalid};
 use super::Resource;
-use crate::output::columns::EVENT_DESTINATION;
+use crate::output::columns::{col, detail_col, table_col, Cell, Column, Kind, ALWAYS};
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
@@ -16,7 +16,31 @@ pub const RESOURCE: Resource = Resource {
     prefix: "ed_",
     article: "an",
     command: "tunnelctl event-destinations",
-    kind: &EVENT_DESTINATION,
+    kind: &Kind {
+        noun: "event destination",
+        plural: "event destinations",
+        columns: &[
+            col("ID", "id", Cell::Text, ALWAYS),
+            col("DESCRIPTION", "description", Cell::Free, 3),
+            // TSV and detail views keep FORMAT where it was; tables show it last (below).
+            detail_col("FORMAT", "format", Cell::Text),
+            detail_col("TARGET", "target", Cell::Target),
+            // The kind of target and the name in its ARN tell destinations apart where their
+            // ARNs do not fit.
+            table_col("TYPE", "target", Cell::TargetType, 2),
+            table_col("TARGET", "target", Cell::TargetArn, 2),
+            Column {
+                stands_in_for: Some("TARGET"),
+                ..table_col("TARGET NAME", "target", Cell::TargetName, 2)
+            },
+            col("AUTH", "target", Cell::Auth, 5),
+            col("METADATA", "metadata", Cell::Free, 6),
+            col("CREATED", "created_at", Cell::Time, 3),
+            // The same for every destination today (`json`): it tells none apart, so it comes
+            // after what does.
+            table_col("FORMAT", "format", Cell::Text, 7),
+        ],
+    },
     summary: &["description"],
     text: usual_limits(Count::Bytes),
 };

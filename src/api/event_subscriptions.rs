@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::fields::{usual_limits, Count, OwnFields};
 use super::Resource;
-use crate::output::columns::EVENT_SUBSCRIPTION;
+use crate::output::columns::{col, Cell, Kind, ALWAYS};
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
@@ -14,7 +14,18 @@ pub const RESOURCE: Resource = Resource {
     prefix: "esb_",
     article: "an",
     command: "tunnelctl event-subscriptions",
-    kind: &EVENT_SUBSCRIPTION,
+    kind: &Kind {
+        noun: "event subscription",
+        plural: "event subscriptions",
+        columns: &[
+            col("ID", "id", Cell::Text, ALWAYS),
+            col("DESCRIPTION", "description", Cell::Free, 2),
+            col("SOURCES", "sources", Cell::Types, 3),
+            col("DESTINATIONS", "destinations", Cell::RefIds, 4),
+            col("METADATA", "metadata", Cell::Free, 6),
+            col("CREATED", "created_at", Cell::Time, 5),
+        ],
+    },
     summary: &["description"],
     // Counted in characters for subscriptions.
     text: usual_limits(Count::Chars),

@@ -2,7 +2,7 @@
 
 use super::fields::{usual_limits, Count};
 use super::Resource;
-use crate::output::columns::IP_POLICY;
+use crate::output::columns::{col, Cell, Kind, ALWAYS};
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
@@ -12,7 +12,16 @@ pub const RESOURCE: Resource = Resource {
     prefix: "ipp_",
     article: "an",
     command: "tunnelctl ip-policies",
-    kind: &IP_POLICY,
+    kind: &Kind {
+        noun: "IP policy",
+        plural: "IP policies",
+        columns: &[
+            col("ID", "id", Cell::Text, ALWAYS),
+            col("DESCRIPTION", "description", Cell::Free, 2),
+            col("METADATA", "metadata", Cell::Free, 4),
+            col("CREATED", "created_at", Cell::Time, 3),
+        ],
+    },
     summary: &["description"],
     text: usual_limits(Count::Bytes),
 };

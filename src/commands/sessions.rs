@@ -13,7 +13,6 @@ use crate::error::Result;
 use crate::fleet::select::{IpMatch, Selector, VersionMatch};
 use crate::fleet::upgrade::{self, Plan};
 use crate::fleet::{command, targets, wait, Selection};
-use crate::output::columns::SESSION;
 
 /// `sessions` and its verbs.
 #[derive(Debug, Args)]
@@ -211,11 +210,11 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
             let client = ctx.management()?;
             let sel = select.selector();
             if !sel.is_given() || sel.all {
-                return Ok(print_list(ctx, &SESSION, RESOURCE.list(&client, limit)?).await?);
+                return Ok(print_list(ctx, RESOURCE.kind, RESOURCE.list(&client, limit)?).await?);
             }
             // Filtered on the client: read every page, keep what matches, up to the limit.
             let mut pages = RESOURCE.list(&client, None)?;
-            let mut sink = ctx.printer.list(&SESSION)?;
+            let mut sink = ctx.printer.list(RESOURCE.kind)?;
             let mut n = 0;
             while let Some(s) = pages.next_item().await? {
                 if sel.matches(&s) {
@@ -234,7 +233,7 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
         SessionsCommand::Get { id } => {
             let client = ctx.management()?;
             ctx.printer
-                .object(&SESSION, &RESOURCE.get(&client, &id).await?)
+                .object(RESOURCE.kind, &RESOURCE.get(&client, &id).await?)
         }
         SessionsCommand::Restart { fleet, wait } => {
             agent_command(ctx, &fleet, AgentCommand::Restart, wait).await
