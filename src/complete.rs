@@ -7,10 +7,10 @@
 
 use std::time::Duration;
 
-use clap_complete::engine::CompletionCandidate;
+use clap_complete::engine::{CompletionCandidate, ValueCandidates};
 use serde_json::Value;
 
-use crate::api::{self, Resource};
+use crate::api::Resource;
 use crate::context::Context;
 use crate::output::{OutputFlags, Printer, Streams};
 use crate::ratelimit::RateSetting;
@@ -63,57 +63,29 @@ fn text(v: &Value, k: &str) -> String {
     crate::escape::escape(v.get(k).and_then(Value::as_str).unwrap_or(""))
 }
 
-/// IDs of a management collection, each with a short help from `help`.
-fn ids(resource: &'static Resource, help: fn(&Value) -> String) -> Vec<CompletionCandidate> {
-    live(|ctx| async move {
-        let client = ctx.management().ok()?;
-        let mut pages = resource.list(&client, Some(MOST)).ok()?;
-        let mut out = Vec::new();
-        while let Ok(Some(item)) = pages.next_item().await {
-            let id = text(&item, "id");
-            if !id.is_empty() {
-                out.push(CompletionCandidate::new(id).help(Some(help(&item).into())));
+/// The IDs of a management collection, each with its [`Resource::summary`] fields as help:
+/// `ArgValueCandidates::new(Ids(&RESOURCE))` on an argument that takes one of its IDs.
+#[derive(Clone, Copy)]
+pub struct Ids(pub &'static Resource);
+
+impl ValueCandidates for Ids {
+    fn candidates(&self) -> Vec<CompletionCandidate> {
+        let resource = self.0;
+        live(|ctx| async move {
+            let client = ctx.management().ok()?;
+            let mut pages = resource.list(&client, Some(MOST)).ok()?;
+            let mut out = Vec::new();
+            while let Ok(Some(item)) = pages.next_item().await {
+                let id = text(&item, "id");
+                if !id.is_empty() {
+                    let help: Vec<String> =
+                        resource.summary.iter().map(|f| text(&item, f)).collect();
+                    out.push(CompletionCandidate::new(id).help(Some(help.join(" ").into())));
+                }
             }
-        }
-        Some(out)
-    })
-}
-
-/// Online session IDs.
-pub fn session_ids() -> Vec<CompletionCandidate> {
-    ids(&api::sessions::RESOURCE, |s| {
-        format!(
-            "{} {} {} {}",
-            text(s, "region"),
-            text(s, "os"),
-            text(s, "agent_version"),
-            text(s, "ip")
-        )
-    })
-}
-
-/// IP policy IDs.
-pub fn ip_policy_ids() -> Vec<CompletionCandidate> {
-    ids(&api::ip_policies::RESOURCE, |p| text(p, "description"))
-}
-
-/// Tunnel-group backend IDs.
-pub fn backend_ids() -> Vec<CompletionCandidate> {
-    ids(&api::backends::RESOURCE, |b| text(b, "description"))
-}
-
-/// Event destination IDs.
-pub fn destination_ids() -> Vec<CompletionCandidate> {
-    ids(&api::event_destinations::RESOURCE, |d| {
-        text(d, "description")
-    })
-}
-
-/// Event subscription IDs.
-pub fn subscription_ids() -> Vec<CompletionCandidate> {
-    ids(&api::event_subscriptions::RESOURCE, |s| {
-        text(s, "description")
-    })
+            Some(out)
+        })
+    }
 }
 
 /// Names of the local agent's tunnels.

@@ -3,28 +3,54 @@
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::validate::{max_bytes, Checked, Invalid};
+use super::fields::{usual_limits, Count, OwnFields};
+use super::validate::{Checked, Invalid};
 use super::Resource;
+use crate::output::columns::{col, detail_col, table_col, Cell, Column, Kind, ALWAYS};
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
     path: &["event_destinations"],
     collection: "event_destinations",
     id_name: "event destination ID",
+    prefix: "ed_",
+    article: "an",
+    command: "tunnelctl event-destinations",
+    kind: &Kind {
+        noun: "event destination",
+        plural: "event destinations",
+        columns: &[
+            col("ID", "id", Cell::Text, ALWAYS),
+            col("DESCRIPTION", "description", Cell::Free, 3),
+            // TSV and detail views keep FORMAT where it was; tables show it last (below).
+            detail_col("FORMAT", "format", Cell::Text),
+            detail_col("TARGET", "target", Cell::Target),
+            // The kind of target and the name in its ARN tell destinations apart where their
+            // ARNs do not fit.
+            table_col("TYPE", "target", Cell::TargetType, 2),
+            table_col("TARGET", "target", Cell::TargetArn, 2),
+            Column {
+                stands_in_for: Some("TARGET"),
+                ..table_col("TARGET NAME", "target", Cell::TargetName, 2)
+            },
+            col("AUTH", "target", Cell::Auth, 5),
+            col("METADATA", "metadata", Cell::Free, 6),
+            col("CREATED", "created_at", Cell::Time, 3),
+            // The same for every destination today (`json`): it tells none apart, so it comes
+            // after what does.
+            table_col("FORMAT", "format", Cell::Text, 7),
+        ],
+    },
+    summary: &["description"],
+    text: usual_limits(Count::Bytes),
 };
 
 /// The members an EventTarget may have; exactly one is set.
 pub const TARGET_MEMBERS: &[&str] = &["firehose", "kinesis", "cloudwatch_logs", "s3", "datadog"];
 
-/// The fields of a create or update; only those set are sent.
+/// The own fields of an event destination: how and where its events are delivered.
 #[derive(Debug, Default, Serialize)]
-pub struct DestinationFields {
-    /// Human-readable, at most 255 bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// Machine-readable, at most 4096 bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<String>,
+pub struct Delivery {
     /// Serialization of events; only `json`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
@@ -33,12 +59,10 @@ pub struct DestinationFields {
     pub target: Option<Value>,
 }
 
-impl DestinationFields {
-    /// Checks the API reference's rules: limits, `format` only `json`, exactly one target member and,
+impl OwnFields for Delivery {
+    /// Checks the API reference's rules: `format` only `json`, exactly one target member and,
     /// for the AWS members, exactly one of `role` and `creds`.
-    pub fn validate(&self) -> Checked {
-        max_bytes("description", self.description.as_deref(), 255)?;
-        max_bytes("metadata", self.metadata.as_deref(), 4096)?;
+    fn validate(&self) -> Checked {
         if let Some(f) = &self.format {
             if f != "json" {
                 return Err(Invalid {

@@ -2,14 +2,33 @@
 
 use serde::Serialize;
 
-use super::validate::{max_chars, Checked};
+use super::fields::{usual_limits, Count, OwnFields};
 use super::Resource;
+use crate::output::columns::{col, Cell, Kind, ALWAYS};
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
     path: &["event_subscriptions"],
     collection: "event_subscriptions",
     id_name: "event subscription ID",
+    prefix: "esb_",
+    article: "an",
+    command: "tunnelctl event-subscriptions",
+    kind: &Kind {
+        noun: "event subscription",
+        plural: "event subscriptions",
+        columns: &[
+            col("ID", "id", Cell::Text, ALWAYS),
+            col("DESCRIPTION", "description", Cell::Free, 2),
+            col("SOURCES", "sources", Cell::Types, 3),
+            col("DESTINATIONS", "destinations", Cell::RefIds, 4),
+            col("METADATA", "metadata", Cell::Free, 6),
+            col("CREATED", "created_at", Cell::Time, 5),
+        ],
+    },
+    summary: &["description"],
+    // Counted in characters for subscriptions.
+    text: usual_limits(Count::Chars),
 };
 
 /// An event source type in a request body.
@@ -20,15 +39,9 @@ pub struct SourceType {
     pub kind: String,
 }
 
-/// The fields of a create or update; only those set are sent (a given list replaces).
+/// The own fields of an event subscription: which events go where.
 #[derive(Debug, Default, Serialize)]
-pub struct SubscriptionFields {
-    /// Machine-readable, at most 4096 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<String>,
-    /// Human-readable, at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+pub struct Routes {
     /// Event types that trigger the subscription.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sources: Option<Vec<SourceType>>,
@@ -37,10 +50,4 @@ pub struct SubscriptionFields {
     pub destination_ids: Option<Vec<String>>,
 }
 
-impl SubscriptionFields {
-    /// Checks the API reference's limits (counted in characters for subscriptions).
-    pub fn validate(&self) -> Checked {
-        max_chars("description", self.description.as_deref(), 255)?;
-        max_chars("metadata", self.metadata.as_deref(), 4096)
-    }
-}
+impl OwnFields for Routes {}

@@ -9,6 +9,7 @@ pub mod backends;
 pub mod event_destinations;
 pub mod event_sources;
 pub mod event_subscriptions;
+pub mod fields;
 pub mod ip_policies;
 pub mod prefixes;
 pub mod sessions;
@@ -27,6 +28,7 @@ use url::Url;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::http::{encode_segment, origin, Http};
+use crate::output::columns::Kind;
 
 /// The names of the fields of any resource that hold secrets, kept on the floor
 /// ([`crate::secrets`]) where the renderers and the trace find them without knowing the API.
@@ -430,7 +432,20 @@ pub fn sets_nothing(body: &impl Serialize) -> bool {
     matches!(serde_json::to_value(body), Ok(Value::Object(fields)) if fields.is_empty())
 }
 
-/// A collection of the API with the usual verbs: list, get, create, update (PATCH), delete.
+/// Every management collection this tool manages, each described once in its own file: the
+/// ID hints ([`prefixes`]), the completion of IDs and the shared verbs of the command groups
+/// read this list and the descriptors in it, so a new resource is added by writing its
+/// descriptor and adding it here.
+pub const RESOURCES: &[&Resource] = &[
+    &sessions::RESOURCE,
+    &ip_policies::RESOURCE,
+    &backends::RESOURCE,
+    &event_destinations::RESOURCE,
+    &event_subscriptions::RESOURCE,
+];
+
+/// A collection of the API with the usual verbs (list, get, create, update (PATCH), delete),
+/// and everything the rest of the tool needs to know about it.
 pub struct Resource {
     /// The literal path segments of the collection, e.g. `["backends", "tunnel_group"]`.
     pub path: &'static [&'static str],
@@ -438,9 +453,33 @@ pub struct Resource {
     pub collection: &'static str,
     /// What an ID of this collection is called in messages ("IP policy ID").
     pub id_name: &'static str,
+    /// The prefix its IDs start with (`ipp_`).
+    pub prefix: &'static str,
+    /// The article of its noun ("an" IP policy), for messages that name one.
+    pub article: &'static str,
+    /// The command group that manages it (`tunnelctl ip-policies`); its `list` and `get`
+    /// verbs are what messages tell a person to type.
+    pub command: &'static str,
+    /// Its nouns and columns: how the printer shows it.
+    pub kind: &'static Kind,
+    /// The fields a completion candidate shows beside an ID, what a person tells items by.
+    pub summary: &'static [&'static str],
+    /// The limits of its `description` and `metadata` (none where the API reference states
+    /// none).
+    pub text: Option<fields::TextLimits>,
 }
 
 impl Resource {
+    /// The command that lists it (`tunnelctl ip-policies list`).
+    pub fn list_command(&self) -> String {
+        format!("{} list", self.command)
+    }
+
+    /// The command that reads one, without the ID (`tunnelctl ip-policies get`).
+    pub fn get_command(&self) -> String {
+        format!("{} get", self.command)
+    }
+
     fn segs<'a>(&'a self, id: Option<&'a str>) -> Vec<Seg<'a>> {
         let mut segs: Vec<Seg<'a>> = self.path.iter().map(|p| Seg::Lit(p)).collect();
         if let Some(id) = id {

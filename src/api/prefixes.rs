@@ -3,6 +3,7 @@
 //! whose ID it is and what to type instead. The prefixes are the API reference's (management API) and
 //! the agent's captured requests.
 
+use super::RESOURCES;
 use crate::error::Error;
 use crate::escape::escape;
 
@@ -13,61 +14,52 @@ struct IdKind {
     /// The first path segment of the collection that holds it (none: not in the API).
     collection: Option<&'static str>,
     /// What it names, with its article.
-    names: &'static str,
+    names: String,
     /// The command that reads one, without the ID.
-    reads: &'static str,
+    reads: String,
 }
 
-/// Every ID prefix this tool knows. `ed_` and `edgtls_` do not overlap (`edg…` is not `ed_`).
-const KINDS: &[IdKind] = &[
-    IdKind {
-        prefix: "ts_",
-        collection: Some("tunnel_sessions"),
-        names: "a tunnel session",
-        reads: "tunnelctl sessions get",
-    },
-    IdKind {
-        prefix: "ipp_",
-        collection: Some("ip_policies"),
-        names: "an IP policy",
-        reads: "tunnelctl ip-policies get",
-    },
-    IdKind {
-        prefix: "bkdtg_",
-        collection: Some("backends"),
-        names: "a tunnel-group backend",
-        reads: "tunnelctl backends tunnel-group get",
-    },
-    IdKind {
-        prefix: "edgtls_",
-        collection: Some("edges"),
-        names: "a TLS edge",
-        reads: "tunnelctl edges tls-termination get",
-    },
-    IdKind {
-        prefix: "ed_",
-        collection: Some("event_destinations"),
-        names: "an event destination",
-        reads: "tunnelctl event-destinations get",
-    },
-    IdKind {
-        prefix: "esb_",
-        collection: Some("event_subscriptions"),
-        names: "an event subscription",
-        reads: "tunnelctl event-subscriptions get",
-    },
-    IdKind {
-        prefix: "airt_",
-        collection: None,
-        names: "a request captured by the local agent",
-        reads: "tunnelctl local requests get",
-    },
+/// The IDs of what is not a collection of [`RESOURCES`]: (prefix, first path segment, what
+/// it names, the command that reads one).
+const OTHERS: &[(&str, Option<&str>, &str, &str)] = &[
+    (
+        "edgtls_",
+        Some("edges"),
+        "a TLS edge",
+        "tunnelctl edges tls-termination get",
+    ),
+    (
+        "airt_",
+        None,
+        "a request captured by the local agent",
+        "tunnelctl local requests get",
+    ),
 ];
+
+/// Every ID prefix this tool knows: the resources' and the [`OTHERS`]. No prefix is the start
+/// of another (`ed_` and `edgtls_` do not overlap: `edg…` is not `ed_`).
+fn kinds() -> impl Iterator<Item = IdKind> {
+    let resources = RESOURCES.iter().map(|r| IdKind {
+        prefix: r.prefix,
+        collection: r.path.first().copied(),
+        names: format!("{} {}", r.article, r.kind.noun),
+        reads: r.get_command(),
+    });
+    let others = OTHERS
+        .iter()
+        .map(|&(prefix, collection, names, reads)| IdKind {
+            prefix,
+            collection,
+            names: names.to_string(),
+            reads: reads.to_string(),
+        });
+    resources.chain(others)
+}
 
 /// What to tell a person whose `id`, sent to the collection `collection`, was not found,
 /// when its prefix says it belongs to another kind; `None` when it does not.
 pub fn wrong_kind(collection: &str, id: &str) -> Option<String> {
-    let kind = KINDS.iter().find(|k| id.starts_with(k.prefix))?;
+    let kind = kinds().find(|k| id.starts_with(k.prefix))?;
     if kind.collection == Some(collection) {
         return None;
     }
@@ -103,7 +95,7 @@ mod tests {
     #[test]
     fn every_command_named_exists() {
         let tree = crate::cli::command();
-        for kind in KINDS {
+        for kind in kinds() {
             let words = kind.reads.strip_prefix("tunnelctl ").unwrap();
             let mut cmd = &tree;
             for word in words.split(' ') {
@@ -112,6 +104,23 @@ mod tests {
                     .unwrap_or_else(|| panic!("no command '{}'", kind.reads));
             }
         }
+    }
+
+    /// No prefix starts another, so an ID has one kind whatever the order of the list.
+    #[test]
+    fn no_prefix_starts_another() {
+        let all: Vec<IdKind> = kinds().collect();
+        for a in &all {
+            for b in &all {
+                assert!(
+                    a.prefix == b.prefix || !a.prefix.starts_with(b.prefix),
+                    "{} starts with {}",
+                    a.prefix,
+                    b.prefix
+                );
+            }
+        }
+        assert_eq!(all.len(), RESOURCES.len() + OTHERS.len());
     }
 
     #[test]

@@ -2,12 +2,34 @@
 
 use super::{Client, Resource, Seg};
 use crate::error::{Error, Result};
+use crate::output::columns::{col, detail_col, detail_only, Cell, Kind, ALWAYS};
 
 /// The collection.
 pub const RESOURCE: Resource = Resource {
     path: &["tunnel_sessions"],
     collection: "tunnel_sessions",
     id_name: "session ID",
+    prefix: "ts_",
+    article: "a",
+    command: "tunnelctl sessions",
+    kind: &Kind {
+        noun: "tunnel session",
+        plural: "tunnel sessions",
+        columns: &[
+            col("ID", "id", Cell::Text, ALWAYS),
+            col("REGION", "region", Cell::Text, 2),
+            col("OS", "os", Cell::Text, 2),
+            col("AGENT VERSION", "agent_version", Cell::Text, 3),
+            col("IP", "ip", Cell::Text, 4),
+            col("STARTED", "started_at", Cell::Time, 3),
+            detail_col("CREDENTIAL", "credential", Cell::RefId),
+            col("METADATA", "metadata", Cell::Free, 5),
+            // TSV rows keep the fields scripts cut; -o wide and the detail view show it.
+            detail_only("TRANSPORT", "transport", Cell::Text),
+        ],
+    },
+    summary: &["region", "os", "agent_version", "ip"],
+    text: None,
 };
 
 /// A command for the agent behind a session.

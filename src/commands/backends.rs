@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 use clap::{Args, Subcommand};
 
 use super::crud::Crud;
+use super::resource_flags::{OwnFlags, ResourceFlags};
 use super::LimitArg;
-use crate::api::backends::{TunnelGroupFields, RESOURCE};
+use crate::api::backends::{Labels, RESOURCE};
+use crate::api::Resource;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
-use crate::output::columns::BACKEND;
 
 /// `backends` and its kinds.
 #[derive(Debug, Args)]
@@ -48,42 +49,37 @@ enum TunnelGroupCommand {
     #[command(after_help = "Example:\n  tunnelctl backends tunnel-group get bkdtg_2Qm…")]
     Get {
         /// Backend ID (bkdtg_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::backend_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
     },
     /// Create a tunnel-group backend
     #[command(
         after_help = "Example:\n  tunnelctl backends tunnel-group create --label env=prod \\\n      --description 'prod web'"
     )]
-    Create(BackendFlags),
+    Create(ResourceFlags<BackendFlags>),
     /// Change a tunnel-group backend (only the flags given are sent; --label replaces all labels)
     #[command(
         after_help = "Example:\n  tunnelctl backends tunnel-group update bkdtg_2Qm… --label env=prod \\\n      --label tier=2"
     )]
     Update {
         /// Backend ID (bkdtg_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::backend_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
         #[command(flatten)]
-        fields: BackendFlags,
+        fields: ResourceFlags<BackendFlags>,
     },
     /// Delete tunnel-group backends
     #[command(after_help = "Example:\n  tunnelctl backends tunnel-group delete bkdtg_2Qm… --yes")]
     Delete {
         /// Backend IDs (bkdtg_…)
-        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::backend_ids))]
+        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         ids: Vec<String>,
     },
 }
 
+/// The own flags of a tunnel-group backend.
 #[derive(Debug, Args)]
 struct BackendFlags {
-    /// Human-readable description
-    #[arg(long, value_name = "TEXT")]
-    description: Option<String>,
-    /// Machine-readable data of your choice
-    #[arg(long, value_name = "TEXT")]
-    metadata: Option<String>,
     /// Label a tunnel must carry, KEY=VALUE (repeatable; on update the given set replaces the map)
     #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
     labels: Vec<(String, String)>,
@@ -98,8 +94,14 @@ fn parse_label(s: &str) -> std::result::Result<(String, String), String> {
     }
 }
 
+impl OwnFlags for BackendFlags {
+    const RESOURCE: &'static Resource = &RESOURCE;
+    const DESCRIPTION_HELP: &'static str = "Human-readable description";
+    const METADATA_HELP: &'static str = "Machine-readable data of your choice";
+}
+
 impl BackendFlags {
-    fn into_api(self) -> Result<TunnelGroupFields> {
+    fn into_api(self) -> Result<Labels> {
         let labels = if self.labels.is_empty() {
             None
         } else {
@@ -114,11 +116,7 @@ impl BackendFlags {
             }
             Some(map)
         };
-        Ok(TunnelGroupFields {
-            description: self.description,
-            metadata: self.metadata,
-            labels,
-        })
+        Ok(Labels { labels })
     }
 }
 
@@ -137,10 +135,20 @@ pub async fn run(args: BackendsArgs, ctx: &Context) -> crate::error::CommandResu
     Ok(match tg.command {
         TunnelGroupCommand::List(l) => CRUD.list(ctx, l.limit).await,
         TunnelGroupCommand::Get { id } => CRUD.get(ctx, &id).await,
-        TunnelGroupCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
+        TunnelGroupCommand::Create(fields) => {
+            CRUD.create(ctx, &fields.into_fields(BackendFlags::into_api)?)
+                .await
+        }
         TunnelGroupCommand::Update { id, fields } => {
             let flags = "--description, --metadata, --label";
-            let mut updated = CRUD.update(ctx, &id, &fields.into_api()?, flags).await?;
+            let mut updated = CRUD
+                .update(
+                    ctx,
+                    &id,
+                    &fields.into_fields(BackendFlags::into_api)?,
+                    flags,
+                )
+                .await?;
             // The API answers `labels: null` to a PATCH that did not set labels, although it
             // kept them. JSON shows the answer as it is; people are shown the stored labels.
             let labels_unknown = updated
@@ -151,17 +159,13 @@ pub async fn run(args: BackendsArgs, ctx: &Context) -> crate::error::CommandResu
                     updated = fresh;
                 }
             }
-            ctx.printer.object(&BACKEND, &updated)
+            ctx.printer.object(RESOURCE.kind, &updated)
         }
         TunnelGroupCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
     }?)
 }
 
-const CRUD: Crud = Crud {
-    resource: &RESOURCE,
-    kind: &BACKEND,
-    list_command: "tunnelctl backends tunnel-group list",
-};
+const CRUD: Crud = Crud(&RESOURCE);
 
 #[cfg(test)]
 mod tests {

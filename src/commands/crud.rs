@@ -12,39 +12,37 @@ use crate::error::Result;
 use crate::escape::escape;
 use crate::output::columns::Kind;
 
-/// A collection and how its items are shown.
-pub struct Crud {
-    /// The API collection.
-    pub resource: &'static Resource,
-    /// Its columns and nouns.
-    pub kind: &'static Kind,
-    /// The command that lists it, to check an unknown outcome with.
-    pub list_command: &'static str,
-}
+/// The verbs of one collection: its descriptor says how its items are shown and which
+/// command lists them (to check an unknown outcome with).
+pub struct Crud(pub &'static Resource);
 
 impl Crud {
+    fn kind(&self) -> &'static Kind {
+        self.0.kind
+    }
+
     /// Prints every item (up to `limit`).
     pub async fn list(&self, ctx: &Context, limit: Option<usize>) -> Result<()> {
         let client = ctx.management()?;
-        print_list(ctx, self.kind, self.resource.list(&client, limit)?).await
+        print_list(ctx, self.kind(), self.0.list(&client, limit)?).await
     }
 
     /// Prints one item.
     pub async fn get(&self, ctx: &Context, id: &str) -> Result<()> {
         let client = ctx.management()?;
         ctx.printer
-            .object(self.kind, &self.resource.get(&client, id).await?)
+            .object(self.kind(), &self.0.get(&client, id).await?)
     }
 
     /// Creates an item and prints it.
     pub async fn create(&self, ctx: &Context, body: &impl Serialize) -> Result<()> {
         let client = ctx.management()?;
         let created = self
-            .resource
+            .0
             .create(&client, body)
             .await
-            .map_err(|e| e.with_check(self.list_command))?;
-        ctx.printer.object(self.kind, &created)
+            .map_err(|e| e.with_check(&self.0.list_command()))?;
+        ctx.printer.object(self.kind(), &created)
     }
 
     /// Changes the given fields of an item; returns the API's answer for the caller to print.
@@ -60,7 +58,7 @@ impl Crud {
             return Err(nothing_to_update(flags));
         }
         let client = ctx.management()?;
-        self.resource.update(&client, id, body).await
+        self.0.update(&client, id, body).await
     }
 
     /// [`Crud::update`], then prints the answer.
@@ -72,14 +70,14 @@ impl Crud {
         flags: &str,
     ) -> Result<()> {
         let updated = self.update(ctx, id, body, flags).await?;
-        ctx.printer.object(self.kind, &updated)
+        ctx.printer.object(self.kind(), &updated)
     }
 
     /// Deletes items after confirmation, one after another, reporting each.
     pub async fn delete(&self, ctx: &Context, ids: &[String]) -> Result<()> {
         // Every ID is checked before anything is asked or sent: one bad ID sends nothing.
         for id in ids {
-            crate::http::encode_segment(self.resource.id_name, id)?;
+            crate::http::encode_segment(self.0.id_name, id)?;
         }
         let client = ctx.management()?;
         self.confirm_delete(ctx, &client, ids).await?;
@@ -87,8 +85,8 @@ impl Crud {
         for_each_id(
             ctx,
             ids,
-            &format!("Deleted {}", self.kind.noun),
-            |id| async move { self.resource.delete(client, &id).await },
+            &format!("Deleted {}", self.kind().noun),
+            |id| async move { self.0.delete(client, &id).await },
         )
         .await
     }
@@ -98,9 +96,9 @@ impl Crud {
     /// off a terminal or with `--yes`, nothing more is sent than the deletes.
     async fn confirm_delete(&self, ctx: &Context, client: &Client, ids: &[String]) -> Result<()> {
         let noun = if ids.len() == 1 {
-            self.kind.noun
+            self.kind().noun
         } else {
-            self.kind.plural
+            self.kind().plural
         };
         let question = format!("Delete {} {noun}?", ids.len());
         if !ctx.prompter.will_ask() {
@@ -119,7 +117,7 @@ impl Crud {
 
     /// What a person knows an item by: its description, escaped.
     async fn label(&self, client: &Client, id: &str) -> String {
-        match self.resource.get(client, id).await {
+        match self.0.get(client, id).await {
             Ok(item) => match item.get("description").and_then(Value::as_str) {
                 Some(d) if !d.trim().is_empty() => escape(d),
                 _ => "(no description)".to_string(),

@@ -10,11 +10,12 @@ use clap::{ArgGroup, Args, Subcommand};
 use serde_json::Value;
 
 use super::crud::Crud;
-use super::{check, non_empty, value_or_file, LimitArg};
-use crate::api::event_destinations::{aws_target, AwsAuth, AwsTarget, DestinationFields, RESOURCE};
+use super::resource_flags::{OwnFlags, ResourceFlags};
+use super::{non_empty, value_or_file, LimitArg};
+use crate::api::event_destinations::{aws_target, AwsAuth, AwsTarget, Delivery, RESOURCE};
+use crate::api::Resource;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::output::columns::EVENT_DESTINATION;
 use crate::prompt::Prompter;
 
 /// Environment variable that holds the AWS secret access key.
@@ -44,7 +45,7 @@ enum DestinationsCommand {
     #[command(after_help = "Example:\n  tunnelctl event-destinations get ed_2Qm…")]
     Get {
         /// Event destination ID (ed_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::destination_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
     },
     /// Create an event destination: exactly one target and exactly one way to authenticate
@@ -55,23 +56,23 @@ enum DestinationsCommand {
   echo \"$SECRET\" | tunnelctl event-destinations create \\
       --firehose-delivery-stream-arn arn:aws:firehose:… \\
       --aws-access-key-id AKIA… --aws-secret-access-key-stdin")]
-    Create(EventDestinationFlags),
+    Create(ResourceFlags<EventDestinationFlags>),
     /// Change an event destination (only the flags given are sent; a target replaces the target)
     #[command(
         after_help = "Example:\n  tunnelctl event-destinations update ed_2Qm… --description 'audit (eu)'"
     )]
     Update {
         /// Event destination ID (ed_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::destination_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
         #[command(flatten)]
-        fields: EventDestinationFlags,
+        fields: ResourceFlags<EventDestinationFlags>,
     },
     /// Delete event destinations
     #[command(after_help = "Example:\n  tunnelctl event-destinations delete ed_2Qm… --yes")]
     Delete {
         /// Event destination IDs (ed_…)
-        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::destination_ids))]
+        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         ids: Vec<String>,
     },
 }
@@ -80,12 +81,6 @@ enum DestinationsCommand {
 #[command(group(ArgGroup::new("target").args(["kinesis_stream_arn", "firehose_delivery_stream_arn", "cloudwatch_log_group_arn", "target_json"]).multiple(false)))]
 #[command(group(ArgGroup::new("auth").args(["role_arn", "aws_access_key_id"]).multiple(false).conflicts_with("target_json")))]
 struct EventDestinationFlags {
-    /// Human-readable description (at most 255 bytes)
-    #[arg(long, value_name = "TEXT")]
-    description: Option<String>,
-    /// Machine-readable data of your choice (at most 4096 bytes)
-    #[arg(long, value_name = "TEXT")]
-    metadata: Option<String>,
     /// Serialization of the events; only json is accepted
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     format: Option<String>,
@@ -114,6 +109,21 @@ struct EventDestinationFlags {
     target_json: Option<String>,
 }
 
+impl OwnFlags for EventDestinationFlags {
+    const RESOURCE: &'static Resource = &RESOURCE;
+    const DESCRIPTION_HELP: &'static str = "Human-readable description (at most 255 bytes)";
+    const METADATA_HELP: &'static str = "Machine-readable data of your choice (at most 4096 bytes)";
+
+    /// The rules name the API field `target`, which `--target-json` sets whole.
+    fn flag_of(field: &'static str) -> &'static str {
+        if field == "target" {
+            "target_json"
+        } else {
+            field
+        }
+    }
+}
+
 impl EventDestinationFlags {
     fn aws_target(&self) -> Option<AwsTarget> {
         if let Some(a) = &self.kinesis_stream_arn {
@@ -128,7 +138,7 @@ impl EventDestinationFlags {
     }
 
     /// Builds the request; `create` demands a target.
-    fn into_api(self, create: bool, prompter: &Prompter) -> Result<DestinationFields> {
+    fn into_api(self, create: bool, prompter: &Prompter) -> Result<Delivery> {
         // clap drops `requires` when the required flag conflicts with one given, so check here.
         if self.aws_secret_access_key_stdin && self.aws_access_key_id.is_none() {
             return Err(Error::usage(
@@ -162,19 +172,10 @@ impl EventDestinationFlags {
         } else {
             None
         };
-        let f = DestinationFields {
-            description: self.description,
-            metadata: self.metadata,
+        Ok(Delivery {
             format: self.format,
             target,
-        };
-        check(f.validate().map_err(|mut inv| {
-            if inv.field == "target" {
-                inv.field = "target_json";
-            }
-            inv
-        }))?;
-        Ok(f)
+        })
     }
 }
 
@@ -275,11 +276,14 @@ pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> crate::error::Co
         DestinationsCommand::List(l) => CRUD.list(ctx, l.limit).await,
         DestinationsCommand::Get { id } => CRUD.get(ctx, &id).await,
         DestinationsCommand::Create(fields) => {
-            CRUD.create(ctx, &fields.into_api(true, &ctx.prompter)?)
-                .await
+            CRUD.create(
+                ctx,
+                &fields.into_fields(|f| f.into_api(true, &ctx.prompter))?,
+            )
+            .await
         }
         DestinationsCommand::Update { id, fields } => {
-            let body = fields.into_api(false, &ctx.prompter)?;
+            let body = fields.into_fields(|f| f.into_api(false, &ctx.prompter))?;
             let flags = "--description, --metadata, --format, a target flag, --target-json";
             CRUD.update_and_show(ctx, &id, &body, flags).await
         }
@@ -287,8 +291,4 @@ pub async fn run(args: EventDestinationsArgs, ctx: &Context) -> crate::error::Co
     }?)
 }
 
-const CRUD: Crud = Crud {
-    resource: &RESOURCE,
-    kind: &EVENT_DESTINATION,
-    list_command: "tunnelctl event-destinations list",
-};
+const CRUD: Crud = Crud(&RESOURCE);

@@ -3,13 +3,15 @@
 use clap::{Args, Subcommand};
 
 use super::crud::Crud;
-use super::{check, non_empty, print_list, LimitArg};
+use super::resource_flags::{OwnFlags, ResourceFlags};
+use super::{non_empty, print_list, LimitArg};
 use crate::api::event_sources;
-use crate::api::event_subscriptions::{SourceType, SubscriptionFields, RESOURCE};
+use crate::api::event_subscriptions::{Routes, SourceType, RESOURCE};
+use crate::api::Resource;
 use crate::context::Context;
 use crate::error::Result;
 use crate::escape::escape;
-use crate::output::columns::{EVENT_SOURCE, EVENT_SUBSCRIPTION};
+use crate::output::columns::EVENT_SOURCE;
 
 /// `event-subscriptions` and its verbs.
 #[derive(Debug, Args)]
@@ -33,30 +35,30 @@ enum SubscriptionsCommand {
     #[command(after_help = "Example:\n  tunnelctl event-subscriptions get esb_2Qm…")]
     Get {
         /// Event subscription ID (esb_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
     },
     /// Create an event subscription
     #[command(
         after_help = "Example:\n  tunnelctl event-subscriptions create --source ip_policy_created.v0 \\\n      --destination-id ed_2Qm…"
     )]
-    Create(EventSubscriptionFlags),
+    Create(ResourceFlags<EventSubscriptionFlags>),
     /// Change an event subscription (only the flags given are sent; a list given replaces the list)
     #[command(
         after_help = "Example:\n  tunnelctl event-subscriptions update esb_2Qm… --destination-id ed_2Qm… \\\n      --destination-id ed_2Qn…"
     )]
     Update {
         /// Event subscription ID (esb_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
         #[command(flatten)]
-        fields: EventSubscriptionFlags,
+        fields: ResourceFlags<EventSubscriptionFlags>,
     },
     /// Delete event subscriptions
     #[command(after_help = "Example:\n  tunnelctl event-subscriptions delete esb_2Qm… --yes")]
     Delete {
         /// Event subscription IDs (esb_…)
-        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
+        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         ids: Vec<String>,
     },
     /// The event types (sources) of a subscription
@@ -68,27 +70,27 @@ enum SubscriptionsCommand {
     Sources(SourcesArgs),
 }
 
+/// The own flags of an event subscription.
 #[derive(Debug, Args)]
 struct EventSubscriptionFlags {
-    /// Human-readable description (at most 255 characters)
-    #[arg(long, value_name = "TEXT")]
-    description: Option<String>,
-    /// Machine-readable data of your choice (at most 4096 characters)
-    #[arg(long, value_name = "TEXT")]
-    metadata: Option<String>,
     /// An event type that triggers the subscription, e.g. ip_policy_created.v0 (repeatable)
     #[arg(long = "source", value_name = "TYPE", value_parser = non_empty)]
     sources: Vec<String>,
     /// An event destination that receives the events (repeatable)
-    #[arg(long = "destination-id", value_name = "ID", value_parser = non_empty, add = clap_complete::ArgValueCandidates::new(crate::complete::destination_ids))]
+    #[arg(long = "destination-id", value_name = "ID", value_parser = non_empty, add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&crate::api::event_destinations::RESOURCE)))]
     destination_ids: Vec<String>,
 }
 
+impl OwnFlags for EventSubscriptionFlags {
+    const RESOURCE: &'static Resource = &RESOURCE;
+    const DESCRIPTION_HELP: &'static str = "Human-readable description (at most 255 characters)";
+    const METADATA_HELP: &'static str =
+        "Machine-readable data of your choice (at most 4096 characters)";
+}
+
 impl EventSubscriptionFlags {
-    fn into_api(self) -> Result<SubscriptionFields> {
-        let f = SubscriptionFields {
-            description: self.description,
-            metadata: self.metadata,
+    fn into_api(self) -> Result<Routes> {
+        Ok(Routes {
             sources: (!self.sources.is_empty()).then(|| {
                 self.sources
                     .into_iter()
@@ -96,9 +98,7 @@ impl EventSubscriptionFlags {
                     .collect()
             }),
             destination_ids: (!self.destination_ids.is_empty()).then_some(self.destination_ids),
-        };
-        check(f.validate())?;
-        Ok(f)
+        })
     }
 }
 
@@ -114,7 +114,7 @@ enum SourcesCommand {
     #[command(after_help = "Example:\n  tunnelctl event-subscriptions sources list esb_2Qm…")]
     List {
         /// Event subscription ID (esb_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         subscription_id: String,
         #[command(flatten)]
         limit: LimitArg,
@@ -125,7 +125,7 @@ enum SourcesCommand {
     )]
     Get {
         /// Event subscription ID (esb_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
         #[arg(value_name = "TYPE", value_parser = non_empty)]
@@ -137,7 +137,7 @@ enum SourcesCommand {
     )]
     Create {
         /// Event subscription ID (esb_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
         #[arg(value_name = "TYPE", value_parser = non_empty)]
@@ -149,7 +149,7 @@ enum SourcesCommand {
     )]
     Update {
         /// Event subscription ID (esb_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
         #[arg(value_name = "TYPE", value_parser = non_empty)]
@@ -161,7 +161,7 @@ enum SourcesCommand {
     )]
     Delete {
         /// Event subscription ID (esb_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::subscription_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         subscription_id: String,
         /// Event type, e.g. ip_policy_created.v0
         #[arg(value_name = "TYPE", value_parser = non_empty)]
@@ -183,22 +183,26 @@ pub async fn run(args: EventSubscriptionsArgs, ctx: &Context) -> crate::error::C
     Ok(match args.command {
         SubscriptionsCommand::List(l) => CRUD.list(ctx, l.limit).await,
         SubscriptionsCommand::Get { id } => CRUD.get(ctx, &id).await,
-        SubscriptionsCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
+        SubscriptionsCommand::Create(fields) => {
+            CRUD.create(ctx, &fields.into_fields(EventSubscriptionFlags::into_api)?)
+                .await
+        }
         SubscriptionsCommand::Update { id, fields } => {
             let flags = "--description, --metadata, --source, --destination-id";
-            CRUD.update_and_show(ctx, &id, &fields.into_api()?, flags)
-                .await
+            CRUD.update_and_show(
+                ctx,
+                &id,
+                &fields.into_fields(EventSubscriptionFlags::into_api)?,
+                flags,
+            )
+            .await
         }
         SubscriptionsCommand::Delete { ids } => CRUD.delete(ctx, &ids).await,
         SubscriptionsCommand::Sources(s) => run_sources(s, ctx).await,
     }?)
 }
 
-const CRUD: Crud = Crud {
-    resource: &RESOURCE,
-    kind: &EVENT_SUBSCRIPTION,
-    list_command: "tunnelctl event-subscriptions list",
-};
+const CRUD: Crud = Crud(&RESOURCE);
 
 async fn run_sources(args: SourcesArgs, ctx: &Context) -> Result<()> {
     let client = ctx.management()?;

@@ -3,11 +3,11 @@
 use clap::{Args, Subcommand};
 
 use super::crud::Crud;
-use super::{check, LimitArg};
-use crate::api::ip_policies::{IpPolicyFields, RESOURCE};
+use super::resource_flags::{OwnFlags, ResourceFlags};
+use super::LimitArg;
+use crate::api::ip_policies::RESOURCE;
+use crate::api::Resource;
 use crate::context::Context;
-use crate::error::Result;
-use crate::output::columns::IP_POLICY;
 
 /// `ip-policies` and its verbs.
 #[derive(Debug, Args)]
@@ -33,60 +33,46 @@ enum IpPoliciesCommand {
     #[command(after_help = "Example:\n  tunnelctl ip-policies get ipp_2Qm…")]
     Get {
         /// IP policy ID (ipp_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::ip_policy_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
     },
     /// Create an IP policy
     #[command(
         after_help = "Example:\n  tunnelctl ip-policies create --description 'office network'"
     )]
-    Create(IpPolicyFlags),
+    Create(ResourceFlags<IpPolicyFlags>),
     /// Change the description or metadata of an IP policy (only the flags given are sent)
     #[command(
         after_help = "Example:\n  tunnelctl ip-policies update ipp_2Qm… --metadata '{\"owner\":\"ops\"}'"
     )]
     Update {
         /// IP policy ID (ipp_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::ip_policy_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
         #[command(flatten)]
-        fields: IpPolicyFlags,
+        fields: ResourceFlags<IpPolicyFlags>,
     },
     /// Delete IP policies
     #[command(after_help = "Example:\n  tunnelctl ip-policies delete ipp_2Qm… --yes")]
     Delete {
         /// IP policy IDs (ipp_…)
-        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::ip_policy_ids))]
+        #[arg(required = true, add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         ids: Vec<String>,
     },
 }
 
+/// An IP policy has no flags beyond the shared two.
 #[derive(Debug, Args)]
-struct IpPolicyFlags {
-    /// Human-readable description of the source IPs (at most 255 bytes)
-    #[arg(long, value_name = "TEXT")]
-    description: Option<String>,
-    /// Machine-readable data of your choice (at most 4096 bytes)
-    #[arg(long, value_name = "TEXT")]
-    metadata: Option<String>,
+struct IpPolicyFlags {}
+
+impl OwnFlags for IpPolicyFlags {
+    const RESOURCE: &'static Resource = &RESOURCE;
+    const DESCRIPTION_HELP: &'static str =
+        "Human-readable description of the source IPs (at most 255 bytes)";
+    const METADATA_HELP: &'static str = "Machine-readable data of your choice (at most 4096 bytes)";
 }
 
-impl IpPolicyFlags {
-    fn into_api(self) -> Result<IpPolicyFields> {
-        let f = IpPolicyFields {
-            description: self.description,
-            metadata: self.metadata,
-        };
-        check(f.validate())?;
-        Ok(f)
-    }
-}
-
-const CRUD: Crud = Crud {
-    resource: &RESOURCE,
-    kind: &IP_POLICY,
-    list_command: "tunnelctl ip-policies list",
-};
+const CRUD: Crud = Crud(&RESOURCE);
 
 impl super::Group for IpPoliciesArgs {
     const REACHES: super::Reaches = super::Reaches::Management;
@@ -102,9 +88,11 @@ pub async fn run(args: IpPoliciesArgs, ctx: &Context) -> crate::error::CommandRe
     Ok(match args.command {
         IpPoliciesCommand::List(l) => CRUD.list(ctx, l.limit).await,
         IpPoliciesCommand::Get { id } => CRUD.get(ctx, &id).await,
-        IpPoliciesCommand::Create(fields) => CRUD.create(ctx, &fields.into_api()?).await,
+        IpPoliciesCommand::Create(fields) => {
+            CRUD.create(ctx, &fields.into_fields(|_| Ok(()))?).await
+        }
         IpPoliciesCommand::Update { id, fields } => {
-            let body = fields.into_api()?;
+            let body = fields.into_fields(|_| Ok(()))?;
             CRUD.update_and_show(ctx, &id, &body, "--description, --metadata")
                 .await
         }

@@ -12,6 +12,7 @@ pub mod event_subscriptions;
 pub mod help;
 pub mod ip_policies;
 pub mod local;
+pub mod resource_flags;
 pub mod sessions;
 
 use std::future::Future;

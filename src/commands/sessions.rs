@@ -13,7 +13,6 @@ use crate::error::Result;
 use crate::fleet::select::{IpMatch, Selector, VersionMatch};
 use crate::fleet::upgrade::{self, Plan};
 use crate::fleet::{command, targets, wait, Selection};
-use crate::output::columns::SESSION;
 
 /// `sessions` and its verbs.
 #[derive(Debug, Args)]
@@ -76,7 +75,7 @@ impl SelectArgs {
 #[derive(Debug, Args)]
 struct FleetArgs {
     /// Session IDs (ts_…); or choose them with selectors, or --all
-    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::session_ids))]
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
     ids: Vec<String>,
     #[command(flatten)]
     select: SelectArgs,
@@ -123,7 +122,7 @@ enum SessionsCommand {
     #[command(after_help = "Example:\n  tunnelctl sessions get ts_2Qm…")]
     Get {
         /// Session ID (ts_…)
-        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::session_ids))]
+        #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
     },
     /// Restart agents (each reconnects with a new session ID; not on Windows)
@@ -211,11 +210,11 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
             let client = ctx.management()?;
             let sel = select.selector();
             if !sel.is_given() || sel.all {
-                return Ok(print_list(ctx, &SESSION, RESOURCE.list(&client, limit)?).await?);
+                return Ok(print_list(ctx, RESOURCE.kind, RESOURCE.list(&client, limit)?).await?);
             }
             // Filtered on the client: read every page, keep what matches, up to the limit.
             let mut pages = RESOURCE.list(&client, None)?;
-            let mut sink = ctx.printer.list(&SESSION)?;
+            let mut sink = ctx.printer.list(RESOURCE.kind)?;
             let mut n = 0;
             while let Some(s) = pages.next_item().await? {
                 if sel.matches(&s) {
@@ -234,7 +233,7 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
         SessionsCommand::Get { id } => {
             let client = ctx.management()?;
             ctx.printer
-                .object(&SESSION, &RESOURCE.get(&client, &id).await?)
+                .object(RESOURCE.kind, &RESOURCE.get(&client, &id).await?)
         }
         SessionsCommand::Restart { fleet, wait } => {
             agent_command(ctx, &fleet, AgentCommand::Restart, wait).await

@@ -1,5 +1,8 @@
 //! What each resource shows in a table or a TSV row: its columns, and how a JSON field
-//! becomes a cell. Every server string passes through [`escape`] here.
+//! becomes a cell. Every server string passes through [`escape`] here. The columns of a
+//! management collection are in its descriptor (`api::Resource`), written with the helpers
+//! here and handed to the printer with the items; the others (the agent's, an edge module's)
+//! are here.
 
 use serde_json::Value;
 
@@ -103,7 +106,7 @@ pub struct Kind {
 }
 
 /// A field shown everywhere: table (with this priority), TSV and detail view.
-const fn col(header: &'static str, field: &'static str, cell: Cell, priority: u8) -> Column {
+pub const fn col(header: &'static str, field: &'static str, cell: Cell, priority: u8) -> Column {
     Column {
         header,
         field,
@@ -117,7 +120,7 @@ const fn col(header: &'static str, field: &'static str, cell: Cell, priority: u8
 }
 
 /// A column left out of list tables, where width is short (still in TSV and detail views).
-const fn detail_col(header: &'static str, field: &'static str, cell: Cell) -> Column {
+pub const fn detail_col(header: &'static str, field: &'static str, cell: Cell) -> Column {
     Column {
         in_table: false,
         ..col(header, field, cell, ALWAYS)
@@ -125,7 +128,12 @@ const fn detail_col(header: &'static str, field: &'static str, cell: Cell) -> Co
 }
 
 /// A summary column of tables and TSV whose field a detail view shows in full elsewhere.
-const fn list_col(header: &'static str, field: &'static str, cell: Cell, priority: u8) -> Column {
+pub const fn list_col(
+    header: &'static str,
+    field: &'static str,
+    cell: Cell,
+    priority: u8,
+) -> Column {
     Column {
         in_detail: false,
         ..col(header, field, cell, priority)
@@ -134,7 +142,12 @@ const fn list_col(header: &'static str, field: &'static str, cell: Cell, priorit
 
 /// A column of list tables only: a field split in two, so that its short half still fits a
 /// narrow terminal (TSV and detail views show the field whole, as a [`detail_col`]).
-const fn table_col(header: &'static str, field: &'static str, cell: Cell, priority: u8) -> Column {
+pub const fn table_col(
+    header: &'static str,
+    field: &'static str,
+    cell: Cell,
+    priority: u8,
+) -> Column {
     Column {
         in_tsv: false,
         in_detail: false,
@@ -143,57 +156,13 @@ const fn table_col(header: &'static str, field: &'static str, cell: Cell, priori
 }
 
 /// A line of detail views only (TSV keeps its columns as they were).
-const fn detail_only(header: &'static str, field: &'static str, cell: Cell) -> Column {
+pub const fn detail_only(header: &'static str, field: &'static str, cell: Cell) -> Column {
     Column {
         in_table: false,
         in_tsv: false,
         ..col(header, field, cell, ALWAYS)
     }
 }
-
-/// Tunnel sessions.
-pub static SESSION: Kind = Kind {
-    noun: "tunnel session",
-    plural: "tunnel sessions",
-    columns: &[
-        col("ID", "id", Cell::Text, ALWAYS),
-        col("REGION", "region", Cell::Text, 2),
-        col("OS", "os", Cell::Text, 2),
-        col("AGENT VERSION", "agent_version", Cell::Text, 3),
-        col("IP", "ip", Cell::Text, 4),
-        col("STARTED", "started_at", Cell::Time, 3),
-        detail_col("CREDENTIAL", "credential", Cell::RefId),
-        col("METADATA", "metadata", Cell::Free, 5),
-        // TSV rows keep the fields scripts cut; -o wide and the detail view show it.
-        detail_only("TRANSPORT", "transport", Cell::Text),
-    ],
-};
-
-/// IP policies.
-pub static IP_POLICY: Kind = Kind {
-    noun: "IP policy",
-    plural: "IP policies",
-    columns: &[
-        col("ID", "id", Cell::Text, ALWAYS),
-        col("DESCRIPTION", "description", Cell::Free, 2),
-        col("METADATA", "metadata", Cell::Free, 4),
-        col("CREATED", "created_at", Cell::Time, 3),
-    ],
-};
-
-/// Tunnel-group backends.
-pub static BACKEND: Kind = Kind {
-    noun: "tunnel-group backend",
-    plural: "tunnel-group backends",
-    columns: &[
-        col("ID", "id", Cell::Text, ALWAYS),
-        col("DESCRIPTION", "description", Cell::Free, 2),
-        col("LABELS", "labels", Cell::Labels, 3),
-        col("TUNNELS", "tunnels", Cell::RefIds, 4),
-        col("METADATA", "metadata", Cell::Free, 6),
-        col("CREATED", "created_at", Cell::Time, 5),
-    ],
-};
 
 /// The TLS termination module of an edge.
 pub static TLS_TERMINATION: Kind = Kind {
@@ -203,47 +172,6 @@ pub static TLS_TERMINATION: Kind = Kind {
         col("ENABLED", "enabled", Cell::Text, ALWAYS),
         col("TERMINATE AT", "terminate_at", Cell::Text, ALWAYS),
         col("MIN VERSION", "min_version", Cell::Text, ALWAYS),
-    ],
-};
-
-/// Event destinations.
-pub static EVENT_DESTINATION: Kind = Kind {
-    noun: "event destination",
-    plural: "event destinations",
-    columns: &[
-        col("ID", "id", Cell::Text, ALWAYS),
-        col("DESCRIPTION", "description", Cell::Free, 3),
-        // TSV and detail views keep FORMAT where it was; tables show it last (below).
-        detail_col("FORMAT", "format", Cell::Text),
-        detail_col("TARGET", "target", Cell::Target),
-        // The kind of target and the name in its ARN tell destinations apart where their
-        // ARNs do not fit.
-        table_col("TYPE", "target", Cell::TargetType, 2),
-        table_col("TARGET", "target", Cell::TargetArn, 2),
-        Column {
-            stands_in_for: Some("TARGET"),
-            ..table_col("TARGET NAME", "target", Cell::TargetName, 2)
-        },
-        col("AUTH", "target", Cell::Auth, 5),
-        col("METADATA", "metadata", Cell::Free, 6),
-        col("CREATED", "created_at", Cell::Time, 3),
-        // The same for every destination today (`json`): it tells none apart, so it comes
-        // after what does.
-        table_col("FORMAT", "format", Cell::Text, 7),
-    ],
-};
-
-/// Event subscriptions.
-pub static EVENT_SUBSCRIPTION: Kind = Kind {
-    noun: "event subscription",
-    plural: "event subscriptions",
-    columns: &[
-        col("ID", "id", Cell::Text, ALWAYS),
-        col("DESCRIPTION", "description", Cell::Free, 2),
-        col("SOURCES", "sources", Cell::Types, 3),
-        col("DESTINATIONS", "destinations", Cell::RefIds, 4),
-        col("METADATA", "metadata", Cell::Free, 6),
-        col("CREATED", "created_at", Cell::Time, 5),
     ],
 };
 
@@ -554,6 +482,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    // The columns of the management resources are in their descriptors.
+    const SESSION: &Kind = crate::api::sessions::RESOURCE.kind;
+    const IP_POLICY: &Kind = crate::api::ip_policies::RESOURCE.kind;
+    const BACKEND: &Kind = crate::api::backends::RESOURCE.kind;
+    const EVENT_DESTINATION: &Kind = crate::api::event_destinations::RESOURCE.kind;
+    const EVENT_SUBSCRIPTION: &Kind = crate::api::event_subscriptions::RESOURCE.kind;
+
     #[test]
     fn rows_escape_and_summarise() {
         let d = json!({
@@ -597,22 +532,22 @@ mod tests {
     #[test]
     fn wide_tables_have_every_column_of_the_resource_once() {
         let headers = |k: &Kind| k.wide_columns().map(|c| c.header).collect::<Vec<_>>();
-        let sessions = headers(&SESSION);
+        let sessions = headers(SESSION);
         assert!(sessions.contains(&"CREDENTIAL") && sessions.contains(&"TRANSPORT"));
         // Each field once: the target's ARN and its name (a table's stand-in for it), not
         // also the detail view's TARGET; the format last.
-        let destinations = headers(&EVENT_DESTINATION);
+        let destinations = headers(EVENT_DESTINATION);
         assert_eq!(destinations.iter().filter(|h| **h == "TARGET").count(), 1);
         assert!(destinations.contains(&"TARGET NAME"));
         assert_eq!(destinations.last(), Some(&"FORMAT"));
         // Every field a TSV row or a table has is in the wide table.
         for kind in [
-            &SESSION,
-            &IP_POLICY,
-            &BACKEND,
+            SESSION,
+            IP_POLICY,
+            BACKEND,
             &TLS_TERMINATION,
-            &EVENT_DESTINATION,
-            &EVENT_SUBSCRIPTION,
+            EVENT_DESTINATION,
+            EVENT_SUBSCRIPTION,
             &EVENT_SOURCE,
             &TUNNEL,
             &CAPTURED_REQUEST,

@@ -390,7 +390,12 @@ pub fn cut(s: &str, w: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::columns::{EVENT_DESTINATION, IP_POLICY, SESSION};
+    use crate::output::columns::Kind;
+
+    // The columns of the management resources are in their descriptors.
+    const SESSION: &Kind = crate::api::sessions::RESOURCE.kind;
+    const IP_POLICY: &Kind = crate::api::ip_policies::RESOURCE.kind;
+    const EVENT_DESTINATION: &Kind = crate::api::event_destinations::RESOURCE.kind;
 
     fn row(cells: &[&str]) -> Vec<String> {
         cells.iter().map(|c| (*c).to_string()).collect()
@@ -404,7 +409,7 @@ mod tests {
     #[test]
     fn the_header_is_aligned_over_its_column() {
         let rows = vec![row(&["ipp_1", "office", "", "3h ago"])];
-        let layout = Layout::fit(&IP_POLICY, &rows, 80);
+        let layout = Layout::fit(IP_POLICY, &rows, 80);
         let text = list(&layout, &rows, false);
         assert_eq!(
             text,
@@ -424,12 +429,12 @@ mod tests {
             "40m ago",
             r#"{"host":"web-1","rack":"b7"}"#,
         ])];
-        let layout = Layout::fit(&SESSION, &rows, 80);
+        let layout = Layout::fit(SESSION, &rows, 80);
         assert_eq!(layout.dropped(), vec!["IP", "METADATA"]);
         let text = list(&layout, &rows, false);
         assert!(text.lines().all(|l| width(l) <= 80), "{text}");
         assert!(text.contains(id));
-        let wide = Layout::fit(&SESSION, &rows, 160);
+        let wide = Layout::fit(SESSION, &rows, 160);
         assert!(wide.dropped().is_empty());
         assert!(list(&wide, &rows, false).contains("rack"));
     }
@@ -438,7 +443,7 @@ mod tests {
     fn free_text_is_cut_with_an_ellipsis_and_wide_characters_count_twice() {
         let long = "数据中心".repeat(20);
         let rows = vec![row(&["ipp_1", &long, "", "3h ago"])];
-        let layout = Layout::fit(&IP_POLICY, &rows, 60);
+        let layout = Layout::fit(IP_POLICY, &rows, 60);
         let text = list(&layout, &rows, false);
         for l in text.lines() {
             assert!(width(l) <= 60, "{l}");
@@ -462,7 +467,7 @@ mod tests {
             "json",
         ])];
         for w in [40, 80, 100, 160] {
-            let layout = Layout::fit(&EVENT_DESTINATION, &rows, w);
+            let layout = Layout::fit(EVENT_DESTINATION, &rows, w);
             let text = list(&layout, &rows, false);
             assert!(!text.contains('…'), "{w}: {text}");
             let shown = !layout.dropped().contains(&"TARGET");
@@ -474,7 +479,7 @@ mod tests {
     fn wide_keeps_every_column_whole_and_later_batches_keep_the_widths() {
         let long = "office network ".repeat(10);
         let cells = row(&["ipp_1", &long, "", "3h ago"]);
-        let mut table = Stream::new(&IP_POLICY, 40, true, false);
+        let mut table = Stream::new(IP_POLICY, 40, true, false);
         let mut out = Vec::new();
         for _ in 0..STREAM_AFTER + BATCH + 1 {
             table.push(cells.clone(), &mut out).expect("a row");
@@ -501,7 +506,7 @@ mod tests {
     fn an_essential_column_wider_than_the_terminal_stays_whole() {
         let id = "x".repeat(50);
         let rows = vec![row(&[&id, "office", "", "3h ago"])];
-        let layout = Layout::fit(&IP_POLICY, &rows, 30);
+        let layout = Layout::fit(IP_POLICY, &rows, 30);
         let text = list(&layout, &rows, false);
         assert_eq!(text, format!("ID\n{id}"));
         assert_eq!(

@@ -108,12 +108,12 @@ fn no_control(s: &str) -> bool {
 }
 
 const KINDS: [&Kind; 9] = [
-    &columns::SESSION,
-    &columns::IP_POLICY,
-    &columns::BACKEND,
+    tunnelctl::api::sessions::RESOURCE.kind,
+    tunnelctl::api::ip_policies::RESOURCE.kind,
+    tunnelctl::api::backends::RESOURCE.kind,
     &columns::TLS_TERMINATION,
-    &columns::EVENT_DESTINATION,
-    &columns::EVENT_SUBSCRIPTION,
+    tunnelctl::api::event_destinations::RESOURCE.kind,
+    tunnelctl::api::event_subscriptions::RESOURCE.kind,
     &columns::EVENT_SOURCE,
     &columns::TUNNEL,
     &columns::CAPTURED_REQUEST,

@@ -81,17 +81,29 @@ fn check(text: &str, columns: u16, fitted: bool) {
 /// Every kind that has a list command, with its fixtures.
 fn listed() -> Vec<Case> {
     vec![
-        ("sessions", &columns::SESSION, fixtures::sessions),
-        ("ip_policies", &columns::IP_POLICY, fixtures::ip_policies),
-        ("backends", &columns::BACKEND, fixtures::backends),
+        (
+            "sessions",
+            tunnelctl::api::sessions::RESOURCE.kind,
+            fixtures::sessions,
+        ),
+        (
+            "ip_policies",
+            tunnelctl::api::ip_policies::RESOURCE.kind,
+            fixtures::ip_policies,
+        ),
+        (
+            "backends",
+            tunnelctl::api::backends::RESOURCE.kind,
+            fixtures::backends,
+        ),
         (
             "event_destinations",
-            &columns::EVENT_DESTINATION,
+            tunnelctl::api::event_destinations::RESOURCE.kind,
             fixtures::event_destinations,
         ),
         (
             "event_subscriptions",
-            &columns::EVENT_SUBSCRIPTION,
+            tunnelctl::api::event_subscriptions::RESOURCE.kind,
             fixtures::event_subscriptions,
         ),
         (
@@ -161,7 +173,9 @@ fn a_streamed_table_follows_the_same_rules() {
     let rows = table::STREAM_AFTER + 500;
     let sessions = fixtures::sessions(false);
     let (printer, captured) = terminal(80);
-    let mut sink = printer.list(&columns::SESSION).expect("a list");
+    let mut sink = printer
+        .list(tunnelctl::api::sessions::RESOURCE.kind)
+        .expect("a list");
     for i in 0..rows {
         sink.push(sessions[i % sessions.len()].clone())
             .expect("an item");
@@ -197,7 +211,9 @@ fn a_table_in_a_pipe_says_nothing_on_stderr() {
         ..OutputFlags::default()
     };
     let printer = Printer::resolve(&asked, streams).expect("a printer");
-    let mut sink = printer.list(&columns::SESSION).expect("a list");
+    let mut sink = printer
+        .list(tunnelctl::api::sessions::RESOURCE.kind)
+        .expect("a list");
     for s in fixtures::sessions(false) {
         sink.push(s).expect("an item");
     }
