@@ -185,10 +185,10 @@ pub fn searchable(msg: &Message) -> String {
     if ctype.starts_with("multipart/") {
         text.push_str(&show(msg).plain());
     } else if let Some(json) = (ctype.contains("json") || body.trim_start().starts_with(['{', '[']))
-        .then(|| serde_json::from_str::<serde_json::Value>(body).ok())
+        .then(|| compact_json(body))
         .flatten()
     {
-        text.push_str(&json.to_string());
+        text.push_str(&json);
     } else if ctype.contains("x-www-form-urlencoded") {
         for (k, v) in url::form_urlencoded::parse(body.trim().as_bytes()) {
             text.push_str(&k);
@@ -200,6 +200,33 @@ pub fn searchable(msg: &Message) -> String {
         text.push_str(body);
     }
     text
+}
+
+/// JSON text without the spaces between its tokens and with its escapes undone (`None` when
+/// it is not JSON). Text with no escape (no backslash) is only stripped of those spaces, without
+/// building a value: recording pays this for every body it indexes.
+fn compact_json(text: &str) -> Option<String> {
+    if text.contains('\\') {
+        return serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .map(|v| v.to_string());
+    }
+    serde_json::from_str::<serde::de::IgnoredAny>(text).ok()?;
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut from = 0;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'"' => in_string = !in_string,
+            b' ' | b'\t' | b'\n' | b'\r' if !in_string => {
+                out.push_str(&text[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push_str(&text[from..]);
+    Some(out)
 }
 
 /// Lays out bytes by their content type (as sent: a multipart boundary keeps its case).
@@ -596,6 +623,24 @@ mod tests {
     use super::*;
 
     use std::io::Write;
+
+    #[test]
+    fn json_is_compacted_as_a_value_would_print_it() {
+        for text in [
+            "{\"type\": \"invoice.paid\",\n  \"lines\": [ {\"amount\": 100, \"d\": \"a b\"} ]}",
+            "[1, 2 ,3]",
+            " \"a  b\" ",
+        ] {
+            let value: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(compact_json(text), Some(value.to_string()), "{text}");
+        }
+        assert_eq!(
+            compact_json(r#"{"note": "caf\u00e9 \"au\" lait"}"#).as_deref(),
+            Some(r#"{"note":"café \"au\" lait"}"#)
+        );
+        assert_eq!(compact_json("{\"a\": 1"), None);
+        assert_eq!(compact_json("not json"), None);
+    }
 
     fn gzip(data: &[u8]) -> Vec<u8> {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

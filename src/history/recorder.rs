@@ -72,22 +72,21 @@ impl Recorder {
 
     /// Keeps what is new in `batch` (captures with the agent's JSON kept); what this call kept.
     pub fn keep(&mut self, batch: &[Exchange]) -> Result<KeptCount> {
-        let fresh: Vec<Exchange> = batch
+        let fresh: Vec<&Exchange> = batch
             .iter()
             .filter(|e| !e.id.is_empty() && !self.done.contains(&e.id))
             .filter(|e| e.answered() || !self.pending.contains(&e.id))
-            .cloned()
             .collect();
         if fresh.is_empty() {
             return self.trim_if_due().map(|()| KeptCount::default());
         }
-        let kept = self.store.keep(&fresh)?;
+        let kept = self.store.keep(fresh.iter().copied())?;
         for e in fresh {
             if e.answered() {
                 self.pending.retain(|p| *p != e.id);
-                self.done.insert(e.id);
+                self.done.insert(e.id.clone());
             } else {
-                self.pending.push(e.id);
+                self.pending.push(e.id.clone());
             }
         }
         self.total.new += kept.new;

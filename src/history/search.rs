@@ -25,6 +25,25 @@ pub fn text_of(e: &Exchange) -> String {
     text
 }
 
+/// What the index is given of a capture: the words of its decoded text ([`text_of`]), each
+/// once, in lower case. The index holds no positions, only which captures hold a word, so a
+/// word said again adds nothing to it but work (a webhook's JSON repeats its keys).
+pub fn index_text(e: &Exchange) -> String {
+    let mut text = text_of(e);
+    text.make_ascii_lowercase();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::with_capacity(text.len() / 2);
+    for w in words(&text) {
+        if seen.insert(w) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
+    }
+    out
+}
+
 /// Is `c` part of a word, as the index's `ascii` tokenizer reads it?
 fn in_word(c: char) -> bool {
     c.is_ascii_alphanumeric() || !c.is_ascii()
@@ -95,5 +114,11 @@ mod tests {
         assert!(holds(&e, &text, "café au lait"), "{text}");
         assert!(holds(&e, &text, "caf%c3"), "the raw bytes too");
         assert!(!holds(&e, &text, "espresso"));
+        let indexed = index_text(&e);
+        assert!(
+            indexed.starts_with("post f http 1 content type"),
+            "{indexed}"
+        );
+        assert_eq!(indexed.matches("caf").count(), 1, "{indexed}");
     }
 }

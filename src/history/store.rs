@@ -45,6 +45,12 @@ pub const SCHEMA_VERSION: i64 = 1;
 /// How long a write waits for another recorder's to finish.
 pub const BUSY_WAIT: Duration = Duration::from_secs(10);
 
+/// The page size of a new history file, in bytes.
+const PAGE_SIZE: i64 = 65_536;
+/// The most of the file a connection keeps in memory, in KiB (`PRAGMA cache_size` takes a
+/// negative number as KiB).
+const CACHE_KIB: i64 = -65_536;
+
 /// Each schema version's step up from the one before (index 0: from an empty file to 1).
 const MIGRATIONS: &[&str] = &["CREATE TABLE captures (
         seq INTEGER PRIMARY KEY,
@@ -138,6 +144,12 @@ impl Store {
             .map_err(fail("setting it up"))?;
         let (app, version, tables) = self.identity().map_err(fail("reading it"))?;
         self.check_identity(app, version, tables)?;
+        // A poll's captures go in as one transaction; with SQLite's default cache (2 MiB) one
+        // of a few thousand captures spills its pages to the WAL and reads them back before
+        // it commits. The cache grows only as far as it is used.
+        self.conn
+            .pragma_update(None, "cache_size", CACHE_KIB)
+            .map_err(fail("setting it up"))?;
         if app == APPLICATION_ID && version == SCHEMA_VERSION {
             // The common case: nothing to migrate; WAL is a property of the file, already set.
             self.conn
@@ -145,6 +157,11 @@ impl Store {
                 .map_err(fail("setting it up"))?;
             return Ok(());
         }
+        // Only a file with nothing in it yet takes it (it is fixed once written): large pages
+        // write a capture's JSON (a few KB each) in fewer, larger writes.
+        self.conn
+            .pragma_update(None, "page_size", PAGE_SIZE)
+            .map_err(fail("setting it up"))?;
         self.conn
             .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))
             .map_err(fail("setting it up"))?;
@@ -213,7 +230,11 @@ impl Store {
     /// first as the agent lists them, in one transaction: new ones added (oldest first, so
     /// that the order kept in is the order captured), pending ones now answered updated, the
     /// rest left.
-    pub fn keep(&mut self, captures: &[Exchange]) -> Result<KeptCount> {
+    pub fn keep<'a, I>(&mut self, captures: I) -> Result<KeptCount>
+    where
+        I: IntoIterator<Item = &'a Exchange>,
+        I::IntoIter: DoubleEndedIterator,
+    {
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| failure(&path, "keeping captures in it", &e);
         let mut kept = KeptCount::default();
@@ -241,7 +262,7 @@ impl Store {
             let mut index = tx
                 .prepare_cached("INSERT INTO search (rowid, text) VALUES (?1, ?2)")
                 .map_err(fail)?;
-            for e in captures.iter().rev() {
+            for e in captures.into_iter().rev() {
                 let Some(json) = e.json().filter(|_| !e.id.is_empty()) else {
                     continue;
                 };
@@ -269,7 +290,7 @@ impl Store {
                             .map_err(fail)?;
                         let seq = tx.last_insert_rowid();
                         index
-                            .execute(params![seq, search::text_of(e)])
+                            .execute(params![seq, search::index_text(e)])
                             .map_err(fail)?;
                         kept.new += 1;
                     }
@@ -279,7 +300,7 @@ impl Store {
                             .map_err(fail)?;
                         unindex.execute([seq]).map_err(fail)?;
                         index
-                            .execute(params![seq, search::text_of(e)])
+                            .execute(params![seq, search::index_text(e)])
                             .map_err(fail)?;
                         kept.updated += 1;
                     }
