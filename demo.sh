@@ -45,7 +45,8 @@ tour() {
 }
 
 # The local half: a tunnel to the demo's web app, webhooks through it, then what the agent
-# captured, one decoded, and one replayed with a change.
+# captured, one decoded, one replayed with a change; then all of them kept in the history and
+# one turned into a fixture that `test` checks against the app.
 local_tour() {
   echo
   echo "# The local agent: a tunnel 'hook' to the demo's web app at $TUNNELCTL_DEMO_UPSTREAM"
@@ -67,6 +68,14 @@ local_tour() {
   gzipped=$(tunnelctl local requests list --path /hooks/ci --jq '.[0].id')
   show tunnelctl local requests get "$gzipped"
   show tunnelctl local requests replay "$first" --set data.amount=2500
+  echo
+  echo "# Keep what came in past the agent's memory (a SQLite file), and make one a test"
+  TUNNELCTL_HISTORY_FILE="$work/history.sqlite3"
+  export TUNNELCTL_HISTORY_FILE
+  show tunnelctl local requests record --once
+  show tunnelctl local requests list --history --grep invoice.paid
+  show tunnelctl local requests save "$first" --into "$work/hooks"
+  show tunnelctl local requests test "$work/hooks" --to "$hook"
   show tunnelctl local tunnels stop hook --yes
 }
 
