@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::common::{run, Env, Out};
 
 /// `tunnelctl local ARGS` against the emulator's agent, with the history at `file`.
-fn local(env: &Env, file: &Path, args: &[&str]) -> Out {
+pub fn local(env: &Env, file: &Path, args: &[&str]) -> Out {
     run(env
         .cmd()
         .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())

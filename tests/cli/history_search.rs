@@ -6,16 +6,8 @@ use std::io::Write;
 use base64::Engine;
 use serde_json::json;
 
-use crate::common::{run, strings, Env, Out};
-
-fn local(env: &Env, file: &std::path::Path, args: &[&str]) -> Out {
-    run(env
-        .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", file)
-        .arg("local")
-        .args(args))
-}
+use crate::common::{strings, Env};
+use crate::history_failures::local;
 
 #[test]
 fn grep_over_the_history_finds_words_in_gzip_form_and_json_escaped_bodies() {
