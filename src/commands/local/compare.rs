@@ -7,7 +7,6 @@ use std::path::Path;
 use clap::Args;
 
 use crate::capture::message::Message;
-use crate::commands::local::find_capture;
 use crate::commands::read_input;
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -63,7 +62,10 @@ async fn side(ctx: &Context, what: &str) -> Result<DiffSide> {
             answer: None,
         });
     }
-    let captured = find_capture::capture(ctx, what).await?;
+    let client = ctx.agent()?;
+    let captured = crate::history::lookup::capture(ctx, &client, what)
+        .await?
+        .capture;
     Ok(DiffSide {
         request: captured.request_message(),
         answer: captured.response_message(),

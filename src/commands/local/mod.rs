@@ -7,7 +7,6 @@
 pub mod compare;
 pub mod export;
 pub mod filter_flags;
-pub mod find_capture;
 pub mod history_verbs;
 pub mod list_requests;
 pub mod listing;

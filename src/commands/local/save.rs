@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::capture::Exchange;
-use crate::commands::local::{find_capture, user_file};
+use crate::commands::local::user_file;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::fixture::snapshot::{self, Answer};
+use crate::history::lookup;
 
 /// `local requests save ID... (--out FILE | --into DIR)`.
 #[derive(Debug, Args)]
@@ -84,7 +85,8 @@ fn request_bytes(captured: &Exchange) -> Result<Vec<u8>> {
 /// Writes a captured request to a file as an HTTP message (`-`: stdout).
 async fn save_out(ctx: &Context, id: &str, out: &Path, force: bool) -> Result<()> {
     user_file::check_free(out, force)?;
-    let bytes = request_bytes(&find_capture::capture(ctx, id).await?)?;
+    let client = ctx.agent()?;
+    let bytes = request_bytes(&lookup::capture(ctx, &client, id).await?.capture)?;
     user_file::write(ctx, out, &bytes, force)?;
     // What went to stdout speaks for itself.
     if !crate::files::is_stdout(out) {
@@ -141,8 +143,10 @@ async fn save_into(
     let mut names: Vec<String> = Vec::new();
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut saved = Vec::new();
+    // One client for every ID: its connection is kept between them.
+    let client = ctx.agent()?;
     for id in ids {
-        let captured = find_capture::capture(ctx, id).await?;
+        let captured = lookup::capture(ctx, &client, id).await?.capture;
         let base = match name {
             Some(n) => n.to_string(),
             None => snapshot::name_for(captured.method(), captured.uri()),
