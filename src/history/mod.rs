@@ -5,8 +5,12 @@
 //! - [`file`]: where the file lives, and what is at a path before SQLite is let near it (a
 //!   file that is not a database is never opened, so never overwritten); created 0600 in a
 //!   folder only the user can read.
-//! - [`store`]: the database: schema and its version, migrations, every write a transaction
-//!   (WAL), captures in and out as the agent's JSON text, retention, clear.
+//! - [`schema`]: what makes a file a history (its identity, schema version and migrations),
+//!   and setting up a new file while other programs may be opening it too.
+//! - [`store`]: the database: every write a transaction (WAL), captures in and out as the
+//!   agent's JSON text, retention, clear.
+//! - [`db_error`]: a database error as the user reads it (which file, what was being done,
+//!   what to do) and its exit code.
 //! - [`search`]: what the full-text index holds of a capture (its decoded text) and how a
 //!   `--grep` word becomes an index query.
 //! - [`recorder`]: what a recorder keeps of each poll (new captures, pending ones answered),
@@ -17,9 +21,11 @@
 //! JSON text of each capture unchanged, and reads it back into an `Exchange`, so `--json`
 //! from history prints what the agent printed.
 
+pub mod db_error;
 pub mod file;
 pub mod lookup;
 pub mod recorder;
+pub mod schema;
 pub mod search;
 pub mod store;
 

@@ -1,76 +1,24 @@
 //! The history database: one SQLite file in WAL mode, every write a transaction.
 //!
-//! Schema (version 1; `PRAGMA user_version`, and `PRAGMA application_id` marks the file as a
-//! tunnelctl history):
-//!
-//! ```sql
-//! CREATE TABLE captures (
-//!     seq      INTEGER PRIMARY KEY,   -- order kept in; the row of the search index
-//!     id       TEXT NOT NULL UNIQUE,  -- the agent's capture ID (airt_…)
-//!     tunnel   TEXT NOT NULL,         -- tunnel_name
-//!     start    TEXT NOT NULL,         -- when it was captured, as the agent wrote it
-//!     start_ns INTEGER NOT NULL,      -- the same in Unix nanoseconds (kept_ns if unreadable)
-//!     method   TEXT NOT NULL,
-//!     path     TEXT NOT NULL,         -- the request target, query string included
-//!     status   INTEGER,               -- NULL while no response came
-//!     answered INTEGER NOT NULL,      -- 1 once the local server answered
-//!     size     INTEGER NOT NULL,      -- bytes of json
-//!     kept_ns  INTEGER NOT NULL,      -- when it was kept (or last updated)
-//!     json     TEXT NOT NULL          -- the agent's JSON of the capture, unchanged
-//! );
-//! CREATE VIRTUAL TABLE search USING fts5(text, content='', contentless_delete=1,
-//!     tokenize='ascii', detail='none');  -- rowid = captures.seq
-//! ```
+//! The schema, and how a file is made one, are in [`super::schema`].
 //!
 //! A capture is kept once (by its ID); one first kept while pending is updated when it comes
 //! back answered. Several recorders may write at once: each write takes the database's write
-//! lock first (`BEGIN IMMEDIATE`) and waits for it up to [`BUSY_WAIT`].
+//! lock first (`BEGIN IMMEDIATE`) and waits for it up to [`super::db_error::BUSY_WAIT`].
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
-use super::file::{self, shown, FileKind};
+use super::db_error::failure;
+use super::file::{self, FileKind};
+use super::schema::{self, Found};
 use super::search;
 use crate::capture::Exchange;
-use crate::error::{Error, Result};
-
-/// Marks the file as a tunnelctl history (`PRAGMA application_id`): "TnCt".
-pub const APPLICATION_ID: i64 = 0x546e_4374;
-/// The schema this binary writes; an older one is migrated, a newer one refused.
-pub const SCHEMA_VERSION: i64 = 1;
-/// How long a write waits for another recorder's to finish.
-pub const BUSY_WAIT: Duration = Duration::from_secs(10);
-
-/// The page size of a new history file, in bytes.
-const PAGE_SIZE: i64 = 65_536;
-/// The most of the file a connection keeps in memory, in KiB (`PRAGMA cache_size` takes a
-/// negative number as KiB).
-const CACHE_KIB: i64 = -65_536;
-
-/// Each schema version's step up from the one before (index 0: from an empty file to 1).
-const MIGRATIONS: &[&str] = &["CREATE TABLE captures (
-        seq INTEGER PRIMARY KEY,
-        id TEXT NOT NULL UNIQUE,
-        tunnel TEXT NOT NULL,
-        start TEXT NOT NULL,
-        start_ns INTEGER NOT NULL,
-        method TEXT NOT NULL,
-        path TEXT NOT NULL,
-        status INTEGER,
-        answered INTEGER NOT NULL,
-        size INTEGER NOT NULL,
-        kept_ns INTEGER NOT NULL,
-        json TEXT NOT NULL
-    );
-    CREATE INDEX captures_by_start ON captures(start_ns, seq);
-    CREATE INDEX captures_by_tunnel ON captures(tunnel, start_ns);
-    CREATE VIRTUAL TABLE search USING fts5(
-        text, content='', contentless_delete=1, tokenize='ascii', detail='none'
-    );"];
+use crate::error::Result;
 
 /// The history database, open.
 pub struct Store {
@@ -102,15 +50,26 @@ impl Store {
         if file::look(path)? == FileKind::Missing {
             file::create(path)?;
         }
-        Store::connect(path)
+        let (mut conn, found) = Store::connect(path)?;
+        if found != Found::Current {
+            schema::set_up(&mut conn, path)?;
+        }
+        Ok(Store::of(conn, path))
     }
 
     /// Opens the history at `path` when there is one (`None`: nothing kept yet).
     pub fn open_existing(path: &Path) -> Result<Option<Store>> {
-        match file::look(path)? {
-            FileKind::Missing | FileKind::Empty => Ok(None),
-            FileKind::Database => Store::connect(path).map(Some),
+        if matches!(file::look(path)?, FileKind::Missing | FileKind::Empty) {
+            return Ok(None);
         }
+        let (mut conn, found) = Store::connect(path)?;
+        match found {
+            Found::Current => {}
+            // Nothing kept yet (or another program is setting it up); a reader does not.
+            Found::Empty => return Ok(None),
+            Found::Older => schema::set_up(&mut conn, path)?,
+        }
+        Ok(Some(Store::of(conn, path)))
     }
 
     /// The file it is.
@@ -118,108 +77,23 @@ impl Store {
         &self.path
     }
 
-    fn connect(path: &Path) -> Result<Store> {
+    fn connect(path: &Path) -> Result<(Connection, Found)> {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags)
             .map_err(|e| failure(path, "opening it", &e))?;
-        let mut store = Store {
+        let found = schema::look(&conn, path)?;
+        Ok((conn, found))
+    }
+
+    fn of(conn: Connection, path: &Path) -> Store {
+        Store {
             conn,
             path: path.to_path_buf(),
-        };
-        store.prepare()?;
-        Ok(store)
-    }
-
-    /// Checks the file is ours and of a schema this binary knows, migrates an older one, and
-    /// sets the connection up (waits for locks, WAL).
-    fn prepare(&mut self) -> Result<()> {
-        let path = self.path.clone();
-        let fail = |what: &str| {
-            let path = path.clone();
-            let what = what.to_string();
-            move |e: rusqlite::Error| failure(&path, &what, &e)
-        };
-        self.conn
-            .busy_timeout(BUSY_WAIT)
-            .map_err(fail("setting it up"))?;
-        let (app, version, tables) = self.identity().map_err(fail("reading it"))?;
-        self.check_identity(app, version, tables)?;
-        // A poll's captures go in as one transaction; with SQLite's default cache (2 MiB) one
-        // of a few thousand captures spills its pages to the WAL and reads them back before
-        // it commits. The cache grows only as far as it is used.
-        self.conn
-            .pragma_update(None, "cache_size", CACHE_KIB)
-            .map_err(fail("setting it up"))?;
-        if app == APPLICATION_ID && version == SCHEMA_VERSION {
-            // The common case: nothing to migrate; WAL is a property of the file, already set.
-            self.conn
-                .pragma_update(None, "synchronous", "NORMAL")
-                .map_err(fail("setting it up"))?;
-            return Ok(());
         }
-        // Only a file with nothing in it yet takes it (it is fixed once written): large pages
-        // write a capture's JSON (a few KB each) in fewer, larger writes.
-        self.conn
-            .pragma_update(None, "page_size", PAGE_SIZE)
-            .map_err(fail("setting it up"))?;
-        self.conn
-            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))
-            .map_err(fail("setting it up"))?;
-        self.conn
-            .pragma_update(None, "synchronous", "NORMAL")
-            .map_err(fail("setting it up"))?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(fail("migrating it"))?;
-        // Another process may have made or migrated it meanwhile: look again, under the lock.
-        let version: i64 = tx
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(fail("migrating it"))?;
-        for (from, step) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
-            tx.execute_batch(step).map_err(fail("migrating it"))?;
-            tx.pragma_update(None, "user_version", from as i64 + 1)
-                .map_err(fail("migrating it"))?;
-        }
-        tx.pragma_update(None, "application_id", APPLICATION_ID)
-            .map_err(fail("migrating it"))?;
-        tx.commit().map_err(fail("migrating it"))
-    }
-
-    /// The file's application ID, schema version and number of tables.
-    fn identity(&self) -> rusqlite::Result<(i64, i64, i64)> {
-        let app = self
-            .conn
-            .pragma_query_value(None, "application_id", |r| r.get(0))?;
-        let version = self
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))?;
-        let tables = self
-            .conn
-            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
-        Ok((app, version, tables))
-    }
-
-    fn check_identity(&self, app: i64, version: i64, tables: i64) -> Result<()> {
-        let shown = shown(&self.path);
-        if app != APPLICATION_ID && !(app == 0 && tables == 0) {
-            return Err(Error::Config(format!(
-                "the history file {shown} is a SQLite database, but not a tunnelctl history; it \
-                 was left as it is (give another with --history-file or TUNNELCTL_HISTORY_FILE)"
-            )));
-        }
-        if version > SCHEMA_VERSION {
-            return Err(Error::Config(format!(
-                "the history file {shown} has schema version {version}, written by a newer \
-                 tunnelctl (this one knows up to {SCHEMA_VERSION}); update tunnelctl, or give \
-                 another file with --history-file. The file was left as it is."
-            )));
-        }
-        Ok(())
     }
 
     /// Starts a write: a transaction holding the database's write lock from its start, taken
-    /// as soon as no other writer holds it (waiting up to [`BUSY_WAIT`]).
+    /// as soon as no other writer holds it (waiting up to [`super::db_error::BUSY_WAIT`]).
     fn write(&mut self, what: &str) -> Result<rusqlite::Transaction<'_>> {
         self.conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -451,51 +325,6 @@ fn start_ns(start: &str) -> Option<i64> {
     OffsetDateTime::parse(start, &Rfc3339).ok().map(nanos)
 }
 
-/// A database failure as the user reads it: which file, what was being done, and what to do.
-/// A file that is not a database (or is damaged) is a configuration problem (exit 3); a lock
-/// held past [`BUSY_WAIT`] is a wait that ran out (exit 7); a full disk and other failures
-/// exit 1. Nothing is overwritten either way.
-fn failure(path: &Path, what: &str, e: &rusqlite::Error) -> Error {
-    let file = shown(path);
-    let code = e.sqlite_error_code();
-    let full = match code {
-        Some(ErrorCode::DiskFull) => Some(file::space_left_if_full(path)),
-        Some(ErrorCode::SystemIoFailure) => file::space_left_if_full(path).map(Some),
-        _ => None,
-    };
-    if let Some(left) = full {
-        let left = left.map_or(String::new(), |n| format!(" ({n} bytes left)"));
-        return Error::Io(format!(
-            "the disk holding the history file {file} is full{left} while {what}; what was kept \
-             before is intact (a write cut short is undone). Free some space, or keep the \
-             history elsewhere with --history-file"
-        ));
-    }
-    match code {
-        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => Error::Config(format!(
-            "the history file {file} is not a usable SQLite database ({e}); it was left as it is \
-             (give another with --history-file or TUNNELCTL_HISTORY_FILE)"
-        )),
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::WaitTimeout(format!(
-            "the history file {file} is locked by another program (another tunnelctl recording \
-             into it, or one such as sqlite3 in the middle of a write) and stayed locked for more \
-             than {} s while {what}; what was kept before is intact (this write was not made). Run \
-             again once the other is done, or keep this history elsewhere with \
-             --history-file",
-            BUSY_WAIT.as_secs()
-        )),
-        Some(
-            ErrorCode::ReadOnly
-            | ErrorCode::CannotOpen
-            | ErrorCode::PermissionDenied
-            | ErrorCode::AuthorizationForStatementDenied,
-        ) => Error::Config(format!(
-            "the history file {file} cannot be written ({e}) while {what}"
-        )),
-        _ => Error::Io(format!("the history file {file}: {what}: {e}")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -606,6 +435,46 @@ mod tests {
         drop(c);
         let e = Store::open(&newer).err().unwrap();
         assert!(e.to_string().contains("schema version 7"), "{e}");
+    }
+
+    /// Recorders and readers that all open a history file not made yet, at the same moment:
+    /// every one of them opens it, none keeps a capture twice.
+    #[test]
+    fn many_open_a_new_file_at_once() {
+        for round in 0..20 {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("h.sqlite3");
+            let start = std::sync::Arc::new(std::sync::Barrier::new(12));
+            let threads: Vec<_> = (0..12)
+                .map(|i| {
+                    let path = path.clone();
+                    let start = start.clone();
+                    std::thread::spawn(move || -> std::result::Result<(), String> {
+                        start.wait();
+                        if i % 3 == 2 {
+                            if let Some(s) =
+                                Store::open_existing(&path).map_err(|e| e.to_string())?
+                            {
+                                s.count().map_err(|e| e.to_string())?;
+                            }
+                            return Ok(());
+                        }
+                        let mut s = Store::open(&path).map_err(|e| e.to_string())?;
+                        let c = capture("airt_same", "2026-01-01T00:00:00Z", "{}", true);
+                        s.keep(std::slice::from_ref(&c))
+                            .map_err(|e| e.to_string())?;
+                        Ok(())
+                    })
+                })
+                .collect();
+            for t in threads {
+                if let Err(e) = t.join().unwrap() {
+                    panic!("round {round}: {e}");
+                }
+            }
+            let s = Store::open_existing(&path).unwrap().unwrap();
+            assert_eq!(s.count().unwrap(), 1, "round {round}");
+        }
     }
 
     #[test]
