@@ -39,8 +39,12 @@ pub mod env {
 
 /// The default bound of the capture history's size: 1 GiB.
 pub const DEFAULT_HISTORY_MAX_SIZE: u64 = 1 << 30;
+/// [`DEFAULT_HISTORY_MAX_SIZE`] as `config show` writes it (a test holds the two together).
+pub const DEFAULT_HISTORY_MAX_SIZE_TEXT: &str = "1GiB";
 /// The default bound of the capture history's age: 30 days.
 pub const DEFAULT_HISTORY_MAX_AGE: Duration = Duration::from_secs(30 * 86_400);
+/// [`DEFAULT_HISTORY_MAX_AGE`] as `config show` writes it (a test holds the two together).
+pub const DEFAULT_HISTORY_MAX_AGE_TEXT: &str = "30d";
 
 /// The settings the command line gave: a flag, or (clap reads them alike) its environment
 /// variable. Output flags (`--json`, `--quiet`, ...) are the printer's, not these.
@@ -454,11 +458,15 @@ impl Settings {
         rows.push(("history_file", history_file));
         rows.push((
             "history_max_size",
-            typed_text(None, "history_max_size", "1GiB".into())?,
+            typed_text(
+                None,
+                "history_max_size",
+                DEFAULT_HISTORY_MAX_SIZE_TEXT.into(),
+            )?,
         ));
         rows.push((
             "history_max_age",
-            typed_text(None, "history_max_age", "30d".into())?,
+            typed_text(None, "history_max_age", DEFAULT_HISTORY_MAX_AGE_TEXT.into())?,
         ));
         for provider in Provider::ALL {
             rows.push((provider.config_key(), self.webhook_secret(provider)?));
@@ -470,6 +478,18 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_history_defaults_read_as_written() {
+        assert_eq!(
+            crate::history::parse_max_size(DEFAULT_HISTORY_MAX_SIZE_TEXT),
+            Ok(DEFAULT_HISTORY_MAX_SIZE)
+        );
+        assert_eq!(
+            crate::parse::parse_lookback(DEFAULT_HISTORY_MAX_AGE_TEXT).ok(),
+            Some(DEFAULT_HISTORY_MAX_AGE)
+        );
+    }
 
     fn with_profile(text: &str) -> (tempfile::TempDir, Settings) {
         let dir = tempfile::tempdir().unwrap();
