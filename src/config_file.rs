@@ -88,9 +88,15 @@ pub fn is_webhook_secret_key(key: &str) -> bool {
     crate::signature::Provider::from_config_key(key).is_some()
 }
 
+/// tunnelctl's folders on this platform: the config file's (`config_dir`) and the capture
+/// history's (`data_dir`). `None` when the platform names no home folder.
+pub fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", "tunnelctl")
+}
+
 /// Where the config file lives when neither `--config` nor `TUNNELCTL_CONFIG` says.
 pub fn default_path() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "tunnelctl").map(|d| d.config_dir().join("config.toml"))
+    project_dirs().map(|d| d.config_dir().join("config.toml"))
 }
 
 /// A loaded config file.

@@ -16,8 +16,7 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 
 /// The default history file: `history.sqlite3` in the platform's data folder.
 pub fn default_path() -> Option<PathBuf> {
-    directories::ProjectDirs::from("", "", "tunnelctl")
-        .map(|d| d.data_dir().join("history.sqlite3"))
+    crate::config_file::project_dirs().map(|d| d.data_dir().join("history.sqlite3"))
 }
 
 /// The path as messages show it.
