@@ -87,6 +87,9 @@ A webhook secret is read from stdin only ('-'), never from the command line.")]
         /// api_key, api_url, agent_url, max_attempts, rate, history_* or webhook_secret_<provider>
         key: String,
         /// The value, or '-' to read it from stdin
+        // A value that starts with '-' (`-2d`, `-1`) is the value, checked as the key's, not
+        // taken for a flag clap does not know.
+        #[arg(allow_hyphen_values = true)]
         value: String,
     },
     /// Remove a key from the profile

@@ -8,6 +8,7 @@ use std::process::Command as StdCommand;
 
 use serde_json::{json, Value};
 
+use crate::common::seed::capture_kinds;
 use crate::common::upstream::visit;
 use crate::common::{run, strings, wait_until, Env, Out, API_KEY};
 use crate::local::edge_port;
@@ -185,25 +186,10 @@ fn hours_ago(hours: i64) -> String {
         .expect("a time")
 }
 
-/// Captures of several kinds, oldest first (the first two days old).
-fn seed_kinds(env: &Env) -> Vec<String> {
-    strings(&env.mock.seed_captures(json!([
-        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/stripe?x=1", "status_code": 200,
-         "headers": {"Content-Type": ["application/json"]}, "body": "{\"type\":\"invoice.paid\"}",
-         "start": hours_ago(48)},
-        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/github", "status_code": 500,
-         "headers": {"X-GitHub-Event": ["push"]}, "body": "{}"},
-        {"tunnel_name": "b (http)", "method": "GET", "uri": "/status", "status_code": 404},
-        {"tunnel_name": "a (http)", "method": "PUT", "uri": "/items/7", "status_code": 201,
-         "response_body": "created invoice.paid"},
-        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/slow", "pending": true}
-    ])))
-}
-
 #[test]
 fn every_filter_and_output_of_list_reads_the_history_as_it_read_the_agent() {
     let env = Env::new();
-    seed_kinds(&env);
+    capture_kinds(&env, &hours_ago(48));
     let cases: &[&[&str]] = &[
         &[],
         &["--method", "POST"],
@@ -575,7 +561,21 @@ fn bad_values_of_the_new_flags_are_usage_errors() {
     local(&env, &["requests", "record", "--once"])
         .code(3)
         .says("history_max_size");
-    local(&env, &["config", "set", "history_max_age", "soon"]).code(2);
+    env.run(&["config", "set", "history_max_age", "soon"])
+        .code(2)
+        .says("history_max_age: 'soon' is not a duration");
+    // A value that starts with '-' is checked as the key's value, not taken for a flag.
+    env.run(&["config", "set", "history_max_age", "-2d"])
+        .code(2)
+        .says("history_max_age: '-2d' is a negative duration");
+    env.run(&["config", "set", "history_max_size", "-5MiB"])
+        .code(2)
+        .says("history_max_size: '-5MiB'");
+    let config = std::fs::read_to_string(env.config_path()).unwrap_or_default();
+    assert!(
+        !config.contains("history_max_age"),
+        "nothing was set: {config}"
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::Duration;
 
+use crate::common::seed::capture_kinds;
 use crate::common::upstream::{visit, Upstream};
 use crate::common::{run, strings, strings_at, wait_until, words, Env, Out};
 use base64::Engine;
@@ -605,17 +606,8 @@ fn list_filters_by_method_status_path_text_and_time_with_tunnel_and_limit() {
     let env = Env::new();
     let old = "2020-01-01T00:00:00Z";
     // Oldest first; the list shows newest first.
-    let ids = env.mock.seed_captures(json!([
-        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/stripe?x=1", "status_code": 200,
-         "headers": {"Stripe-Signature": ["t=1"]}, "body": "{\"type\":\"invoice.paid\"}", "start": old},
-        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/github", "status_code": 500,
-         "headers": {"X-GitHub-Event": ["push"]}, "body": "{}"},
-        {"tunnel_name": "b (http)", "method": "GET", "uri": "/status", "status_code": 404},
-        {"tunnel_name": "a (http)", "method": "PUT", "uri": "/items/7", "status_code": 201,
-         "response_body": "created invoice.paid"},
-        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/slow", "pending": true}
-    ]));
-    let id = strings(&ids);
+    let ids = capture_kinds(&env, old);
+    let id = ids;
     let want = |idx: &[usize]| idx.iter().map(|i| id[*i].clone()).collect::<Vec<_>>();
     assert_eq!(listed(&env, "--method post"), want(&[4, 1, 0]));
     assert_eq!(listed(&env, "--method GET,put"), want(&[3, 2]));

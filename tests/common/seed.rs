@@ -150,3 +150,20 @@ impl Env {
         self.stored_all(key).into_iter().find(|i| i["id"] == id)
     }
 }
+
+/// Five captures of every kind the `local requests list` filters tell apart (two tunnels,
+/// methods, 2xx/4xx/5xx and pending, a Stripe signature, JSON and text bodies), oldest first,
+/// the oldest captured at `oldest_start`; their IDs in that order.
+pub fn capture_kinds(env: &Env, oldest_start: &str) -> Vec<String> {
+    strings(&env.mock.seed_captures(json!([
+        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/stripe?x=1", "status_code": 200,
+         "headers": {"Content-Type": ["application/json"], "Stripe-Signature": ["t=1"]},
+         "body": "{\"type\":\"invoice.paid\"}", "start": oldest_start},
+        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/github", "status_code": 500,
+         "headers": {"X-GitHub-Event": ["push"]}, "body": "{}"},
+        {"tunnel_name": "b (http)", "method": "GET", "uri": "/status", "status_code": 404},
+        {"tunnel_name": "a (http)", "method": "PUT", "uri": "/items/7", "status_code": 201,
+         "response_body": "created invoice.paid"},
+        {"tunnel_name": "a (http)", "method": "POST", "uri": "/hooks/slow", "pending": true}
+    ])))
+}
