@@ -39,7 +39,7 @@ for s in $SCENARIOS; do
 done
 
 # ---------------------------------------------------------------------------------------------
-# 1. Tools: hyperfine, GNU time, curl, jq, python3 (Debian/Ubuntu packages).
+# 1. Tools: hyperfine, GNU time, curl, jq, python3, sqlite3, readelf (Debian/Ubuntu packages).
 # ---------------------------------------------------------------------------------------------
 need=()
 command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
@@ -47,6 +47,8 @@ command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
 command -v curl >/dev/null 2>&1 || need+=(curl)
 command -v jq >/dev/null 2>&1 || need+=(jq)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
+command -v readelf >/dev/null 2>&1 || need+=(binutils)
 if ((${#need[@]})); then
     log "installing ${need[*]}"
     SUDO=
@@ -422,6 +424,9 @@ if want S7; then
         fact s7_strip "none (no strip tool; the release profile strips)"
     fi
     fact s7_bytes "$(stat -c %s "$TMP/tunnelctl.stripped")"
+    # Position-independent (ELF type DYN), and the shared libraries it needs at every start.
+    fact s7_elf_type "$(readelf -h "$T" | awk '$1 == "Type:" { print $2 }')"
+    fact s7_needed "$(readelf -d "$T" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')"
 fi
 
 # ---------------------------------------------------------------------------------------------
@@ -455,10 +460,25 @@ if want S11; then
     fact s11_answer_bytes "$(curl -s "$AGENT/requests/http" | wc -c)"
     fact s11_capture_bytes "$(curl -s "$AGENT/requests/http?limit=1" | jq -r '.requests[0].request.raw' | base64 -d | wc -c)"
     fact s11_file_bytes "$(stat -c %s "$S11_FILE")"
+    # What keeping the same captures in SQLite costs with SQLite's own shell, the answer already
+    # fetched: each capture's JSON and its ID in a table with the ID unique, in WAL mode, no
+    # search index. The floor under any tool that keeps the agent's JSON unchanged in SQLite.
+    curl -s -o "$TMP/s11-answer.json" "$AGENT/requests/http"
+    S11_SQL=$TMP/s11-sql.sqlite3
+    cat >"$TMP/s11.sql" <<SQL
+PRAGMA journal_mode = WAL;
+CREATE TABLE captures (id TEXT NOT NULL UNIQUE, json TEXT NOT NULL);
+INSERT INTO captures SELECT value ->> 'id', value FROM json_each(readfile('$TMP/s11-answer.json'), '\$.requests');
+SQL
+    sqlite3 "$S11_SQL" <"$TMP/s11.sql" >/dev/null
+    [ "$(sqlite3 "$S11_SQL" 'SELECT count(*) FROM captures')" = 10000 ] || die "S11: sqlite3 did not keep 10000 captures"
+    fact s11_sqlite3_version "$(sqlite3 --version | cut -d' ' -f1)"
     # Every run starts from no history: --prepare removes it (and its -wal and -shm).
-    TUNNELCTL_HISTORY_FILE=$S11_FILE hf s11 --warmup 1 --runs 10 --prepare "rm -f $S11_FILE $S11_FILE-wal $S11_FILE-shm" \
+    TUNNELCTL_HISTORY_FILE=$S11_FILE hf s11 --warmup 1 --runs 10 \
+        --prepare "rm -f $S11_FILE $S11_FILE-wal $S11_FILE-shm $S11_SQL $S11_SQL-wal $S11_SQL-shm" \
         "$T local requests record --once" \
-        "curl -s -o /dev/null $AGENT/requests/http"
+        "curl -s -o /dev/null $AGENT/requests/http" \
+        "bash -c \"sqlite3 $S11_SQL <$TMP/s11.sql\""
     ctl POST reset >/dev/null
 fi
 
