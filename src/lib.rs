@@ -29,6 +29,7 @@ pub mod history;
 pub mod http;
 pub mod inspect;
 pub mod interrupt;
+pub mod math;
 pub mod output;
 pub mod parse;
 pub mod prompt;
