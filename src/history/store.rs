@@ -113,6 +113,15 @@ impl Store {
         let fail = |e: rusqlite::Error| failure(&path, "keeping captures in it", &e);
         let mut kept = KeptCount::default();
         let now = now_ns();
+        // Oldest first, so that the order kept in is the order captured.
+        let captures: Vec<(&Exchange, &str)> = captures
+            .into_iter()
+            .rev()
+            .filter(|e| !e.id.is_empty())
+            .filter_map(|e| e.json().map(|json| (e, json)))
+            .collect();
+        // Made before the write lock is taken: most of the work, and no other writer waits.
+        let texts = search::index_texts(&captures.iter().map(|(e, _)| *e).collect::<Vec<_>>());
         let tx = self.write("keeping captures in it")?;
         {
             let mut find = tx
@@ -136,10 +145,7 @@ impl Store {
             let mut index = tx
                 .prepare_cached("INSERT INTO search (rowid, text) VALUES (?1, ?2)")
                 .map_err(fail)?;
-            for e in captures.into_iter().rev() {
-                let Some(json) = e.json().filter(|_| !e.id.is_empty()) else {
-                    continue;
-                };
+            for ((e, json), text) in captures.into_iter().zip(texts) {
                 let status = e.status().map(i64::from);
                 let found: Option<(i64, bool)> = find
                     .query_row([&e.id], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -163,9 +169,7 @@ impl Store {
                             ])
                             .map_err(fail)?;
                         let seq = tx.last_insert_rowid();
-                        index
-                            .execute(params![seq, search::index_text(e)])
-                            .map_err(fail)?;
+                        index.execute(params![seq, text]).map_err(fail)?;
                         kept.new += 1;
                     }
                     Some((seq, false)) if e.answered() => {
@@ -173,9 +177,7 @@ impl Store {
                             .execute(params![seq, status, true, json.len() as i64, now, json])
                             .map_err(fail)?;
                         unindex.execute([seq]).map_err(fail)?;
-                        index
-                            .execute(params![seq, search::index_text(e)])
-                            .map_err(fail)?;
+                        index.execute(params![seq, text]).map_err(fail)?;
                         kept.updated += 1;
                     }
                     Some(_) => {}
