@@ -15,67 +15,8 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
+use common::real_agent::{edge_port, start_http_tunnel, tunnelctl, visit, wait_for_requests, WHY};
 use serde_json::Value;
-
-const WHY: &str = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)";
-
-/// The binary, pointed at the agent the harness started.
-fn tunnelctl(args: &[&str]) -> common::Out {
-    assert_eq!(std::env::var("REAL_AGENT").as_deref(), Ok("1"), "{WHY}");
-    let mut cmd = assert_cmd::Command::cargo_bin("tunnelctl").expect("the binary is built");
-    cmd.env_remove("RUST_BACKTRACE").args(args);
-    common::run(&mut cmd)
-}
-
-/// The edge port of a started tunnel leg, from the harness's edges file.
-fn edge_port(public_url: &str) -> u16 {
-    let path = std::env::var("REAL_AGENT_EDGES").expect("REAL_AGENT_EDGES is set by the harness");
-    // Waits for the condition (every 100 ms, for at most 30 s: a hang guard, not a bound).
-    for _ in 0..300 {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        for line in text.lines() {
-            let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
-            if v["url"] == public_url {
-                return v["edge_port"].as_u64().expect("a port") as u16;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("no edge for {public_url} in {path}");
-}
-
-/// Sends one HTTP/1.1 request through an edge, as a visitor would, and returns the answer.
-fn visit(port: u16, method: &str, path: &str, body: &str) -> String {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("the edge accepts");
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: visitor.test\r\nContent-Type: application/json\r\nX-Test: yes\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    let _ = s.read_to_string(&mut answer);
-    answer
-}
-
-fn wait_for_requests(tunnel: &str, n: usize) -> Vec<Value> {
-    // Waits for the condition (every 100 ms, for at most 30 s: a hang guard, not a bound).
-    for _ in 0..300 {
-        let out = tunnelctl(&["local", "requests", "list", "--tunnel", tunnel, "--json"]);
-        out.ok();
-        let list = out.json().as_array().cloned().unwrap_or_default();
-        if list.len() >= n
-            && list
-                .iter()
-                .all(|r| r["response"]["status_code"].as_u64().unwrap_or(0) != 0)
-        {
-            return list;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("fewer than {n} captured requests on {tunnel}");
-}
 
 #[test]
 #[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
@@ -196,13 +137,7 @@ fn refusals_are_explained() {
 #[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
 fn the_inspector_lists_a_real_capture() {
     use common::pty::Pty;
-    tunnelctl(&[
-        "local", "tunnels", "start", "--name", "peek", "--proto", "http", "--addr", "8080",
-    ])
-    .ok();
-    let leg = tunnelctl(&["local", "tunnels", "get", "peek (http)", "--json"]);
-    leg.ok();
-    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    let port = start_http_tunnel("peek");
     tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
     assert!(visit(port, "POST", "/peek/1?x=y", "{\"event\":\"seen\"}").contains("200"));
     wait_for_requests("peek (http)", 1);
@@ -303,13 +238,7 @@ fn captured_header(capture: &Value, name: &str) -> Option<String> {
 #[test]
 #[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
 fn filters_changed_replays_save_and_send_against_the_real_agent() {
-    tunnelctl(&[
-        "local", "tunnels", "start", "--name", "hook", "--proto", "http", "--addr", "8080",
-    ])
-    .ok();
-    let leg = tunnelctl(&["local", "tunnels", "get", "hook (http)", "--json"]);
-    leg.ok();
-    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    let port = start_http_tunnel("hook");
     let edge = format!("http://127.0.0.1:{port}");
     tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
     assert!(visit(port, "POST", "/hook?n=1", "{\"event\":\"paid\",\"n\":1}").contains("200"));
@@ -537,13 +466,7 @@ fn signed_webhooks_against_the_real_agent() {
         cmd.env_remove("RUST_BACKTRACE").env(VAR, SECRET).args(args);
         common::run(&mut cmd)
     };
-    tunnelctl(&[
-        "local", "tunnels", "start", "--name", "signed", "--proto", "http", "--addr", "8080",
-    ])
-    .ok();
-    let leg = tunnelctl(&["local", "tunnels", "get", "signed (http)", "--json"]);
-    leg.ok();
-    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    let port = start_http_tunnel("signed");
     tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
     let body = "{\"action\":\"opened\",\"n\":1}";
     let signed = lib.sign("github", body, SECRET, 0);
@@ -618,75 +541,10 @@ fn signed_webhooks_against_the_real_agent() {
     tunnelctl(&["local", "tunnels", "stop", "signed (http)"]).ok();
 }
 
-/// The capture history against the real agent. The test cannot stop and start the agent
-/// binary (the harness owns it and starts it once), so it clears the agent's captures with
-/// `DELETE /api/requests/http` (`local requests clear`), which leaves the agent as a restart
-/// does: none of its captures left. The capture is then read back from the history alone.
-#[test]
-#[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
-fn a_capture_kept_in_history_outlives_the_agents_captures() {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    let file = dir.path().join("history.sqlite3");
-    let file = file.to_str().expect("a UTF-8 path");
-    let with_history = |args: &[&str]| {
-        let mut all = vec!["--history-file", file];
-        all.extend_from_slice(args);
-        tunnelctl(&all)
-    };
-    tunnelctl(&[
-        "local", "tunnels", "start", "--name", "kept", "--proto", "http", "--addr", "8080",
-    ])
-    .ok();
-    let leg = tunnelctl(&["local", "tunnels", "get", "kept (http)", "--json"]);
-    leg.ok();
-    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
-    assert!(visit(port, "POST", "/kept?n=7", "{\"event\":\"refund.created\"}").contains("200"));
-    let captured = wait_for_requests("kept (http)", 1);
-    let id = captured[0]["id"].as_str().unwrap().to_string();
-    let before = tunnelctl(&["local", "requests", "get", &id, "--json"]);
-    before.ok();
-
-    with_history(&[
-        "local",
-        "requests",
-        "record",
-        "--once",
-        "--tunnel",
-        "kept (http)",
-    ])
-    .ok()
-    .says("Kept 1 new capture(s)");
-    tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
-    tunnelctl(&["local", "requests", "get", &id]).code(4);
-
-    let get = with_history(&["local", "requests", "get", &id, "--json"]);
-    get.ok().says("read from the history");
-    assert_eq!(get.stdout, before.stdout, "the agent's JSON, unchanged");
-    let found = with_history(&[
-        "local",
-        "requests",
-        "list",
-        "--history",
-        "--grep",
-        "refund.created",
-        "--json",
-    ]);
-    found.ok();
-    assert_eq!(common::strings_at(&found.json(), "/id"), [id]);
-    tunnelctl(&["local", "tunnels", "stop", "kept"]).ok();
-    tunnelctl(&["local", "tunnels", "stop", "kept (http)"]).ok();
-}
-
 #[test]
 #[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
 fn a_webhook_captured_by_the_real_agent_becomes_a_fixture_that_passes() {
-    tunnelctl(&[
-        "local", "tunnels", "start", "--name", "fixture", "--proto", "http", "--addr", "8080",
-    ])
-    .ok();
-    let leg = tunnelctl(&["local", "tunnels", "get", "fixture (http)", "--json"]);
-    leg.ok();
-    let port = edge_port(leg.json()["public_url"].as_str().unwrap());
+    let port = start_http_tunnel("fixture");
     tunnelctl(&["local", "requests", "clear", "--yes"]).ok();
     assert!(visit(
         port,

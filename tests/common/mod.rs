@@ -7,6 +7,7 @@
 pub mod fixtures;
 pub mod hostile;
 pub mod pty;
+pub mod real_agent;
 pub mod rusage;
 pub mod seed;
 pub mod tls;

@@ -1,0 +1,88 @@
+//! Helpers of the tests that run inside `../shared/real-agent/with-agent`, beside the real
+//! agent: the binary pointed at it, the edge port of a tunnel leg, a visitor's request, and
+//! waiting for captures.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use serde_json::Value;
+
+pub const WHY: &str =
+    "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)";
+
+/// The binary, pointed at the agent the harness started.
+pub fn tunnelctl(args: &[&str]) -> super::Out {
+    assert_eq!(std::env::var("REAL_AGENT").as_deref(), Ok("1"), "{WHY}");
+    let mut cmd = assert_cmd::Command::cargo_bin("tunnelctl").expect("the binary is built");
+    cmd.env_remove("RUST_BACKTRACE").args(args);
+    super::run(&mut cmd)
+}
+
+/// The edge port of a started tunnel leg, from the harness's edges file.
+pub fn edge_port(public_url: &str) -> u16 {
+    let path = std::env::var("REAL_AGENT_EDGES").expect("REAL_AGENT_EDGES is set by the harness");
+    // Waits for the condition (every 100 ms, for at most 30 s: a hang guard, not a bound).
+    for _ in 0..300 {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        for line in text.lines() {
+            let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+            if v["url"] == public_url {
+                return v["edge_port"].as_u64().expect("a port") as u16;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("no edge for {public_url} in {path}");
+}
+
+/// Sends one HTTP/1.1 request through an edge, as a visitor would, and returns the answer.
+pub fn visit(port: u16, method: &str, path: &str, body: &str) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("the edge accepts");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: visitor.test\r\nContent-Type: application/json\r\nX-Test: yes\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    answer
+}
+
+pub fn wait_for_requests(tunnel: &str, n: usize) -> Vec<Value> {
+    // Waits for the condition (every 100 ms, for at most 30 s: a hang guard, not a bound).
+    for _ in 0..300 {
+        let out = tunnelctl(&["local", "requests", "list", "--tunnel", tunnel, "--json"]);
+        out.ok();
+        let list = out.json().as_array().cloned().unwrap_or_default();
+        if list.len() >= n
+            && list
+                .iter()
+                .all(|r| r["response"]["status_code"].as_u64().unwrap_or(0) != 0)
+        {
+            return list;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("fewer than {n} captured requests on {tunnel}");
+}
+
+/// Starts an http tunnel `name` to the harness's upstream (the agent makes `name` and
+/// `name (http)`) and returns the edge port of its `(http)` leg.
+pub fn start_http_tunnel(name: &str) -> u16 {
+    tunnelctl(&[
+        "local", "tunnels", "start", "--name", name, "--proto", "http", "--addr", "8080",
+    ])
+    .ok();
+    let leg = tunnelctl(&[
+        "local",
+        "tunnels",
+        "get",
+        &format!("{name} (http)"),
+        "--json",
+    ]);
+    leg.ok();
+    edge_port(leg.json()["public_url"].as_str().expect("a public URL"))
+}
