@@ -585,11 +585,8 @@ fn the_inspector_records_what_it_shows_and_browses_the_history() {
         json!([{"method": "POST", "uri": "/hooks/first"}, {"method": "GET", "uri": "/second"}]),
     );
     let spawn = |args: &[&str]| {
-        let mut cmd = env.std_cmd();
-        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-            .env("TUNNELCTL_HISTORY_FILE", history_file(&env))
-            .args(["local", "inspect"])
-            .args(args);
+        let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], args);
+        cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env));
         crate::common::pty::Pty::spawn(&cmd, 24, 100)
     };
     let mut term = spawn(&["--record"]);

@@ -19,13 +19,8 @@ fn inspect(env: &Env, agent_url: &str, args: &[&str]) -> Pty {
     let mut perms = std::fs::metadata(&editor).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     std::fs::set_permissions(&editor, perms).unwrap();
-    let mut cmd: Command = env.std_cmd();
-    cmd.env("EDITOR", &editor)
-        .env_remove("VISUAL")
-        .env("TUNNELCTL_AGENT_URL", agent_url)
-        .current_dir(env.dir.path())
-        .args(["local", "inspect"])
-        .args(args);
+    let mut cmd = env.inspector_cmd(agent_url, &[], args);
+    cmd.env("EDITOR", &editor);
     Pty::spawn(&cmd, 24, 80)
 }
 

@@ -3,8 +3,6 @@
 //! still waiting for its answer says so instead of showing a duration of zero; and each place
 //! says what Esc does there.
 
-use std::process::Command;
-
 use serde_json::json;
 use tunnelctl_mock::MockOptions;
 
@@ -15,13 +13,7 @@ use crate::local::{edge_port, tunnels_to_upstream};
 
 /// `tunnelctl local inspect` on a 24x80 terminal in the test's folder.
 fn inspect(env: &Env) -> Pty {
-    let mut cmd: Command = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env_remove("VISUAL")
-        .env_remove("EDITOR")
-        .current_dir(env.dir.path())
-        .args(["local", "inspect"]);
-    Pty::spawn(&cmd, 24, 80)
+    Pty::spawn(&env.inspector_cmd(&env.mock.agent_url(), &[], &[]), 24, 80)
 }
 
 /// The screen's lines, trailing blanks trimmed.

@@ -3,8 +3,6 @@
 //! filter that still matches the selected row keeps it, the bottom line keeps the keys of the
 //! place, and `?` lists every word of the filter language.
 
-use std::process::Command;
-
 use serde_json::json;
 
 use crate::common::pty::{keys, Pty};
@@ -12,14 +10,11 @@ use crate::common::Env;
 
 /// `tunnelctl [FLAGS] local inspect` on a 24x80 terminal.
 fn inspect(env: &Env, flags: &[&str]) -> Pty {
-    let mut cmd: Command = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env_remove("VISUAL")
-        .env_remove("EDITOR")
-        .current_dir(env.dir.path())
-        .args(flags)
-        .args(["local", "inspect"]);
-    Pty::spawn(&cmd, 24, 80)
+    Pty::spawn(
+        &env.inspector_cmd(&env.mock.agent_url(), flags, &[]),
+        24,
+        80,
+    )
 }
 
 /// The bottom line of the screen.

@@ -227,6 +227,26 @@ impl Env {
         cmd
     }
 
+    /// `tunnelctl [FLAGS] local inspect [ARGS]` against the agent at `agent_url`, in the test's
+    /// folder (where the inspector's `s` saves), with no editor of the person running the tests
+    /// (`VISUAL` and `EDITOR` unset): ready for [`pty::Pty::spawn`].
+    pub fn inspector_cmd(
+        &self,
+        agent_url: &str,
+        flags: &[&str],
+        args: &[&str],
+    ) -> std::process::Command {
+        let mut cmd = self.std_cmd();
+        cmd.env("TUNNELCTL_AGENT_URL", agent_url)
+            .env_remove("VISUAL")
+            .env_remove("EDITOR")
+            .current_dir(self.dir.path())
+            .args(flags)
+            .args(["local", "inspect"])
+            .args(args);
+        cmd
+    }
+
     /// The binary pointed at the emulator, started on a pseudo-terminal of `rows` x `cols`
     /// (see [`pty::Pty`]).
     pub fn pty(&self, args: &[&str], rows: u16, cols: u16) -> pty::Pty {
