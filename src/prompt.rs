@@ -3,14 +3,14 @@
 //! says and how its answer is read, and how an answer that cannot be had becomes an error, so
 //! handlers never touch the terminal themselves.
 //!
-//! At the terminal, dialoguer asks every question ([`dialog`]; hidden answers through its
-//! `Password`, [`hidden`]). Ctrl-C ends any question at once with exit 130 (SIGTERM with 143),
+//! At the terminal, dialoguer asks every question (`dialog`; hidden answers through its
+//! `Password`, `hidden`). Ctrl-C ends any question at once with exit 130 (SIGTERM with 143),
 //! and nothing typed before or after it is taken as an answer; Esc and `q` cancel a picker, and
 //! Esc then Enter a hidden answer. A picker left with Enter and nothing chosen opens its find
 //! step, where typing filters the rows and Enter chooses one (Esc goes back to the picker).
 //! The terminal is put back (cursor shown, line mode) however a question ends.
 //!
-//! A scripted prompter ([`script`]) types keys from a string instead of a person and keeps
+//! A scripted prompter (`script`) types keys from a string instead of a person and keeps
 //! what was written: unit and in-process tests drive every question with it.
 
 mod dialog;

@@ -1,6 +1,6 @@
 //! The one engine for an operation over many items (agent commands over sessions, deletes of
 //! several IDs, the steps of a rolling upgrade): bounded concurrency, each outcome reported as
-//! it finishes ([`view`]), a graceful stop on Ctrl-C or SIGTERM or when `--timeout` runs out
+//! it finishes ([`bulk_view`]), a graceful stop on Ctrl-C or SIGTERM or when `--timeout` runs out
 //! (nothing new starts, what is under way ends, cut at the deadline, the rest is reported as
 //! not started), one result object per item for `--json`, and one rule for the exit
 //! ([`conclude`]), which every bulk command and the rolling upgrade share.

@@ -52,7 +52,7 @@ pub struct CompletionsArgs {
 /// The variable a shell sets (`COMPLETE=<shell>`) to ask `tunnelctl` for completions.
 pub const VAR: &str = "COMPLETE";
 
-/// Did a shell ask for completions? Checked before [`env`] is consulted, so that an ordinary
+/// Did a shell ask for completions? Checked before [`env()`] is consulted, so that an ordinary
 /// run pays for neither the arguments' copy nor the working directory completion wants.
 pub fn asked() -> bool {
     std::env::var_os(VAR).is_some()

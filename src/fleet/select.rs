@@ -30,7 +30,7 @@ enum Condition {
     Compare(Ordering, bool, Version),
 }
 
-/// A condition on the agent version: one or more [`Condition`]s that must all hold. Anything
+/// A condition on the agent version: one or more `Condition`s that must all hold. Anything
 /// outside [`VERSION_GRAMMAR`] (`abc`, `v3.19`, `=>3.19`, `~3.19`) is refused, so a typo never
 /// selects nothing in silence.
 #[derive(Debug, Clone, PartialEq, Eq)]

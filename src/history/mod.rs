@@ -2,7 +2,7 @@
 //! memory (a restart clears the agent; its byte budget evicts the oldest), in one SQLite file
 //! a user can open with `sqlite3`.
 //!
-//! - [`file`]: where the file lives, and what is at a path before SQLite is let near it (a
+//! - [`file`](mod@file): where the file lives, and what is at a path before SQLite is let near it (a
 //!   file that is not a database is never opened, so never overwritten); created 0600 in a
 //!   folder only the user can read.
 //! - [`schema`]: what makes a file a history (its identity, schema version and migrations),

@@ -5,7 +5,7 @@
 //! credentials: the client comes from [`Http::verbatim`]; only a `Host` from the URL when the
 //! message has none), the framing headers are left to the HTTP layer, and a request is tried again only when the connection failed before anything
 //! was sent: a webhook the server may have acted on is never delivered twice. It goes over a
-//! connection of its own ([`super::wire`]), so that the answer's header names are shown as the
+//! connection of its own (`http::wire`), so that the answer's header names are shown as the
 //! server wrote them, in its order.
 
 use std::sync::Arc;

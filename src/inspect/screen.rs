@@ -1,5 +1,5 @@
 //! The inspector's screen (`tunnelctl local inspect`): the title line, the list of captured
-//! exchanges, the detail pane, the bottom line ([`bottom`]: keys, the `/` bar or a message),
+//! exchanges, the detail pane, the bottom line (`bottom`: keys, the `/` bar or a message),
 //! and what may cover them (help, a confirmation, the wait for the agent).
 //!
 //! It only draws [`crate::inspect::model::State`]; it tells the state how many rows fit so

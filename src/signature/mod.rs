@@ -7,7 +7,7 @@
 //! every header and byte of a captured request, so nothing here panics on any input, and the
 //! texts it returns never hold a secret nor a header's value.
 //!
-//! One module per provider reads its headers into a common [`claim::Claim`] and writes fresh
+//! One module per provider reads its headers into a common `claim::Claim` and writes fresh
 //! ones; checking the HMAC (in constant time) and the timestamp's age is done here, once.
 
 mod claim;

@@ -1,10 +1,10 @@
 //! A captured or saved request sent again, by `tunnelctl` itself: the changes asked for on
 //! the command line ([`modify`]), the user's editor on it ([`edit`]), what is checked before
 //! it goes ([`check`]), its webhook signature made again ([`resign`]) and sending it to an
-//! upstream ([`send`]). The request is the one HTTP message type,
+//! upstream ([`send`](mod@send)). The request is the one HTTP message type,
 //! [`crate::capture::message::Message`].
 //!
-//! Pure but for [`edit`] (runs the editor) and [`send`] (through `crate::http`): commands and
+//! Pure but for [`edit`] (runs the editor) and [`send`](mod@send) (through `crate::http`): commands and
 //! the inspector share it.
 
 pub mod check;

@@ -41,7 +41,7 @@ fn exists(path: &Path) -> Error {
 
 /// Refuses at once a path where something stands (a file, a folder, a symlink even to
 /// nowhere) unless `force`: so nothing is asked of the agent for a file that would be refused.
-/// [`write`] checks again when it writes.
+/// [`write()`] checks again when it writes.
 pub fn check_free(path: &Path, force: bool) -> Result<()> {
     if !force && !files::is_stdout(path) && files::occupied(path) {
         return Err(exists(path));
