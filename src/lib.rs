@@ -25,6 +25,7 @@ pub mod files;
 pub mod fixture;
 pub mod fleet;
 pub mod harden;
+pub mod heap;
 pub mod history;
 pub mod http;
 pub mod inspect;

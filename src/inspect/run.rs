@@ -62,6 +62,7 @@ pub async fn run(
     budget: u64,
     kept: CaptureSource,
 ) -> Result<()> {
+    crate::heap::hold_mmap_threshold();
     let filter = filter.unwrap_or("");
     Query::parse(filter).map_err(|e| Error::usage(format!("--filter: {e}")))?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {

@@ -75,6 +75,7 @@ fn history_path(ctx: &Context) -> Result<std::path::PathBuf> {
 /// `--once`), then says what it kept. A stop signal ends it with exit 0: every poll's
 /// captures are written in one transaction as they come, so nothing is left to write.
 pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
+    crate::heap::hold_mmap_threshold();
     let client = ctx.agent()?;
     let mut rec = recorder(ctx, args.max_size, args.max_age)?;
     let file = shown(rec.store().path());

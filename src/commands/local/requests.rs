@@ -287,6 +287,7 @@ const TAIL_HOLD: Duration = Duration::from_secs(10);
 /// Follows captured requests: polls the newest ones and prints each new one once it has its
 /// response (or has waited too long), oldest first.
 async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
+    crate::heap::hold_mmap_threshold();
     let client = &ctx.agent()?;
     let mut recorder = match record {
         true => Some(super::history_verbs::recorder(ctx, None, None)?),
