@@ -20,6 +20,9 @@ use super::search;
 use crate::capture::Exchange;
 use crate::error::Result;
 
+/// A kept capture's row and whether it was kept answered, by its ID.
+const FIND: &str = "SELECT seq, answered FROM captures WHERE id = ?1";
+
 /// The history database, open.
 pub struct Store {
     conn: Connection,
@@ -113,20 +116,29 @@ impl Store {
         let fail = |e: rusqlite::Error| failure(&path, "keeping captures in it", &e);
         let mut kept = KeptCount::default();
         let now = now_ns();
-        // Oldest first, so that the order kept in is the order captured.
-        let captures: Vec<(&Exchange, &str)> = captures
-            .into_iter()
-            .rev()
-            .filter(|e| !e.id.is_empty())
-            .filter_map(|e| e.json().map(|json| (e, json)))
-            .collect();
+        // Oldest first, so that the order kept in is the order captured; only those the file
+        // does not hold yet, or holds pending and now answered (a recorder that starts again
+        // is given every capture the agent holds).
+        let mut worth = Vec::new();
+        {
+            let mut find = self.conn.prepare_cached(FIND).map_err(fail)?;
+            for e in captures.into_iter().rev().filter(|e| !e.id.is_empty()) {
+                let Some(json) = e.json() else { continue };
+                let answered: Option<bool> = find
+                    .query_row([&e.id], |r| r.get(1))
+                    .optional()
+                    .map_err(fail)?;
+                if answered.is_none_or(|answered| !answered && e.answered()) {
+                    worth.push((e, json));
+                }
+            }
+        }
         // Made before the write lock is taken: most of the work, and no other writer waits.
-        let texts = search::index_texts(&captures.iter().map(|(e, _)| *e).collect::<Vec<_>>());
+        let texts = search::index_texts(&worth.iter().map(|(e, _)| *e).collect::<Vec<_>>());
         let tx = self.write("keeping captures in it")?;
         {
-            let mut find = tx
-                .prepare_cached("SELECT seq, answered FROM captures WHERE id = ?1")
-                .map_err(fail)?;
+            // Looked up again under the lock: another recorder may have kept some meanwhile.
+            let mut find = tx.prepare_cached(FIND).map_err(fail)?;
             let mut insert = tx
                 .prepare_cached(
                     "INSERT INTO captures (id, tunnel, start, start_ns, method, path, status, \
@@ -145,7 +157,7 @@ impl Store {
             let mut index = tx
                 .prepare_cached("INSERT INTO search (rowid, text) VALUES (?1, ?2)")
                 .map_err(fail)?;
-            for ((e, json), text) in captures.into_iter().zip(texts) {
+            for ((e, json), text) in worth.into_iter().zip(texts) {
                 let status = e.status().map(i64::from);
                 let found: Option<(i64, bool)> = find
                     .query_row([&e.id], |r| Ok((r.get(0)?, r.get(1)?)))
