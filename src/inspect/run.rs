@@ -211,9 +211,27 @@ async fn event_loop(
                 if list.is_ok() {
                     for (seq, id) in recheck {
                         let one = client.request(&id).await.ok();
-                        rechecked.push((seq, one.and_then(|t| Exchange::from_json(&t))));
+                        let one = one.and_then(|t| Exchange::from_agent(t).ok());
+                        rechecked.push((seq, one));
                     }
                 }
+                // A capture kept pending that is answered further back than the window is
+                // brought up to date in the history too.
+                let list = match (list, recorder) {
+                    (Ok(all), Some(r)) => {
+                        let answered: Vec<Exchange> = rechecked
+                            .iter()
+                            .filter_map(|(_, e)| e.clone())
+                            .filter(Exchange::answered)
+                            .collect();
+                        r.borrow_mut().keep(&answered).map(|_| all)
+                    }
+                    (list, _) => list,
+                };
+                let rechecked = rechecked
+                    .into_iter()
+                    .map(|(seq, e)| (seq, e.map(Exchange::without_json)))
+                    .collect();
                 Polled {
                     asked,
                     list,
