@@ -23,7 +23,8 @@ with open(facts_path) as f:
 
 # The scenarios this run measured (run.sh may be asked for a few); a report of an older run
 # that does not say measured them all.
-scenarios = set(facts.get("scenarios", "S1 S2 S3 S4 S5 S6 S7 S8 S9 S10 S11 S12").split())
+ALL = {f"S{i}" for i in range(1, 14)}
+scenarios = set(facts["scenarios"].split()) if "scenarios" in facts else ALL
 
 
 def ran(name):
@@ -351,7 +352,7 @@ head = [
     "",
     f"Produced by `{facts['invocation']}` (from the repository root), started {facts['started']}, "
     f"{facts['elapsed_s']} s in all; commit {facts['commit']}."
-    + ("" if scenarios >= {f"S{i}" for i in range(1, 14)} else f" Scenarios measured: {facts['scenarios'].strip()}."),
+    + ("" if scenarios >= ALL else f" Scenarios measured: {facts['scenarios'].strip()}."),
     "",
     f"Machine: {facts['nproc']} CPUs (nproc), {facts['cpu']}, {mem / 2**30:.1f} GiB memory, {facts['os']}.  ",
     f"Tools: {facts['versions']}.",
