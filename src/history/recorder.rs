@@ -152,11 +152,8 @@ impl PollWindow {
     /// Learns from a poll that asked for `asked` and got `got` captures, `new` of them not
     /// seen before.
     pub fn took(&mut self, asked: Option<usize>, got: usize, new: usize) {
-        let next = match asked {
-            Some(n) if got >= n && new >= got => n.saturating_mul(4),
-            _ => new.saturating_mul(2),
-        };
-        self.window = Some(next.clamp(MIN_WINDOW, MAX_WINDOW));
+        self.window =
+            Some(crate::agent::next_window(asked, got, new).clamp(MIN_WINDOW, MAX_WINDOW));
     }
 }
 

@@ -97,12 +97,8 @@ impl Feed {
         let new = s.new_in(batch);
         self.everything_next = false;
         let most = most(s);
-        self.window = match asked {
-            // A whole answer of new ones: some may be missing, look further next time.
-            Some(n) if batch.len() >= n && new == batch.len() => n.saturating_mul(4),
-            _ => new.saturating_mul(2),
-        }
-        .clamp(MIN_WINDOW.min(most), most);
+        self.window =
+            crate::agent::next_window(asked, batch.len(), new).clamp(MIN_WINDOW.min(most), most);
     }
 
     /// Asks for everything on the next poll (after the list was cleared or the agent came

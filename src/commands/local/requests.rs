@@ -318,12 +318,7 @@ async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
             .iter()
             .filter(|e| !e.id.is_empty() && !seen.contains(&e.id))
             .count();
-        // Everything in the window is new: some may have been missed, look further next time.
-        window = if unseen == batch.len() && batch.len() == window {
-            (window * 4).min(2000)
-        } else {
-            50
-        };
+        window = crate::agent::next_window(Some(window), batch.len(), unseen).clamp(50, 2000);
         let mut out = ctx.printer.writer();
         for item in batch.iter().rev() {
             if item.id.is_empty() || seen.contains(&item.id) {
