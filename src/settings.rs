@@ -307,17 +307,22 @@ impl Settings {
     /// The capture history's file: flag, environment, profile, else `history.sqlite3` in the
     /// platform's data folder.
     pub fn history_file(&self) -> Result<Resolved<PathBuf>> {
-        let given = self
-            .flags
-            .history_file
-            .as_ref()
-            .map(|p| p.to_string_lossy().into_owned());
-        let r = self.text(
-            given.as_ref(),
-            self.flags.on_command_line.history_file,
-            env::HISTORY_FILE,
-            "history_file",
-        )?;
+        // Taken as the path it is: a file name need not be UTF-8, and a text made of it with
+        // replacement characters would name another file.
+        let given = self.flags.history_file.as_ref();
+        if let Some(path) = given.filter(|p| !p.as_os_str().is_empty()) {
+            let from_env = !self.flags.on_command_line.history_file
+                && std::env::var_os(env::HISTORY_FILE).as_deref() == Some(path.as_os_str());
+            return Ok(Resolved {
+                value: Some(path.clone()),
+                source: if from_env {
+                    Source::Env(env::HISTORY_FILE)
+                } else {
+                    Source::Flag
+                },
+            });
+        }
+        let r = self.profile_value("history_file")?;
         let value = match r.value {
             Some(v) => PathBuf::from(v),
             None => crate::history::file::default_path().ok_or_else(|| {

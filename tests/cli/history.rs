@@ -510,6 +510,28 @@ fn the_file_is_the_users_alone() {
     assert!(text.contains("TUNNELCTL_HISTORY_FILE"), "{text}");
 }
 
+/// A history file whose name is not UTF-8 is the file written, not one named with
+/// replacement characters.
+#[cfg(unix)]
+#[test]
+fn a_history_file_name_that_is_not_utf8_is_the_file_written() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/"}]));
+    let file = env
+        .dir
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"h\xff.sqlite3"));
+    let mut cmd = env.cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_HISTORY_FILE", &file)
+        .args(["local", "requests", "record", "--once"]);
+    run(&mut cmd).ok();
+    assert!(file.is_file(), "{} was not written", file.display());
+    let lossy = env.dir.path().join("h\u{fffd}.sqlite3");
+    assert!(!lossy.exists(), "a file was written under another name");
+}
+
 #[test]
 fn the_api_key_read_from_history_is_redacted_on_a_terminal() {
     let env = Env::new();
