@@ -424,13 +424,18 @@ pub fn only_write(env: &Env) -> RecordedRequest {
 /// Waits until `cond` holds (checked every 10 ms, for at most 20 s, then the test fails
 /// naming `what`): tests wait for what they need to have happened, never for a time.
 #[track_caller]
-pub fn wait_until(what: &str, mut cond: impl FnMut() -> bool) {
+pub fn wait_until(what: &str, cond: impl FnMut() -> bool) {
+    wait_until_every(what, std::time::Duration::from_millis(10), cond)
+}
+
+/// [`wait_until`], looking again every `every` (for a condition that costs a command to check).
+pub fn wait_until_every(what: &str, every: std::time::Duration, mut cond: impl FnMut() -> bool) {
     let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while !cond() {
         assert!(
             std::time::Instant::now() < end,
             "timed out waiting for {what}"
         );
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::thread::sleep(every);
     }
 }

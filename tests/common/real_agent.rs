@@ -22,18 +22,21 @@ pub fn tunnelctl(args: &[&str]) -> super::Out {
 /// The edge port of a started tunnel leg, from the harness's edges file.
 pub fn edge_port(public_url: &str) -> u16 {
     let path = std::env::var("REAL_AGENT_EDGES").expect("REAL_AGENT_EDGES is set by the harness");
-    // Waits for the condition (every 100 ms, for at most 30 s: a hang guard, not a bound).
-    for _ in 0..300 {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        for line in text.lines() {
-            let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
-            if v["url"] == public_url {
-                return v["edge_port"].as_u64().expect("a port") as u16;
-            }
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("no edge for {public_url} in {path}");
+    let mut port = None;
+    super::wait_until_every(
+        &format!("an edge for {public_url} in {path}"),
+        Duration::from_millis(100),
+        || {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            port = text
+                .lines()
+                .map(|line| serde_json::from_str::<Value>(line).unwrap_or(Value::Null))
+                .find(|v| v["url"] == public_url)
+                .and_then(|v| v["edge_port"].as_u64());
+            port.is_some()
+        },
+    );
+    port.expect("a port") as u16
 }
 
 /// Sends one HTTP/1.1 request through an edge, as a visitor would, and returns the answer.
@@ -52,21 +55,21 @@ pub fn visit(port: u16, method: &str, path: &str, body: &str) -> String {
 }
 
 pub fn wait_for_requests(tunnel: &str, n: usize) -> Vec<Value> {
-    // Waits for the condition (every 100 ms, for at most 30 s: a hang guard, not a bound).
-    for _ in 0..300 {
-        let out = tunnelctl(&["local", "requests", "list", "--tunnel", tunnel, "--json"]);
-        out.ok();
-        let list = out.json().as_array().cloned().unwrap_or_default();
-        if list.len() >= n
-            && list
-                .iter()
-                .all(|r| r["response"]["status_code"].as_u64().unwrap_or(0) != 0)
-        {
-            return list;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("fewer than {n} captured requests on {tunnel}");
+    let mut list = Vec::new();
+    super::wait_until_every(
+        &format!("{n} answered captures on {tunnel}"),
+        Duration::from_millis(100),
+        || {
+            let out = tunnelctl(&["local", "requests", "list", "--tunnel", tunnel, "--json"]);
+            out.ok();
+            list = out.json().as_array().cloned().unwrap_or_default();
+            list.len() >= n
+                && list
+                    .iter()
+                    .all(|r| r["response"]["status_code"].as_u64().unwrap_or(0) != 0)
+        },
+    );
+    list
 }
 
 /// Starts an http tunnel `name` to the harness's upstream (the agent makes `name` and
