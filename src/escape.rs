@@ -69,6 +69,11 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// A path as messages show it: [`escape`] of its display form.
+pub fn escape_path(path: &std::path::Path) -> String {
+    escape(&path.display().to_string())
+}
+
 /// Like [`escape`], but keeps line breaks and tabs: for bodies shown as text.
 pub fn escape_multiline(s: &str) -> String {
     s.split('\n')

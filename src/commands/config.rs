@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use crate::config_file::{is_known_key, is_secret_key, is_webhook_secret_key, ConfigFile, KEYS};
 use crate::context::{validate_agent_url, validate_api_url, Context};
 use crate::error::{CommandResult, Error, Result};
-use crate::escape::escape;
+use crate::escape::{escape, escape_path};
 use crate::ratelimit::RateSetting;
 use crate::secrets::redact;
 use crate::settings::{Resolved, Source};
@@ -259,14 +259,12 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> crate::error::CommandResult
 
 /// Reads the config file at `path`, saying which file was being read when it fails.
 fn load(path: &Path) -> CommandResult<ConfigFile> {
-    ConfigFile::load(path)
-        .with_context(|| format!("reading config {}", escape(&path.display().to_string())))
+    ConfigFile::load(path).with_context(|| format!("reading config {}", escape_path(path)))
 }
 
 /// [`ConfigFile::update`], saying which file was being written when it fails.
 fn update<T>(path: &Path, edit: impl FnOnce(&mut ConfigFile) -> Result<T>) -> CommandResult<T> {
-    ConfigFile::update(path, edit)
-        .with_context(|| format!("writing config {}", escape(&path.display().to_string())))
+    ConfigFile::update(path, edit).with_context(|| format!("writing config {}", escape_path(path)))
 }
 
 /// A value given as a flag on this command line, not one picked up from the environment or

@@ -4,8 +4,9 @@ use std::path::Path;
 
 use rusqlite::ErrorCode;
 
-use super::file::{self, shown};
+use super::file;
 use crate::error::Error;
+use crate::escape::escape_path;
 
 /// How long a write waits for another recorder's to finish.
 pub const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -22,7 +23,7 @@ pub fn is_busy(e: &rusqlite::Error) -> bool {
 /// damaged) is a configuration problem (exit 3); a lock held past [`BUSY_WAIT`] is a wait that
 /// ran out (exit 7); a full disk and other failures exit 1. Nothing is overwritten either way.
 pub fn failure(path: &Path, what: &str, e: &rusqlite::Error) -> Error {
-    let file = shown(path);
+    let file = escape_path(path);
     let code = e.sqlite_error_code();
     let full = match code {
         Some(ErrorCode::DiskFull) => Some(file::space_left_if_full(path)),

@@ -9,7 +9,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::escape::escape;
+use crate::escape::escape_path;
 
 /// The first 16 bytes of every SQLite database file.
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
@@ -17,11 +17,6 @@ const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 /// The default history file: `history.sqlite3` in the platform's data folder.
 pub fn default_path() -> Option<PathBuf> {
     crate::config_file::project_dirs().map(|d| d.data_dir().join("history.sqlite3"))
-}
-
-/// The path as messages show it.
-pub fn shown(path: &Path) -> String {
-    escape(&path.display().to_string())
 }
 
 /// Below this many free bytes, the disk holding the history counts as full: an I/O error
@@ -59,7 +54,7 @@ pub fn look(path: &Path) -> Result<FileKind> {
         Error::Config(format!(
             "the history file {} {why}; it was left as it is (give another with --history-file \
              or TUNNELCTL_HISTORY_FILE)",
-            shown(path)
+            escape_path(path)
         ))
     };
     let meta = match std::fs::metadata(path) {
@@ -100,7 +95,7 @@ pub fn create(path: &Path) -> Result<()> {
     let failed = |what: &str, e: std::io::Error| {
         Error::Config(format!(
             "could not create the history {what} {}: {e}",
-            shown(path)
+            escape_path(path)
         ))
     };
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {

@@ -9,8 +9,8 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 
-use super::file::shown;
 use super::store::Store;
+use crate::escape::escape_path;
 
 /// Where a capture was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub async fn capture(ctx: &Context, client: &agent::AgentClient, id: &str) -> Re
     ctx.note(&format!(
         "{}: the agent {said}; read from the history ({})",
         escape(id),
-        shown(&path)
+        escape_path(&path)
     ));
     Ok(FoundCapture {
         capture: Exchange::from_agent(json)?,

@@ -35,8 +35,8 @@ use std::time::Instant;
 use rusqlite::{Connection, TransactionBehavior};
 
 use super::db_error::{failure, is_busy, BUSY_WAIT};
-use super::file::shown;
 use crate::error::{Error, Result};
+use crate::escape::escape_path;
 
 /// Marks the file as a tunnelctl history (`PRAGMA application_id`): "TnCt".
 pub const APPLICATION_ID: i64 = 0x546e_4374;
@@ -173,7 +173,7 @@ fn identity(conn: &Connection, path: &Path) -> Result<Found> {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .map_err(|e| failure(path, "reading it", &e))?;
-    let shown = shown(path);
+    let shown = escape_path(path);
     if app != APPLICATION_ID && !(app == 0 && tables == 0) {
         return Err(Error::Config(format!(
             "the history file {shown} is a SQLite database, but not a tunnelctl history; it \

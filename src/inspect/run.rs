@@ -87,7 +87,7 @@ pub async fn run(
             state.merge(from_history(&store, budget)?);
             // Nothing more comes: the agent is not asked (the title says whose captures these
             // are, and that they do not change).
-            state.url = format!("history {}", crate::history::file::shown(store.path()));
+            state.url = format!("history {}", crate::escape::escape_path(store.path()));
             state.agent = Agent::Up;
             state.paused = true;
             None

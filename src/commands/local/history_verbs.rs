@@ -13,7 +13,7 @@ use crate::capture::Exchange;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
-use crate::history::file::shown;
+use crate::escape::escape_path;
 use crate::history::recorder::{Limits, PollWindow, Recorder};
 use crate::history::store::StoredSelection;
 use crate::history::Store;
@@ -78,7 +78,7 @@ pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
     crate::heap::hold_mmap_threshold();
     let client = ctx.agent()?;
     let mut rec = recorder(ctx, args.max_size, args.max_age)?;
-    let file = shown(rec.store().path());
+    let file = escape_path(rec.store().path());
     let _graceful = crate::interrupt::graceful_saying(
         "what was kept is already written; Ctrl-C or SIGTERM again to stop at once.",
     );
@@ -183,7 +183,7 @@ fn open_for_reading(ctx: &Context) -> Result<Option<Store>> {
     if store.is_none() && ctx.printer.tty {
         ctx.note(&format!(
             "No history at {} yet: keep captures with 'tunnelctl local requests record'",
-            shown(&path)
+            escape_path(&path)
         ));
     }
     Ok(store)
@@ -222,16 +222,16 @@ pub fn clear(ctx: &Context, before: Option<Duration>) -> Result<()> {
     let question = match before {
         Some(d) => format!(
             "Delete the captures kept in {} that are older than {}?",
-            shown(&path),
+            escape_path(&path),
             humantime::format_duration(d)
         ),
-        None => format!("Delete every capture kept in {}?", shown(&path)),
+        None => format!("Delete every capture kept in {}?", escape_path(&path)),
     };
     ctx.confirm(&question)?;
     let Some(mut store) = Store::open_existing(&path)? else {
         ctx.note(&format!(
             "No history at {}: nothing to delete",
-            shown(&path)
+            escape_path(&path)
         ));
         return Ok(());
     };
@@ -250,7 +250,7 @@ pub fn clear(ctx: &Context, before: Option<Duration>) -> Result<()> {
     let n = store.clear(cut)?;
     ctx.note(&format!(
         "Deleted {n} kept capture(s) from {}",
-        shown(&path)
+        escape_path(&path)
     ));
     Ok(())
 }

@@ -121,7 +121,7 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
                 let store = crate::history::Store::open_existing(&path)?.ok_or_else(|| {
                     crate::error::Error::Config(format!(
                         "no history at {} yet: keep captures with 'tunnelctl local requests record'",
-                        crate::history::file::shown(&path)
+                        crate::escape::escape_path(&path)
                     ))
                 })?;
                 CaptureSource::History(store)

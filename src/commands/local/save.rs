@@ -13,7 +13,7 @@ use crate::capture::Exchange;
 use crate::commands::local::user_file;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::escape::escape;
+use crate::escape::{escape, escape_path};
 use crate::fixture::snapshot::{self, Answer};
 use crate::history::lookup;
 
@@ -106,14 +106,10 @@ fn folder(dir: &Path) -> Result<()> {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(_) => Err(Error::usage(format!(
             "--into {} is not a folder",
-            escape(&dir.display().to_string())
+            escape_path(dir)
         ))),
-        Err(_) => std::fs::create_dir_all(dir).map_err(|e| {
-            Error::Io(format!(
-                "cannot make the folder {}: {e}",
-                escape(&dir.display().to_string())
-            ))
-        }),
+        Err(_) => std::fs::create_dir_all(dir)
+            .map_err(|e| Error::Io(format!("cannot make the folder {}: {e}", escape_path(dir)))),
     }
 }
 
@@ -183,7 +179,7 @@ async fn save_into(
         ctx.note(&format!(
             "Saved {} as {}.http and {stem}.expect.toml",
             escape(&id),
-            escape(&dir.join(&stem).display().to_string())
+            escape_path(&dir.join(&stem))
         ));
     }
     Ok(())

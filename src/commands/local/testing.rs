@@ -11,9 +11,9 @@ use url::Url;
 use crate::capture::replay::send::parse_upstream;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::escape::escape;
+use crate::escape::{escape, escape_path};
 use crate::files::{self, Existing};
-use crate::fixture::case::{self, shown};
+use crate::fixture::case;
 use crate::fixture::expect::Failure;
 use crate::fixture::results::{self, ShownOutcome};
 use crate::fixture::runner::{FixtureOutcome, FixtureVerdict, Run};
@@ -90,7 +90,7 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
     if cases.is_empty() {
         let where_ = paths
             .iter()
-            .map(|p| shown(p))
+            .map(|p| escape_path(p))
             .collect::<Vec<_>>()
             .join(", ");
         return Err(Error::usage(format!(
@@ -153,7 +153,7 @@ fn write_update(o: &mut FixtureOutcome) {
             o.verdict = FixtureVerdict::Fail;
             o.failures.push(Failure::new(
                 "update",
-                format!("cannot write {}: {e}", shown(&path)),
+                format!("cannot write {}: {e}", escape_path(&path)),
             ));
         }
     }

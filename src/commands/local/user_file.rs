@@ -15,7 +15,7 @@ use std::path::Path;
 use crate::capture::view;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::escape::escape;
+use crate::escape::escape_path;
 use crate::files::{self, Existing, WriteError};
 
 /// The file's name as messages show it (`stdout` for `-`).
@@ -23,7 +23,7 @@ pub fn shown(path: &Path) -> String {
     if files::is_stdout(path) {
         return "stdout".into();
     }
-    escape(&path.display().to_string())
+    escape_path(path)
 }
 
 fn exists(path: &Path) -> Error {
