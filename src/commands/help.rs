@@ -217,8 +217,13 @@ pub fn run(args: HelpArgs) -> Result<()> {
     let mut current = &cmd;
     for word in &args.words {
         current = current.find_subcommand(word).ok_or_else(|| {
+            let names: Vec<&str> = TOPICS.iter().map(|(name, _)| *name).collect();
+            let topics = match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => names.join(""),
+            };
             Error::usage(format!(
-                "no help topic or command '{word}'; the topics are exit-codes, filters and output; try 'tunnelctl --help' for the commands"
+                "no help topic or command '{word}'; the topics are {topics}; try 'tunnelctl --help' for the commands"
             ))
         })?;
     }
