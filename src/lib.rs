@@ -49,32 +49,47 @@ use error::{exit, CommandResult, Error};
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
     harden::disable_core_dumps();
     harden::survive_file_size_limit();
-    let args: Vec<OsString> = args.into_iter().collect();
+    match parse(args.into_iter().collect()) {
+        Ok(cli) => execute(cli),
+        Err(code) => code,
+    }
+}
+
+/// The command line, or the exit code when there is nothing more to do (completions, help,
+/// version, a usage error).
+///
+/// Never inlined, like [`execute`]: each keeps its large locals (clap's builders here, the
+/// command's future there) in a frame of its own, so a start touches the stack pages of one,
+/// not of both at once.
+#[inline(never)]
+fn parse(args: Vec<OsString>) -> Result<Cli, i32> {
     // A shell asking for completions (COMPLETE=<shell>) is answered here, before anything else.
     if commands::completions::asked() {
         match commands::completions::env()
             .try_complete(args.clone(), std::env::current_dir().ok().as_deref())
         {
-            Ok(true) => return exit::OK,
+            Ok(true) => return Err(exit::OK),
             Ok(false) => {}
             Err(e) => {
                 let _ = e.print();
-                return exit::USAGE;
+                return Err(exit::USAGE);
             }
         }
     }
-    let cli = match cli::parse(args) {
-        Ok(cli) => cli,
-        Err(e) => {
-            // Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
-            let _ = e.print();
-            return if e.use_stderr() {
-                exit::USAGE
-            } else {
-                exit::OK
-            };
+    cli::parse(args).map_err(|e| {
+        // Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
+        let _ = e.print();
+        if e.use_stderr() {
+            exit::USAGE
+        } else {
+            exit::OK
         }
-    };
+    })
+}
+
+/// Runs the parsed command to its end and returns the exit code.
+#[inline(never)]
+fn execute(cli: Cli) -> i32 {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -83,9 +98,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
         Err(e) => return report(&anyhow::Error::new(e).context("starting the async runtime")),
     };
     deadline::start(cli.global.timeout);
+    // On the heap: the future of every command at once is many kilobytes.
+    let command = Box::pin(dispatch(cli));
     let outcome = runtime.block_on(async {
         tokio::select! {
-            r = dispatch(cli) => r,
+            r = command => r,
             e = interrupt::hard_stop() => Err(e.into()),
             e = deadline::backstop() => Err(e.into()),
         }
