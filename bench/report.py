@@ -107,7 +107,9 @@ if ran("S1"):
     labels = [("tunnelctl", "`tunnelctl --version`"), ("curl", "`curl --version`"), ("true", "`/usr/bin/true`"),
               ("floor", "minimal Rust program")]
     section("S1 start-up", f"The minimal Rust program is `{facts['s1_floor_source']}`, built by the bench: "
-            "what any Rust binary pays to start on this machine.")
+            "what any Rust binary pays to start on this machine. Pages faulted in at each start "
+            f"(GNU time's minor faults): tunnelctl {facts['s1_faults']}, the minimal program "
+            f"{facts['s1_floor_faults']}.")
     timing_rows(s1, labels)
     t, c, tr, fl = (s1[k]["median"] for k in ("tunnelctl", "curl", "true", "floor"))
     check("S1", "tunnelctl / curl", x(t / c), "<= 0.5x", t / c <= 0.5)

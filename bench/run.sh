@@ -179,6 +179,9 @@ if want S1; then
     cargo build --release --quiet --manifest-path "$FLOOR/Cargo.toml" --target-dir "$FLOOR/target" ||
         die "S1: could not build the minimal Rust program"
     fact s1_floor_source "fn main() {} (built with tunnelctl's [profile.release])"
+    # Pages each start faults in (GNU time's minor faults): a count, where time is noise.
+    fact s1_faults "$(/usr/bin/time -f %R "$T" --version 2>&1 >/dev/null | tail -n 1)"
+    fact s1_floor_faults "$(/usr/bin/time -f %R "$FLOOR/target/release/floor" 2>&1 >/dev/null | tail -n 1)"
     hf s1 --warmup 20 --min-runs 100 --max-runs 300 \
         "$T --version" \
         "curl --version" \
