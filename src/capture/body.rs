@@ -72,28 +72,38 @@ fn note(text: String) -> Line {
 /// The body of a message with its `Content-Encoding` undone: the bytes and, when decoding was
 /// needed, a note saying so (or why it failed, the bytes then being the encoded ones).
 pub fn decoded_body(msg: &Message) -> (std::borrow::Cow<'_, [u8]>, Option<String>) {
-    let Some(enc) = msg
-        .header("content-encoding")
-        .map(|e| e.trim().to_ascii_lowercase())
+    decoded(&msg.headers, &msg.body)
+}
+
+/// [`decoded_body`] for a body and the headers it came with, kept apart (an answer as the
+/// HTTP layer reads it).
+pub fn decoded<'a>(
+    headers: &[(String, String)],
+    body: &'a [u8],
+) -> (std::borrow::Cow<'a, [u8]>, Option<String>) {
+    let Some(enc) = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-encoding"))
+        .map(|(_, e)| e.trim().to_ascii_lowercase())
         .filter(|e| !e.is_empty() && e != "identity")
     else {
-        return (std::borrow::Cow::Borrowed(&msg.body), None);
+        return (std::borrow::Cow::Borrowed(body), None);
     };
-    if msg.body.is_empty() {
-        return (std::borrow::Cow::Borrowed(&msg.body), None);
+    if body.is_empty() {
+        return (std::borrow::Cow::Borrowed(body), None);
     }
-    match inflate(&enc, &msg.body) {
+    match inflate(&enc, body) {
         Ok(plain) => {
             let said = format!(
                 "({} bytes {}, {} decoded)",
-                msg.body.len(),
+                body.len(),
                 escape(&enc),
                 plain.len()
             );
             (std::borrow::Cow::Owned(plain), Some(said))
         }
         Err(why) => (
-            std::borrow::Cow::Borrowed(&msg.body),
+            std::borrow::Cow::Borrowed(body),
             Some(format!("({} encoded: {why}; shown as sent)", escape(&enc))),
         ),
     }

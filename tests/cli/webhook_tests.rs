@@ -727,3 +727,49 @@ fn every_new_flag_refuses_a_bad_value() {
         .code(2)
         .says("--out writes one capture");
 }
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn a_gzip_json_answer_is_saved_checked_and_updated_as_json() {
+    // The handler gzips its JSON, as many frameworks do for a client that accepts it.
+    let json = Arc::new(Mutex::new(r#"{"received":true,"amount":100}"#.to_string()));
+    let shared = json.clone();
+    let handler = Hostile::start(move |_| {
+        let headers = vec![
+            ("Content-Type".into(), "application/json".into()),
+            ("Content-Encoding".into(), "gzip".into()),
+        ];
+        Reply::With(200, headers, gzip(shared.lock().unwrap().as_bytes()))
+    });
+    let w = World::with(handler, Arc::new(Mutex::new(Answer::good())));
+    w.saved("/hooks/gz");
+    let expect = w.fixtures().join("post-hooks-gz.expect.toml");
+    let text = read(&expect);
+    assert!(text.contains("\"amount\": 100"), "{text}");
+    assert!(
+        !w.fixtures().join("post-hooks-gz.body").exists(),
+        "a gzip JSON answer is no binary sidecar"
+    );
+
+    w.test(&[]).ok().prints("PASS    post-hooks-gz");
+    // Another JSON, gzipped too: the changed path is shown, not "the bytes differ".
+    *json.lock().unwrap() = r#"{"received":true,"amount":2500}"#.into();
+    w.test(&[]).code(8).prints("~ .amount: 100 → 2500");
+    // A jq check reads the decoded JSON.
+    fs::write(
+        &expect,
+        text.replace("jq = []", "jq = [\".amount > 1000\"]"),
+    )
+    .unwrap();
+    w.test(&["--update"]).ok().prints("UPDATED post-hooks-gz");
+    let updated = read(&expect);
+    assert!(updated.contains("\"amount\": 2500"), "{updated}");
+    assert!(!w.fixtures().join("post-hooks-gz.body").exists());
+    w.test(&[]).ok();
+}

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use crate::capture::body::decoded_body;
 use crate::capture::Exchange;
 use crate::commands::local::user_file;
 use crate::context::Context;
@@ -150,11 +151,14 @@ async fn save_into(
         let stem = unique(&base, &names);
         names.push(stem.clone());
         let response = captured.response_message();
-        let answer = match (captured.status(), &response) {
-            (Some(status), Some(r)) => Some(Answer {
+        // The snapshot holds the body as the handler meant it, its Content-Encoding undone,
+        // as `test` compares it.
+        let body = response.as_ref().map(|r| decoded_body(r).0);
+        let answer = match (captured.status(), &response, &body) {
+            (Some(status), Some(r), Some(body)) => Some(Answer {
                 status,
                 headers: &r.headers,
-                body: &r.body,
+                body,
             }),
             _ => None,
         };
