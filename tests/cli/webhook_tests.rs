@@ -773,3 +773,36 @@ fn a_gzip_json_answer_is_saved_checked_and_updated_as_json() {
     assert!(!w.fixtures().join("post-hooks-gz.body").exists());
     w.test(&[]).ok();
 }
+
+#[test]
+fn a_fixture_file_that_is_a_fifo_or_a_folder_is_refused_at_once_and_nothing_is_sent() {
+    let w = World::new();
+    w.saved("/hooks/stripe");
+    let expect = w.fixtures().join("post-hooks-stripe.expect.toml");
+    let sent = w.handler.count();
+    // A FIFO with no writer would hold `open` forever.
+    fs::remove_file(&expect).unwrap();
+    let made = Command::new("mkfifo").arg(&expect).status().unwrap();
+    assert!(made.success());
+    w.test(&[])
+        .code(2)
+        .says("the expectation file hooks/post-hooks-stripe.expect.toml is not a regular file");
+    w.test(&["--update"]).code(2).says("is not a regular file");
+    fs::remove_file(&expect).unwrap();
+    fs::create_dir(&expect).unwrap();
+    w.test(&[]).code(2).says("is not a regular file");
+    // A request file named on the command line, too.
+    let fifo = w.dir.path().join("pipe.http");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let url = w.handler.url();
+    let mut cmd = w.env.bare();
+    cmd.current_dir(w.dir.path());
+    crate::common::run(cmd.args(["local", "requests", "test", "pipe.http", "--to", &url]))
+        .code(2)
+        .says("the request file pipe.http is not a regular file");
+    assert_eq!(w.handler.count(), sent, "nothing was sent");
+}
