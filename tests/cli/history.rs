@@ -271,14 +271,18 @@ fn two_recorders_at_once_neither_fail_nor_keep_a_capture_twice() {
     assert_eq!(unique.len(), 1500, "no capture kept twice");
 }
 
-#[test]
-fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
+/// A request to `/wait` through a tunnel whose upstream answers after `secs` seconds, captured
+/// while its response is pending: the upstream and the visitor, which ends with the answer.
+fn a_capture_pending_for(
+    env: &Env,
+    secs: u64,
+) -> (crate::common::hostile::Hostile, std::thread::JoinHandle<()>) {
     use crate::common::hostile::{Hostile, Reply};
-    use std::time::Duration;
-    let env = Env::new();
-    let slow = Hostile::start(|_| Reply::ok("late answer").after(Duration::from_secs(8)));
+    let slow = Hostile::start(move |_| {
+        Reply::ok("late answer").after(std::time::Duration::from_secs(secs))
+    });
     local(
-        &env,
+        env,
         &[
             "tunnels",
             "start",
@@ -291,11 +295,20 @@ fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
         ],
     )
     .ok();
-    let port = edge_port(&env, "slow (http)");
-    let visitor = std::thread::spawn(move || visit(port, "GET", "/wait", &[], b""));
-    wait_until("the pending capture", || {
-        local(&env, &["requests", "list", "--status", "pending", "--json"]).json() != json!([])
+    let port = edge_port(env, "slow (http)");
+    let visitor = std::thread::spawn(move || {
+        visit(port, "GET", "/wait", &[], b"");
     });
+    wait_until("the pending capture", || {
+        local(env, &["requests", "list", "--status", "pending", "--json"]).json() != json!([])
+    });
+    (slow, visitor)
+}
+
+#[test]
+fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
+    let env = Env::new();
+    let (_slow, visitor) = a_capture_pending_for(&env, 8);
     local(&env, &["requests", "record", "--once"]).ok();
     let pending = kept_ids(&env, &["--status", "pending"]);
     assert_eq!(pending.len(), 1, "kept while pending");
@@ -305,6 +318,31 @@ fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
         .says("1 answered since");
     assert_eq!(kept_ids(&env, &["--status", "200"]), pending);
     assert!(kept_ids(&env, &["--status", "pending"]).is_empty());
+}
+
+#[test]
+fn tail_record_brings_a_pending_capture_up_to_date_when_it_is_answered_beyond_its_window() {
+    let env = Env::new();
+    let (_slow, visitor) = a_capture_pending_for(&env, 6);
+    let mut child = spawn_local(&env, &["requests", "tail", "--record"]);
+    wait_until("the capture, kept while pending", || kept_count(&env) == 1);
+    // 120 newer captures: tail's polls, back to 50 once nothing is new, no longer reach it.
+    let newer: Vec<Value> = (0..120).map(|i| json!({"uri": format!("/n{i}")})).collect();
+    env.mock.seed_captures(Value::Array(newer));
+    wait_until("the newer captures, kept", || kept_count(&env) == 121);
+    visitor.join().unwrap();
+    wait_until("the answer, kept", || {
+        kept_ids(&env, &["--status", "pending"]).is_empty()
+    });
+    // SAFETY: kill(2) on the child's own pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let _ = child.wait();
+    let answered = local(
+        &env,
+        &["requests", "list", "--history", "--path", "/wait", "--json"],
+    )
+    .json();
+    assert_eq!(answered[0]["response"]["status_code"], 200, "{answered}");
 }
 
 #[test]

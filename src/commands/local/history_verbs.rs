@@ -136,7 +136,7 @@ fn first_line(e: &Error) -> String {
     e.to_string().lines().next().unwrap_or("").to_string()
 }
 
-/// One poll: the newest captures kept, then a few pending ones beyond them asked for by ID.
+/// One poll: the newest captures kept, then a few pending ones beyond them ([`recheck_pending`]).
 async fn poll(
     client: &agent::AgentClient,
     rec: &mut Recorder,
@@ -147,7 +147,18 @@ async fn poll(
     let batch = Exchange::all_of(&client.requests_raw(asked, tunnel).await?, true)?;
     let kept = rec.keep(&batch)?;
     plan.took(asked, batch.len(), kept.new + kept.updated);
-    for id in rec.pending_beyond(&batch) {
+    recheck_pending(client, rec, &batch).await
+}
+
+/// Asks the agent by ID for a few captures kept while pending that `batch` (the newest) did
+/// not bring back, and keeps those answered since; one the agent no longer has is let go (it
+/// stays kept as it was). For every follower that records: `record`, `tail --record`.
+pub async fn recheck_pending(
+    client: &agent::AgentClient,
+    rec: &mut Recorder,
+    batch: &[Exchange],
+) -> Result<()> {
+    for id in rec.pending_beyond(batch) {
         match client.request(&id).await {
             Ok(text) => match Exchange::from_agent(text) {
                 Ok(e) if e.id == id => {

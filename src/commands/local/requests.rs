@@ -293,7 +293,8 @@ async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
         true => Some(super::history_verbs::recorder(ctx, None, None)?),
         false => None,
     };
-    // The newest `n` captures (kept in the history with --record).
+    // The newest `n` captures (kept in the history with --record, with those kept pending
+    // further back brought up to date).
     async fn recent(
         client: &crate::agent::AgentClient,
         tunnel: Option<&str>,
@@ -303,6 +304,7 @@ async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
         let batch = Exchange::all_of(&client.requests_raw(Some(n), tunnel).await?, true)?;
         if let Some(r) = recorder {
             r.keep(&batch)?;
+            super::history_verbs::recheck_pending(client, r, &batch).await?;
         }
         Ok(batch)
     }
