@@ -189,17 +189,9 @@ if want S1; then
         "$FLOOR/target/release/floor"
     # The bound against the minimal program is the tight one (1.5x of well under a millisecond),
     # and a shared machine drifts between hyperfine's blocks of runs (all of one command, then
-    # all of the next). So that ratio is measured in rounds: each round times the two programs
-    # one block each, in turn first, and the report checks the median of the rounds' ratios.
-    S1_ROUNDS=12
-    for ((round = 1; round <= S1_ROUNDS; round++)); do
-        if ((round % 2)); then
-            hf "s1_round$round" --warmup 5 --runs 60 "$T --version" "$FLOOR/target/release/floor" >/dev/null
-        else
-            hf "s1_round$round" --warmup 5 --runs 60 "$FLOOR/target/release/floor" "$T --version" >/dev/null
-        fi
-    done
-    fact s1_rounds "$S1_ROUNDS"
+    # all of the next). So that ratio is measured with the two programs run by turns.
+    python3 "$ROOT/bench/interleave.py" 1000 "$TMP/s1_interleaved.json" \
+        "$T --version" "$FLOOR/target/release/floor" || die "S1: the interleaved runs failed"
 fi
 
 # ---------------------------------------------------------------------------------------------
