@@ -43,6 +43,7 @@ fn links_with_rust_lld() -> bool {
     let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
     let linker_chosen = flags.contains("linker")
         || flags.contains("link-self-contained")
+        || flags.contains("fuse-ld")
         || env::var_os("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER").is_some()
         || env::var_os("RUSTC_LINKER").is_some();
     !linker_chosen && rustc_minor().is_some_and(|minor| minor >= 90)
