@@ -271,48 +271,85 @@ fn two_recorders_at_once_neither_fail_nor_keep_a_capture_twice() {
     assert_eq!(unique.len(), 1500, "no capture kept twice");
 }
 
-/// A request to `/wait` through a tunnel whose upstream answers after `secs` seconds, captured
-/// while its response is pending: the upstream and the visitor, which ends with the answer.
-fn a_capture_pending_for(
-    env: &Env,
-    secs: u64,
-) -> (crate::common::hostile::Hostile, std::thread::JoinHandle<()>) {
-    use crate::common::hostile::{Hostile, Reply};
-    let slow = Hostile::start(move |_| {
-        Reply::ok("late answer").after(std::time::Duration::from_secs(secs))
-    });
-    local(
-        env,
-        &[
-            "tunnels",
-            "start",
-            "--name",
-            "slow",
-            "--proto",
-            "http",
-            "--addr",
-            &slow.port().to_string(),
-        ],
-    )
-    .ok();
-    let port = edge_port(env, "slow (http)");
-    let visitor = std::thread::spawn(move || {
-        visit(port, "GET", "/wait", &[], b"");
-    });
-    wait_until("the pending capture", || {
-        local(env, &["requests", "list", "--status", "pending", "--json"]).json() != json!([])
-    });
-    (slow, visitor)
+/// A request to `/wait` through a tunnel whose upstream holds its answer until the test
+/// opens the gate, captured while its response is pending.
+struct PendingCapture {
+    _upstream: crate::common::hostile::Hostile,
+    gate: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    visitor: std::thread::JoinHandle<()>,
+}
+
+impl PendingCapture {
+    fn start(env: &Env) -> PendingCapture {
+        use crate::common::hostile::{Hostile, Reply};
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::time::{Duration, Instant};
+        let gate = std::sync::Arc::new(AtomicBool::new(false));
+        let opened = gate.clone();
+        let upstream = Hostile::start(move |_| {
+            // A test that fails before opening the gate still ends this thread.
+            let give_up = Instant::now() + Duration::from_secs(120);
+            while !opened.load(Ordering::SeqCst) && Instant::now() < give_up {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Reply::ok("late answer")
+        });
+        local(
+            env,
+            &[
+                "tunnels",
+                "start",
+                "--name",
+                "slow",
+                "--proto",
+                "http",
+                "--addr",
+                &upstream.port().to_string(),
+            ],
+        )
+        .ok();
+        let port = edge_port(env, "slow (http)");
+        let visitor = std::thread::spawn(move || {
+            visit(port, "GET", "/wait", &[], b"");
+        });
+        wait_until("the pending capture", || {
+            local(env, &["requests", "list", "--status", "pending", "--json"]).json() != json!([])
+        });
+        PendingCapture {
+            _upstream: upstream,
+            gate,
+            visitor,
+        }
+    }
+
+    /// Lets the upstream answer, and waits for the visitor to get the answer.
+    fn answer(self) {
+        self.gate.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.visitor.join().unwrap();
+    }
+}
+
+/// A child process stopped (SIGTERM) when the test ends, whether it passes or not.
+#[cfg(unix)]
+struct Stopped(std::process::Child);
+
+#[cfg(unix)]
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) on the child's own pid.
+        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        let _ = self.0.wait();
+    }
 }
 
 #[test]
 fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
     let env = Env::new();
-    let (_slow, visitor) = a_capture_pending_for(&env, 8);
+    let pending_capture = PendingCapture::start(&env);
     local(&env, &["requests", "record", "--once"]).ok();
     let pending = kept_ids(&env, &["--status", "pending"]);
     assert_eq!(pending.len(), 1, "kept while pending");
-    visitor.join().unwrap();
+    pending_capture.answer();
     local(&env, &["requests", "record", "--once"])
         .ok()
         .says("1 answered since");
@@ -320,23 +357,31 @@ fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
     assert!(kept_ids(&env, &["--status", "pending"]).is_empty());
 }
 
+#[cfg(unix)]
 #[test]
 fn tail_record_brings_a_pending_capture_up_to_date_when_it_is_answered_beyond_its_window() {
     let env = Env::new();
-    let (_slow, visitor) = a_capture_pending_for(&env, 6);
-    let mut child = spawn_local(&env, &["requests", "tail", "--record"]);
+    let pending_capture = PendingCapture::start(&env);
+    let tail = Stopped(spawn_local(&env, &["requests", "tail", "--record"]));
     wait_until("the capture, kept while pending", || kept_count(&env) == 1);
-    // 120 newer captures: tail's polls, back to 50 once nothing is new, no longer reach it.
+    // 120 newer captures. Once tail has kept them, its window shrinks back to 50 (nothing is
+    // new any more), which no longer reaches the pending one: a poll for 50 says so.
     let newer: Vec<Value> = (0..120).map(|i| json!({"uri": format!("/n{i}")})).collect();
     env.mock.seed_captures(Value::Array(newer));
     wait_until("the newer captures, kept", || kept_count(&env) == 121);
-    visitor.join().unwrap();
+    env.mock.clear_agent_requests();
+    wait_until("a poll for the 50 newest", || {
+        env.mock.agent_requests().iter().any(|r| {
+            r.query
+                .as_deref()
+                .is_some_and(|q| q.split('&').any(|p| p == "limit=50"))
+        })
+    });
+    pending_capture.answer();
     wait_until("the answer, kept", || {
         kept_ids(&env, &["--status", "pending"]).is_empty()
     });
-    // SAFETY: kill(2) on the child's own pid.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let _ = child.wait();
+    drop(tail);
     let answered = local(
         &env,
         &["requests", "list", "--history", "--path", "/wait", "--json"],
@@ -726,13 +771,11 @@ fn a_recorder_stops_on_sigterm_or_ctrl_c_with_exit_0_and_says_what_it_kept() {
 fn tail_record_keeps_what_it_follows() {
     let env = Env::new();
     env.mock.seed_captures(json!([{"uri": "/before"}]));
-    let mut child = spawn_local(&env, &["requests", "tail", "--record"]);
+    let tail = Stopped(spawn_local(&env, &["requests", "tail", "--record"]));
     wait_until("what the agent held, kept", || kept_count(&env) == 1);
     env.mock.seed_captures(json!([{"uri": "/after"}]));
     wait_until("the new capture, kept", || kept_count(&env) == 2);
-    // SAFETY: kill(2) on the child's own pid.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let _ = child.wait();
+    drop(tail);
     let uris = local(
         &env,
         &["requests", "list", "--history", "--jq", ".[].request.uri"],

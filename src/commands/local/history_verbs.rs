@@ -152,7 +152,9 @@ async fn poll(
 
 /// Asks the agent by ID for a few captures kept while pending that `batch` (the newest) did
 /// not bring back, and keeps those answered since; one the agent no longer has is let go (it
-/// stays kept as it was). For every follower that records: `record`, `tail --record`.
+/// stays kept as it was). An agent that fails to answer is asked again on a later poll: the
+/// list it answers is what decides whether it is up. For every follower that records:
+/// `record`, `tail --record`.
 pub async fn recheck_pending(
     client: &agent::AgentClient,
     rec: &mut Recorder,
@@ -167,7 +169,7 @@ pub async fn recheck_pending(
                 _ => rec.forget(&id),
             },
             Err(Error::Api(f)) if f.status == 404 => rec.forget(&id),
-            Err(e) => return Err(e),
+            Err(_) => break,
         }
     }
     Ok(())
