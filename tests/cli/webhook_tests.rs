@@ -751,7 +751,7 @@ fn a_gzip_json_answer_is_saved_checked_and_updated_as_json() {
         Reply::With(200, headers, gzip(shared.lock().unwrap().as_bytes()))
     });
     let w = World::with(handler, Arc::new(Mutex::new(Answer::good())));
-    w.saved("/hooks/gz");
+    let first = w.saved("/hooks/gz");
     let expect = w.fixtures().join("post-hooks-gz.expect.toml");
     let text = read(&expect);
     assert!(text.contains("\"amount\": 100"), "{text}");
@@ -775,6 +775,12 @@ fn a_gzip_json_answer_is_saved_checked_and_updated_as_json() {
     // Another JSON, gzipped too: the changed path is shown, not "the bytes differ".
     *json.lock().unwrap() = r#"{"received":true,"amount":2500}"#.into();
     w.test(&[]).code(8).prints("~ .amount: 100 → 2500");
+    // `diff` of two captures compares their gzipped answers as JSON too.
+    let second = w.capture("/hooks/gz", &[], BODY);
+    w.requests(&[], &["diff", &first, &second])
+        .ok()
+        .prints("response:")
+        .prints("~ .amount: 100 → 2500");
     // A jq check reads the decoded JSON.
     fs::write(
         &expect,
