@@ -827,3 +827,25 @@ fn a_fixture_file_that_is_a_fifo_or_a_folder_is_refused_at_once_and_nothing_is_s
         .says("the request file pipe.http is not a regular file");
     assert_eq!(w.handler.count(), sent, "nothing was sent");
 }
+
+#[test]
+fn a_body_that_does_not_decode_is_compared_as_sent_and_the_failure_says_why() {
+    // The answer says gzip, but its bytes are not.
+    let body = Arc::new(Mutex::new("not gzip at all".to_string()));
+    let shared = body.clone();
+    let handler = Hostile::start(move |_| {
+        let headers = vec![
+            ("Content-Type".into(), "text/plain".into()),
+            ("Content-Encoding".into(), "gzip".into()),
+        ];
+        Reply::With(200, headers, shared.lock().unwrap().clone().into_bytes())
+    });
+    let w = World::with(handler, Arc::new(Mutex::new(Answer::good())));
+    w.saved("/hooks/bad");
+    w.test(&[]).ok();
+    *body.lock().unwrap() = "still not gzip".into();
+    w.test(&[])
+        .code(8)
+        .prints("the body differs from the snapshot (gzip encoded:")
+        .prints("shown as sent)");
+}
