@@ -489,7 +489,12 @@ fn the_agent_request_log_and_faults() {
         control(&mock, "GET", "/_mock/agent/edges", None).json(),
         json!([])
     );
-    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_err());
+    // The listener is dropped with its tunnel's task, which the runtime ends a moment later.
+    poll(
+        "the stopped tunnel's port to refuse connections",
+        || std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+        |refused| *refused,
+    );
     // Unknown agent control paths.
     assert_eq!(control(&mock, "GET", "/_mock/agent/nope", None).status, 404);
     assert_eq!(
