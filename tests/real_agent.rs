@@ -11,10 +11,6 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::time::Duration;
-
 use common::real_agent::{edge_port, start_http_tunnel, tunnelctl, visit, wait_for_requests, WHY};
 use serde_json::Value;
 
@@ -435,21 +431,9 @@ mod official;
 
 /// Sends one request with these headers through an edge, as a visitor would.
 fn visit_with(port: u16, path: &str, headers: &[(String, String)], body: &str) -> String {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("the edge accepts");
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut head =
-        format!("POST {path} HTTP/1.1\r\nHost: visitor.test\r\nContent-Type: application/json\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    head.push_str(&format!(
-        "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    ));
-    s.write_all(head.as_bytes()).unwrap();
-    let mut answer = String::new();
-    let _ = s.read_to_string(&mut answer);
-    answer
+    let mut all = vec![("Content-Type", "application/json")];
+    all.extend(headers.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+    common::upstream::visit_as(port, "visitor.test", "POST", path, &all, body.as_bytes())
 }
 
 #[test]

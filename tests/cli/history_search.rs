@@ -1,8 +1,6 @@
 //! `list --history --grep` searches what a person reads of a capture, not its bytes on the
 //! wire: a gzip body unzipped, form fields percent-decoded, JSON `\u` escapes read.
 
-use std::io::Write;
-
 use base64::Engine;
 use serde_json::json;
 
@@ -12,9 +10,8 @@ use crate::history_failures::local;
 #[test]
 fn grep_over_the_history_finds_words_in_gzip_form_and_json_escaped_bodies() {
     let env = Env::new();
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(br#"{"type":"invoice.zipped"}"#).unwrap();
-    let gzipped = base64::engine::general_purpose::STANDARD.encode(gz.finish().unwrap());
+    let gzipped = base64::engine::general_purpose::STANDARD
+        .encode(crate::common::gzip(br#"{"type":"invoice.zipped"}"#));
     let ids = strings(&env.mock.seed_captures(json!([
         {"method": "POST", "uri": "/gz",
          "headers": {"Content-Type": ["application/json"], "Content-Encoding": ["gzip"]},

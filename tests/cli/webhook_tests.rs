@@ -13,7 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::common::hostile::{Hostile, Reply};
 use crate::common::upstream::visit;
-use crate::common::{words, Env, Out};
+use crate::common::{gzip, words, Env, Out};
 use crate::local::{captured, edge_port};
 use crate::official::{accepted, verify_op, Official};
 
@@ -729,13 +729,6 @@ fn every_new_flag_refuses_a_bad_value() {
     w.requests(&[], &["save", &id, &id, "--out", "x.http"])
         .code(2)
         .says("--out writes one capture");
-}
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    enc.write_all(bytes).unwrap();
-    enc.finish().unwrap()
 }
 
 #[test]

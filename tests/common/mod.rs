@@ -351,6 +351,14 @@ pub fn run(cmd: &mut Command) -> Out {
     out
 }
 
+/// `bytes` gzipped, as a server sends a body with `Content-Encoding: gzip`.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).expect("gzip in memory");
+    enc.finish().expect("gzip in memory")
+}
+
 /// No API key nor AWS secret in the output.
 #[track_caller]
 pub fn assert_no_secret(out: &Out) {

@@ -2,8 +2,6 @@
 //! agent: the binary pointed at it, the edge port of a tunnel leg, a visitor's request, and
 //! waiting for captures.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -41,17 +39,15 @@ pub fn edge_port(public_url: &str) -> u16 {
 
 /// Sends one HTTP/1.1 request through an edge, as a visitor would, and returns the answer.
 pub fn visit(port: u16, method: &str, path: &str, body: &str) -> String {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("the edge accepts");
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: visitor.test\r\nContent-Type: application/json\r\nX-Test: yes\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
+    let headers = [("Content-Type", "application/json"), ("X-Test", "yes")];
+    super::upstream::visit_as(
+        port,
+        "visitor.test",
+        method,
+        path,
+        &headers,
+        body.as_bytes(),
     )
-    .unwrap();
-    let mut answer = String::new();
-    let _ = s.read_to_string(&mut answer);
-    answer
 }
 
 pub fn wait_for_requests(tunnel: &str, n: usize) -> Vec<Value> {

@@ -80,11 +80,29 @@ fn serve(conn: TcpStream, log: Arc<Mutex<Vec<Received>>>) {
 
 /// Sends one request to 127.0.0.1:port as a visitor would, and returns the whole answer.
 pub fn visit(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> String {
+    visit_as(
+        port,
+        &format!("127.0.0.1:{port}"),
+        method,
+        path,
+        headers,
+        body,
+    )
+}
+
+/// [`visit`] with the `Host` a visitor names (an edge's public name, say).
+pub fn visit_as(
+    port: u16,
+    host: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> String {
     let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(10)))
         .expect("timeout");
-    let mut req =
-        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n");
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
     }
