@@ -21,7 +21,8 @@ pub use argv::parse;
 
 use crate::commands;
 use crate::output::{Format, OutputFlags, Printer};
-use crate::settings::{OnCommandLine, SettingFlags};
+use crate::registry;
+use crate::settings::{Given, SettingFlags};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -96,7 +97,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "TUNNELCTL_API_KEY",
+        env = registry::env::API_KEY,
         hide_env_values = true,
         value_name = "KEY"
     )]
@@ -106,7 +107,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "TUNNELCTL_API_URL",
+        env = registry::env::API_URL,
         hide_env_values = true,
         value_name = "URL"
     )]
@@ -116,7 +117,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "TUNNELCTL_AGENT_URL",
+        env = registry::env::AGENT_URL,
         hide_env_values = true,
         value_name = "URL"
     )]
@@ -126,7 +127,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "TUNNELCTL_CONFIG",
+        env = registry::env::CONFIG,
         hide_env_values = true,
         value_name = "FILE"
     )]
@@ -137,7 +138,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "TUNNELCTL_HISTORY_FILE",
+        env = registry::env::HISTORY_FILE,
         hide_env_values = true,
         value_name = "FILE"
     )]
@@ -147,7 +148,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
-        env = "TUNNELCTL_PROFILE",
+        env = registry::env::PROFILE,
         hide_env_values = true,
         value_name = "NAME"
     )]
@@ -212,9 +213,10 @@ pub struct GlobalArgs {
     )]
     pub rate: Option<crate::ratelimit::RateSetting>,
 
-    /// Which values came from flags typed on the command line (set by [`parse`]).
+    /// The settings' values as given, each with whether as its flag or its variable (set
+    /// by [`parse`] from clap's matches, which alone know which).
     #[arg(skip)]
-    pub on_command_line: OnCommandLine,
+    pub given: Vec<Given>,
 }
 
 impl GlobalArgs {
@@ -241,18 +243,10 @@ impl GlobalArgs {
             crate::output::Streams::system(),
         )?;
         let flags = SettingFlags {
-            api_key: self.api_key,
-            api_url: self.api_url,
-            agent_url: self.agent_url,
-            config: self.config,
-            profile: self.profile,
-            history_file: self.history_file,
-            max_attempts: self.max_attempts,
-            rate: self.rate,
+            given: self.given,
             timeout: self.timeout,
             verbose: self.verbose,
             yes: self.yes,
-            on_command_line: self.on_command_line,
         };
         Ok((flags, out))
     }

@@ -13,7 +13,6 @@ use serde_json::Value;
 use crate::api::Resource;
 use crate::context::Context;
 use crate::output::{OutputFlags, Printer, Streams};
-use crate::ratelimit::RateSetting;
 use crate::settings::SettingFlags;
 
 /// How long one completion may take.
@@ -30,7 +29,7 @@ fn context() -> Option<Context> {
     };
     let out = Printer::resolve(&quiet, Streams::system()).ok()?;
     flags.timeout = Some(BUDGET);
-    flags.rate = Some(RateSetting::Off);
+    flags.give(&crate::registry::RATE, "off");
     flags.verbose = false;
     Some(Context::new(flags, out))
 }

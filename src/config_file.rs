@@ -18,69 +18,9 @@ use toml_edit::{DocumentMut, Item, Table};
 
 use crate::error::{Error, Result};
 
-/// The keys a profile may hold, with what each is for.
-pub const KEYS: &[(&str, &str)] = &[
-    ("api_key", "API key of the management API (secret)"),
-    ("api_url", "base URL of the management API"),
-    (
-        "agent_url",
-        "URL of the local agent API (default http://127.0.0.1:4040/api)",
-    ),
-    (
-        "max_attempts",
-        "how many times a request may be tried in all, 1 to 20 (default 3)",
-    ),
-    (
-        "rate",
-        "pace of management requests, N/SECONDS or off (default 120/60)",
-    ),
-    (
-        "history_file",
-        "the capture history's SQLite file (default history.sqlite3 in the data folder)",
-    ),
-    (
-        "history_max_size",
-        "largest size of the capture history, e.g. 500MiB (default 1GiB)",
-    ),
-    (
-        "history_max_age",
-        "oldest capture the history keeps, e.g. 7d (default 30d)",
-    ),
-    (
-        "webhook_secret_github",
-        "secret GitHub signs webhooks with (secret; set from stdin)",
-    ),
-    (
-        "webhook_secret_stripe",
-        "Stripe's webhook signing secret, whsec_... (secret; set from stdin)",
-    ),
-    (
-        "webhook_secret_slack",
-        "Slack's signing secret (secret; set from stdin)",
-    ),
-    (
-        "webhook_secret_shopify",
-        "Shopify's webhook secret (secret; set from stdin)",
-    ),
-    (
-        "webhook_secret_standard",
-        "Standard Webhooks / Svix secret, whsec_BASE64 (secret; set from stdin)",
-    ),
-];
-
 /// How long a writer waits for another one to finish before giving up. A write takes
 /// milliseconds; only a stuck process holds the lock this long.
 pub const LOCK_WAIT: Duration = Duration::from_secs(10);
-
-/// Is `key` a key of a profile?
-pub fn is_known_key(key: &str) -> bool {
-    KEYS.iter().any(|(k, _)| *k == key)
-}
-
-/// Is `key` a secret whose value is never shown?
-pub fn is_secret_key(key: &str) -> bool {
-    key == "api_key" || is_webhook_secret_key(key)
-}
 
 /// Is `key` a provider's webhook secret? Those are set only from stdin: a value on the
 /// command line would show in `ps` and the shell's history.
@@ -94,7 +34,7 @@ pub fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", "tunnelctl")
 }
 
-/// Where the config file lives when neither `--config` nor `TUNNELCTL_CONFIG` says.
+/// Where the config file lives when neither `--config` nor its variable says.
 pub fn default_path() -> Option<PathBuf> {
     project_dirs().map(|d| d.config_dir().join("config.toml"))
 }
@@ -230,7 +170,7 @@ impl ConfigFile {
     fn register_secrets(&self) {
         for profile in self.profiles() {
             for (key, value) in self.entries(&profile) {
-                if is_secret_key(&key) {
+                if crate::registry::is_secret_key(&key) {
                     crate::secrets::register_secret(&value);
                 }
             }
@@ -242,10 +182,11 @@ impl ConfigFile {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let holds_key = self
-                .profiles()
-                .iter()
-                .any(|p| self.entries(p).iter().any(|(k, _)| is_secret_key(k)));
+            let holds_key = self.profiles().iter().any(|p| {
+                self.entries(p)
+                    .iter()
+                    .any(|(k, _)| crate::registry::is_secret_key(k))
+            });
             if !holds_key {
                 return;
             }

@@ -15,8 +15,9 @@ use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
 use crate::output::Printer;
 use crate::parse::BaseUrl;
 use crate::prompt::Prompter;
-use crate::ratelimit::{Limiter, RateSetting, DEFAULT_RATE};
-use crate::settings::{SettingFlags, Settings, Source, DEFAULT_AGENT_URL, DEFAULT_MAX_ATTEMPTS};
+use crate::ratelimit::{Limiter, RateSetting};
+use crate::registry::env;
+use crate::settings::{SettingFlags, Settings, Source};
 
 /// The default time limit of one request.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -53,7 +54,8 @@ impl Context {
             fixed_headers: Vec::new(),
             timeout: self.settings.flags.timeout.unwrap_or(DEFAULT_TIMEOUT),
             verbose: self.settings.flags.verbose,
-            max_attempts: DEFAULT_MAX_ATTEMPTS,
+            // Each client sets its own.
+            max_attempts: 1,
             unreachable_hint: hint,
             unauthorized_hint: None,
             max_body: DEFAULT_MAX_BODY,
@@ -65,18 +67,17 @@ impl Context {
 
     /// The management API client, or exit 3 when the URL or key is missing or unusable.
     pub fn management(&self) -> Result<api::Client> {
-        let url = self.settings.api_url()?.value;
-        let key = self.settings.api_key()?.value;
+        let values = self.settings.values()?;
         let profile = self.settings.profile();
-        let (url, key) = match (url, key) {
+        let (url, key) = match (&values.api_url.value, &values.api_key.value) {
             (Some(u), Some(k)) => (u, k),
             (u, k) => {
                 let mut missing = Vec::new();
                 if k.is_none() {
-                    missing.push(("API key", "TUNNELCTL_API_KEY"));
+                    missing.push(("API key", env::API_KEY));
                 }
                 if u.is_none() {
-                    missing.push(("management API URL", "TUNNELCTL_API_URL"));
+                    missing.push(("management API URL", env::API_URL));
                 }
                 let what: Vec<&str> = missing.iter().map(|m| m.0).collect();
                 let vars: Vec<&str> = missing.iter().map(|m| m.1).collect();
@@ -88,9 +89,8 @@ impl Context {
                 )));
             }
         };
-        let source = self.settings.api_key()?.source;
-        let hint = unauthorized_hint(&source, &self.settings.config_path());
-        self.management_at(&url, &key, Some(hint))
+        let hint = unauthorized_hint(&values.api_key.source, &self.settings.config_path());
+        self.management_at(url, key, Some(hint))
     }
 
     /// A management API client for this URL and key, whatever the settings say (`config
@@ -102,23 +102,19 @@ impl Context {
         unauthorized_hint: Option<String>,
     ) -> Result<api::Client> {
         let base = validate_api_url(url)?;
+        let values = self.settings.values()?;
         let mut opts = self.http_options(
             base,
             "Check the API URL (--api-url, TUNNELCTL_API_URL or 'tunnelctl config set api_url URL') and your network.".into(),
         );
         opts.bearer = Some(key.to_string());
         opts.unauthorized_hint = unauthorized_hint;
-        opts.max_attempts = self
-            .settings
-            .max_attempts()?
-            .value
-            .unwrap_or(DEFAULT_MAX_ATTEMPTS);
+        opts.max_attempts = values.max_attempts.value;
         // A page of 100 items is well under a megabyte; a far larger answer is refused.
         opts.max_body = MANAGEMENT_MAX_BODY;
-        opts.limiter = match self.settings.rate()?.value {
-            Some(RateSetting::Limit(rate)) => Some(Arc::new(Limiter::new(rate))),
-            Some(RateSetting::Off) => None,
-            None => Some(Arc::new(Limiter::new(DEFAULT_RATE))),
+        opts.limiter = match values.rate.value {
+            RateSetting::Limit(rate) => Some(Arc::new(Limiter::new(rate))),
+            RateSetting::Off => None,
         };
         opts.fixed_headers.push(("Service-Version", "2"));
         Ok(api::Client::new(Http::new(opts)?))
@@ -128,15 +124,11 @@ impl Context {
     /// known secret first: their own app may send it through a tunnel, and captured traffic
     /// shown on screen must hide it as every other output does.
     pub fn agent(&self) -> Result<agent::AgentClient> {
-        if let Ok(Some(key)) = self.settings.api_key().map(|k| k.value) {
-            crate::secrets::register_secret(&key);
+        let values = self.settings.values()?;
+        if let Some(key) = &values.api_key.value {
+            crate::secrets::register_secret(key);
         }
-        let url = self
-            .settings
-            .agent_url()?
-            .value
-            .unwrap_or_else(|| DEFAULT_AGENT_URL.to_string());
-        let base = validate_agent_url(&url)?;
+        let base = validate_agent_url(&values.agent_url.value)?;
         let hint = format!(
             "Is the agent running? Its API was looked for at {base}; point elsewhere with --agent-url or TUNNELCTL_AGENT_URL."
         );
@@ -249,7 +241,7 @@ mod tests {
     #[test]
     fn a_refused_key_says_where_it_came_from() {
         let path = Ok(std::path::PathBuf::from("cfg.toml"));
-        let hint = unauthorized_hint(&Source::Env("TUNNELCTL_API_KEY"), &path);
+        let hint = unauthorized_hint(&Source::Env(env::API_KEY), &path);
         assert!(
             hint.contains("environment variable TUNNELCTL_API_KEY"),
             "{hint}"

@@ -35,6 +35,7 @@ pub mod output;
 pub mod parse;
 pub mod prompt;
 pub mod ratelimit;
+pub mod registry;
 pub mod secrets;
 pub mod settings;
 pub mod signature;

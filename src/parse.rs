@@ -4,6 +4,10 @@
 //! Durations have one grammar everywhere (`--timeout`, `--settle`, `--since`, the `since:`
 //! filter term): humantime's (`500ms`, `90s`, `1h30m`, `2d`, `1h 30m`), plus a bare number
 //! meaning seconds (`1.5`), which is how the tool has always read them.
+//!
+//! Sizes have one grammar too (`--max-memory`, `--max-size`, `history_max_size`): bytes, or a
+//! number with a unit (`64MiB`, `512KB`, `1.5GiB`), more than zero, with one wording of what is
+//! wrong whichever flag or key it was.
 
 use std::time::Duration;
 
@@ -136,6 +140,25 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     parsed.map_err(|_| format!("'{s}' is not a duration: {DURATION_FORMS}"))
 }
 
+/// The forms a size may take, as an error says them.
+const SIZE_FORMS: &str = "say e.g. 64MiB, 512KB, 2GB or a number of bytes";
+
+/// Parses a size in bytes: a number, or a number with a unit (`64MiB`, `512KB`, `1.5GiB`);
+/// zero is no size (nothing would fit in it).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let wrong = || format!("'{text}' is not a size ({SIZE_FORMS})");
+    let trimmed = text.trim();
+    // The crate takes a leading dot or sign in ways a person would not mean.
+    if !trimmed.starts_with(|c: char| c.is_ascii_digit()) {
+        return Err(wrong());
+    }
+    let size: bytesize::ByteSize = trimmed.parse().map_err(|_| wrong())?;
+    match size.as_u64() {
+        0 => Err(format!("'{text}' must be more than zero ({SIZE_FORMS})")),
+        n => Ok(n),
+    }
+}
+
 /// 1 to 20 attempts.
 pub fn parse_attempts(s: &str) -> Result<u32, String> {
     match s.trim().parse::<i64>() {
@@ -196,6 +219,23 @@ mod tests {
         assert_eq!(parse_lookback("2d"), Ok(Duration::from_secs(2 * 86_400)));
         assert_eq!(parse_lookback("36h"), Ok(Duration::from_secs(36 * 3600)));
         assert_eq!(parse_lookback("1w"), Ok(Duration::from_secs(7 * 86_400)));
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_size("512KB"), Ok(512_000));
+        assert_eq!(parse_size("1048576"), Ok(1 << 20));
+        assert_eq!(parse_size("4 mib"), Ok(4 << 20));
+        assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+        for bad in ["", "lots", "-1MiB", ".5MiB", "5x", "MiB", "12 parsecs"] {
+            let e = parse_size(bad).expect_err(bad);
+            assert_eq!(e, format!("'{bad}' is not a size ({SIZE_FORMS})"));
+        }
+        assert!(parse_size("0KiB").is_err());
+        let e = parse_size("0").unwrap_err();
+        assert_eq!(e, format!("'0' must be more than zero ({SIZE_FORMS})"));
+        assert!(!e.contains("memory") && !e.contains("capture"), "{e}");
     }
 
     #[test]

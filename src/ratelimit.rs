@@ -20,12 +20,6 @@ pub struct Rate {
     pub per: Duration,
 }
 
-/// The service's documented limit.
-pub const DEFAULT_RATE: Rate = Rate {
-    max: 120,
-    per: Duration::from_secs(60),
-};
-
 /// `--rate`: a rate, or no limit at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RateSetting {

@@ -1,109 +1,85 @@
 //! The settings of one run, resolved once with their sources: a flag, then its environment
 //! variable, then the active profile of the config file, then the built-in default.
 //!
-//! This is the one place that precedence is written. The command line's global flags are
-//! turned once, at the top (`cli.rs`), into plain [`SettingFlags`] (these) and output flags
-//! (`output::OutputFlags`, which make the printer), so nothing below the command handlers sees
-//! a clap type; `config show` prints each value with the [`Source`] it came from. The config
-//! file is read only when a value is not given by a flag or the environment, and then only
-//! once.
+//! This is the one place that precedence is written. Which settings there are, and their
+//! flags, variables and defaults, is the registry's ([`crate::registry`]); this reads them.
+//! The command line's global flags are turned once, at the top (`cli.rs`), into plain
+//! [`SettingFlags`] (the text each setting was given, and whether as a flag or through its
+//! variable), so nothing below the command handlers sees a clap type. The first command that
+//! needs a value has every setting resolved at once into [`SettingValues`], concrete values (a setting
+//! with a default is no `Option`), each with the [`Source`] it came from; nothing resolves
+//! again. A wrong value in the profile is an error then, whichever setting the command reads:
+//! the `config` commands, which are how it is put right, read the profile as text instead.
 
 use std::cell::OnceCell;
+use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::config_file::{self, ConfigFile};
 use crate::error::{Error, Result};
-use crate::ratelimit::{RateSetting, DEFAULT_RATE};
+use crate::ratelimit::RateSetting;
+use crate::registry::{self, Setting};
 use crate::signature::{Provider, Secrets};
 
-/// The default URL of the local agent API.
-pub const DEFAULT_AGENT_URL: &str = "http://127.0.0.1:4040/api";
-/// How many times a request may be tried in all, by default.
-pub const DEFAULT_MAX_ATTEMPTS: u32 = 3;
-/// The default profile.
-pub const DEFAULT_PROFILE: &str = "default";
-
-/// The environment variables of the settings that have one.
-pub mod env {
-    /// The API key.
-    pub const API_KEY: &str = "TUNNELCTL_API_KEY";
-    /// The management API URL.
-    pub const API_URL: &str = "TUNNELCTL_API_URL";
-    /// The agent API URL.
-    pub const AGENT_URL: &str = "TUNNELCTL_AGENT_URL";
-    /// The capture history's file.
-    pub const HISTORY_FILE: &str = "TUNNELCTL_HISTORY_FILE";
+/// A value a setting was given before any profile is read: by its flag or its variable.
+#[derive(Debug, Clone)]
+pub struct Given {
+    /// The setting.
+    pub setting: &'static Setting,
+    /// The text, as given (a path need not be UTF-8).
+    pub text: OsString,
+    /// [`Source::Flag`] or [`Source::Env`].
+    pub source: Source,
 }
 
-/// The default bound of the capture history's size: 1 GiB.
-pub const DEFAULT_HISTORY_MAX_SIZE: u64 = 1 << 30;
-/// [`DEFAULT_HISTORY_MAX_SIZE`] as `config show` writes it (a test holds the two together).
-pub const DEFAULT_HISTORY_MAX_SIZE_TEXT: &str = "1GiB";
-/// The default bound of the capture history's age: 30 days.
-pub const DEFAULT_HISTORY_MAX_AGE: Duration = Duration::from_secs(30 * 86_400);
-/// [`DEFAULT_HISTORY_MAX_AGE`] as `config show` writes it (a test holds the two together).
-pub const DEFAULT_HISTORY_MAX_AGE_TEXT: &str = "30d";
-
-/// The settings the command line gave: a flag, or (clap reads them alike) its environment
-/// variable. Output flags (`--json`, `--quiet`, ...) are the printer's, not these.
+/// What the command line gave: the settings' values (a flag, or its environment variable:
+/// clap reads them alike), and the flags of this run that are no setting. Output flags
+/// (`--json`, `--quiet`, ...) are the printer's, not these.
 #[derive(Debug, Clone, Default)]
 pub struct SettingFlags {
-    /// `--api-key` / `TUNNELCTL_API_KEY`.
-    pub api_key: Option<String>,
-    /// `--api-url` / `TUNNELCTL_API_URL`.
-    pub api_url: Option<String>,
-    /// `--agent-url` / `TUNNELCTL_AGENT_URL`.
-    pub agent_url: Option<String>,
-    /// `--config` / `TUNNELCTL_CONFIG`.
-    pub config: Option<PathBuf>,
-    /// `--profile` / `TUNNELCTL_PROFILE`.
-    pub profile: Option<String>,
-    /// `--max-attempts`.
-    pub max_attempts: Option<u32>,
-    /// `--rate`.
-    pub rate: Option<RateSetting>,
-    /// `--history-file` / `TUNNELCTL_HISTORY_FILE`.
-    pub history_file: Option<PathBuf>,
+    /// The settings given, each once.
+    pub given: Vec<Given>,
     /// `--timeout`: the limit of the whole command.
     pub timeout: Option<Duration>,
     /// `--verbose`.
     pub verbose: bool,
     /// `--yes`.
     pub yes: bool,
-    /// Which of the values above were typed as flags on the command line (clap fills a field
-    /// alike from its flag and its environment variable).
-    pub on_command_line: OnCommandLine,
-}
-
-/// Which settings were typed as flags on the command line, not set through their variables.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct OnCommandLine {
-    /// `--api-key`.
-    pub api_key: bool,
-    /// `--api-url`.
-    pub api_url: bool,
-    /// `--agent-url`.
-    pub agent_url: bool,
-    /// `--history-file`.
-    pub history_file: bool,
 }
 
 impl SettingFlags {
     /// What the environment alone gives (for shell completion, which runs before any flag of
     /// the command line being typed is known).
     pub fn from_env() -> Self {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let given = registry::SETTINGS
+            .iter()
+            .filter(|s| s.flag.is_some())
+            .filter_map(|s| {
+                let var = s.env?;
+                let text = std::env::var_os(var)?;
+                Some(Given {
+                    setting: s,
+                    text,
+                    source: Source::Env(var),
+                })
+            })
+            .collect();
         SettingFlags {
-            api_key: var(env::API_KEY),
-            api_url: var(env::API_URL),
-            agent_url: var(env::AGENT_URL),
-            config: var("TUNNELCTL_CONFIG").map(PathBuf::from),
-            profile: var("TUNNELCTL_PROFILE"),
-            history_file: var(env::HISTORY_FILE).map(PathBuf::from),
+            given,
             ..SettingFlags::default()
         }
+    }
+
+    /// Gives `setting` this value, as a flag would (replacing what was given before).
+    pub fn give(&mut self, setting: &'static Setting, text: impl Into<OsString>) {
+        self.given.retain(|g| g.setting.key != setting.key);
+        self.given.push(Given {
+            setting,
+            text: text.into(),
+            source: Source::Flag,
+        });
     }
 }
 
@@ -131,13 +107,40 @@ impl fmt::Display for Source {
     }
 }
 
-/// A setting's value (if any) and where it came from.
+/// A setting's value and where it came from.
 #[derive(Debug, Clone)]
 pub struct Resolved<T> {
-    /// The value; `None` when nothing sets it and it has no default.
-    pub value: Option<T>,
+    /// The value.
+    pub value: T,
     /// Where it came from.
     pub source: Source,
+}
+
+/// A setting as `config show` prints it: its key, and its text (none when unset) with where
+/// it came from.
+pub type ShownSetting = (&'static str, Resolved<Option<String>>);
+
+/// Every setting of this run, resolved: what the handlers read.
+#[derive(Clone)]
+pub struct SettingValues {
+    /// The management API URL (none: the management commands say how to set it).
+    pub api_url: Resolved<Option<String>>,
+    /// The management API key.
+    pub api_key: Resolved<Option<String>>,
+    /// The local agent API URL.
+    pub agent_url: Resolved<String>,
+    /// Attempts per request.
+    pub max_attempts: Resolved<u32>,
+    /// The pacing of management requests.
+    pub rate: Resolved<RateSetting>,
+    /// The capture history's file.
+    pub history_file: Resolved<PathBuf>,
+    /// How large the capture history may grow, in bytes.
+    pub history_max_size: Resolved<u64>,
+    /// How old a capture the history keeps may grow.
+    pub history_max_age: Resolved<Duration>,
+    /// Every webhook secret set.
+    pub webhook_secrets: Secrets,
 }
 
 /// The settings of this run.
@@ -145,6 +148,7 @@ pub struct Settings {
     /// What the command line gave.
     pub flags: SettingFlags,
     config: OnceCell<ConfigFile>,
+    values: OnceCell<SettingValues>,
 }
 
 impl Settings {
@@ -154,23 +158,57 @@ impl Settings {
         Settings {
             flags,
             config: OnceCell::new(),
+            values: OnceCell::new(),
         }
+    }
+
+    /// Every setting, resolved on the first call.
+    pub fn values(&self) -> Result<&SettingValues> {
+        if let Some(v) = self.values.get() {
+            return Ok(v);
+        }
+        let resolved = self.resolve()?;
+        Ok(self.values.get_or_init(|| resolved))
+    }
+
+    fn resolve(&self) -> Result<SettingValues> {
+        use crate::parse::{parse_attempts, parse_lookback, parse_size};
+        let mut webhook_secrets = Secrets::new();
+        for provider in Provider::ALL {
+            if let Some(secret) = self.text(provider.setting())?.value {
+                webhook_secrets.set(provider, secret);
+            }
+        }
+        Ok(SettingValues {
+            api_url: self.text(&registry::API_URL)?,
+            api_key: self.text(&registry::API_KEY)?,
+            agent_url: self.typed(&registry::AGENT_URL, |t| Ok(t.to_string()))?,
+            max_attempts: self.typed(&registry::MAX_ATTEMPTS, parse_attempts)?,
+            rate: self.typed(&registry::RATE, str::parse)?,
+            history_file: self.history_file()?,
+            history_max_size: self.typed(&registry::HISTORY_MAX_SIZE, parse_size)?,
+            history_max_age: self.typed(&registry::HISTORY_MAX_AGE, parse_lookback)?,
+            webhook_secrets,
+        })
     }
 
     /// The profile in use.
     pub fn profile(&self) -> &str {
-        self.flags.profile.as_deref().unwrap_or(DEFAULT_PROFILE)
+        match self.given(&registry::PROFILE) {
+            Some(g) => g.text.to_str().unwrap_or_default(),
+            None => registry::PROFILE.default_value().unwrap_or_default(),
+        }
     }
 
     /// The config file's path.
     pub fn config_path(&self) -> Result<PathBuf> {
-        match &self.flags.config {
-            Some(p) => Ok(p.clone()),
+        match self.given(&registry::CONFIG) {
+            Some(g) => Ok(PathBuf::from(&g.text)),
             None => config_file::default_path().ok_or_else(|| {
-                Error::Config(
-                    "cannot find the config folder of this platform; pass --config FILE or set TUNNELCTL_CONFIG"
-                        .into(),
-                )
+                Error::Config(format!(
+                    "cannot find the config folder of this platform; pass --config FILE or set {}",
+                    registry::env::CONFIG
+                ))
             }),
         }
     }
@@ -184,196 +222,140 @@ impl Settings {
         Ok(self.config.get_or_init(|| loaded))
     }
 
-    /// A text setting: flag, environment variable, profile.
-    fn text(
-        &self,
-        given: Option<&String>,
-        on_command_line: bool,
-        var: &'static str,
-        key: &str,
-    ) -> Result<Resolved<String>> {
-        if let Some(v) = given.filter(|v| !v.is_empty()) {
-            // clap fills the field from the flag or the environment: on_command_line says which
-            // (a value set by a caller other than clap, unlike its variable, counts as a flag).
-            let source =
-                if on_command_line || std::env::var(var).ok().as_deref() != Some(v.as_str()) {
-                    Source::Flag
-                } else {
-                    Source::Env(var)
-                };
+    /// The value `setting` was given by its flag or variable, not empty.
+    fn given(&self, setting: &Setting) -> Option<&Given> {
+        self.flags
+            .given
+            .iter()
+            .find(|g| g.setting.key == setting.key && !g.text.is_empty())
+    }
+
+    /// A value given as a flag on this command line, not one picked up from the environment
+    /// or the profile (`config init` stores only what the person gave it).
+    pub fn given_as_flag(&self, setting: &Setting) -> Option<String> {
+        self.given(setting)
+            .filter(|g| g.source == Source::Flag)
+            .map(|g| g.text.to_string_lossy().into_owned())
+    }
+
+    /// A setting's value as given (flag, environment, profile), before any default or parse.
+    fn layered(&self, setting: &Setting) -> Result<Resolved<Option<OsString>>> {
+        if let Some(g) = self.given(setting) {
             return Ok(Resolved {
-                value: Some(v.clone()),
-                source,
+                value: Some(g.text.clone()),
+                source: g.source.clone(),
             });
         }
-        self.profile_value(key)
-    }
-
-    /// A value from the profile, or none.
-    fn profile_value(&self, key: &str) -> Result<Resolved<String>> {
-        let profile = self.profile();
-        Ok(
-            match self.config()?.get(profile, key).filter(|v| !v.is_empty()) {
-                Some(v) => Resolved {
-                    value: Some(v.to_string()),
-                    source: Source::Profile(profile.to_string()),
-                },
-                None => Resolved {
-                    value: None,
-                    source: Source::Default,
-                },
-            },
-        )
-    }
-
-    /// A typed setting that has a flag but no environment variable.
-    fn typed<T>(
-        &self,
-        given: Option<T>,
-        key: &str,
-        parse: impl Fn(&str) -> std::result::Result<T, String>,
-        default: T,
-    ) -> Result<Resolved<T>> {
-        if let Some(v) = given {
-            return Ok(Resolved {
-                value: Some(v),
-                source: Source::Flag,
-            });
+        // A setting without a flag is not in the command line's matches: its variable is read
+        // here.
+        if let (None, Some(var)) = (setting.flag, setting.env) {
+            if let Some(text) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+                return Ok(Resolved {
+                    value: Some(text),
+                    source: Source::Env(var),
+                });
+            }
         }
-        let found = self.profile_value(key)?;
-        match found.value {
-            Some(text) => parse(&text)
-                .map(|v| Resolved {
-                    value: Some(v),
-                    source: found.source,
-                })
-                .map_err(|e| {
-                    Error::Config(format!(
-                        "the config key '{key}' of profile '{}': {e}",
-                        self.profile()
-                    ))
-                }),
-            None => Ok(Resolved {
-                value: Some(default),
-                source: Source::Default,
-            }),
+        if setting.in_profile {
+            let profile = self.profile();
+            if let Some(v) = self.config()?.get(profile, setting.key) {
+                if !v.is_empty() {
+                    return Ok(Resolved {
+                        value: Some(v.into()),
+                        source: Source::Profile(profile.to_string()),
+                    });
+                }
+            }
         }
-    }
-
-    /// The management API key.
-    pub fn api_key(&self) -> Result<Resolved<String>> {
-        self.text(
-            self.flags.api_key.as_ref(),
-            self.flags.on_command_line.api_key,
-            env::API_KEY,
-            "api_key",
-        )
-    }
-
-    /// The management API URL.
-    pub fn api_url(&self) -> Result<Resolved<String>> {
-        self.text(
-            self.flags.api_url.as_ref(),
-            self.flags.on_command_line.api_url,
-            env::API_URL,
-            "api_url",
-        )
-    }
-
-    /// The local agent API URL, with its default.
-    pub fn agent_url(&self) -> Result<Resolved<String>> {
-        let mut r = self.text(
-            self.flags.agent_url.as_ref(),
-            self.flags.on_command_line.agent_url,
-            env::AGENT_URL,
-            "agent_url",
-        )?;
-        if r.value.is_none() {
-            r.value = Some(DEFAULT_AGENT_URL.to_string());
-        }
-        Ok(r)
-    }
-
-    /// Attempts per request.
-    pub fn max_attempts(&self) -> Result<Resolved<u32>> {
-        self.typed(
-            self.flags.max_attempts,
-            "max_attempts",
-            crate::parse::parse_attempts,
-            DEFAULT_MAX_ATTEMPTS,
-        )
-    }
-
-    /// The capture history's file: flag, environment, profile, else `history.sqlite3` in the
-    /// platform's data folder.
-    pub fn history_file(&self) -> Result<Resolved<PathBuf>> {
-        // Taken as the path it is: a file name need not be UTF-8, and a text made of it with
-        // replacement characters would name another file.
-        let given = self.flags.history_file.as_ref();
-        if let Some(path) = given.filter(|p| !p.as_os_str().is_empty()) {
-            let from_env = !self.flags.on_command_line.history_file
-                && std::env::var_os(env::HISTORY_FILE).as_deref() == Some(path.as_os_str());
-            return Ok(Resolved {
-                value: Some(path.clone()),
-                source: if from_env {
-                    Source::Env(env::HISTORY_FILE)
-                } else {
-                    Source::Flag
-                },
-            });
-        }
-        let r = self.profile_value("history_file")?;
-        let value = match r.value {
-            Some(v) => PathBuf::from(v),
-            None => crate::history::file::default_path().ok_or_else(|| {
-                Error::Config(
-                    "cannot find the data folder of this platform; pass --history-file FILE or set TUNNELCTL_HISTORY_FILE"
-                        .into(),
-                )
-            })?,
-        };
         Ok(Resolved {
-            value: Some(value),
+            value: None,
+            source: Source::Default,
+        })
+    }
+
+    /// A text setting without a default.
+    fn text(&self, setting: &Setting) -> Result<Resolved<Option<String>>> {
+        let r = self.layered(setting)?;
+        Ok(Resolved {
+            value: r.value.map(|v| v.to_string_lossy().into_owned()),
             source: r.source,
         })
     }
 
-    /// How large the capture history may grow (`history_max_size`), default 1 GiB.
-    pub fn history_max_size(&self) -> Result<Resolved<u64>> {
-        self.typed(
-            None,
-            "history_max_size",
-            crate::history::parse_max_size,
-            DEFAULT_HISTORY_MAX_SIZE,
-        )
+    /// A setting with a default, read by `parse` (the default too, so the two never differ).
+    fn typed<T>(
+        &self,
+        setting: &Setting,
+        parse: impl Fn(&str) -> std::result::Result<T, String>,
+    ) -> Result<Resolved<T>> {
+        let r = self.text(setting)?;
+        let key = setting.key;
+        let (text, source) = match r.value {
+            Some(text) => (text, r.source),
+            None => match setting.default_value() {
+                Some(default) => (default.to_string(), Source::Default),
+                None => return Err(Error::Config(format!("no value for {key}"))),
+            },
+        };
+        match parse(&text) {
+            Ok(value) => Ok(Resolved { value, source }),
+            Err(e) => Err(Error::Config(match &source {
+                Source::Profile(p) => format!("the config key '{key}' of profile '{p}': {e}"),
+                other => format!("{key} (from {other}): {e}"),
+            })),
+        }
     }
 
-    /// How old a kept capture may grow (`history_max_age`), default 30 days.
-    pub fn history_max_age(&self) -> Result<Resolved<Duration>> {
-        self.typed(
-            None,
-            "history_max_age",
-            crate::parse::parse_lookback,
-            DEFAULT_HISTORY_MAX_AGE,
-        )
+    /// The capture history's file: flag, environment, profile, else `history.sqlite3` in the
+    /// platform's data folder. Taken as the path it is: a file name need not be UTF-8, and a
+    /// text made of it with replacement characters would name another file.
+    fn history_file(&self) -> Result<Resolved<PathBuf>> {
+        let r = self.layered(&registry::HISTORY_FILE)?;
+        let value = match r.value {
+            Some(v) => PathBuf::from(v),
+            None => default_history_file().ok_or_else(|| {
+                Error::Config(format!(
+                    "cannot find the data folder of this platform; pass --history-file FILE or set {}",
+                    registry::env::HISTORY_FILE
+                ))
+            })?,
+        };
+        Ok(Resolved {
+            value,
+            source: r.source,
+        })
     }
 
-    /// The pacing of management requests.
-    pub fn rate(&self) -> Result<Resolved<RateSetting>> {
-        self.typed(
-            self.flags.rate,
-            "rate",
-            |t| t.parse(),
-            RateSetting::Limit(DEFAULT_RATE),
-        )
+    /// Every key of a profile as `config show` prints it: the value as text (a value stored in
+    /// the profile as it was written, even one that does not parse; the default when nothing
+    /// sets it) and its source.
+    pub fn shown(&self) -> Result<Vec<ShownSetting>> {
+        let mut rows = Vec::new();
+        for setting in registry::profile_keys() {
+            let r = self.layered(setting)?;
+            let value = match (r.value, setting.default) {
+                (Some(v), _) => Some(v.to_string_lossy().into_owned()),
+                (None, registry::Default::Value(v)) => Some(v.to_string()),
+                (None, registry::Default::Platform(_)) if setting == &registry::HISTORY_FILE => {
+                    default_history_file().map(|p| p.display().to_string())
+                }
+                (None, _) => None,
+            };
+            rows.push((
+                setting.key,
+                Resolved {
+                    value,
+                    source: r.source,
+                },
+            ));
+        }
+        Ok(rows)
     }
 }
 
-/// The webhook secret of `provider` from its environment variable, if set.
-fn env_webhook_secret(provider: Provider) -> Option<String> {
-    std::env::var(provider.env_var())
-        .ok()
-        .filter(|v| !v.is_empty())
+/// The default history file: `history.sqlite3` in the platform's data folder.
+fn default_history_file() -> Option<PathBuf> {
+    config_file::project_dirs().map(|d| d.data_dir().join("history.sqlite3"))
 }
 
 /// Registers the webhook secrets of the environment with [`crate::secrets`] before anything
@@ -381,158 +363,78 @@ fn env_webhook_secret(provider: Provider) -> Option<String> {
 /// quotes one, a trace). The config file's are registered when it is read.
 fn register_env_webhook_secrets() {
     for provider in Provider::ALL {
-        if let Some(secret) = env_webhook_secret(provider) {
+        if let Some(secret) = std::env::var(provider.env_var())
+            .ok()
+            .filter(|v| !v.is_empty())
+        {
             crate::secrets::register_secret(&secret);
         }
-    }
-}
-
-impl Settings {
-    /// The webhook secret of `provider`: its environment variable, then the profile's key.
-    pub fn webhook_secret(&self, provider: Provider) -> Result<Resolved<String>> {
-        match env_webhook_secret(provider) {
-            Some(secret) => Ok(Resolved {
-                value: Some(secret),
-                source: Source::Env(provider.env_var()),
-            }),
-            None => self.profile_value(provider.config_key()),
-        }
-    }
-
-    /// Every webhook secret set, for checking and making signatures.
-    pub fn webhook_secrets(&self) -> Result<Secrets> {
-        let mut secrets = Secrets::new();
-        for provider in Provider::ALL {
-            if let Some(secret) = self.webhook_secret(provider)?.value {
-                secrets.set(provider, secret);
-            }
-        }
-        Ok(secrets)
-    }
-}
-
-impl Settings {
-    /// Every key of a profile as `config show` prints it: the value as text (a value stored in
-    /// the profile as it was written, even one that does not parse) and its source.
-    pub fn shown(&self) -> Result<Vec<(&'static str, Resolved<String>)>> {
-        let typed_text =
-            |given: Option<String>, key: &str, default: String| -> Result<Resolved<String>> {
-                if let Some(v) = given {
-                    return Ok(Resolved {
-                        value: Some(v),
-                        source: Source::Flag,
-                    });
-                }
-                let found = self.profile_value(key)?;
-                Ok(match found.value {
-                    Some(_) => found,
-                    None => Resolved {
-                        value: Some(default),
-                        source: Source::Default,
-                    },
-                })
-            };
-        let mut rows = vec![
-            ("api_url", self.api_url()?),
-            ("api_key", self.api_key()?),
-            ("agent_url", self.agent_url()?),
-            (
-                "max_attempts",
-                typed_text(
-                    self.flags.max_attempts.map(|n| n.to_string()),
-                    "max_attempts",
-                    DEFAULT_MAX_ATTEMPTS.to_string(),
-                )?,
-            ),
-            (
-                "rate",
-                typed_text(
-                    self.flags.rate.map(|r| r.to_string()),
-                    "rate",
-                    RateSetting::Limit(DEFAULT_RATE).to_string(),
-                )?,
-            ),
-        ];
-        let history_file = match self.history_file() {
-            Ok(r) => Resolved {
-                value: r.value.map(|p| p.display().to_string()),
-                source: r.source,
-            },
-            Err(_) => self.profile_value("history_file")?,
-        };
-        rows.push(("history_file", history_file));
-        rows.push((
-            "history_max_size",
-            typed_text(
-                None,
-                "history_max_size",
-                DEFAULT_HISTORY_MAX_SIZE_TEXT.into(),
-            )?,
-        ));
-        rows.push((
-            "history_max_age",
-            typed_text(None, "history_max_age", DEFAULT_HISTORY_MAX_AGE_TEXT.into())?,
-        ));
-        for provider in Provider::ALL {
-            rows.push((provider.config_key(), self.webhook_secret(provider)?));
-        }
-        Ok(rows)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::SETTINGS;
 
     #[test]
-    fn the_history_defaults_read_as_written() {
-        assert_eq!(
-            crate::history::parse_max_size(DEFAULT_HISTORY_MAX_SIZE_TEXT),
-            Ok(DEFAULT_HISTORY_MAX_SIZE)
-        );
-        assert_eq!(
-            crate::parse::parse_lookback(DEFAULT_HISTORY_MAX_AGE_TEXT).ok(),
-            Some(DEFAULT_HISTORY_MAX_AGE)
-        );
+    fn every_default_reads_with_its_own_parser() {
+        let (_d, s) = with_profile("");
+        let v = s.values().unwrap();
+        assert_eq!(v.history_max_size.value, 1 << 30);
+        assert_eq!(v.history_max_age.value, Duration::from_secs(30 * 86_400));
+        assert_eq!(v.max_attempts.value, 3);
+        assert_eq!(v.agent_url.value, "http://127.0.0.1:4040/api");
+        assert_eq!(v.agent_url.source, Source::Default);
+        for setting in SETTINGS {
+            if let Some(default) = setting.default_value() {
+                let shown = s.shown().unwrap();
+                if let Some((_, r)) = shown.iter().find(|(k, _)| *k == setting.key) {
+                    assert_eq!(r.value.as_deref(), Some(default), "{}", setting.key);
+                }
+            }
+        }
     }
 
     fn with_profile(text: &str) -> (tempfile::TempDir, Settings) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
         std::fs::write(&path, text).unwrap();
-        let flags = SettingFlags {
-            config: Some(path),
-            ..SettingFlags::default()
-        };
+        let mut flags = SettingFlags::default();
+        flags.give(&registry::CONFIG, path);
+        flags.give(&registry::HISTORY_FILE, dir.path().join("h.sqlite3"));
         (dir, Settings::new(flags))
     }
 
     #[test]
     fn flag_then_profile_then_default() {
-        let (_d, mut s) =
-            with_profile("[default]\napi_url = \"https://p.example\"\nrate = \"off\"\n");
-        let url = s.api_url().unwrap();
-        assert_eq!(url.value.as_deref(), Some("https://p.example"));
-        assert_eq!(url.source, Source::Profile("default".into()));
-        assert_eq!(s.rate().unwrap().value, Some(RateSetting::Off));
-        let attempts = s.max_attempts().unwrap();
+        let (_d, s) = with_profile("[default]\napi_url = \"https://p.example\"\nrate = \"off\"\n");
+        let v = s.values().unwrap();
+        assert_eq!(v.api_url.value.as_deref(), Some("https://p.example"));
+        assert_eq!(v.api_url.source, Source::Profile("default".into()));
+        assert_eq!(v.rate.value, RateSetting::Off);
         assert_eq!(
-            (attempts.value, attempts.source),
-            (Some(3), Source::Default)
+            (v.max_attempts.value, &v.max_attempts.source),
+            (3, &Source::Default)
         );
-        s.flags.max_attempts = Some(5);
-        assert_eq!(s.max_attempts().unwrap().source, Source::Flag);
+        let (_d, mut s) = with_profile("[default]\nmax_attempts = \"4\"\n");
+        s.flags.give(&registry::MAX_ATTEMPTS, "5");
+        let v = s.values().unwrap();
         assert_eq!(
-            s.agent_url().unwrap().value.as_deref(),
-            Some(DEFAULT_AGENT_URL)
+            (v.max_attempts.value, &v.max_attempts.source),
+            (5, &Source::Flag)
         );
     }
 
     #[test]
     fn a_bad_profile_value_names_the_key() {
         let (_d, s) = with_profile("[default]\nmax_attempts = \"99\"\n");
-        let e = s.max_attempts().unwrap_err();
+        let e = s.values().err().unwrap();
         assert_eq!(e.exit_code(), 3);
         assert!(e.to_string().contains("max_attempts"), "{e}");
+        // `config show` still shows it, as written.
+        let shown = s.shown().unwrap();
+        let (_, r) = shown.iter().find(|(k, _)| *k == "max_attempts").unwrap();
+        assert_eq!(r.value.as_deref(), Some("99"));
     }
 }

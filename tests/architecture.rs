@@ -27,6 +27,7 @@ const FLOOR: &[&str] = &[
     "interrupt",
     "parse",
     "ratelimit",
+    "registry",
     "secrets",
 ];
 

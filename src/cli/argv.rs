@@ -14,7 +14,8 @@ use clap::{ColorChoice, FromArgMatches};
 
 use crate::output::streams::{ColorMode, TerminalEnv};
 
-use crate::settings::OnCommandLine;
+use crate::registry::SETTINGS;
+use crate::settings::{Given, Source};
 
 use super::lazy::has_flag;
 use super::Cli;
@@ -44,17 +45,38 @@ pub fn parse(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
             return Err(usage_without_settings(e, args));
         }
     };
-    // clap fills a field alike from its flag and its variable; only the matches know which.
-    let typed = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
-    let on_command_line = OnCommandLine {
-        api_key: typed("api_key"),
-        api_url: typed("api_url"),
-        agent_url: typed("agent_url"),
-        history_file: typed("history_file"),
-    };
+    let given = given(&matches);
     let mut cli = Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))?;
-    cli.global.on_command_line = on_command_line;
+    cli.global.given = given;
     Ok(cli)
+}
+
+/// The value of each setting that has a flag, as given (its text, not yet read: the
+/// settings read it, with the parser its flag checked it with), and whether it was typed as
+/// the flag or read from its variable: clap fills a field alike from either, and only the
+/// matches know which. A flag's clap id is its setting's key.
+fn given(matches: &clap::ArgMatches) -> Vec<Given> {
+    SETTINGS
+        .iter()
+        .filter(|s| s.flag.is_some())
+        .filter_map(|setting| {
+            let text = matches
+                .try_get_raw(setting.key)
+                .ok()
+                .flatten()?
+                .next()?
+                .to_os_string();
+            let source = match (matches.value_source(setting.key), setting.env) {
+                (Some(ValueSource::EnvVariable), Some(var)) => Source::Env(var),
+                _ => Source::Flag,
+            };
+            Some(Given {
+                setting,
+                text,
+                source,
+            })
+        })
+        .collect()
 }
 
 /// `e` with a usage line that shows what the command needs, whatever the environment holds.

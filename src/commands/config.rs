@@ -5,13 +5,13 @@ use std::path::Path;
 use anyhow::Context as _;
 use clap::{Args, Subcommand};
 
-use crate::config_file::{is_known_key, is_secret_key, is_webhook_secret_key, ConfigFile, KEYS};
+use crate::config_file::{is_webhook_secret_key, ConfigFile};
 use crate::context::{validate_agent_url, validate_api_url, Context};
 use crate::error::{CommandResult, Error, Result};
 use crate::escape::{escape, escape_path};
 use crate::ratelimit::RateSetting;
+use crate::registry::{self, is_secret_key};
 use crate::secrets::redact;
-use crate::settings::{Resolved, Source};
 
 mod show;
 
@@ -104,10 +104,10 @@ A webhook secret is read from stdin only ('-'), never from the command line.")]
 }
 
 fn known_key(key: &str) -> Result<()> {
-    if is_known_key(key) {
+    if registry::profile_key(key).is_some() {
         Ok(())
     } else {
-        let keys: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
+        let keys: Vec<&str> = registry::profile_keys().map(|s| s.key).collect();
         Err(Error::usage(format!(
             "unknown key '{}'; the keys are {}",
             escape(key),
@@ -127,7 +127,7 @@ fn check_value(key: &str, value: &str) -> Result<()> {
         "max_attempts" => crate::parse::parse_attempts(value)
             .map(|_| ())
             .map_err(|e| Error::usage(format!("max_attempts: {}", escape(&e)))),
-        "history_max_size" => crate::history::parse_max_size(value)
+        "history_max_size" => crate::parse::parse_size(value)
             .map(|_| ())
             .map_err(|e| Error::usage(format!("history_max_size: {}", escape(&e)))),
         "history_max_age" => crate::parse::parse_lookback(value)
@@ -267,20 +267,11 @@ fn update<T>(path: &Path, edit: impl FnOnce(&mut ConfigFile) -> Result<T>) -> Co
     ConfigFile::update(path, edit).with_context(|| format!("writing config {}", escape_path(path)))
 }
 
-/// A value given as a flag on this command line, not one picked up from the environment or
-/// the profile: `config init` stores only what the person gave it.
-fn from_command_line(resolved: Resolved<String>) -> Option<String> {
-    match resolved.source {
-        Source::Flag => resolved.value,
-        _ => None,
-    }
-}
-
 async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) -> CommandResult {
     let cfg = load(&ctx.settings.config_path()?)?;
     let interactive = ctx.prompter.is_interactive() && !api_key_stdin;
     let existing_url = cfg.get(profile, "api_url").map(str::to_string);
-    let url = match (from_command_line(ctx.settings.api_url()?), interactive) {
+    let url = match (ctx.settings.given_as_flag(&registry::API_URL), interactive) {
         (Some(u), _) => u,
         (None, true) => {
             ctx.prompter
@@ -297,7 +288,7 @@ async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) ->
     check_value("api_url", &url)?;
     let key = if api_key_stdin {
         read_line("the API key")?
-    } else if let Some(k) = from_command_line(ctx.settings.api_key()?) {
+    } else if let Some(k) = ctx.settings.given_as_flag(&registry::API_KEY) {
         k
     } else if interactive {
         let has_key = cfg.get(profile, "api_key").is_some();
@@ -319,7 +310,7 @@ async fn init(ctx: &Context, profile: &str, api_key_stdin: bool, check: bool) ->
         .into());
     };
     check_value("api_key", &key)?;
-    let agent = from_command_line(ctx.settings.agent_url()?);
+    let agent = ctx.settings.given_as_flag(&registry::AGENT_URL);
     if let Some(agent) = &agent {
         check_value("agent_url", agent)?;
     }

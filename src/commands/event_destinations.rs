@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::prompt::Prompter;
 
 /// Environment variable that holds the AWS secret access key.
-pub const SECRET_ENV: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
+pub const SECRET_ENV: &str = crate::registry::env::AWS_SECRET_ACCESS_KEY;
 
 /// `event-destinations` and its verbs.
 #[derive(Debug, Args)]

@@ -280,7 +280,7 @@ mod tests {
                     "wide",
                     "ndjson",
                     "NO_COLOR",
-                    "TUNNELCTL_FORCE_TTY",
+                    crate::registry::env::FORCE_TTY,
                     "COLUMNS",
                 ],
             ),

@@ -1,4 +1,5 @@
-//! The history file on disk: its default place, and what is at a path before SQLite opens it.
+//! The history file on disk: what is at a path before SQLite opens it (its default place is
+//! the settings').
 //!
 //! SQLite opens any file it is given and may write to it. So a path is looked at first: a
 //! folder, a device or a file that does not start with SQLite's header is refused with an
@@ -6,18 +7,13 @@
 //! created 0700 (only the folders tunnelctl creates: an existing one is the user's).
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::escape::escape_path;
 
 /// The first 16 bytes of every SQLite database file.
 const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
-
-/// The default history file: `history.sqlite3` in the platform's data folder.
-pub fn default_path() -> Option<PathBuf> {
-    crate::config_file::project_dirs().map(|d| d.data_dir().join("history.sqlite3"))
-}
 
 /// Below this many free bytes, the disk holding the history counts as full: an I/O error
 /// there is taken for the disk being full (SQLite says "disk full" only when the write that

@@ -3,11 +3,13 @@
 //! reached). Every command that reads a capture by ID (`get`, `replay`, `save`, `verify`, and
 //! whatever compares or keeps captures) asks here, so they all find the same ones.
 
+use std::path::Path;
+
 use crate::agent;
 use crate::capture::Exchange;
-use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
+use crate::output::Printer;
 
 use super::store::Store;
 use crate::escape::escape_path;
@@ -30,9 +32,14 @@ pub struct FoundCapture {
     pub origin: Origin,
 }
 
-/// The capture `id`: the agent's, else the history's (said on stderr, one line). When neither
-/// has it, the agent's error.
-pub async fn capture(ctx: &Context, client: &agent::AgentClient, id: &str) -> Result<FoundCapture> {
+/// The capture `id`: the agent's, else the one kept in the history file `history` (said on
+/// stderr, one line). When neither has it, the agent's error.
+pub async fn capture(
+    client: &agent::AgentClient,
+    history: &Path,
+    printer: &Printer,
+    id: &str,
+) -> Result<FoundCapture> {
     let why = match client.request(id).await {
         Ok(text) => {
             return Ok(FoundCapture {
@@ -45,21 +52,17 @@ pub async fn capture(ctx: &Context, client: &agent::AgentClient, id: &str) -> Re
         Err(e) => return Err(e),
     };
     let (agent_error, said) = why;
-    let path = ctx.settings.history_file()?.value;
-    let Some(path) = path else {
-        return Err(agent_error);
-    };
-    let Some(json) = Store::open_existing(&path)?
+    let Some(json) = Store::open_existing(history)?
         .map(|s| s.get(id))
         .transpose()?
         .flatten()
     else {
         return Err(agent_error);
     };
-    ctx.note(&format!(
+    printer.note(&format!(
         "{}: the agent {said}; read from the history ({})",
         escape(id),
-        escape_path(&path)
+        escape_path(history)
     ));
     Ok(FoundCapture {
         capture: Exchange::from_agent(json)?,

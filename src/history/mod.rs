@@ -30,10 +30,3 @@ pub mod search;
 pub mod store;
 
 pub use store::Store;
-
-/// Parses a size bound of the history (`--max-size`, `history_max_size`): `500MiB`, `2GB`,
-/// or a number of bytes, more than zero.
-pub fn parse_max_size(text: &str) -> Result<u64, String> {
-    crate::inspect::kept::parse_budget(text)
-        .map_err(|e| e.replace("is not a memory size", "is not a size"))
-}

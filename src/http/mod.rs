@@ -587,7 +587,7 @@ fn backoff(attempt: u32) -> Duration {
 /// builds, which is what the tests run: a release build ignores it.
 fn test_backoff_cap() -> Option<u64> {
     if cfg!(debug_assertions) {
-        std::env::var("TUNNELCTL_TEST_BACKOFF_MS")
+        std::env::var(crate::registry::env::TEST_BACKOFF_MS)
             .ok()?
             .parse()
             .ok()

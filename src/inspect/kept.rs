@@ -45,23 +45,6 @@ pub fn cost(e: &Exchange) -> usize {
         + e.response.as_ref().map_or(0, part)
 }
 
-/// Reads a `--max-memory` value: bytes, or a number with a unit (`64MiB`, `512KB`, `1.5GiB`);
-/// zero is not a budget.
-pub fn parse_budget(text: &str) -> Result<u64, String> {
-    let wrong =
-        || format!("'{text}' is not a memory size (say e.g. 64MiB, 512KB or a number of bytes)");
-    let trimmed = text.trim();
-    // The crate takes a leading dot or sign in ways a person would not mean.
-    if !trimmed.starts_with(|c: char| c.is_ascii_digit()) {
-        return Err(wrong());
-    }
-    let size: bytesize::ByteSize = trimmed.parse().map_err(|_| wrong())?;
-    match size.as_u64() {
-        0 => Err(format!("'{text}' leaves no room for any capture")),
-        n => Ok(n),
-    }
-}
-
 /// The kept captures.
 #[derive(Debug)]
 pub struct Kept {
@@ -263,16 +246,5 @@ mod tests {
             Put::Added(2),
             "numbers are never reused"
         );
-    }
-
-    #[test]
-    fn budgets_read_as_a_person_writes_them() {
-        assert_eq!(parse_budget("64MiB"), Ok(64 << 20));
-        assert_eq!(parse_budget("512KB"), Ok(512_000));
-        assert_eq!(parse_budget("1048576"), Ok(1 << 20));
-        assert_eq!(parse_budget("4 mib"), Ok(4 << 20));
-        for bad in ["lots", "-1MiB", "0", "12 parsecs", "", ".5MiB", "0KiB"] {
-            assert!(parse_budget(bad).is_err(), "{bad}");
-        }
     }
 }

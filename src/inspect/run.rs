@@ -25,12 +25,13 @@ use crate::capture::replay::resign::resign;
 use crate::capture::replay::send;
 use crate::capture::replay::send::upstream_for;
 use crate::capture::Exchange;
-use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::history::recorder::Recorder;
 use crate::history::store::StoredSelection;
 use crate::history::Store;
-use crate::settings::DEFAULT_AGENT_URL;
+use crate::http::Http;
+use crate::output::Printer;
+use crate::signature::Secrets;
 
 /// How often the agent is asked for new captures while it answers: a new capture is on screen
 /// within this plus one answer.
@@ -54,10 +55,27 @@ pub enum CaptureSource {
     History(Store),
 }
 
+/// What the command that starts the inspector gives it: the agent, the settings it reads,
+/// and how it prints and sends.
+pub struct Launch<'a> {
+    /// The agent's client.
+    pub client: agent::AgentClient,
+    /// The agent's URL, for the title.
+    pub agent_url: String,
+    /// The webhook secrets, for the signature marks and for signing an edited request again.
+    pub secrets: Secrets,
+    /// The printer (its colour; stderr before and after the screen).
+    pub printer: &'a Printer,
+    /// `--verbose`: the trace goes to a file while the screen is taken.
+    pub verbose: bool,
+    /// A client for sending an edited request to the upstream of its tunnel.
+    pub upstream: &'a dyn Fn(&url::Url) -> Result<Http>,
+}
+
 /// Runs the inspector until the user quits. `filter` is the `/` bar's first text; `budget`
 /// the bytes of captures kept at most.
 pub async fn run(
-    ctx: &Context,
+    ctx: Launch<'_>,
     filter: Option<&str>,
     budget: u64,
     kept: CaptureSource,
@@ -71,14 +89,9 @@ pub async fn run(
              `tunnelctl local requests tail` (or list them with `local requests list`)",
         ));
     }
-    let client = ctx.agent()?;
-    let url = ctx
-        .settings
-        .agent_url()?
-        .value
-        .unwrap_or_else(|| DEFAULT_AGENT_URL.to_string());
-    let mut state = State::with_budget(&url, budget);
-    state.secrets = ctx.settings.webhook_secrets()?;
+    let client = &ctx.client;
+    let mut state = State::with_budget(&ctx.agent_url, budget);
+    state.secrets = ctx.secrets.clone();
     state.set_filter(filter);
     let recorder = match kept {
         CaptureSource::Agent => None,
@@ -95,8 +108,8 @@ pub async fn run(
     };
     let mut screen = Screen::new(ctx.printer.color);
     // The trace would be drawn over the screen: it goes to a file, named before and after.
-    let trace = match ctx.settings.flags.verbose {
-        true => Some(trace_file(ctx)?),
+    let trace = match ctx.verbose {
+        true => Some(trace_file(ctx.printer)?),
         false => None,
     };
     let diverted = trace
@@ -110,8 +123,8 @@ pub async fn run(
     let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BYTES, std::io::stdout()));
     let mut term = Terminal::new(backend).map_err(io_error)?;
     let result = event_loop(
-        ctx,
-        &client,
+        &ctx,
+        client,
         recorder.as_ref(),
         &mut term,
         &mut screen,
@@ -131,7 +144,7 @@ pub async fn run(
 
 /// A new file (0600, in the temporary folder) for the `--verbose` trace while the inspector
 /// runs, said on stderr.
-fn trace_file(ctx: &Context) -> Result<(std::fs::File, std::path::PathBuf)> {
+fn trace_file(printer: &Printer) -> Result<(std::fs::File, std::path::PathBuf)> {
     let (file, path) = tempfile::Builder::new()
         .prefix("tunnelctl-trace-")
         .suffix(".log")
@@ -142,7 +155,7 @@ fn trace_file(ctx: &Context) -> Result<(std::fs::File, std::path::PathBuf)> {
                 "could not create a file for the --verbose trace: {e}"
             ))
         })?;
-    ctx.printer.streams.err_line(&format!(
+    printer.streams.err_line(&format!(
         "The --verbose trace goes to {} while the inspector runs",
         path.display()
     ));
@@ -177,7 +190,7 @@ fn from_history(store: &Store, budget: u64) -> Result<Vec<Exchange>> {
 }
 
 async fn event_loop(
-    ctx: &Context,
+    ctx: &Launch<'_>,
     client: &agent::AgentClient,
     recorder: Option<&std::cell::RefCell<Recorder>>,
     term: &mut Screenful,
@@ -371,7 +384,7 @@ async fn act(
 /// of the tunnel it was captured on, as `local requests replay ID --edit` does. How it went is
 /// the bottom line's message.
 async fn edit_and_send(
-    ctx: &Context,
+    ctx: &Launch<'_>,
     client: &agent::AgentClient,
     term: &mut Screenful,
     id: &str,
@@ -404,10 +417,7 @@ async fn edit_and_send(
         Err(e) => return first_line(&e.to_string()),
     };
     // Signed again, as `replay --edit` does, so the handler's verification accepts it.
-    let signing = ctx
-        .settings
-        .webhook_secrets()
-        .and_then(|secrets| resign(&mut msg, &secrets, crate::capture::signed::now(), None));
+    let signing = resign(&mut msg, &ctx.secrets, crate::capture::signed::now(), None);
     let unsigned_note = match signing {
         Ok(done) => done
             .warning()
@@ -416,7 +426,7 @@ async fn edit_and_send(
         Err(e) => return format!("Not sent: {}", first_line(&e.to_string())),
     };
     let sent = async {
-        let http = ctx.upstream(&upstream)?;
+        let http = (ctx.upstream)(&upstream)?;
         send(&http, &msg, &upstream).await
     };
     match sent.await {

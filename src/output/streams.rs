@@ -75,7 +75,7 @@ impl TerminalEnv {
     /// The process's environment.
     pub fn read() -> Self {
         TerminalEnv {
-            forced_tty: std::env::var("TUNNELCTL_FORCE_TTY").is_ok_and(|v| v == "1"),
+            forced_tty: std::env::var(crate::registry::env::FORCE_TTY).is_ok_and(|v| v == "1"),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
         }
     }

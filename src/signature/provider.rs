@@ -5,6 +5,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::registry::{self, Setting};
+
 /// A webhook provider with a signature scheme tunnelctl knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -57,23 +59,22 @@ impl Provider {
 
     /// The environment variable that holds its secret.
     pub fn env_var(self) -> &'static str {
-        match self {
-            Provider::Github => "TUNNELCTL_WEBHOOK_SECRET_GITHUB",
-            Provider::Stripe => "TUNNELCTL_WEBHOOK_SECRET_STRIPE",
-            Provider::Slack => "TUNNELCTL_WEBHOOK_SECRET_SLACK",
-            Provider::Shopify => "TUNNELCTL_WEBHOOK_SECRET_SHOPIFY",
-            Provider::Standard => "TUNNELCTL_WEBHOOK_SECRET_STANDARD",
-        }
+        self.setting().env.unwrap_or_default()
     }
 
     /// The config key of a profile that holds its secret.
     pub fn config_key(self) -> &'static str {
+        self.setting().key
+    }
+
+    /// Its secret's setting.
+    pub fn setting(self) -> &'static Setting {
         match self {
-            Provider::Github => "webhook_secret_github",
-            Provider::Stripe => "webhook_secret_stripe",
-            Provider::Slack => "webhook_secret_slack",
-            Provider::Shopify => "webhook_secret_shopify",
-            Provider::Standard => "webhook_secret_standard",
+            Provider::Github => &registry::WEBHOOK_SECRET_GITHUB,
+            Provider::Stripe => &registry::WEBHOOK_SECRET_STRIPE,
+            Provider::Slack => &registry::WEBHOOK_SECRET_SLACK,
+            Provider::Shopify => &registry::WEBHOOK_SECRET_SHOPIFY,
+            Provider::Standard => &registry::WEBHOOK_SECRET_STANDARD,
         }
     }
 

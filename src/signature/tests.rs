@@ -302,7 +302,9 @@ fn details_and_debug_never_hold_a_secret() {
     let c = verify(&signed(Provider::Standard, NOW), BODY, &bad, NOW);
     assert_eq!(c.result, Verdict::Invalid);
     assert!(
-        c.detail.contains("TUNNELCTL_WEBHOOK_SECRET_STANDARD") && !c.detail.contains("***"),
+        c.detail
+            .contains(crate::registry::env::WEBHOOK_SECRET_STANDARD)
+            && !c.detail.contains("***"),
         "{}",
         c.detail
     );

@@ -110,7 +110,7 @@ mod tests {
         assert!(r
             .warning()
             .unwrap()
-            .contains("TUNNELCTL_WEBHOOK_SECRET_GITHUB"));
+            .contains(crate::registry::env::WEBHOOK_SECRET_GITHUB));
         assert_eq!(gh, msg("X-Hub-Signature-256: sha256=00\r\n"));
 
         let mut plain = msg("");

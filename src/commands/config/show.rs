@@ -3,11 +3,11 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::config_file::is_secret_key;
 use crate::context::Context;
 use crate::error::{CommandResult, Result};
 use crate::escape::escape;
 use crate::output::Printer;
+use crate::registry::is_secret_key;
 use crate::secrets::redact;
 
 /// One setting as shown: its key, its value (redacted or escaped; none when unset) and source.

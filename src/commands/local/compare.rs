@@ -63,9 +63,7 @@ async fn side(ctx: &Context, what: &str) -> Result<DiffSide> {
         });
     }
     let client = ctx.agent()?;
-    let captured = crate::history::lookup::capture(ctx, &client, what)
-        .await?
-        .capture;
+    let captured = super::find_capture(ctx, &client, what).await?.capture;
     Ok(DiffSide {
         request: captured.request_message(),
         answer: captured.response_message(),

@@ -46,7 +46,7 @@ impl RequestFilters {
         if !query.checks_signatures() {
             return Ok(query);
         }
-        let secrets = ctx.settings.webhook_secrets()?;
+        let secrets = ctx.settings.values()?.webhook_secrets.clone();
         Ok(query.signing(secrets, crate::capture::signed::now()))
     }
 

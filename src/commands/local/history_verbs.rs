@@ -32,7 +32,7 @@ pub struct RecordArgs {
     tunnel: Option<String>,
     /// Drop the oldest kept captures beyond this size of the history (e.g. 500MiB, 2GB)
     /// [default: history_max_size, else 1GiB]
-    #[arg(long, value_name = "SIZE", value_parser = crate::history::parse_max_size, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size, allow_hyphen_values = true)]
     max_size: Option<u64>,
     /// Drop kept captures older than this (e.g. 7d, 12h) [default: history_max_age, else 30d]
     #[arg(long, value_name = "DURATION", value_parser = crate::parse::parse_lookback, allow_hyphen_values = true)]
@@ -46,29 +46,12 @@ pub fn recorder(
     max_size: Option<u64>,
     max_age: Option<Duration>,
 ) -> Result<Recorder> {
+    let values = ctx.settings.values()?;
     let limits = Limits {
-        max_size: match max_size {
-            Some(n) => n,
-            None => ctx.settings.history_max_size()?.value.unwrap_or(u64::MAX),
-        },
-        max_age: match max_age {
-            Some(d) => d,
-            None => ctx
-                .settings
-                .history_max_age()?
-                .value
-                .unwrap_or(Duration::MAX),
-        },
+        max_size: max_size.unwrap_or(values.history_max_size.value),
+        max_age: max_age.unwrap_or(values.history_max_age.value),
     };
-    Recorder::new(Store::open(&history_path(ctx)?)?, limits)
-}
-
-/// The history file of this run.
-fn history_path(ctx: &Context) -> Result<std::path::PathBuf> {
-    ctx.settings
-        .history_file()?
-        .value
-        .ok_or_else(|| Error::Config("no history file".into()))
+    Recorder::new(Store::open(&values.history_file.value)?, limits)
 }
 
 /// `record`: keeps every capture the agent shows until Ctrl-C or SIGTERM (or once, with
@@ -191,12 +174,12 @@ pub fn list(ctx: &Context, limit: Option<usize>, tunnel: Option<&str>, query: Qu
 
 /// The history to read, if there is one (a note on a terminal when there is none yet).
 fn open_for_reading(ctx: &Context) -> Result<Option<Store>> {
-    let path = history_path(ctx)?;
-    let store = Store::open_existing(&path)?;
+    let path = &ctx.settings.values()?.history_file.value;
+    let store = Store::open_existing(path)?;
     if store.is_none() && ctx.printer.tty {
         ctx.note(&format!(
             "No history at {} yet: keep captures with 'tunnelctl local requests record'",
-            escape_path(&path)
+            escape_path(path)
         ));
     }
     Ok(store)
@@ -231,20 +214,20 @@ pub fn exported(
 /// `clear --history [--before DURATION]`: removes kept captures, all of them or those
 /// captured longer ago than DURATION.
 pub fn clear(ctx: &Context, before: Option<Duration>) -> Result<()> {
-    let path = history_path(ctx)?;
+    let path = &ctx.settings.values()?.history_file.value;
     let question = match before {
         Some(d) => format!(
             "Delete the captures kept in {} that are older than {}?",
-            escape_path(&path),
+            escape_path(path),
             humantime::format_duration(d)
         ),
-        None => format!("Delete every capture kept in {}?", escape_path(&path)),
+        None => format!("Delete every capture kept in {}?", escape_path(path)),
     };
     ctx.confirm(&question)?;
-    let Some(mut store) = Store::open_existing(&path)? else {
+    let Some(mut store) = Store::open_existing(path)? else {
         ctx.note(&format!(
             "No history at {}: nothing to delete",
-            escape_path(&path)
+            escape_path(path)
         ));
         return Ok(());
     };
@@ -263,7 +246,7 @@ pub fn clear(ctx: &Context, before: Option<Duration>) -> Result<()> {
     let n = store.clear(cut)?;
     ctx.note(&format!(
         "Deleted {n} kept capture(s) from {}",
-        escape_path(&path)
+        escape_path(path)
     ));
     Ok(())
 }

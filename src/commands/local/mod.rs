@@ -81,7 +81,7 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
             long,
             value_name = "SIZE",
             default_value = "64MiB",
-            value_parser = crate::inspect::kept::parse_budget,
+            value_parser = crate::parse::parse_size,
             allow_hyphen_values = true
         )]
         max_memory: u64,
@@ -117,11 +117,11 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
         } => {
             use crate::inspect::run::CaptureSource;
             let kept = if history {
-                let path = ctx.settings.history_file()?.value.unwrap_or_default();
-                let store = crate::history::Store::open_existing(&path)?.ok_or_else(|| {
+                let path = &ctx.settings.values()?.history_file.value;
+                let store = crate::history::Store::open_existing(path)?.ok_or_else(|| {
                     crate::error::Error::Config(format!(
                         "no history at {} yet: keep captures with 'tunnelctl local requests record'",
-                        crate::escape::escape_path(&path)
+                        crate::escape::escape_path(path)
                     ))
                 })?;
                 CaptureSource::History(store)
@@ -130,8 +130,29 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
             } else {
                 CaptureSource::Agent
             };
+            let values = ctx.settings.values()?;
+            let upstream = |url: &url::Url| ctx.upstream(url);
+            let setup = crate::inspect::run::Launch {
+                client: ctx.agent()?,
+                agent_url: values.agent_url.value.clone(),
+                secrets: values.webhook_secrets.clone(),
+                printer: &ctx.printer,
+                verbose: ctx.settings.flags.verbose,
+                upstream: &upstream,
+            };
             let filter = filter.as_deref();
-            Ok(crate::inspect::run::run(ctx, filter, max_memory, kept).await?)
+            Ok(crate::inspect::run::run(setup, filter, max_memory, kept).await?)
         }
     }
+}
+
+/// The capture `id`, from the agent, else from the history file of this run's settings
+/// ([`crate::history::lookup`]).
+pub(crate) async fn find_capture(
+    ctx: &Context,
+    client: &crate::agent::AgentClient,
+    id: &str,
+) -> crate::error::Result<crate::history::lookup::FoundCapture> {
+    let history = &ctx.settings.values()?.history_file.value;
+    crate::history::lookup::capture(client, history, &ctx.printer, id).await
 }

@@ -15,7 +15,6 @@ use super::filter_flags::{Chosen, TunnelFlag};
 use crate::capture::{signed, view, view::GetAs, Exchange};
 use crate::context::Context;
 use crate::error::Result;
-use crate::history::lookup;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -226,7 +225,7 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             curl,
         } => {
             let client = ctx.agent()?;
-            let captured = lookup::capture(ctx, &client, &id).await?.capture;
+            let captured = super::find_capture(ctx, &client, &id).await?.capture;
             let how = if raw {
                 GetAs::Raw { response, force }
             } else if body_only {
@@ -239,8 +238,11 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             // The decoded view for people says what the handler will make of a signed
             // request; the check is made only when that view is printed.
             let check = || {
-                let check =
-                    signed::check(&captured, &ctx.settings.webhook_secrets()?, signed::now());
+                let check = signed::check(
+                    &captured,
+                    &ctx.settings.values()?.webhook_secrets.clone(),
+                    signed::now(),
+                );
                 Ok(check.provider.is_some().then_some(check))
             };
             view::get(&ctx.printer, &captured, how, check)

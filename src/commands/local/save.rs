@@ -16,7 +16,6 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::{escape, escape_path};
 use crate::fixture::snapshot::{self, Answer};
-use crate::history::lookup;
 
 /// `local requests save ID... (--out FILE | --into DIR)`.
 #[derive(Debug, Args)]
@@ -87,7 +86,7 @@ fn request_bytes(captured: &Exchange) -> Result<Vec<u8>> {
 async fn save_out(ctx: &Context, id: &str, out: &Path, force: bool) -> Result<()> {
     user_file::check_free(out, force)?;
     let client = ctx.agent()?;
-    let bytes = request_bytes(&lookup::capture(ctx, &client, id).await?.capture)?;
+    let bytes = request_bytes(&super::find_capture(ctx, &client, id).await?.capture)?;
     user_file::write(ctx, out, &bytes, force)?;
     // What went to stdout speaks for itself.
     if !crate::files::is_stdout(out) {
@@ -143,7 +142,7 @@ async fn save_into(
     // One client for every ID: its connection is kept between them.
     let client = ctx.agent()?;
     for id in ids {
-        let captured = lookup::capture(ctx, &client, id).await?.capture;
+        let captured = super::find_capture(ctx, &client, id).await?.capture;
         let base = match name {
             Some(n) => n.to_string(),
             None => snapshot::name_for(captured.method(), captured.uri()),

@@ -29,7 +29,7 @@ use crate::commands::{read_input, shown_input};
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
 use crate::escape::escape;
-use crate::history::lookup::{self, Origin};
+use crate::history::lookup::Origin;
 use crate::signature::{Provider, Secrets, Verdict};
 
 /// The largest request file, HAR log or `--body` read: a captured request's body can be an
@@ -75,7 +75,10 @@ pub struct ChangeArgs {
 pub(super) fn signing_secrets(ctx: &Context, kept: bool) -> Result<Option<Secrets>> {
     match kept {
         true => Ok(None),
-        false => ctx.settings.webhook_secrets().map(Some),
+        false => ctx
+            .settings
+            .values()
+            .map(|v| Some(v.webhook_secrets.clone())),
     }
 }
 
@@ -142,7 +145,7 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
     let client = ctx.agent()?;
     // The agent says best whether it can replay `id`: a capture neither it nor the history
     // can show is its to refuse.
-    let found = lookup::capture(ctx, &client, id).await.ok();
+    let found = super::find_capture(ctx, &client, id).await.ok();
     let expired = match found {
         Some(f) if f.origin == Origin::History => {
             return replay_changed(ctx, id, tunnel, ChangeArgs::default(), Some(f.capture)).await;
@@ -185,7 +188,7 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
 /// Why the signature of `captured` will be refused as expired, if it will. A secret that
 /// cannot be read leaves the replay as it was asked (it needs none).
 fn expired_signature(ctx: &Context, captured: &Exchange) -> Option<String> {
-    let secrets = ctx.settings.webhook_secrets().ok()?;
+    let secrets = ctx.settings.values().ok()?.webhook_secrets.clone();
     let check = signed::check(captured, &secrets, signed::now());
     let provider = check.provider?;
     (check.result == Verdict::Expired).then(|| {
@@ -228,7 +231,7 @@ pub async fn replay_changed(
     let client = ctx.agent()?;
     let captured = match found {
         Some(c) => c,
-        None => lookup::capture(ctx, &client, id).await?.capture,
+        None => super::find_capture(ctx, &client, id).await?.capture,
     };
     let mut msg = captured.request_to_send()?;
     apply(&mut msg, &mods)?;

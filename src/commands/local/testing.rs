@@ -102,7 +102,7 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
             }
         )));
     }
-    let secrets = ctx.settings.webhook_secrets()?;
+    let secrets = ctx.settings.values()?.webhook_secrets.clone();
     let http = ctx.upstream(&to)?;
     let runner = Run {
         http: &http,

@@ -4,14 +4,13 @@
 use crate::capture::{signed, Exchange};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::history::lookup;
 use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
 use crate::signature::Check;
 
 /// `verify [ID...]`: each request's signature check, a row each; exit 8 when one is invalid
 /// or expired. Every capture is read one at a time, so a long history costs little memory.
 pub async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
-    let secrets = ctx.settings.webhook_secrets()?;
+    let secrets = ctx.settings.values()?.webhook_secrets.clone();
     let now = signed::now();
     let client = ctx.agent()?;
     let mut sink = ctx.printer.list(&SIGNATURE_CHECK)?;
@@ -35,7 +34,7 @@ pub async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
         }
     } else {
         for id in ids {
-            row(&lookup::capture(ctx, &client, id).await?.capture)?;
+            row(&super::find_capture(ctx, &client, id).await?.capture)?;
         }
     }
     let shown = sink.finish()?;

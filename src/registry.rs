@@ -1,0 +1,289 @@
+//! The registry of settings and environment variables: every setting's config key, flag,
+//! environment variable, default and meaning, and the name of every other `TUNNELCTL_`
+//! variable the program reads.
+//!
+//! The one place such a name is written. clap's `env =` (`cli.rs`), the resolution of the
+//! settings (`settings.rs`), `config show`, the keys `config set` takes, the table of
+//! `docs/configuration.md` (a test compares the two) and the tests all read it here. A leaf of
+//! the floor: it imports nothing, so `output` and `http`, which may import only the floor,
+//! read their variables' names here too.
+//!
+//! Adding a setting: its row here (and in [`SETTINGS`]), its typed field in
+//! `settings::SettingValues`, its flag in `cli.rs` if it has one, its row in the docs' table, its
+//! test (CONTRIBUTING, "Adding a setting").
+
+/// The names of the environment variables.
+pub mod env {
+    /// The API key.
+    pub const API_KEY: &str = "TUNNELCTL_API_KEY";
+    /// The management API URL.
+    pub const API_URL: &str = "TUNNELCTL_API_URL";
+    /// The agent API URL.
+    pub const AGENT_URL: &str = "TUNNELCTL_AGENT_URL";
+    /// The config file.
+    pub const CONFIG: &str = "TUNNELCTL_CONFIG";
+    /// The profile of the config file.
+    pub const PROFILE: &str = "TUNNELCTL_PROFILE";
+    /// The capture history's file.
+    pub const HISTORY_FILE: &str = "TUNNELCTL_HISTORY_FILE";
+    /// GitHub's webhook secret.
+    pub const WEBHOOK_SECRET_GITHUB: &str = "TUNNELCTL_WEBHOOK_SECRET_GITHUB";
+    /// Stripe's webhook secret.
+    pub const WEBHOOK_SECRET_STRIPE: &str = "TUNNELCTL_WEBHOOK_SECRET_STRIPE";
+    /// Slack's signing secret.
+    pub const WEBHOOK_SECRET_SLACK: &str = "TUNNELCTL_WEBHOOK_SECRET_SLACK";
+    /// Shopify's webhook secret.
+    pub const WEBHOOK_SECRET_SHOPIFY: &str = "TUNNELCTL_WEBHOOK_SECRET_SHOPIFY";
+    /// A Standard Webhooks secret.
+    pub const WEBHOOK_SECRET_STANDARD: &str = "TUNNELCTL_WEBHOOK_SECRET_STANDARD";
+    /// The AWS secret of an event destination (no setting: read only where one is created).
+    pub const AWS_SECRET_ACCESS_KEY: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
+    /// `1`: stdout counts as a terminal even in a pipe (for tests of what people see).
+    pub const FORCE_TTY: &str = "TUNNELCTL_FORCE_TTY";
+    /// A shorter retry backoff, in milliseconds, honoured by debug builds only (the tests').
+    pub const TEST_BACKOFF_MS: &str = "TUNNELCTL_TEST_BACKOFF_MS";
+}
+
+/// A setting's default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Default {
+    /// None: unset until given.
+    None,
+    /// This value, as it would be written (read by the setting's own parser).
+    Value(&'static str),
+    /// A place found on this platform, as described here.
+    Platform(&'static str),
+}
+
+/// One setting: where it may be given, and its default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setting {
+    /// Its name: its key in a profile of the config file (when [`Setting::in_profile`]), in
+    /// `config show` and in the docs' table.
+    pub key: &'static str,
+    /// Whether a profile may hold it (the config file and the profile are chosen before any
+    /// profile is read).
+    pub in_profile: bool,
+    /// Its flag (clap's id is [`Setting::key`]), if it has one.
+    pub flag: Option<&'static str>,
+    /// Its environment variable, if it has one.
+    pub env: Option<&'static str>,
+    /// Its default.
+    pub default: Default,
+    /// A secret: never shown, set from stdin only when it is a webhook's.
+    pub secret: bool,
+    /// What it is, as `config` lists the keys.
+    pub about: &'static str,
+}
+
+impl Setting {
+    /// Its default as it would be written, when it has one (a place found on this platform
+    /// is not).
+    pub const fn default_value(&self) -> Option<&'static str> {
+        match self.default {
+            Default::Value(v) => Some(v),
+            Default::None | Default::Platform(_) => None,
+        }
+    }
+
+    const fn new(key: &'static str, about: &'static str) -> Setting {
+        Setting {
+            key,
+            in_profile: true,
+            flag: None,
+            env: None,
+            default: Default::None,
+            secret: false,
+            about,
+        }
+    }
+    const fn flag(self, flag: &'static str) -> Setting {
+        Setting {
+            flag: Some(flag),
+            ..self
+        }
+    }
+    const fn env(self, env: &'static str) -> Setting {
+        Setting {
+            env: Some(env),
+            ..self
+        }
+    }
+    const fn default(self, default: Default) -> Setting {
+        Setting { default, ..self }
+    }
+    const fn secret(self) -> Setting {
+        Setting {
+            secret: true,
+            ..self
+        }
+    }
+    const fn not_in_profile(self) -> Setting {
+        Setting {
+            in_profile: false,
+            ..self
+        }
+    }
+}
+
+/// The management API URL.
+pub const API_URL: Setting = Setting::new("api_url", "base URL of the management API")
+    .flag("--api-url")
+    .env(env::API_URL);
+/// The management API key.
+pub const API_KEY: Setting = Setting::new("api_key", "API key of the management API (secret)")
+    .flag("--api-key")
+    .env(env::API_KEY)
+    .secret();
+/// The local agent API URL.
+pub const AGENT_URL: Setting = Setting::new("agent_url", "URL of the local agent API")
+    .flag("--agent-url")
+    .env(env::AGENT_URL)
+    .default(Default::Value("http://127.0.0.1:4040/api"));
+/// The config file.
+pub const CONFIG: Setting = Setting::new("config", "the config file")
+    .flag("--config")
+    .env(env::CONFIG)
+    .default(Default::Platform(
+        "config.toml in the platform's config folder",
+    ))
+    .not_in_profile();
+/// The profile of the config file.
+pub const PROFILE: Setting = Setting::new("profile", "the profile of the config file")
+    .flag("--profile")
+    .env(env::PROFILE)
+    .default(Default::Value("default"))
+    .not_in_profile();
+/// Attempts per request.
+pub const MAX_ATTEMPTS: Setting = Setting::new(
+    "max_attempts",
+    "how many times a request may be tried in all, 1 to 20",
+)
+.flag("--max-attempts")
+.default(Default::Value("3"));
+/// The pacing of management requests.
+pub const RATE: Setting = Setting::new("rate", "pace of management requests, N/SECONDS or off")
+    .flag("--rate")
+    .default(Default::Value("120/60"));
+/// The capture history's file.
+pub const HISTORY_FILE: Setting = Setting::new("history_file", "the capture history's SQLite file")
+    .flag("--history-file")
+    .env(env::HISTORY_FILE)
+    .default(Default::Platform(
+        "history.sqlite3 in the platform's data folder",
+    ));
+/// How large the capture history may grow.
+pub const HISTORY_MAX_SIZE: Setting = Setting::new(
+    "history_max_size",
+    "largest size of the capture history, e.g. 500MiB",
+)
+.default(Default::Value("1GiB"));
+/// How old a capture the history keeps may grow.
+pub const HISTORY_MAX_AGE: Setting = Setting::new(
+    "history_max_age",
+    "oldest capture the history keeps, e.g. 7d",
+)
+.default(Default::Value("30d"));
+/// GitHub's webhook secret.
+pub const WEBHOOK_SECRET_GITHUB: Setting = Setting::new(
+    "webhook_secret_github",
+    "secret GitHub signs webhooks with (secret; set from stdin)",
+)
+.env(env::WEBHOOK_SECRET_GITHUB)
+.secret();
+/// Stripe's webhook secret.
+pub const WEBHOOK_SECRET_STRIPE: Setting = Setting::new(
+    "webhook_secret_stripe",
+    "Stripe's webhook signing secret, whsec_... (secret; set from stdin)",
+)
+.env(env::WEBHOOK_SECRET_STRIPE)
+.secret();
+/// Slack's signing secret.
+pub const WEBHOOK_SECRET_SLACK: Setting = Setting::new(
+    "webhook_secret_slack",
+    "Slack's signing secret (secret; set from stdin)",
+)
+.env(env::WEBHOOK_SECRET_SLACK)
+.secret();
+/// Shopify's webhook secret.
+pub const WEBHOOK_SECRET_SHOPIFY: Setting = Setting::new(
+    "webhook_secret_shopify",
+    "Shopify's webhook secret (secret; set from stdin)",
+)
+.env(env::WEBHOOK_SECRET_SHOPIFY)
+.secret();
+/// A Standard Webhooks secret.
+pub const WEBHOOK_SECRET_STANDARD: Setting = Setting::new(
+    "webhook_secret_standard",
+    "Standard Webhooks / Svix secret, whsec_BASE64 (secret; set from stdin)",
+)
+.env(env::WEBHOOK_SECRET_STANDARD)
+.secret();
+
+/// Every setting, in the order `config show` prints them.
+pub const SETTINGS: &[Setting] = &[
+    API_URL,
+    API_KEY,
+    AGENT_URL,
+    CONFIG,
+    PROFILE,
+    MAX_ATTEMPTS,
+    RATE,
+    HISTORY_FILE,
+    HISTORY_MAX_SIZE,
+    HISTORY_MAX_AGE,
+    WEBHOOK_SECRET_GITHUB,
+    WEBHOOK_SECRET_STRIPE,
+    WEBHOOK_SECRET_SLACK,
+    WEBHOOK_SECRET_SHOPIFY,
+    WEBHOOK_SECRET_STANDARD,
+];
+
+/// Every environment variable read that names no setting.
+pub const OTHER_VARIABLES: &[&str] = &[
+    env::AWS_SECRET_ACCESS_KEY,
+    env::FORCE_TTY,
+    env::TEST_BACKOFF_MS,
+];
+
+/// The settings a profile of the config file may hold.
+pub fn profile_keys() -> impl Iterator<Item = &'static Setting> {
+    SETTINGS.iter().filter(|s| s.in_profile)
+}
+
+/// The setting a profile's key names.
+pub fn profile_key(key: &str) -> Option<&'static Setting> {
+    profile_keys().find(|s| s.key == key)
+}
+
+/// Is `key` a profile's key whose value is a secret (never shown)?
+pub fn is_secret_key(key: &str) -> bool {
+    profile_key(key).is_some_and(|s| s.secret)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_given_once() {
+        let mut keys: Vec<&str> = SETTINGS.iter().map(|s| s.key).collect();
+        let mut vars: Vec<&str> = SETTINGS.iter().filter_map(|s| s.env).collect();
+        vars.extend(OTHER_VARIABLES);
+        let mut flags: Vec<&str> = SETTINGS.iter().filter_map(|s| s.flag).collect();
+        for names in [&mut keys, &mut vars, &mut flags] {
+            let n = names.len();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), n, "a name is given twice: {names:?}");
+        }
+        for s in SETTINGS {
+            if let Some(flag) = s.flag {
+                assert_eq!(flag, format!("--{}", s.key.replace('_', "-")), "{s:?}");
+            }
+            if let Some(var) = s.env {
+                assert_eq!(var, format!("TUNNELCTL_{}", s.key.to_uppercase()), "{s:?}");
+            }
+        }
+    }
+}
