@@ -38,6 +38,21 @@ const FLOOR_LAYERS: &[&str] = &["http", "output"];
 /// argument structs its commands define, and the handlers read the parsed tree.
 const DISPATCH: (&str, &str) = ("cli", "commands");
 
+/// The features: what the commands are made of. Each is given what it needs (a client, the
+/// printer, settled values), never a command's whole context, so none imports these.
+const FEATURES: &[&str] = &[
+    "account",
+    "capture",
+    "fixture",
+    "fleet",
+    "history",
+    "inspect",
+    "signature",
+];
+
+/// What no feature imports: the command line, the commands and what a handler is given.
+const ABOVE_FEATURES: &[&str] = &["cli", "commands", "context"];
+
 /// Longest file under `src/commands/`, in lines.
 const MAX_COMMAND_FILE_LINES: usize = 400;
 
@@ -47,6 +62,8 @@ fn the_floor_plan_holds() {
     let crate_ = Crate::read(&root);
     let mut violations = Vec::new();
     layers(&crate_, &mut violations);
+    features(&crate_, &mut violations);
+    module_cycles(&crate_, &mut violations);
     mutual_imports(&crate_, &mut violations);
     command_file_lengths(&crate_, &mut violations);
     format_choices(&crate_, &mut violations);
@@ -96,6 +113,114 @@ fn layers(c: &Crate, out: &mut Vec<String>) {
             ));
         }
     }
+}
+
+/// No feature imports the commands, the command line or the context.
+fn features(c: &Crate, out: &mut Vec<String>) {
+    for file in c.files.values().filter(|f| !f.test_only) {
+        let Some(top) = file
+            .module
+            .first()
+            .filter(|t| FEATURES.contains(&t.as_str()))
+        else {
+            continue;
+        };
+        for import in &file.imports {
+            let to = &c.files[&import.target].module;
+            if let Some(to_top) = to.first().filter(|t| ABOVE_FEATURES.contains(&t.as_str())) {
+                out.push(format!(
+                    "{}:{}: the feature `{top}` imports `{to_top}` ({}); give it what it needs instead",
+                    file.rel, import.line, import.path
+                ));
+            }
+        }
+    }
+}
+
+/// No cycle between the top-level modules of `src/`: each edge is a file of one importing
+/// another (test code aside), and only the `cli` <-> `commands` dispatch may go both ways (its
+/// edge from `commands` back to `cli` is left out). Each cycle is named once, with the import
+/// behind each of its steps.
+fn module_cycles(c: &Crate, out: &mut Vec<String>) {
+    // top -> (top it imports -> the first import that does it)
+    let mut edges: BTreeMap<&str, BTreeMap<&str, (&File, &Import)>> = BTreeMap::new();
+    for file in c.files.values().filter(|f| !f.test_only) {
+        let Some(from) = file.module.first() else {
+            continue;
+        };
+        for import in &file.imports {
+            let Some(to) = c.files[&import.target].module.first() else {
+                continue;
+            };
+            if from == to || (from.as_str(), to.as_str()) == (DISPATCH.1, DISPATCH.0) {
+                continue;
+            }
+            edges
+                .entry(from)
+                .or_default()
+                .entry(to)
+                .or_insert((file, import));
+        }
+    }
+    let mut named: BTreeSet<BTreeSet<&str>> = BTreeSet::new();
+    for (&from, tos) in &edges {
+        for &to in tos.keys() {
+            // A path back from `to` to `from` closes a cycle.
+            let Some(back) = path(&edges, to, from) else {
+                continue;
+            };
+            let mut cycle = vec![from];
+            cycle.extend(back);
+            let members: BTreeSet<&str> = cycle.iter().copied().collect();
+            if !named.insert(members) {
+                continue;
+            }
+            let steps: Vec<String> = cycle
+                .windows(2)
+                .map(|w| {
+                    let (file, import) = edges[w[0]][w[1]];
+                    format!(
+                        "{} -> {} ({}:{}, {})",
+                        w[0], w[1], file.rel, import.line, import.path
+                    )
+                })
+                .collect();
+            out.push(format!(
+                "the modules {} import each other in a cycle: {}",
+                cycle[..cycle.len() - 1].join(", "),
+                steps.join("; ")
+            ));
+        }
+    }
+}
+
+/// A shortest path of modules from `from` to `to` (both included), if there is one.
+fn path<'a>(
+    edges: &BTreeMap<&'a str, BTreeMap<&'a str, (&File, &Import)>>,
+    from: &'a str,
+    to: &'a str,
+) -> Option<Vec<&'a str>> {
+    let mut came_from: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([from]);
+    while let Some(at) = queue.pop_front() {
+        if at == to {
+            let mut path = vec![to];
+            let mut step = to;
+            while step != from {
+                step = came_from[step];
+                path.push(step);
+            }
+            path.reverse();
+            return Some(path);
+        }
+        for &next in edges.get(at).into_iter().flat_map(|t| t.keys()) {
+            if next != from && !came_from.contains_key(next) {
+                came_from.insert(next, at);
+                queue.push_back(next);
+            }
+        }
+    }
+    None
 }
 
 /// No two files import each other, the `cli` <-> `commands` dispatch aside. A module and the

@@ -250,8 +250,12 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
             settle,
             keep_going,
         } => {
+            let console = console(ctx);
+            let client = ctx.management()?;
+            let selection = fleet.selection();
             let prepared =
-                command::prepare(ctx, &fleet.selection(), "upgrade", true, fleet.dry_run).await?;
+                command::prepare(&console, client, &selection, "upgrade", true, fleet.dry_run)
+                    .await?;
             let Some((client, targets)) = prepared else {
                 return Ok(());
             };
@@ -262,7 +266,7 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
                 keep_going,
                 reconnect_timeout: wait::DEFAULT_WAIT,
             };
-            command::upgrade(ctx, &client, &targets, &plan).await
+            command::upgrade(&console, &client, &targets, &plan).await
         }
     }?)
 }
@@ -275,8 +279,11 @@ async fn agent_command(
     wait_back: bool,
 ) -> Result<()> {
     let verb = agent.as_str();
+    let console = console(ctx);
+    let client = ctx.management()?;
+    let selection = fleet.selection();
     let prepared =
-        command::prepare(ctx, &fleet.selection(), verb, wait_back, fleet.dry_run).await?;
+        command::prepare(&console, client, &selection, verb, wait_back, fleet.dry_run).await?;
     let Some((client, targets)) = prepared else {
         return Ok(());
     };
@@ -295,5 +302,21 @@ async fn agent_command(
             send.len() - shown,
         )?;
     }
-    command::send(ctx, &client, &targets, agent, fleet.parallel, wait_back).await
+    command::send(
+        &console,
+        &client,
+        &targets,
+        agent,
+        fleet.parallel,
+        wait_back,
+    )
+    .await
+}
+
+/// What a fleet command prints with and asks with.
+fn console(ctx: &Context) -> crate::fleet::Console<'_> {
+    crate::fleet::Console {
+        printer: &ctx.printer,
+        prompter: &ctx.prompter,
+    }
 }

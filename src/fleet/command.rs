@@ -12,11 +12,11 @@ use super::report::{self, came_back};
 use super::targets::{Selection, Targets};
 use super::upgrade::{self, Plan};
 use super::upgrade_view::UpgradeProgress;
+use super::Console;
 use super::{id_of, wait};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;
 use crate::bulk::{self, Outcome, Unchanged};
-use crate::context::Context;
 use crate::error::Result;
 use crate::interrupt;
 
@@ -30,13 +30,13 @@ const UP_TO_DATE: Unchanged = Unchanged {
 /// command already ended: a dry run (its plan printed) or nothing to send (said so). The
 /// sessions skipped are noted on stderr.
 pub async fn prepare(
-    ctx: &Context,
+    ctx: &Console<'_>,
+    client: Client,
     selection: &Selection,
     verb: &str,
     need_details: bool,
     dry_run: bool,
 ) -> Result<Option<(Client, Targets)>> {
-    let client = ctx.management()?;
     let targets = Targets::choose(ctx, &client, selection, verb, need_details).await?;
     if dry_run {
         report::dry_run(ctx, verb, &targets)?;
@@ -54,7 +54,7 @@ pub async fn prepare(
 /// until each restarted agent is back under a new session (until `--timeout`, or
 /// [`wait::DEFAULT_WAIT`]).
 pub async fn send(
-    ctx: &Context,
+    ctx: &Console<'_>,
     client: &Client,
     targets: &Targets,
     command: AgentCommand,
@@ -73,7 +73,7 @@ pub async fn send(
         AgentCommand::Stop => "Stopped",
         AgentCommand::Update => "Update sent to",
     };
-    let outcomes = bulk::run_reported(&ctx.printer, &ids, parallel, done, |id| async move {
+    let outcomes = bulk::run_reported(ctx.printer, &ids, parallel, done, |id| async move {
         match sessions::send(client, &id, command).await {
             Ok(()) => Outcome::Done,
             Err(e) if command == AgentCommand::Update && sessions::no_update_available(&e) => {
@@ -110,14 +110,14 @@ pub async fn send(
         .collect();
     rows.extend(targets.skipped_results());
     ctx.printer.results(rows)?;
-    bulk::conclude(&ctx.printer, &ids, &outcomes, &not_back)
+    bulk::conclude(ctx.printer, &ids, &outcomes, &not_back)
 }
 
 /// Waits for the `restarted` agents to come back (the wait ends with the command's
 /// `--timeout`, counted from the start), showing each as it does; returns the new session of
 /// each old one back, and the IDs of those not back.
 async fn wait_for(
-    ctx: &Context,
+    ctx: &Console<'_>,
     client: &Client,
     restarted: &[Value],
     known: &HashSet<String>,
@@ -144,7 +144,7 @@ async fn wait_for(
         spinner.update(&waiting(back.len()));
         spinner.above(|| {
             // A closed stdout shows at the end; the wait goes on for the report.
-            let _ = came_back(&ctx.printer, id_of(old), id_of(new));
+            let _ = came_back(ctx.printer, id_of(old), id_of(new));
         });
     })
     .await?;
@@ -154,8 +154,13 @@ async fn wait_for(
 
 /// Upgrades the targets as `plan` says, showing it as it goes ([`UpgradeProgress`]); one
 /// result per session, then the bulk exit rule.
-pub async fn upgrade(ctx: &Context, client: &Client, targets: &Targets, plan: &Plan) -> Result<()> {
-    let mut progress = UpgradeProgress::new(&ctx.printer, targets.send.len());
+pub async fn upgrade(
+    ctx: &Console<'_>,
+    client: &Client,
+    targets: &Targets,
+    plan: &Plan,
+) -> Result<()> {
+    let mut progress = UpgradeProgress::new(ctx.printer, targets.send.len());
     let _graceful = interrupt::graceful();
     let steps = upgrade::run(client, &targets.send, plan, &mut progress).await;
     progress.finish();
@@ -171,5 +176,5 @@ pub async fn upgrade(ctx: &Context, client: &Client, targets: &Targets, plan: &P
         .into_iter()
         .map(|(id, step)| (id, step.into_outcome()))
         .unzip();
-    bulk::conclude(&ctx.printer, &ids, &outcomes, &not_back)
+    bulk::conclude(ctx.printer, &ids, &outcomes, &not_back)
 }

@@ -20,6 +20,25 @@ pub use targets::Selection;
 
 use serde_json::Value;
 
+use crate::output::Printer;
+use crate::prompt::Prompter;
+
+/// Where a fleet command talks to the person who runs it: what it prints and what it asks.
+/// (Features are given what they need, never the command's whole context.)
+pub struct Console<'a> {
+    /// How to print, and where to.
+    pub printer: &'a Printer,
+    /// How to ask (the session picker).
+    pub prompter: &'a Prompter,
+}
+
+impl Console<'_> {
+    /// A confirmation of what was done, on stderr, unless `--quiet`.
+    pub fn note(&self, msg: &str) {
+        self.printer.note(msg);
+    }
+}
+
 /// A field of a session as text ("" when missing).
 pub fn field<'a>(session: &'a Value, name: &str) -> &'a str {
     session.get(name).and_then(Value::as_str).unwrap_or("")

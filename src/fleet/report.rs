@@ -7,15 +7,15 @@ use std::io::Write;
 use serde_json::{json, Value};
 
 use super::targets::Targets;
+use super::Console;
 use super::{field, id_of};
-use crate::context::Context;
 use crate::error::Result;
 use crate::escape::escape;
 use crate::output::Printer;
 
 impl Targets {
     /// Says on stderr how many were skipped and why, one line per reason.
-    pub fn note_skipped(&self, ctx: &Context) {
+    pub fn note_skipped(&self, ctx: &Console<'_>) {
         let mut reasons: Vec<&str> = self.skipped.iter().map(|(_, why)| *why).collect();
         reasons.dedup();
         for why in reasons {
@@ -47,8 +47,8 @@ fn describe(s: &Value) -> String {
 /// Prints what a dry run of `verb` would do, one session a line (`would VERB`, the ID, what
 /// it is), then the sessions it would skip (`would skip`, the ID, why); or, as JSON, an
 /// `"action"` per session (`"skip"` with a `"reason"`). Then notes on stderr.
-pub fn dry_run(ctx: &Context, verb: &str, targets: &Targets) -> Result<()> {
-    let printer = &ctx.printer;
+pub fn dry_run(ctx: &Console<'_>, verb: &str, targets: &Targets) -> Result<()> {
+    let printer = ctx.printer;
     if printer.is_json() {
         let plan: Vec<Value> = targets
             .send
@@ -82,7 +82,7 @@ pub fn dry_run(ctx: &Context, verb: &str, targets: &Targets) -> Result<()> {
 }
 
 /// Nothing to send: says so (and what was skipped, with `--json` as results); success.
-pub fn nothing_to_do(ctx: &Context, targets: &Targets) -> Result<()> {
+pub fn nothing_to_do(ctx: &Console<'_>, targets: &Targets) -> Result<()> {
     if targets.skipped.is_empty() {
         ctx.note("No sessions match; nothing to do.");
         return Ok(());

@@ -7,9 +7,9 @@ use std::collections::HashSet;
 use serde_json::{json, Value};
 
 use super::select::Selector;
+use super::Console;
 use super::{capable, field, id_of, wait};
 use crate::api::Client;
-use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 
@@ -37,7 +37,7 @@ impl Targets {
     /// sessions chosen by selectors are left out: a session named or picked is always sent
     /// (the picker offers only the sessions that can take the command).
     pub async fn choose(
-        ctx: &Context,
+        ctx: &Console<'_>,
         client: &Client,
         selection: &Selection,
         verb: &str,
@@ -68,7 +68,7 @@ impl Targets {
 
 /// The sessions named, selected or picked, before any is left out.
 async fn chosen(
-    ctx: &Context,
+    ctx: &Console<'_>,
     client: &Client,
     selection: &Selection,
     verb: &str,
@@ -119,7 +119,7 @@ async fn chosen(
 
 /// Lets the person pick sessions from the live list: those that can take `verb` (a Windows
 /// agent is not offered a restart, which it would only refuse), with a note of those left out.
-async fn pick(ctx: &Context, client: &Client, verb: &str) -> Result<Vec<Value>> {
+async fn pick(ctx: &Console<'_>, client: &Client, verb: &str) -> Result<Vec<Value>> {
     let all = wait::all_sessions(client).await?;
     if all.is_empty() {
         return Err(Error::usage("there are no online sessions to choose from"));
