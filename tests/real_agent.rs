@@ -10,6 +10,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+use common::skip;
 
 use common::real_agent::{edge_port, start_http_tunnel, tunnelctl, visit, wait_for_requests, WHY};
 use serde_json::Value;

@@ -81,11 +81,7 @@ fn toolchain_home(var: &str, under_home: &str) -> PathBuf {
 /// A harness that cannot run here fails the test under CI and is reported as skipped
 /// elsewhere, never passed silently.
 fn cannot_run(why: &str) {
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "the real-agent restart test cannot run under CI: {why}"
-    );
-    eprintln!("SKIPPED: the real-agent restart test cannot run here: {why}");
+    common::skip::cannot_run(format!("the real-agent harness cannot run here: {why}"));
 }
 
 /// The folder the outer test gave the steps, and the history file in it.

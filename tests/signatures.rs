@@ -16,6 +16,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 #[path = "providers/official.rs"]
 mod official;
+#[path = "common/skip.rs"]
+mod skip;
 
 use official::{accepted, verify_op, Official};
 use tunnelctl::signature::{apply, detect, sign, verify, Provider, Secrets, Verdict};

@@ -8,6 +8,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+use common::skip;
 #[path = "../docs/mod.rs"]
 mod docs;
 #[path = "../providers/official.rs"]

@@ -147,14 +147,10 @@ fn now() -> i64 {
     i64::try_from(since.as_secs()).unwrap()
 }
 
-/// The official libraries; under CI their absence fails the test instead of skipping it.
+/// The official libraries; under CI their absence fails the test instead of skipping it
+/// ([`Official::find`]).
 fn official(test: &str) -> Option<Official> {
-    let found = Official::find(test);
-    assert!(
-        found.is_some() || std::env::var_os("CI").is_none(),
-        "{test}: the providers' libraries must be installed under CI (tests/providers/setup.sh)"
-    );
-    found
+    Official::find(test)
 }
 
 fn read(path: &Path) -> String {

@@ -10,6 +10,7 @@ pub mod pty;
 pub mod real_agent;
 pub mod rusage;
 pub mod seed;
+pub mod skip;
 pub mod tls;
 pub mod upstream;
 
