@@ -5,7 +5,7 @@
 //! The one place such a name is written. clap's `env =` (`cli.rs`), the resolution of the
 //! settings (`settings.rs`), `config show`, the keys `config set` takes, the table of
 //! `docs/configuration.md` (a test compares the two) and the tests all read it here. A leaf of
-//! the floor: it imports nothing, so `output` and `http`, which may import only the floor,
+//! the floor: it imports nothing but the floor's parsers, so `output` and `http`, which may import only the floor,
 //! read their variables' names here too.
 //!
 //! Adding a setting: its row here (and in [`SETTINGS`]), its typed field in
@@ -55,8 +55,12 @@ pub enum Default {
     Platform(&'static str),
 }
 
+/// How a value of a setting is checked before `config set` stores it: the parser the
+/// settings read it with (`src/parse.rs`), its value dropped.
+pub type Check = fn(&str) -> Result<(), String>;
+
 /// One setting: where it may be given, and its default.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Setting {
     /// Its name: its key in a profile of the config file (when [`Setting::in_profile`]), in
     /// `config show` and in the docs' table.
@@ -74,6 +78,9 @@ pub struct Setting {
     pub secret: bool,
     /// What it is, as `config` lists the keys.
     pub about: &'static str,
+    /// Its value's check, when it is more than text (URLs and secrets have checks of their
+    /// own, in `config set`).
+    pub check: Option<Check>,
 }
 
 impl Setting {
@@ -95,6 +102,13 @@ impl Setting {
             default: Default::None,
             secret: false,
             about,
+            check: None,
+        }
+    }
+    const fn check(self, check: Check) -> Setting {
+        Setting {
+            check: Some(check),
+            ..self
         }
     }
     const fn flag(self, flag: &'static str) -> Setting {
@@ -160,11 +174,13 @@ pub const MAX_ATTEMPTS: Setting = Setting::new(
     "how many times a request may be tried in all, 1 to 20",
 )
 .flag("--max-attempts")
-.default(Default::Value("3"));
+.default(Default::Value("3"))
+.check(|t| crate::parse::parse_attempts(t).map(drop));
 /// The pacing of management requests.
 pub const RATE: Setting = Setting::new("rate", "pace of management requests, N/SECONDS or off")
     .flag("--rate")
-    .default(Default::Value("120/60"));
+    .default(Default::Value("120/60"))
+    .check(|t| t.parse::<crate::ratelimit::RateSetting>().map(drop));
 /// The capture history's file.
 pub const HISTORY_FILE: Setting = Setting::new("history_file", "the capture history's SQLite file")
     .flag("--history-file")
@@ -177,13 +193,15 @@ pub const HISTORY_MAX_SIZE: Setting = Setting::new(
     "history_max_size",
     "largest size of the capture history, e.g. 500MiB",
 )
-.default(Default::Value("1GiB"));
+.default(Default::Value("1GiB"))
+.check(|t| crate::parse::parse_size(t).map(drop));
 /// How old a capture the history keeps may grow.
 pub const HISTORY_MAX_AGE: Setting = Setting::new(
     "history_max_age",
     "oldest capture the history keeps, e.g. 7d",
 )
-.default(Default::Value("30d"));
+.default(Default::Value("30d"))
+.check(|t| crate::parse::parse_lookback(t).map(drop));
 /// GitHub's webhook secret.
 pub const WEBHOOK_SECRET_GITHUB: Setting = Setting::new(
     "webhook_secret_github",
@@ -283,6 +301,52 @@ mod tests {
             }
             if let Some(var) = s.env {
                 assert_eq!(var, format!("TUNNELCTL_{}", s.key.to_uppercase()), "{s:?}");
+            }
+        }
+    }
+
+    /// `docs/configuration.md` lists every setting (its flag, variable, config key and
+    /// default on one row of a table) and every other variable, and names no variable that
+    /// is not registered.
+    #[test]
+    fn the_configuration_guide_lists_every_setting_and_variable() {
+        let guide = include_str!("../docs/configuration.md");
+        let rows: Vec<&str> = guide.lines().filter(|l| l.starts_with('|')).collect();
+        let quoted = |name: &str| format!("`{name}`");
+        for s in SETTINGS {
+            let mut names: Vec<String> = s.flag.into_iter().chain(s.env).map(quoted).collect();
+            if s.in_profile {
+                names.push(quoted(s.key));
+            }
+            if let Some(default) = s.default_value() {
+                names.push(quoted(default));
+            }
+            assert!(
+                rows.iter()
+                    .any(|row| names.iter().all(|n| row.contains(n.as_str()))),
+                "docs/configuration.md has no table row naming {} together",
+                names.join(", ")
+            );
+        }
+        for var in OTHER_VARIABLES {
+            assert!(
+                rows.iter().any(|row| row.contains(&quoted(var))),
+                "docs/configuration.md has no table row for {var}"
+            );
+        }
+        let registered: Vec<&str> = SETTINGS
+            .iter()
+            .filter_map(|s| s.env)
+            .chain(OTHER_VARIABLES.iter().copied())
+            .collect();
+        for row in &rows {
+            for word in row.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+                if word.starts_with("TUNNELCTL_") {
+                    assert!(
+                        registered.contains(&word),
+                        "docs/configuration.md names {word}, which is not in the registry"
+                    );
+                }
             }
         }
     }

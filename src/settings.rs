@@ -336,7 +336,9 @@ impl Settings {
             let value = match (r.value, setting.default) {
                 (Some(v), _) => Some(v.to_string_lossy().into_owned()),
                 (None, registry::Default::Value(v)) => Some(v.to_string()),
-                (None, registry::Default::Platform(_)) if setting == &registry::HISTORY_FILE => {
+                (None, registry::Default::Platform(_))
+                    if setting.key == registry::HISTORY_FILE.key =>
+                {
                     default_history_file().map(|p| p.display().to_string())
                 }
                 (None, _) => None,

@@ -9,7 +9,6 @@ use crate::config_file::{is_webhook_secret_key, ConfigFile};
 use crate::context::{validate_agent_url, validate_api_url, Context};
 use crate::error::{CommandResult, Error, Result};
 use crate::escape::{escape, escape_path};
-use crate::ratelimit::RateSetting;
 use crate::registry::{self, is_secret_key};
 use crate::secrets::redact;
 
@@ -124,20 +123,10 @@ fn check_value(key: &str, value: &str) -> Result<()> {
         "agent_url" => validate_agent_url(value).map(|_| ()).map_err(bad),
         "api_key" if value.trim().is_empty() => Err(Error::usage("the API key must not be empty")),
         _ if is_webhook_secret_key(key) => check_webhook_secret(key, value),
-        "max_attempts" => crate::parse::parse_attempts(value)
-            .map(|_| ())
-            .map_err(|e| Error::usage(format!("max_attempts: {}", escape(&e)))),
-        "history_max_size" => crate::parse::parse_size(value)
-            .map(|_| ())
-            .map_err(|e| Error::usage(format!("history_max_size: {}", escape(&e)))),
-        "history_max_age" => crate::parse::parse_lookback(value)
-            .map(|_| ())
-            .map_err(|e| Error::usage(format!("history_max_age: {}", escape(&e)))),
-        "rate" => value
-            .parse::<RateSetting>()
-            .map(|_| ())
-            .map_err(|e| Error::usage(format!("rate: {}", escape(&e)))),
-        _ => Ok(()),
+        _ => match registry::profile_key(key).and_then(|s| s.check) {
+            Some(check) => check(value).map_err(|e| Error::usage(format!("{key}: {}", escape(&e)))),
+            None => Ok(()),
+        },
     }
 }
 

@@ -324,3 +324,70 @@ fn a_closed_pipe_ends_quietly() {
         "{err}"
     );
 }
+
+/// A size has one wording wherever it is given: the inspector's `--max-memory`, `record
+/// --max-size` and the `history_max_size` key (none of them speaks of the others' captures or
+/// memory). Nothing is sent.
+#[test]
+fn a_size_is_refused_in_one_wording_wherever_it_is_given() {
+    let env = Env::new();
+    let history = env.dir.path().join("h.sqlite3");
+    let history = history.to_str().unwrap();
+    for (value, wording) in [
+        ("0", "'0' must be more than zero"),
+        ("5x", "'5x' is not a size"),
+    ] {
+        for args in [
+            vec!["local", "inspect", "--max-memory", value],
+            vec![
+                "--history-file",
+                history,
+                "local",
+                "requests",
+                "record",
+                "--max-size",
+                value,
+            ],
+            vec!["config", "set", "history_max_size", value],
+        ] {
+            let out = env.run(&args);
+            out.code(2).says(wording).says("64MiB, 512KB");
+            assert!(
+                !out.stderr.contains("capture") && !out.stderr.contains("memory size"),
+                "{args:?}: {}",
+                out.stderr
+            );
+        }
+    }
+    assert!(env.requests().is_empty());
+    assert!(env.mock.agent_requests().is_empty());
+}
+
+/// `config show` lists every key of the registry, each with its source; a wrong value in the
+/// profile is shown as written there, while every other command stops on it, naming the key.
+#[test]
+fn config_show_lists_every_registered_key_and_a_wrong_value_stops_other_commands() {
+    let env = Env::new();
+    env.write_config("[default]\nhistory_max_age = \"soon\"\n");
+    let out = env.run(&["config", "show", "--json"]);
+    out.ok();
+    let settings = &out.json()["settings"];
+    for setting in tunnelctl::registry::profile_keys() {
+        let shown = &settings[setting.key];
+        assert!(shown["source"].is_string(), "{}: {shown}", setting.key);
+        if let Some(default) = setting
+            .default_value()
+            .filter(|_| setting.key != "history_max_age")
+        {
+            assert_eq!(shown["value"], default, "{}", setting.key);
+            assert_eq!(shown["source"], "default", "{}", setting.key);
+        }
+    }
+    assert_eq!(settings["history_max_age"]["value"], "soon");
+    assert_eq!(settings["history_max_age"]["source"], "profile default");
+    let out = env.local(&["tunnels", "list"]);
+    out.code(3)
+        .says("the config key 'history_max_age' of profile 'default'")
+        .says("'soon' is not a duration");
+    assert!(env.mock.agent_requests().is_empty());
+}

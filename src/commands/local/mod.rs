@@ -1,8 +1,16 @@
-//! `tunnelctl local …`: the agent running on this machine — its tunnels ([`tunnels`]), the
-//! HTTP requests it captured ([`requests`]: list, read closely, follow, export, clear;
-//! [`send_again`]: replay with changes, [`save`], [`send_files`]; [`filter_flags`]: the flags that select them) and
-//! the full-screen inspector (`crate::inspect`). Clap definitions and thin handlers: the
-//! captured exchange and what is done with it live in `crate::capture`.
+//! `tunnelctl local …`: the agent running on this machine and the full-screen inspector
+//! (`crate::inspect`). Clap definitions and thin handlers: the captured exchange and what is
+//! done with it live in `crate::capture`, the kept captures in `crate::history`, fixtures in
+//! `crate::fixture`.
+//!
+//! - [`tunnels`]: `local tunnels` (list, get, start, stop).
+//! - [`requests`]: `local requests`, its verbs, and get, tail and clear; the other verbs each
+//!   in a file of their own: [`list_requests`] (list), [`send_again`] (replay; send, with
+//!   [`send_files`]), [`save`], [`verify`], [`export`], [`history_verbs`] (record, and the
+//!   `--history` of list, export and clear), [`testing`] (test), [`compare`] (diff).
+//! - What the verbs share: [`filter_flags`] (the flags that select captures), [`listing`] (how
+//!   a list prints, the agent's or the history's) and [`user_file`] (a file the user named for
+//!   captured traffic).
 
 pub mod compare;
 pub mod export;
