@@ -43,6 +43,7 @@ const DISPATCH: (&str, &str) = ("cli", "commands");
 /// printer, settled values), never a command's whole context, so none imports these.
 const FEATURES: &[&str] = &[
     "account",
+    "bulk",
     "capture",
     "fixture",
     "fleet",
