@@ -57,7 +57,7 @@ pub enum Default {
 
 /// How a value of a setting is checked before `config set` stores it: the parser the
 /// settings read it with (`src/parse.rs`), its value dropped.
-pub type Check = fn(&str) -> Result<(), String>;
+pub type ValueCheck = fn(&str) -> Result<(), String>;
 
 /// One setting: where it may be given, and its default.
 #[derive(Debug, Clone, Copy)]
@@ -80,7 +80,7 @@ pub struct Setting {
     pub about: &'static str,
     /// Its value's check, when it is more than text (URLs and secrets have checks of their
     /// own, in `config set`).
-    pub check: Option<Check>,
+    pub check: Option<ValueCheck>,
 }
 
 impl Setting {
@@ -105,7 +105,7 @@ impl Setting {
             check: None,
         }
     }
-    const fn check(self, check: Check) -> Setting {
+    const fn check(self, check: ValueCheck) -> Setting {
         Setting {
             check: Some(check),
             ..self
