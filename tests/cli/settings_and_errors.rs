@@ -391,3 +391,32 @@ fn config_show_lists_every_registered_key_and_a_wrong_value_stops_other_commands
         .says("'soon' is not a duration");
     assert!(env.mock.agent_requests().is_empty());
 }
+
+/// Each setting that has both a flag and a variable (read from the registry) is shown with
+/// the one it came from, and its flag wins over its variable.
+#[test]
+fn config_show_says_whether_a_setting_came_from_its_flag_or_its_variable() {
+    let env = Env::new();
+    let settings = tunnelctl::registry::profile_keys();
+    for s in settings.filter(|s| s.flag.is_some() && s.env.is_some()) {
+        let (flag, var) = (s.flag.unwrap(), s.env.unwrap());
+        let show = |cmd: &mut assert_cmd::Command| {
+            let out = run(cmd.args(["config", "show", "--json"]));
+            out.ok();
+            out.json()["settings"][s.key].clone()
+        };
+        let shown = show(env.bare().env(var, "https://from-env.example"));
+        assert_eq!(shown["source"], format!("env {var}"), "{}", s.key);
+        let shown = show(env.bare().args([flag, "https://from-flag.example"]));
+        assert_eq!(shown["source"], "flag", "{}", s.key);
+        let shown = show(
+            env.bare()
+                .env(var, "https://from-env.example")
+                .args([flag, "https://from-flag.example"]),
+        );
+        assert_eq!(shown["source"], "flag", "{}", s.key);
+        if !s.secret {
+            assert_eq!(shown["value"], "https://from-flag.example", "{}", s.key);
+        }
+    }
+}
