@@ -3,6 +3,7 @@
 
 use crate::common::{run, Env, API_KEY};
 use serde_json::json;
+use tunnelctl::registry::env as var;
 use tunnelctl_mock::MockOptions;
 
 #[test]
@@ -10,11 +11,9 @@ fn no_api_key_exits_3_and_says_how_to_set_it() {
     let env = Env::new();
     let out = run(env
         .bare()
-        .env("TUNNELCTL_API_URL", env.mock.url())
+        .env(var::API_URL, env.mock.url())
         .args(["ip-policies", "list"]));
-    out.code(3)
-        .says("TUNNELCTL_API_KEY")
-        .says("tunnelctl config init");
+    out.code(3).says(var::API_KEY).says("tunnelctl config init");
     assert!(env.requests().is_empty());
 }
 
@@ -23,9 +22,9 @@ fn no_api_url_exits_3() {
     let env = Env::new();
     let out = run(env
         .bare()
-        .env("TUNNELCTL_API_KEY", API_KEY)
+        .env(var::API_KEY, API_KEY)
         .args(["sessions", "list"]));
-    out.code(3).says("TUNNELCTL_API_URL");
+    out.code(3).says(var::API_URL);
 }
 
 #[test]
@@ -44,7 +43,7 @@ fn flag_beats_env_beats_profile() {
 
     run(env
         .bare()
-        .env("TUNNELCTL_API_URL", env.mock.url())
+        .env(var::API_URL, env.mock.url())
         .args(["ip-policies", "list"]))
     .ok();
     assert_eq!(env.requests().len(), 1, "environment beats the profile");
@@ -52,7 +51,7 @@ fn flag_beats_env_beats_profile() {
 
     run(env
         .bare()
-        .env("TUNNELCTL_API_URL", "https://unused.invalid")
+        .env(var::API_URL, "https://unused.invalid")
         .args(["--api-url", &other.mock.url(), "ip-policies", "list"]))
     .ok();
     assert_eq!(other.requests().len(), 2, "the flag beats the environment");
@@ -60,15 +59,15 @@ fn flag_beats_env_beats_profile() {
     // The key too: a wrong key in the environment loses to the right one in a flag.
     run(env
         .bare()
-        .env("TUNNELCTL_API_URL", env.mock.url())
-        .env("TUNNELCTL_API_KEY", "tk_wrong_wrong_wrong_wrong_wrong")
+        .env(var::API_URL, env.mock.url())
+        .env(var::API_KEY, "tk_wrong_wrong_wrong_wrong_wrong")
         .args(["--api-key", API_KEY, "ip-policies", "list"]))
     .ok();
     // And a wrong key is answered 401 by the server: exit 1 with the status.
     let out = run(env
         .bare()
-        .env("TUNNELCTL_API_URL", env.mock.url())
-        .env("TUNNELCTL_API_KEY", "tk_wrong_wrong_wrong_wrong_wrong")
+        .env(var::API_URL, env.mock.url())
+        .env(var::API_KEY, "tk_wrong_wrong_wrong_wrong_wrong")
         .args(["ip-policies", "list"]));
     out.code(1).says("401");
 }
@@ -86,7 +85,7 @@ fn profiles_are_chosen_by_flag_or_env() {
     .ok();
     run(env
         .bare()
-        .env("TUNNELCTL_PROFILE", "test")
+        .env(var::PROFILE, "test")
         .args(["ip-policies", "list"]))
     .ok();
     assert_eq!(env.requests().len(), 2);
@@ -181,7 +180,7 @@ fn verbose_trace_redacts_the_key() {
 #[test]
 fn plain_http_to_another_host_is_refused_before_sending() {
     let env = Env::new();
-    let out = run(env.bare().env("TUNNELCTL_API_KEY", API_KEY).args([
+    let out = run(env.bare().env(var::API_KEY, API_KEY).args([
         "--api-url",
         "http://api.example.com",
         "ip-policies",

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use assert_cmd::Command;
 use serde_json::Value;
-use tunnelctl::registry::env;
+use tunnelctl::registry::env as var;
 use tunnelctl_mock::{Mock, MockOptions, RecordedRequest};
 
 /// The API key the emulator accepts in tests: long and distinctive, so any leak is found.
@@ -172,8 +172,8 @@ impl Env {
     pub fn std_cmd(&self) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("tunnelctl"));
         self.isolate(&mut cmd);
-        cmd.env(env::API_URL, self.mock.url())
-            .env(env::API_KEY, API_KEY);
+        cmd.env(var::API_URL, self.mock.url())
+            .env(var::API_KEY, API_KEY);
         cmd
     }
 
@@ -187,8 +187,8 @@ impl Env {
         }
         // Backoff between retries shortened (debug builds only): the suite tests what is
         // retried, not how long the jitter sleeps.
-        cmd.env(env::TEST_BACKOFF_MS, "20")
-            .env(env::CONFIG, self.config_path())
+        cmd.env(var::TEST_BACKOFF_MS, "20")
+            .env(var::CONFIG, self.config_path())
             .env("NO_COLOR", "1")
             .env("HOME", self.dir.path())
             .env("XDG_CONFIG_HOME", self.dir.path().join("xdg"));
@@ -204,8 +204,8 @@ impl Env {
     /// The binary pointed at the emulator through the environment.
     pub fn cmd(&self) -> Command {
         let mut cmd = self.bare();
-        cmd.env(env::API_URL, self.mock.url())
-            .env(env::API_KEY, API_KEY);
+        cmd.env(var::API_URL, self.mock.url())
+            .env(var::API_KEY, API_KEY);
         cmd
     }
 
@@ -213,9 +213,9 @@ impl Env {
     /// test key, and at the same server as its agent.
     pub fn cmd_at(&self, url: &str) -> Command {
         let mut cmd = self.bare();
-        cmd.env(env::API_URL, url)
-            .env(env::API_KEY, API_KEY)
-            .env(env::AGENT_URL, format!("{url}/api"));
+        cmd.env(var::API_URL, url)
+            .env(var::API_KEY, API_KEY)
+            .env(var::AGENT_URL, format!("{url}/api"));
         cmd
     }
 
@@ -223,9 +223,9 @@ impl Env {
     pub fn std_cmd_at(&self, url: &str) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("tunnelctl"));
         self.isolate(&mut cmd);
-        cmd.env(env::API_URL, url)
-            .env(env::API_KEY, API_KEY)
-            .env(env::AGENT_URL, format!("{url}/api"));
+        cmd.env(var::API_URL, url)
+            .env(var::API_KEY, API_KEY)
+            .env(var::AGENT_URL, format!("{url}/api"));
         cmd
     }
 
@@ -239,7 +239,7 @@ impl Env {
         args: &[&str],
     ) -> std::process::Command {
         let mut cmd = self.std_cmd();
-        cmd.env(env::AGENT_URL, agent_url)
+        cmd.env(var::AGENT_URL, agent_url)
             .env_remove("VISUAL")
             .env_remove("EDITOR")
             .current_dir(self.dir.path())
@@ -270,7 +270,7 @@ impl Env {
         let agent = self.mock.agent_url();
         run(self
             .cmd()
-            .env(env::AGENT_URL, agent)
+            .env(var::AGENT_URL, agent)
             .arg("local")
             .args(args))
     }
@@ -287,14 +287,14 @@ impl Env {
 
     /// [`Env::run`] with the output taken for a terminal (tables, notes on stderr).
     pub fn run_tty(&self, args: &[&str]) -> Out {
-        run(self.cmd().env(env::FORCE_TTY, "1").args(args))
+        run(self.cmd().env(var::FORCE_TTY, "1").args(args))
     }
 
     /// [`Env::run_tty`] on a terminal `columns` wide.
     pub fn run_terminal(&self, columns: u16, args: &[&str]) -> Out {
         run(self
             .cmd()
-            .env(env::FORCE_TTY, "1")
+            .env(var::FORCE_TTY, "1")
             .env("COLUMNS", columns.to_string())
             .args(args))
     }
