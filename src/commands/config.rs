@@ -354,3 +354,25 @@ async fn check_key(ctx: &Context, url: &str, key: &str) -> Result<()> {
         Err(other) => Err(other),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// `config --help` lists the keys a profile holds: every one the registry has.
+    #[test]
+    fn the_help_names_every_key() {
+        let cmd = crate::cli::Cli::command();
+        let config = cmd.find_subcommand("config").unwrap();
+        let help = config.get_after_help().unwrap().to_string();
+        let keys = help.split("Keys:").nth(1).unwrap();
+        for setting in crate::registry::profile_keys() {
+            assert!(
+                keys.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|w| w == setting.key),
+                "config --help does not name the key {}",
+                setting.key
+            );
+        }
+    }
+}
