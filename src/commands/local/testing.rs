@@ -9,6 +9,7 @@ use clap::Args;
 use url::Url;
 
 use crate::capture::replay::send::parse_upstream;
+use crate::capture::wildcard::Glob;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::{escape, escape_path};
@@ -58,9 +59,12 @@ pub struct TestArgs {
     /// Run up to N cases at once (the report stays in name order)
     #[arg(long, value_name = "N", default_value = "1", value_parser = parse_parallel)]
     parallel: usize,
+    /// Send the Host header each request file holds (by default, the host of --to)
+    #[arg(long)]
+    keep_host: bool,
     /// Only the fixtures whose name matches GLOB (*, ?, [abc])
     #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
-    filter: Option<glob::Pattern>,
+    filter: Option<Glob>,
 }
 
 fn parse_parallel(s: &str) -> std::result::Result<usize, String> {
@@ -73,8 +77,8 @@ fn parse_parallel(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
-fn parse_glob(s: &str) -> std::result::Result<glob::Pattern, String> {
-    glob::Pattern::new(s).map_err(|e| format!("'{}' is not a glob: {}", escape(s), e.msg))
+fn parse_glob(s: &str) -> std::result::Result<Glob, String> {
+    Glob::parse(s).map_err(|e| e.to_string())
 }
 
 /// Runs `test`.
@@ -109,6 +113,7 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
         to: &to,
         secrets: &secrets,
         update: args.update,
+        keep_host: args.keep_host,
     };
     let started = Instant::now();
     let report_on_stdout = args.junit.as_deref().is_some_and(files::is_stdout);
