@@ -31,9 +31,9 @@ impl JsonPath {
         let steps = parts(text)?
             .into_iter()
             .map(|p| match p {
-                Part::Key(k) => Ok(Step::Key(k)),
-                Part::Index(i) => Ok(Step::Index(i)),
-                Part::Any => Err(format!(
+                PatternStep::Key(k) => Ok(Step::Key(k)),
+                PatternStep::Index(i) => Ok(Step::Index(i)),
+                PatternStep::Any => Err(format!(
                     "'{}' is not a JSON path: a * names many places, a path one",
                     crate::escape::escape(text.trim())
                 )),
@@ -74,7 +74,7 @@ impl fmt::Display for JsonPath {
 
 /// One step of a pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Part {
+enum PatternStep {
     Key(String),
     Index(usize),
     /// `[*]` or `.*`: any member or element.
@@ -82,7 +82,7 @@ enum Part {
 }
 
 /// The steps of a path or pattern as written (see the module's documentation).
-fn parts(text: &str) -> Result<Vec<Part>, String> {
+fn parts(text: &str) -> Result<Vec<PatternStep>, String> {
     let t = text.trim();
     let shown = crate::escape::escape(t);
     let rest = t.strip_prefix('$').unwrap_or(t);
@@ -101,7 +101,7 @@ fn parts(text: &str) -> Result<Vec<Part>, String> {
             // `.[0]` and `.["key"]`, as jq also writes them.
             '.' if chars.get(i + 1) == Some(&'[') => i += 1,
             '.' if chars.get(i + 1) == Some(&'*') => {
-                parts.push(Part::Any);
+                parts.push(PatternStep::Any);
                 i += 2;
             }
             '.' if chars.get(i + 1) == Some(&'"') => {
@@ -116,7 +116,7 @@ fn parts(text: &str) -> Result<Vec<Part>, String> {
                 let quoted: String = chars[start..=end].iter().collect();
                 let key: String = serde_json::from_str(&quoted)
                     .map_err(|_| bad("a quoted key is not a JSON string"))?;
-                parts.push(Part::Key(key));
+                parts.push(PatternStep::Key(key));
                 i = end + 1;
             }
             '.' => {
@@ -129,7 +129,7 @@ fn parts(text: &str) -> Result<Vec<Part>, String> {
                 if key.is_empty() {
                     return Err(bad("a key is missing after a dot"));
                 }
-                parts.push(Part::Key(key));
+                parts.push(PatternStep::Key(key));
                 i = end;
             }
             '[' => {
@@ -141,11 +141,11 @@ fn parts(text: &str) -> Result<Vec<Part>, String> {
                 let inner: String = chars[i + 1..close].iter().collect();
                 let inner = inner.trim();
                 if inner == "*" {
-                    parts.push(Part::Any);
+                    parts.push(PatternStep::Any);
                 } else if let Ok(n) = inner.parse::<usize>() {
-                    parts.push(Part::Index(n));
+                    parts.push(PatternStep::Index(n));
                 } else if let Ok(key) = serde_json::from_str::<String>(inner) {
-                    parts.push(Part::Key(key));
+                    parts.push(PatternStep::Key(key));
                 } else {
                     return Err(bad("[…] holds an index, * or a quoted key"));
                 }
@@ -161,7 +161,7 @@ fn parts(text: &str) -> Result<Vec<Part>, String> {
 /// covers what lies under what it names (`.data` ignores all of `.data`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pattern {
-    parts: Vec<Part>,
+    parts: Vec<PatternStep>,
     text: String,
 }
 
@@ -179,9 +179,9 @@ impl Pattern {
     pub fn covers(&self, path: &JsonPath) -> bool {
         self.parts.len() <= path.0.len()
             && self.parts.iter().zip(&path.0).all(|(p, s)| match (p, s) {
-                (Part::Any, _) => true,
-                (Part::Key(a), Step::Key(b)) => a == b,
-                (Part::Index(a), Step::Index(b)) => a == b,
+                (PatternStep::Any, _) => true,
+                (PatternStep::Key(a), Step::Key(b)) => a == b,
+                (PatternStep::Index(a), Step::Index(b)) => a == b,
                 _ => false,
             })
     }

@@ -12,7 +12,7 @@ use std::fmt;
 
 /// One piece of a pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Piece {
+enum GlobPiece {
     /// This character.
     Char(char),
     /// `?`: any one character.
@@ -26,14 +26,14 @@ enum Piece {
     },
 }
 
-impl Piece {
+impl GlobPiece {
     /// Does this piece (not `*`) match `c`?
     fn takes(&self, c: char) -> bool {
         match self {
-            Piece::Char(p) => *p == c,
-            Piece::One => true,
-            Piece::Any => false,
-            Piece::Set { ranges, negated } => {
+            GlobPiece::Char(p) => *p == c,
+            GlobPiece::One => true,
+            GlobPiece::Any => false,
+            GlobPiece::Set { ranges, negated } => {
                 ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) != *negated
             }
         }
@@ -47,7 +47,7 @@ pub struct Glob(Box<Parsed>);
 /// What a [`Glob`] holds: boxed, so that the parsed flags that hold one stay small.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Parsed {
-    pieces: Vec<Piece>,
+    pieces: Vec<GlobPiece>,
     text: String,
 }
 
@@ -73,13 +73,13 @@ impl Glob {
             match chars[i] {
                 '*' => {
                     // `**` is `*`: one backtrack point is enough.
-                    if pieces.last() != Some(&Piece::Any) {
-                        pieces.push(Piece::Any);
+                    if pieces.last() != Some(&GlobPiece::Any) {
+                        pieces.push(GlobPiece::Any);
                     }
                     i += 1;
                 }
                 '?' => {
-                    pieces.push(Piece::One);
+                    pieces.push(GlobPiece::One);
                     i += 1;
                 }
                 '[' => {
@@ -93,7 +93,7 @@ impl Glob {
                     i = next;
                 }
                 c => {
-                    pieces.push(Piece::Char(c));
+                    pieces.push(GlobPiece::Char(c));
                     i += 1;
                 }
             }
@@ -138,7 +138,7 @@ impl Glob {
             if pi < p.len() && p[pi].takes(t[ti]) {
                 pi += 1;
                 ti += 1;
-            } else if pi < p.len() && p[pi] == Piece::Any {
+            } else if pi < p.len() && p[pi] == GlobPiece::Any {
                 star = Some((pi, ti));
                 pi += 1;
             } else if let Some((sp, st)) = star {
@@ -149,7 +149,7 @@ impl Glob {
                 return false;
             }
         }
-        p[pi..].iter().all(|c| *c == Piece::Any)
+        p[pi..].iter().all(|c| *c == GlobPiece::Any)
     }
 }
 
@@ -160,7 +160,7 @@ impl fmt::Display for Glob {
 }
 
 /// The set that opens at `chars[open]` (a `[`), and the index after its `]`.
-fn set(chars: &[char], open: usize) -> Result<(Piece, usize), String> {
+fn set(chars: &[char], open: usize) -> Result<(GlobPiece, usize), String> {
     let mut i = open + 1;
     let negated = matches!(chars.get(i), Some('!' | '^'));
     if negated {
@@ -173,7 +173,7 @@ fn set(chars: &[char], open: usize) -> Result<(Piece, usize), String> {
             return Err("a '[' is not closed by a ']'".into());
         };
         if c == ']' && i > first {
-            return Ok((Piece::Set { ranges, negated }, i + 1));
+            return Ok((GlobPiece::Set { ranges, negated }, i + 1));
         }
         let ranged = chars.get(i + 1) == Some(&'-') && chars.get(i + 2).is_some_and(|e| *e != ']');
         if ranged {

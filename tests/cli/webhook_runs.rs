@@ -180,7 +180,7 @@ fn a_fresh_fixture_names_the_paths_to_ignore_and_pins_no_server_software() {
         "{}",
         out.stdout
     );
-    assert!(out.stdout.contains("--update"), "{}", out.stdout);
+    out.prints("--update");
     fs::write(
         &expect,
         text.replace("ignore = []", "ignore = [\".id\", \".ts\"]"),
@@ -477,4 +477,265 @@ fn one_request_file_reader_refuses_a_cut_body_in_send_diff_and_test() {
     send(&w, &["pipe.http", "--to", &to])
         .code(2)
         .says("not a regular file");
+}
+
+/// A world whose handler never answers a request to `/hooks/{hang}`, with fixtures
+/// `post-hooks-a`, `-b` and `-c` (the hanging one copied from another, since its request cannot
+/// be captured through a handler that never answers).
+fn hanging_on(hang: &'static str) -> World {
+    let others: Vec<String> = ["a", "b", "c"]
+        .iter()
+        .filter(|n| **n != hang)
+        .map(|n| format!("/hooks/{n}"))
+        .collect();
+    let w = handler_hanging_on(hang);
+    w.saved_all(&others.iter().map(String::as_str).collect::<Vec<_>>());
+    let from = &others[0];
+    let from_name = format!("post{}", from.replace('/', "-"));
+    for ext in ["http", "expect.toml"] {
+        let text = read(&w.fixtures().join(format!("{from_name}.{ext}")));
+        fs::write(
+            w.fixtures().join(format!("post-hooks-{hang}.{ext}")),
+            text.replace(from.as_str(), &format!("/hooks/{hang}")),
+        )
+        .unwrap();
+    }
+    w
+}
+
+/// A world whose handler never answers a request to `/hooks/{hang}`.
+fn handler_hanging_on(hang: &'static str) -> World {
+    use crate::common::hostile::{Hostile, Reply};
+    use std::sync::{Arc, Mutex};
+    let answer = Arc::new(Mutex::new(crate::webhook_tests::Answer::good()));
+    let shared = answer.clone();
+    let handler = Hostile::start(move |seen| {
+        if seen.path() == format!("/hooks/{hang}") {
+            return Reply::Hang;
+        }
+        let a = shared.lock().unwrap().clone();
+        Reply::With(a.status, a.headers, a.body.into_bytes())
+    });
+    World::with(handler, answer)
+}
+
+/// The lines of a run, by their first word and the fixture's name.
+fn verdicts(stdout: &str) -> Vec<(String, String)> {
+    stdout
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            Some((w.next()?.to_string(), w.next()?.to_string()))
+        })
+        .collect()
+}
+
+fn pairs(want: &[(&str, &str)]) -> Vec<(String, String)> {
+    want.iter()
+        .map(|(a, b)| ((*a).to_string(), (*b).to_string()))
+        .collect()
+}
+
+#[test]
+fn each_case_has_its_own_deadline_and_the_next_one_still_runs() {
+    let w = hanging_on("a");
+    let out = w.test(&["--case-timeout", "1s"]);
+    out.code(8);
+    assert_eq!(
+        verdicts(&out.stdout),
+        pairs(&[
+            ("FAIL", "post-hooks-a"),
+            ("PASS", "post-hooks-b"),
+            ("PASS", "post-hooks-c")
+        ]),
+        "{}",
+        out.stdout
+    );
+    out.prints("no answer and checks within 1s (--case-timeout)");
+    w.test(&["--case-timeout", "soon"])
+        .code(2)
+        .says("--case-timeout");
+}
+
+/// `local requests test hooks --to HANDLER` and `extra`.
+fn test_line(w: &World, extra: &[&str]) -> Vec<String> {
+    let mut line: Vec<String> = ["local", "requests", "test", "hooks", "--to"]
+        .iter()
+        .map(|s| (*s).to_string())
+        .collect();
+    line.push(w.handler.url());
+    line.extend(extra.iter().map(|s| (*s).to_string()));
+    line
+}
+
+#[test]
+fn when_timeout_runs_out_the_rest_are_not_run_and_the_report_says_so() {
+    let w = hanging_on("a");
+    let mut cmd = w.env.bare();
+    cmd.current_dir(w.dir.path())
+        .timeout(std::time::Duration::from_secs(120));
+    let out = crate::common::run(
+        cmd.args(["--timeout", "2s"])
+            .args(test_line(&w, &["--junit", "report.xml"])),
+    );
+    out.code(7).says("2 not run");
+    assert_eq!(
+        verdicts(&out.stdout),
+        pairs(&[
+            ("FAIL", "post-hooks-a"),
+            ("SKIP", "post-hooks-b"),
+            ("SKIP", "post-hooks-c")
+        ]),
+        "{}",
+        out.stdout
+    );
+    out.prints("not run: the time limit (--timeout 2s) ran out");
+    let report = read(&w.dir.path().join("report.xml"));
+    assert_eq!(report.matches("<skipped").count(), 2, "{report}");
+    assert_eq!(report.matches("<failure").count(), 1, "{report}");
+}
+
+#[test]
+fn a_run_shows_its_progress_at_80x24_and_ctrl_c_writes_the_report_for_what_ran() {
+    let w = hanging_on("b");
+    let mut cmd = w.env.std_cmd();
+    cmd.current_dir(w.dir.path())
+        .args(test_line(&w, &["--junit", "report.xml"]));
+    let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 80);
+    let screen = term.wait_for("1 of 3 done; running post-hooks-b");
+    assert!(screen.contains("PASS    post-hooks-a"), "{screen}");
+    for row in screen.lines() {
+        assert!(row.chars().count() <= 80, "{row}");
+    }
+    term.send(crate::common::pty::keys::CTRL_C);
+    assert_eq!(term.wait_exit(), 130, "{}", term.screen());
+    let screen = term.screen();
+    for line in [
+        "SKIP    post-hooks-b",
+        "SKIP    post-hooks-c",
+        "1 passed, 0 failed, 2 not run",
+    ] {
+        assert!(screen.contains(line), "{line}:\n{screen}");
+    }
+    let report = w.dir.path().join("report.xml");
+    assert_eq!(read(&report).matches("<skipped").count(), 2);
+    if python3("webhook_runs::ctrl_c_report") {
+        let names = parse_xml(&report).unwrap();
+        assert_eq!(names, ["post-hooks-a", "post-hooks-b", "post-hooks-c"]);
+    }
+}
+
+/// A saved fixture whose expectation holds this `jq` check.
+fn with_jq(w: &World, path: &str, check: &str) {
+    w.saved_all(&[path]);
+    let name = format!("post{}", path.replace('/', "-"));
+    let expect = w.fixtures().join(format!("{name}.expect.toml"));
+    let text = read(&expect).replace("jq = []", &format!("jq = ['{check}']"));
+    fs::write(expect, text).unwrap();
+}
+
+#[test]
+fn a_jq_check_that_never_ends_is_bounded_by_the_case_deadline_and_the_next_case_runs() {
+    let w = World::new();
+    with_jq(&w, "/hooks/a", "last(range(1e12))");
+    with_jq(&w, "/hooks/b", ".received == true");
+    let out = w.test(&["--case-timeout", "2s"]);
+    out.code(8);
+    assert_eq!(
+        verdicts(&out.stdout),
+        pairs(&[("FAIL", "post-hooks-a"), ("PASS", "post-hooks-b")]),
+        "{}",
+        out.stdout
+    );
+    out.prints("no answer and checks within 2s (--case-timeout)");
+}
+
+#[test]
+fn a_jq_check_that_grows_without_end_is_stopped_by_the_memory_budget() {
+    let w = World::new();
+    with_jq(&w, "/hooks/a", "[limit(1e9; repeat(1))] | length > 0");
+    let out = w.test(&["--case-timeout", "10m"]);
+    out.code(8);
+    out.prints("took more than 256 MiB of memory");
+}
+
+#[test]
+fn sigterm_during_a_jq_check_stops_the_run_and_writes_the_report() {
+    let w = World::new();
+    with_jq(&w, "/hooks/a", "last(range(1e12))");
+    with_jq(&w, "/hooks/b", ".received == true");
+    let sent = w.handler.count();
+    let mut cmd = w.env.std_cmd();
+    cmd.current_dir(w.dir.path())
+        .args(test_line(
+            &w,
+            &["--case-timeout", "10m", "--junit", "report.xml"],
+        ))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    // Its request is answered: the check runs (or is about to).
+    crate::common::wait_until("the first case's request", || w.handler.count() > sent);
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(143), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        verdicts(&stdout),
+        pairs(&[("SKIP", "post-hooks-a"), ("SKIP", "post-hooks-b")]),
+        "{stdout}"
+    );
+    let report = read(&w.dir.path().join("report.xml"));
+    assert_eq!(report.matches("<skipped").count(), 2, "{report}");
+}
+
+#[test]
+fn long_texts_that_differ_on_every_line_are_diffed_in_a_blink() {
+    let w = World::new();
+    let text = |tag: &str| -> String {
+        (0..40_000)
+            .map(|i| format!("{tag} line {i:05}\n"))
+            .collect()
+    };
+    let old = text("old");
+    w.set(|a| {
+        a.headers = vec![("Content-Type".into(), "text/plain".into())];
+        a.body = old.clone();
+    });
+    w.saved_all(&["/hooks/text"]);
+    w.set(|a| a.body = text("new"));
+    // A guard far past what the diff takes now (under a second), far short of what the
+    // diff took before (minutes in a debug build).
+    let mut cmd = w.env.bare();
+    cmd.current_dir(w.dir.path())
+        .timeout(std::time::Duration::from_secs(60));
+    let url = w.handler.url();
+    let out = crate::common::run(cmd.args(["local", "requests", "test", "hooks", "--to", &url]));
+    out.code(8);
+    assert!(out.stdout.contains("-old line 39999"), "the diff is shown");
+    assert!(out.stdout.contains("+new line 00000"), "the diff is shown");
+    // The same through diff, on two request files.
+    let file = |body: &str| {
+        format!(
+            "POST /h HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    fs::write(w.dir.path().join("a.http"), file(&old)).unwrap();
+    fs::write(w.dir.path().join("b.http"), file(&text("new"))).unwrap();
+    let mut cmd = w.env.bare();
+    cmd.current_dir(w.dir.path())
+        .timeout(std::time::Duration::from_secs(60));
+    let out = crate::common::run(cmd.args(["local", "requests", "diff", "a.http", "b.http"]));
+    out.ok();
+    assert_eq!(
+        out.stdout
+            .lines()
+            .filter(|l| l.trim_start().starts_with("-old line"))
+            .count(),
+        40_000
+    );
 }
