@@ -34,12 +34,14 @@ const MAX_PARALLEL: usize = 256;
   tunnelctl local requests test hooks/ --to http://localhost:3000 \\
       --junit - > report.xml
 
-Each line says PASS, FAIL or SKIP (not run), the fixture's name and the time taken; under
-a failure, what differed (status, a header, a jq expression that was false, the body: JSON by path). The
-webhook secrets are those replay uses (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE, _SLACK,
-_SHOPIFY, _STANDARD). With --junit -, stdout holds the report alone and the lines go to
-stderr. Needs no agent and no API key. Exit 0: all passed; 8: one failed;
-2: a fixture or expectation file is bad (nothing is sent); 6: the server cannot be reached.")]
+Each line says PASS, FAIL or SKIP (not run), the fixture's name and the time taken;
+under a failure, what differed (status, a header, a jq expression that was false, the
+body: JSON by path). The webhook secrets are those replay uses
+(TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE, _SLACK, _SHOPIFY, _STANDARD). With --junit -,
+stdout holds the report alone and the lines go to stderr. Needs no agent and no API key.
+Exit 0: all passed; 8: one failed; 2: a fixture or expectation file is bad (nothing is
+sent); 6: the server cannot be reached; 7: --timeout ran out; 130/143: Ctrl-C/SIGTERM
+(the cases not run are SKIP; the report is written for what ran).")]
 pub struct TestArgs {
     /// Fixture folders (every *.http in each, by name) or request files; default: the
     /// current folder
