@@ -34,6 +34,7 @@ pub mod history;
 pub mod http;
 pub mod inspect;
 pub mod interrupt;
+pub mod json_path;
 pub mod math;
 pub mod output;
 pub mod parse;

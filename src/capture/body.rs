@@ -132,6 +132,25 @@ pub fn inflate(encoding: &str, data: &[u8]) -> Result<Vec<u8>, String> {
     })
 }
 
+/// Encodes `plain` again as `encoding` says (gzip, deflate as zlib): a body decoded to be
+/// changed (`replay --set`) goes out in the encoding it came in.
+pub fn compress(encoding: &str, plain: &[u8]) -> Result<Vec<u8>, String> {
+    use std::io::Write;
+    let level = flate2::Compression::default();
+    let done = match encoding {
+        "gzip" | "x-gzip" => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), level);
+            e.write_all(plain).and_then(|()| e.finish())
+        }
+        "deflate" => {
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), level);
+            e.write_all(plain).and_then(|()| e.finish())
+        }
+        other => return Err(format!("'{other}' is not an encoding this tool encodes")),
+    };
+    done.map_err(|e| format!("cannot encode the body as {encoding}: {e}"))
+}
+
 /// Why a body could not be decoded.
 enum Failed {
     /// It decodes to more than [`MAX_INFLATED`] bytes.

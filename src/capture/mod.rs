@@ -8,10 +8,12 @@
 //! - [`body`]: a body decoded (`Content-Encoding`) and laid out for a person.
 //! - [`body_room`]: a body cut to about a screenful for a terminal.
 //! - [`filter`]: the filter language of the inspector's `/` bar and of `requests list`.
+//! - [`wildcard`]: the one glob dialect, for every pattern a user writes.
 //! - [`curl`], [`har`]: a capture as a curl command line; HAR logs written and read.
 //! - [`streamed`]: a capture's JSON text written out (`--json`) as it is read, no value tree.
 //! - [`view`]: how the command line shows captures (`get`, `tail`, replays, sent requests).
 //! - [`replay`]: a request changed, edited and sent again by `tunnelctl` itself.
+//! - [`request_file`]: the one reader of request files (`send`, `diff`, `test`).
 //!
 //! The agent client (`crate::agent`) fetches the agent's JSON; this module gives it a type.
 //! The inspector (`crate::inspect`) and the `local` commands build on it.
@@ -24,9 +26,11 @@ pub mod filter;
 pub mod har;
 pub mod message;
 pub mod replay;
+pub mod request_file;
 pub mod signed;
 pub mod streamed;
 pub mod view;
+pub mod wildcard;
 
 pub use exchange::Exchange;
 pub use message::Message;

@@ -42,7 +42,7 @@ Words:
   status:5xx    the status: a code (404), a class (5xx), several (2xx,3xx), or pending (no
                 answer yet)
   path:GLOB     the path, with or without its query string ('*' any run of characters, '?'
-                one): path:/hooks/*
+                one, '[abc]' one of those): path:/hooks/*
   tunnel:NAME   the tunnel's name, as a glob: tunnel:\"hook (http)\", tunnel:hook*
   since:10m     captured in the last 10 minutes (90s, 2h), or since an RFC 3339 time
   replayed      sent again by a replay

@@ -306,8 +306,18 @@ impl Filter {
     /// Is the filter true of the JSON text `input`, as `jq -e` decides: at least one result,
     /// and none of them `false` or `null`. (Expectations of fixtures are such filters.)
     pub fn holds(&self, input: &[u8]) -> Result<bool> {
+        self.holds_unless(input, None)
+    }
+
+    /// [`Filter::holds`] on a worker thread its caller may give up on: once `stop` is set,
+    /// the evaluation parks the thread at its next step rather than run on.
+    pub fn holds_unless(
+        &self,
+        input: &[u8],
+        stop: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Result<bool> {
         let val = read_item(input)?;
-        let ctx = Ctx::<guard::Bounded>::new(guard::Watch(&self.filter.lut), Vars::new([]));
+        let ctx = Ctx::<guard::Bounded>::new(guard::Watch(&self.filter.lut, stop), Vars::new([]));
         guard::guarded(|| {
             let mut any = false;
             for result in self.filter.id.run((ctx, val)).map(unwrap_valr) {
@@ -325,7 +335,7 @@ impl Filter {
 
     /// Runs the filter on a jaq value and writes each result (see [`Filter::run_text`]).
     pub fn run_val(&self, val: Val, tty: bool, out: &mut impl Write) -> Result<()> {
-        let ctx = Ctx::<guard::Bounded>::new(guard::Watch(&self.filter.lut), Vars::new([]));
+        let ctx = Ctx::<guard::Bounded>::new(guard::Watch(&self.filter.lut, None), Vars::new([]));
         guard::guarded(|| self.write_all(ctx, val, tty, out))
     }
 

@@ -52,6 +52,7 @@ mod settings_and_errors;
 mod signed_webhooks;
 mod tables;
 mod tour;
+mod webhook_runs;
 mod webhook_secrets;
 mod webhook_tests;
 mod what_to_type;

@@ -658,5 +658,6 @@ fn a_request_to_a_server_off_loopback_goes_through_the_environments_http_proxy()
         seen.header("proxy-authorization"),
         Some("Basic dXNlcjpwdw==")
     );
-    assert_eq!(seen.header("host"), Some("example.test"));
+    // The Host of --to, not the file's (`--keep-host` sends that one).
+    assert_eq!(seen.header("host"), Some("example.test:81"));
 }

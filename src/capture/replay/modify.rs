@@ -5,26 +5,19 @@
 
 use serde_json::Value;
 
+use crate::capture::body;
 use crate::capture::message::{is_header_value, is_token, Message};
 use crate::error::{Error, Result};
 use crate::escape::escape;
+use crate::json_path::{JsonPath, Step};
 
-/// One step of a `--set` path: an object key, or an array index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
-    /// `name`.
-    Key(String),
-    /// `0`: an index when the value there is an array, else a key.
-    Index(usize),
-}
-
-/// `--set a.b.0.c=VALUE`: where, and what.
+/// `--set .a.b[0].c=VALUE`: where, and what.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetField {
     /// The path, as written (for messages).
     pub path: String,
-    /// Its steps.
-    pub steps: Vec<Step>,
+    /// Where: an index on an object names the key of that number.
+    pub steps: JsonPath,
     /// The value: JSON when the text is JSON, else the text as a string.
     pub value: Value,
 }
@@ -79,32 +72,58 @@ pub fn parse_header_name(s: &str) -> std::result::Result<String, String> {
     }
 }
 
-/// Parses `--set path=value`: `a.b.0.c` (keys, and indexes into arrays); the value is JSON
-/// when it reads as JSON (`100`, `true`, `null`, `"100"`, `{"k":1}`), else a string.
+/// Parses `--set PATH=VALUE`. PATH is a JSON path as `diff` and fixtures write it
+/// (`.data.items[0].id`, `."a key"`); the older form without the leading dot (`data.amount`,
+/// `data.items.0.id`, a number a step into an array) is still read. The value is JSON when it
+/// reads as JSON (`100`, `true`, `null`, `"100"`, `{"k":1}`), else a string.
 pub fn parse_set(s: &str) -> std::result::Result<SetField, String> {
-    let (path, raw) = s
-        .split_once('=')
-        .ok_or_else(|| format!("'{}' must be PATH=VALUE (e.g. data.amount=100)", escape(s)))?;
-    let steps = path
-        .split('.')
-        .map(|step| match step {
-            "" => Err(format!(
-                "'{}' has an empty step: write keys joined by single dots (a.b.0.c)",
-                escape(path)
-            )),
-            digits if digits.bytes().all(|b| b.is_ascii_digit()) => digits
-                .parse()
-                .map(Step::Index)
-                .map_err(|_| format!("'{digits}' is too large an index")),
-            key => Ok(Step::Key(key.to_string())),
-        })
-        .collect::<std::result::Result<Vec<_>, _>>()?;
+    let (path, raw) = split_set(s)
+        .ok_or_else(|| format!("'{}' must be PATH=VALUE (e.g. .data.amount=100)", escape(s)))?;
+    let steps = if path.starts_with(['.', '[', '$']) {
+        JsonPath::parse(path)?
+    } else {
+        // The older form: keys joined by dots, a number a step into an array.
+        let mut p = JsonPath::parse(&format!(".{path}"))?;
+        for step in &mut p.0 {
+            if let Step::Key(k) = step {
+                if !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) {
+                    *step = Step::Index(
+                        k.parse()
+                            .map_err(|_| format!("'{}' is too large an index", escape(k)))?,
+                    );
+                }
+            }
+        }
+        p
+    };
+    if steps.0.is_empty() {
+        return Err(format!(
+            "'{}' names no field: write a path such as .data.amount",
+            escape(path)
+        ));
+    }
     let value = serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()));
     Ok(SetField {
         path: path.to_string(),
         steps,
         value,
     })
+}
+
+/// `PATH=VALUE` cut at its first `=` outside a quoted key (`."a=b"=1`).
+fn split_set(s: &str) -> Option<(&str, &str)> {
+    let mut quoted = false;
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '=' if !quoted => return Some((&s[..i], &s[i + 1..])),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Makes the changes in `mods` to `msg`. A `--set` on a body that is not a JSON object or
@@ -114,18 +133,7 @@ pub fn apply(msg: &mut Message, mods: &Mods) -> Result<()> {
         msg.body = body.clone();
     }
     if !mods.set.is_empty() {
-        let mut doc: Value = match serde_json::from_slice(&msg.body) {
-            Ok(v @ (Value::Object(_) | Value::Array(_))) => v,
-            _ => return Err(Error::usage(
-                "--set changes fields of a JSON body, and this body is not a JSON object or array",
-            )),
-        };
-        for field in &mods.set {
-            set_at(&mut doc, &field.steps, field.value.clone())
-                .map_err(|why| Error::usage(format!("--set {}: {why}", escape(&field.path))))?;
-        }
-        msg.body = serde_json::to_vec(&doc)
-            .map_err(|e| Error::Io(format!("could not write the JSON body: {e}")))?;
+        set_fields(msg, &mods.set)?;
     }
     for name in &mods.remove {
         msg.remove_header(name);
@@ -145,6 +153,46 @@ pub fn apply(msg: &mut Message, mods: &Mods) -> Result<()> {
         done.push(name);
     }
     msg.frame();
+    Ok(())
+}
+
+/// Sets the `--set` fields in the JSON body of `msg`. A body sent with a `Content-Encoding`
+/// (gzip, deflate) is decoded, changed and encoded again, as `diff` and `test` decode it.
+fn set_fields(msg: &mut Message, fields: &[SetField]) -> Result<()> {
+    let encoding = msg
+        .header("content-encoding")
+        .map(|e| e.trim().to_ascii_lowercase())
+        .filter(|e| !e.is_empty() && e != "identity");
+    let plain = match &encoding {
+        Some(enc) => body::inflate(enc, &msg.body).map_err(|why| {
+            Error::usage(format!(
+                "--set changes fields of a JSON body, and this body is {}-encoded: {why}",
+                escape(enc)
+            ))
+        })?,
+        None => msg.body.clone(),
+    };
+    let mut doc: Value = match serde_json::from_slice(&plain) {
+        Ok(v @ (Value::Object(_) | Value::Array(_))) => v,
+        _ => {
+            return Err(Error::usage(format!(
+            "--set changes fields of a JSON body, and this body{} is not a JSON object or array",
+            encoding
+                .as_deref()
+                .map_or_else(String::new, |e| format!(", once {}-decoded,", escape(e)))
+        )))
+        }
+    };
+    for field in fields {
+        set_at(&mut doc, &field.steps.0, field.value.clone())
+            .map_err(|why| Error::usage(format!("--set {}: {why}", escape(&field.path))))?;
+    }
+    let json = serde_json::to_vec(&doc)
+        .map_err(|e| Error::Io(format!("could not write the JSON body: {e}")))?;
+    msg.body = match &encoding {
+        Some(enc) => body::compress(enc, &json).map_err(Error::usage)?,
+        None => json,
+    };
     Ok(())
 }
 
@@ -250,6 +298,8 @@ mod tests {
                 parse_set("data.items.0.n=zip").unwrap(),
                 parse_set("data.new.deep=true").unwrap(),
                 parse_set("data.code=\"0012\"").unwrap(),
+                parse_set(".data.items[0].m=7").unwrap(),
+                parse_set(".data.\"a=b\"=1").unwrap(),
             ],
             ..Mods::default()
         };
@@ -257,8 +307,37 @@ mod tests {
         let v: Value = serde_json::from_slice(&m.body).unwrap();
         assert_eq!(
             v,
-            json!({"data": {"amount": 2500, "items": [{"n": "zip"}], "new": {"deep": true}, "code": "0012"}})
+            json!({"data": {"amount": 2500, "items": [{"n": "zip", "m": 7}], "new": {"deep": true}, "code": "0012", "a=b": 1}})
         );
+        assert_eq!(
+            m.header("content-length"),
+            Some(m.body.len().to_string().as_str())
+        );
+    }
+
+    #[test]
+    fn a_gzip_json_body_is_decoded_changed_and_encoded_again() {
+        let plain = br#"{"status":"green"}"#;
+        let gz = body::compress("gzip", plain).unwrap();
+        let mut m = Message::parse_request(
+            &[
+                format!(
+                    "POST /h HTTP/1.1\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+                    gz.len()
+                )
+                .into_bytes(),
+                gz,
+            ]
+            .concat(),
+        )
+        .unwrap();
+        let mods = Mods {
+            set: vec![parse_set("status=red").unwrap()],
+            ..Mods::default()
+        };
+        apply(&mut m, &mods).unwrap();
+        let back: Value = serde_json::from_slice(&body::inflate("gzip", &m.body).unwrap()).unwrap();
+        assert_eq!(back, json!({"status": "red"}));
         assert_eq!(
             m.header("content-length"),
             Some(m.body.len().to_string().as_str())
@@ -276,7 +355,9 @@ mod tests {
         ] {
             assert!(parse_header(bad).is_err(), "{bad}");
         }
-        for bad in ["a..b=1", "=1", ".a=1", "a.=1", "noequals"] {
+        for bad in [
+            "a..b=1", "=1", ".=1", "a.=1", "noequals", ".a[=1", ".a[*]=1",
+        ] {
             assert!(parse_set(bad).is_err(), "{bad}");
         }
         assert!(parse_header_name("X Y").is_err());

@@ -205,6 +205,16 @@ pub fn target_url(upstream: &Url, msg: &Message) -> Url {
     url
 }
 
+/// Points `msg` at the server it goes to: its `Host` header is dropped, so that the HTTP
+/// layer sends the host of the URL (as curl does: an app that checks its host accepts it),
+/// unless `keep_host` (`--keep-host`: the host the request file names, for an app that routes
+/// by the public host the capture came through).
+pub fn aim(msg: &mut Message, keep_host: bool) {
+    if !keep_host {
+        msg.remove_header("host");
+    }
+}
+
 /// Sends `msg` to `upstream` through `http` (a client that adds nothing:
 /// [`Http::verbatim`]) and returns what came back, whatever the status.
 pub async fn send(http: &Http, msg: &Message, upstream: &Url) -> Result<Sent> {

@@ -7,7 +7,7 @@ use std::path::Path;
 use clap::Args;
 
 use crate::capture::message::Message;
-use crate::commands::read_input;
+use crate::capture::request_file;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
@@ -49,14 +49,7 @@ async fn side(ctx: &Context, what: &str) -> Result<DiffSide> {
     let path = Path::new(what);
     let looks_like_file = what.contains(['/', '\\']) || what.ends_with(".http");
     if path.is_file() || looks_like_file {
-        let bytes = read_input("diff", what, crate::http::DEFAULT_MAX_BODY).map_err(|e| {
-            Error::usage(format!(
-                "cannot read the request file {}: {e:#}",
-                escape(what)
-            ))
-        })?;
-        let request = Message::parse_request(&bytes)
-            .map_err(|why| Error::usage(format!("{}: not an HTTP request: {why}", escape(what))))?;
+        let request = request_file::read(path)?;
         return Ok(DiffSide {
             request,
             answer: None,

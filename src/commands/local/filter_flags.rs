@@ -21,8 +21,8 @@ pub struct RequestFilters {
     /// pending (no answer yet)
     #[arg(long = "status", value_name = "STATUS", value_parser = parse_status)]
     statuses: Vec<Term>,
-    /// Only paths that match this glob ('*' any run of characters, '?' one), with or
-    /// without the query string (/hooks/*)
+    /// Only paths that match this glob ('*' any run of characters, '?' one, '[abc]' one
+    /// of those), with or without the query string (/hooks/*)
     #[arg(long, value_name = "GLOB", value_parser = parse_path)]
     path: Option<Term>,
     /// Only exchanges whose request or response holds TEXT in a header or the body, or the

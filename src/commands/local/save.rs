@@ -10,11 +10,13 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use crate::capture::body::decoded_body;
+use crate::capture::request_file;
 use crate::capture::Exchange;
 use crate::commands::local::user_file;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::{escape, escape_path};
+use crate::fixture::case;
 use crate::fixture::snapshot::{self, Answer};
 
 /// `local requests save ID... (--out FILE | --into DIR)`.
@@ -162,7 +164,19 @@ async fn save_into(
             _ => None,
         };
         let written = snapshot::new_file(&stem, answer.as_ref());
-        files.push((dir.join(format!("{stem}.http")), request_bytes(&captured)?));
+        let request = request_bytes(&captured)?;
+        // A fixture `test` would refuse is not written (nothing is, for any ID).
+        let refused = match request_file::parse(&request) {
+            Ok(m) => case::unsendable(&m),
+            Err(why) => Some(why),
+        };
+        if let Some(why) = refused {
+            return Err(Error::usage(format!(
+                "{} cannot be a fixture, since 'test' could not send it ({why}); nothing was written",
+                escape(id)
+            )));
+        }
+        files.push((dir.join(format!("{stem}.http")), request));
         files.push((
             dir.join(format!("{stem}.expect.toml")),
             written.text.into_bytes(),

@@ -48,9 +48,9 @@ pub struct ChangeArgs {
     /// Replace the body with the contents of FILE (@FILE), or of stdin (-)
     #[arg(long, value_name = "@FILE|-", value_parser = parse_body_source)]
     body: Option<String>,
-    /// Set a field of the JSON body (repeatable): keys joined by dots, array indexes as
-    /// numbers (data.items.0.id=7); VALUE is JSON when it reads as JSON (100, true, null,
-    /// "007"), else a string
+    /// Set a field of the JSON body (repeatable; a gzip or deflate body is decoded and
+    /// encoded again): PATH as diff shows it (.data.items[0].id=7); VALUE is JSON when it
+    /// reads as JSON (100, true, null, "007"), else a string
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = parse_set)]
     set: Vec<SetField>,
     /// Open the request in $VISUAL or $EDITOR (after the other changes) and send what is

@@ -7,9 +7,9 @@ use serde_json::Value;
 use url::Url;
 
 use super::send_again::{sign_again, signing_secrets, MAX_FILE};
-use crate::capture::replay::check;
 use crate::capture::replay::send;
-use crate::capture::replay::send::{parse_upstream, upstream_of};
+use crate::capture::replay::send::{aim, parse_upstream, upstream_of};
+use crate::capture::request_file;
 use crate::capture::view::{self, SentList};
 use crate::capture::{har, Message};
 use crate::commands::{read_input, shown_input};
@@ -44,6 +44,10 @@ pub struct SendArgs {
     /// again, with a fresh timestamp, when a secret is set for its provider)
     #[arg(long, conflicts_with = "sign")]
     keep_signature: bool,
+    /// Send the Host header each request holds (by default, the host of --to or of the
+    /// tunnel's upstream)
+    #[arg(long)]
+    keep_host: bool,
 }
 
 fn parse_provider(s: &str) -> std::result::Result<Provider, String> {
@@ -61,6 +65,7 @@ pub async fn send_files(ctx: &Context, args: SendArgs) -> CommandResult {
     let mut warned = Vec::new();
     for (_, msg) in &mut requests {
         sign_again(ctx, msg, secrets.as_ref(), args.sign, &mut warned)?;
+        aim(msg, args.keep_host);
     }
     for (source, msg) in &requests {
         if let Some(why) = msg.unsendable() {
@@ -108,33 +113,25 @@ pub async fn send_files(ctx: &Context, args: SendArgs) -> CommandResult {
 }
 
 /// The requests of one file, each named for messages (`FILE`, or `FILE#N` for the Nth entry
-/// of a HAR log). A file that does not read as requests, a request that would go elsewhere
-/// than asked ([`check::origin_form`]) or a body shorter than its `Content-Length` is a usage
+/// of a HAR log), read by [`request_file`]. A file that does not read as requests, a request
+/// that would go elsewhere than asked or a body shorter than its `Content-Length` is a usage
 /// error naming the file or the entry: nothing of the batch is sent.
 fn read_requests(file: &str, har: bool) -> CommandResult<Vec<(String, Message)>> {
     let shown = if file == "-" { "stdin" } else { file };
-    let what = if har { "the HAR log" } else { "request file" };
-    let bytes = read_input("send", file, MAX_FILE)
-        .with_context(|| format!("reading {what} {}", shown_input(file)))?;
+    let what = if har { "HAR log" } else { "request file" };
+    // Stdin is read as every command reads it; a file through the one request-file reader.
+    let bytes = if file == "-" {
+        read_input("send", file, MAX_FILE)
+            .with_context(|| format!("reading the {what} {}", shown_input(file)))?
+    } else {
+        request_file::read_bytes(std::path::Path::new(file), what)?
+    };
     let refused = |name: &str, why: String| {
         Error::usage(format!("{}: {why}; nothing was sent", escape(name)))
     };
     if !har {
-        let msg = Message::parse_request(&bytes).map_err(|why| {
-            refused(
-                shown,
-                format!("not an HTTP request: {why}{}", har::hint(file, &bytes)),
-            )
-        })?;
-        if let Some((declared, present)) = check::cut_short(&bytes, &msg) {
-            return Err(refused(
-                shown,
-                format!(
-                    "its body is {present} bytes, shorter than its Content-Length of {declared}: the file was cut short"
-                ),
-            )
-            .into());
-        }
+        let msg = request_file::parse(&bytes)
+            .map_err(|why| refused(shown, format!("{why}{}", har::hint(file, &bytes))))?;
         return Ok(vec![(shown.to_string(), msg)]);
     }
     let doc: Value =

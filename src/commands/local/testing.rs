@@ -9,14 +9,16 @@ use clap::Args;
 use url::Url;
 
 use crate::capture::replay::send::parse_upstream;
+use crate::capture::wildcard::Glob;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::{escape, escape_path};
 use crate::files::{self, Existing};
 use crate::fixture::case;
 use crate::fixture::expect::Failure;
+use crate::fixture::jq_pool::JqPool;
 use crate::fixture::results::{self, ShownOutcome};
-use crate::fixture::runner::{FixtureOutcome, FixtureVerdict, Run};
+use crate::fixture::runner::{stopped, FixtureOutcome, FixtureVerdict, Run, Stopped};
 
 /// The most cases run at once.
 const MAX_PARALLEL: usize = 256;
@@ -32,12 +34,14 @@ const MAX_PARALLEL: usize = 256;
   tunnelctl local requests test hooks/ --to http://localhost:3000 \\
       --junit - > report.xml
 
-Each line says PASS or FAIL, the fixture's name and the time taken; under a failure, what
-differed (status, a header, a jq expression that was false, the body: JSON by path). The
-webhook secrets are those replay uses (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE, _SLACK,
-_SHOPIFY, _STANDARD). With --junit -, stdout holds the report alone and the lines go to
-stderr. Needs no agent and no API key. Exit 0: all passed; 8: one failed;
-2: a fixture or expectation file is bad (nothing is sent); 6: the server cannot be reached.")]
+Each line says PASS, FAIL or SKIP (not run), the fixture's name and the time taken;
+under a failure, what differed (status, a header, a jq expression that was false, the
+body: JSON by path). The webhook secrets are those replay uses
+(TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE, _SLACK, _SHOPIFY, _STANDARD). With --junit -,
+stdout holds the report alone and the lines go to stderr. Needs no agent and no API key.
+Exit 0: all passed; 8: one failed; 2: a fixture or expectation file is bad (nothing is
+sent); 6: the server cannot be reached; 7: --timeout ran out; 130/143: Ctrl-C/SIGTERM
+(the cases not run are SKIP; the report is written for what ran).")]
 pub struct TestArgs {
     /// Fixture folders (every *.http in each, by name) or request files; default: the
     /// current folder
@@ -58,9 +62,16 @@ pub struct TestArgs {
     /// Run up to N cases at once (the report stays in name order)
     #[arg(long, value_name = "N", default_value = "1", value_parser = parse_parallel)]
     parallel: usize,
+    /// Send the Host header each request file holds (by default, the host of --to)
+    #[arg(long)]
+    keep_host: bool,
+    /// The most one case may take, from sending its request to its last check (a case
+    /// past it fails); --timeout bounds the whole run
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = crate::parse::parse_seconds)]
+    case_timeout: std::time::Duration,
     /// Only the fixtures whose name matches GLOB (*, ?, [abc])
     #[arg(long, value_name = "GLOB", value_parser = parse_glob)]
-    filter: Option<glob::Pattern>,
+    filter: Option<Glob>,
 }
 
 fn parse_parallel(s: &str) -> std::result::Result<usize, String> {
@@ -73,8 +84,8 @@ fn parse_parallel(s: &str) -> std::result::Result<usize, String> {
     }
 }
 
-fn parse_glob(s: &str) -> std::result::Result<glob::Pattern, String> {
-    glob::Pattern::new(s).map_err(|e| format!("'{}' is not a glob: {}", escape(s), e.msg))
+fn parse_glob(s: &str) -> std::result::Result<Glob, String> {
+    Glob::parse(s).map_err(|e| e.to_string())
 }
 
 /// Runs `test`.
@@ -109,21 +120,33 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
         to: &to,
         secrets: &secrets,
         update: args.update,
+        keep_host: args.keep_host,
+        case_timeout: args.case_timeout,
+        jq: &JqPool::new(),
     };
     let started = Instant::now();
     let report_on_stdout = args.junit.as_deref().is_some_and(files::is_stdout);
     let mut view = ShownOutcome::new(&ctx.printer, report_on_stdout)?;
     let mut outcomes: Vec<FixtureOutcome> = Vec::new();
     let mut shown_error = None;
+    // The first stop signal stops the run, which then reports and writes what ran.
+    let _graceful = crate::interrupt::graceful_saying(
+        "cases not yet run are skipped; Ctrl-C again stops at once.",
+    );
+    let progress = ctx.printer.progress_line(&running(&cases, 0));
     runner
         .all(&cases, args.parallel, |mut o| {
             write_update(&mut o);
-            if let Err(e) = view.push(&o) {
-                shown_error.get_or_insert(e);
-            }
+            progress.above(|| {
+                if let Err(e) = view.push(&o) {
+                    shown_error.get_or_insert(e);
+                }
+            });
             outcomes.push(o);
+            progress.update(&running(&cases, outcomes.len()));
         })
         .await;
+    progress.finish();
     if let Some(e) = shown_error {
         return Err(e);
     }
@@ -135,6 +158,18 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
         super::user_file::write(ctx, path, xml.as_bytes(), true)?;
     }
     conclude(ctx, &to, &outcomes)
+}
+
+/// What the progress line says once `done` cases have ended: the next one to end.
+fn running(cases: &[case::Case], done: usize) -> String {
+    match cases.get(done) {
+        Some(c) => format!(
+            "{done} of {} done; running {}",
+            cases.len(),
+            escape(&c.name)
+        ),
+        None => format!("{done} of {} done", cases.len()),
+    }
 }
 
 /// Writes what `--update` made of a case (the expectation, a sidecar body) through the one
@@ -170,12 +205,30 @@ fn conclude(ctx: &Context, to: &Url, outcomes: &[FixtureOutcome]) -> Result<()> 
         .iter()
         .filter(|o| o.verdict == FixtureVerdict::Updated)
         .count();
-    let passed = outcomes.len() - failed - updated;
+    let not_run = outcomes
+        .iter()
+        .filter(|o| o.verdict == FixtureVerdict::NotRun)
+        .count();
+    let passed = outcomes.len() - failed - updated - not_run;
     let mut summary = format!("{passed} passed, {failed} failed");
     if updated > 0 {
         summary.push_str(&format!(", {updated} updated"));
     }
+    if not_run > 0 {
+        summary.push_str(&format!(", {not_run} not run"));
+    }
     ctx.note(&summary);
+    match stopped() {
+        Some(Stopped::Signal) => return Err(crate::interrupt::stop_error()),
+        Some(Stopped::Timeout) => {
+            return Err(crate::deadline::ran_out(format!(
+                "after {} of {} fixture(s)",
+                outcomes.len() - not_run,
+                outcomes.len()
+            )))
+        }
+        None => {}
+    }
     if let Some(down) = outcomes.iter().find(|o| o.unreachable) {
         let why = down.failures.first().map_or("", |f| f.message.as_str());
         return Err(Error::Unreachable(format!(

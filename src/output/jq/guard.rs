@@ -17,6 +17,7 @@
 //! usage errors): the data was fine, the filter cannot be evaluated.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use jaq_core::data::{DataT, HasLut};
 use jaq_core::Lut;
@@ -44,16 +45,29 @@ impl DataT for Bounded {
     type Data<'a> = Watch<'a>;
 }
 
-/// The data an evaluation carries: the filter's terms, handed out only while stack is left.
+/// The data an evaluation carries: the filter's terms, handed out only while stack is left,
+/// and, when the evaluation runs on a worker thread its caller may give up on, the flag that
+/// says it did (a fixture's `jq` check past its deadline).
 #[derive(Clone)]
-pub struct Watch<'a>(pub &'a Lut<Bounded>);
+pub struct Watch<'a>(pub &'a Lut<Bounded>, pub Option<&'a AtomicBool>);
 
 impl<'a> HasLut<'a, Bounded> for Watch<'a> {
     fn lut(&self) -> &'a Lut<Bounded> {
         if stacker::remaining_stack().is_some_and(|left| left < RED_ZONE) {
             out_of_stack();
         }
+        if self.1.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            given_up();
+        }
         self.0
+    }
+}
+
+/// Parks the worker thread for good: its caller gave up on the evaluation, which cannot be
+/// unwound, and a parked thread takes no more time nor memory until the process ends.
+fn given_up() -> ! {
+    loop {
+        std::thread::park();
     }
 }
 
