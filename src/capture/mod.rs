@@ -8,6 +8,8 @@
 //! - [`body`]: a body decoded (`Content-Encoding`) and laid out for a person.
 //! - [`body_room`]: a body cut to about a screenful for a terminal.
 //! - [`filter`]: the filter language of the inspector's `/` bar and of `requests list`.
+//! - [`follow`]: the one capture follower (poll window, cadence, pending rechecks) under
+//!   `tail`, `record` and the inspector.
 //! - [`curl`], [`har`]: a capture as a curl command line; HAR logs written and read.
 //! - [`streamed`]: a capture's JSON text written out (`--json`) as it is read, no value tree.
 //! - [`view`]: how the command line shows captures (`get`, `tail`, replays, sent requests).
@@ -21,6 +23,7 @@ pub mod body_room;
 pub mod curl;
 pub mod exchange;
 pub mod filter;
+pub mod follow;
 pub mod har;
 pub mod message;
 pub mod replay;

@@ -32,8 +32,18 @@ pub mod store;
 pub use store::Store;
 
 /// Parses a size bound of the history (`--max-size`, `history_max_size`): `500MiB`, `2GB`,
-/// or a number of bytes, more than zero.
+/// or a number of bytes, at least [`recorder::SMALLEST_MAX_SIZE`] (a bound that cannot hold
+/// a capture would drop the whole history without a word).
 pub fn parse_max_size(text: &str) -> Result<u64, String> {
-    crate::inspect::kept::parse_budget(text)
-        .map_err(|e| e.replace("is not a memory size", "is not a size"))
+    let n = crate::inspect::kept::parse_budget(text)
+        .map_err(|e| e.replace("is not a memory size", "is not a size"))?;
+    if n < recorder::SMALLEST_MAX_SIZE {
+        return Err(format!(
+            "'{text}' is too small to hold the history: the smallest useful size is {}",
+            bytesize::ByteSize::b(recorder::SMALLEST_MAX_SIZE)
+                .display()
+                .iec()
+        ));
+    }
+    Ok(n)
 }

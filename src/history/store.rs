@@ -262,6 +262,19 @@ impl Store {
             .map_err(|e| failure(&self.path, "reading it", &e))
     }
 
+    /// How many captures were captured before `before` (all of them when `None`).
+    pub fn count_before(&self, before: Option<OffsetDateTime>) -> Result<u64> {
+        let cut = before.map_or(i64::MAX, nanos);
+        self.conn
+            .query_row(
+                "SELECT count(*) FROM captures WHERE start_ns < ?1",
+                [cut],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| failure(&self.path, "reading it", &e))
+    }
+
     /// Removes the captures captured before `before` (all of them when `None`); how many.
     pub fn clear(&mut self, before: Option<OffsetDateTime>) -> Result<usize> {
         let cut = before.map_or(i64::MAX, nanos);
@@ -282,47 +295,79 @@ impl Store {
     }
 
     /// Drops the oldest captures beyond `max_size` bytes (of their JSON) and those captured
-    /// more than `max_age` ago; how many went.
+    /// more than `max_age` ago (the newest is kept whatever its size); how many went.
     pub fn trim(&mut self, max_size: u64, max_age: Duration) -> Result<usize> {
-        let age = time::Duration::try_from(max_age).unwrap_or(time::Duration::MAX);
-        let mut gone = self.clear(OffsetDateTime::now_utc().checked_sub(age))?;
         let what = "removing captures from it";
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| failure(&path, what, &e);
         let tx = self.write(what)?;
-        let total: i64 = tx
-            .query_row("SELECT coalesce(sum(size), 0) FROM captures", [], |r| {
-                r.get(0)
-            })
-            .map_err(fail)?;
-        let max = i64::try_from(max_size).unwrap_or(i64::MAX);
-        if total > max {
-            let mut excess = total - max;
-            let mut doomed = Vec::new();
-            {
-                let mut oldest = tx
-                    .prepare("SELECT seq, size FROM captures ORDER BY start_ns, seq")
-                    .map_err(fail)?;
-                let mut rows = oldest.query([]).map_err(fail)?;
-                while excess > 0 {
-                    let Some(row) = rows.next().map_err(fail)? else {
-                        break;
-                    };
-                    doomed.push(row.get::<_, i64>(0).map_err(fail)?);
-                    excess -= row.get::<_, i64>(1).map_err(fail)?;
-                }
-            }
-            for seq in &doomed {
-                tx.execute("DELETE FROM search WHERE rowid = ?1", [seq])
-                    .map_err(fail)?;
-                tx.execute("DELETE FROM captures WHERE seq = ?1", [seq])
-                    .map_err(fail)?;
-            }
-            gone += doomed.len();
+        let doomed = doomed(&tx, max_size, max_age).map_err(fail)?;
+        for seq in &doomed {
+            tx.execute("DELETE FROM search WHERE rowid = ?1", [seq])
+                .map_err(fail)?;
+            tx.execute("DELETE FROM captures WHERE seq = ?1", [seq])
+                .map_err(fail)?;
         }
         tx.commit().map_err(fail)?;
-        Ok(gone)
+        Ok(doomed.len())
     }
+
+    /// How many captures [`Store::trim`] would drop, without dropping them.
+    pub fn beyond(&self, max_size: u64, max_age: Duration) -> Result<usize> {
+        doomed(&self.conn, max_size, max_age)
+            .map(|d| d.len())
+            .map_err(|e| failure(&self.path, "reading it", &e))
+    }
+
+    /// The bytes of the kept captures' JSON, and when the oldest was captured (Unix
+    /// nanoseconds), to tell cheaply when the bounds are passed.
+    pub fn footprint(&self) -> Result<(u64, Option<i64>)> {
+        self.conn
+            .query_row(
+                "SELECT coalesce(sum(size), 0), min(start_ns) FROM captures",
+                [],
+                |r| Ok((r.get::<_, i64>(0)?.max(0) as u64, r.get(1)?)),
+            )
+            .map_err(|e| failure(&self.path, "reading it", &e))
+    }
+}
+
+/// The rows (`seq`) that the bounds drop: those captured more than `max_age` ago, then the
+/// oldest beyond `max_size` bytes (but not the newest: one capture larger than the bound is
+/// kept alone rather than leave nothing).
+fn doomed(conn: &Connection, max_size: u64, max_age: Duration) -> rusqlite::Result<Vec<i64>> {
+    let age = time::Duration::try_from(max_age).unwrap_or(time::Duration::MAX);
+    let cut = OffsetDateTime::now_utc()
+        .checked_sub(age)
+        .map_or(i64::MIN, nanos);
+    let newest: Option<i64> = conn
+        .query_row(
+            "SELECT seq FROM captures ORDER BY start_ns DESC, seq DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(newest) = newest else {
+        return Ok(Vec::new());
+    };
+    let total: i64 = conn.query_row("SELECT coalesce(sum(size), 0) FROM captures", [], |r| {
+        r.get(0)
+    })?;
+    let mut excess = total.saturating_sub(i64::try_from(max_size).unwrap_or(i64::MAX));
+    let mut doomed = Vec::new();
+    let mut oldest =
+        conn.prepare("SELECT seq, size, start_ns FROM captures ORDER BY start_ns, seq")?;
+    let mut rows = oldest.query([])?;
+    while let Some(row) = rows.next()? {
+        let (seq, size, start): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        let too_old = start < cut;
+        if !too_old && (excess <= 0 || seq == newest) {
+            break;
+        }
+        doomed.push(seq);
+        excess -= size;
+    }
+    Ok(doomed)
 }
 
 /// Now, in Unix nanoseconds.
@@ -335,7 +380,7 @@ fn nanos(t: OffsetDateTime) -> i64 {
 }
 
 /// The agent's `start` in Unix nanoseconds, when it reads as RFC 3339.
-fn start_ns(start: &str) -> Option<i64> {
+pub fn start_ns(start: &str) -> Option<i64> {
     OffsetDateTime::parse(start, &Rfc3339).ok().map(nanos)
 }
 

@@ -525,22 +525,26 @@ fn the_bounds_drop_the_oldest_and_clear_removes_what_is_asked() {
     let seeded = strings(&env.mock.seed_captures(json!([
         {"uri": "/40-days", "start": ago(40 * 24)},
         {"uri": "/3-days", "start": ago(72)},
-        {"uri": "/2-hours", "start": ago(2), "body_size": 5000},
+        {"uri": "/2-hours", "start": ago(2), "body_size": 80_000},
         {"uri": "/now", "start": ago(0)}
     ])));
     let kept = || ids(&local(&env, &["requests", "list", "--history", "--json"]));
     // The default bound (30d) leaves the 40-day-old one out.
     local(&env, &["requests", "record", "--once"])
         .ok()
-        .says("1 older dropped");
+        .says("1 dropped by the bounds");
     assert_eq!(
         kept(),
         [seeded[3].clone(), seeded[2].clone(), seeded[1].clone()]
     );
     local(&env, &["requests", "record", "--once", "--max-age", "1d"]).ok();
     assert_eq!(kept(), [seeded[3].clone(), seeded[2].clone()]);
-    // The newest alone fits in 3 KB: the one with a 5 KB body goes.
-    local(&env, &["requests", "record", "--once", "--max-size", "3KB"]).ok();
+    // The newest alone fits in 64 KiB: the one with an 80 KB body goes.
+    local(
+        &env,
+        &["requests", "record", "--once", "--max-size", "64KiB"],
+    )
+    .ok();
     assert_eq!(kept(), [seeded[3].clone()]);
     // The config key is the default bound.
     env.write_config("[default]\nhistory_max_age = \"1h\"\n");
