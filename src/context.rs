@@ -128,9 +128,7 @@ impl Context {
     /// known secret first: their own app may send it through a tunnel, and captured traffic
     /// shown on screen must hide it as every other output does.
     pub fn agent(&self) -> Result<agent::AgentClient> {
-        if let Ok(Some(key)) = self.settings.api_key().map(|k| k.value) {
-            crate::secrets::register_secret(&key);
-        }
+        self.know_api_key();
         let url = self
             .settings
             .agent_url()?
@@ -146,6 +144,14 @@ impl Context {
         // Captured requests carry whole bodies: a list may be hundreds of megabytes.
         opts.max_body = AGENT_MAX_BODY;
         Ok(agent::AgentClient::new(Http::new(opts)?))
+    }
+
+    /// Makes the user's API key a secret this run redacts wherever it shows: in captures
+    /// (the agent's or the history's, which a visitor may have sent it in), in traces.
+    pub fn know_api_key(&self) {
+        if let Ok(Some(key)) = self.settings.api_key().map(|k| k.value) {
+            crate::secrets::register_secret(&key);
+        }
     }
 
     /// A client for sending requests as they were captured or saved to `upstream`, someone's

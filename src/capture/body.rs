@@ -173,7 +173,8 @@ pub fn show(msg: &Message) -> Shown {
 /// A message's text as a search finds it: the start line and header fields, then the body with
 /// its `Content-Encoding` undone and read as what it holds (JSON with its `\u` escapes undone,
 /// form fields percent-decoded, multipart parts as the detail view shows them). A binary body
-/// adds nothing: there are no words in it. Used by the capture history's search index.
+/// adds nothing: there are no words in it. The body is taken whole, however large. Used by
+/// every text search: `--grep` live and in the history (and its index), the inspector's `/`.
 pub fn searchable(msg: &Message) -> String {
     let mut text = msg.start_line.clone();
     for (name, value) in &msg.headers {
@@ -186,7 +187,6 @@ pub fn searchable(msg: &Message) -> String {
     let Some(body) = as_text(&bytes) else {
         return text;
     };
-    let (body, _) = cut(body);
     let ctype = msg
         .header("content-type")
         .unwrap_or("")

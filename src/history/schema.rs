@@ -174,7 +174,9 @@ fn identity(conn: &Connection, path: &Path) -> Result<Found> {
         )
         .map_err(|e| failure(path, "reading it", &e))?;
     let shown = escape_path(path);
-    if app != APPLICATION_ID && !(app == 0 && tables == 0) {
+    // A database with no table, no application ID and a schema version set is another
+    // program's, being set up (ours sets all three in one transaction).
+    if app != APPLICATION_ID && !(app == 0 && tables == 0 && version == 0) {
         return Err(Error::Config(format!(
             "the history file {shown} is a SQLite database, but not a tunnelctl history; it \
              was left as it is (give another with --history-file or TUNNELCTL_HISTORY_FILE)"

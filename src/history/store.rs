@@ -80,10 +80,19 @@ impl Store {
         &self.path
     }
 
+    /// Opens `path` for writing once a read-only look said it is ours (or empty). A
+    /// read-write connection may change a file as it closes (the last one checkpoints the
+    /// write-ahead log into the database and deletes the log): another program's database
+    /// is only ever looked at read-only, so it is left exactly as it was.
     fn connect(path: &Path) -> Result<(Connection, Found)> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| failure(path, "opening it", &e))?;
+        let open = |flags: OpenFlags| {
+            Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+                .map_err(|e| failure(path, "opening it", &e))
+        };
+        let reader = open(OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        schema::look(&reader, path)?;
+        drop(reader);
+        let conn = open(OpenFlags::SQLITE_OPEN_READ_WRITE)?;
         let found = schema::look(&conn, path)?;
         Ok((conn, found))
     }
@@ -238,7 +247,7 @@ impl Store {
                 let Some(e) = Exchange::from_json(json) else {
                     continue;
                 };
-                let decoded = search::text_of(&e);
+                let decoded = crate::capture::filter::decoded_text(&e);
                 if !selection
                     .texts
                     .iter()

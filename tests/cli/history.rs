@@ -786,3 +786,117 @@ fn tail_record_keeps_what_it_follows() {
     );
     assert_eq!(uris.stdout, "/after\n/before\n");
 }
+
+/// Issue 33 item 15: the user's API key in a kept capture is redacted as in a live one, in
+/// every format (`run` fails the test if the key shows anywhere in stdout or stderr).
+#[test]
+fn the_api_key_in_kept_captures_is_redacted_in_every_format() {
+    let env = Env::new();
+    env.mock.seed_captures(json!([
+        {"method": "POST", "uri": "/echo", "headers": {"Authorization": [format!("Bearer {API_KEY}")]},
+         "body": format!("{{\"key\":\"{API_KEY}\"}}")}
+    ]));
+    local(&env, &["requests", "record", "--once"]).ok();
+    let har = env.dir.path().join("kept.har");
+    for history in [true, false] {
+        let h: &[&str] = if history { &["--history"] } else { &[] };
+        for format in [
+            &["--json"][..],
+            &["-o", "ndjson"],
+            &["--jq", ".[].request.headers"],
+            &["--jq", ".[].request.raw"],
+        ] {
+            let mut args = vec!["requests", "list"];
+            args.extend_from_slice(h);
+            args.extend_from_slice(format);
+            let out = local(&env, &args);
+            out.ok();
+            assert!(!out.stdout.trim().is_empty(), "{args:?} printed nothing");
+        }
+        // On a terminal, redacted; in a file (or a pipe), written as captured, with a word
+        // that it holds the key: the same for the agent's captures and the kept ones.
+        let mut args = vec!["requests", "export", "--har", "-"];
+        args.extend_from_slice(h);
+        local_env(&env, &[("TUNNELCTL_FORCE_TTY", "1")], &args)
+            .ok()
+            .says("Wrote 1 exchange");
+        let mut args = vec![
+            "requests",
+            "export",
+            "--har",
+            har.to_str().unwrap(),
+            "--force",
+        ];
+        args.extend_from_slice(h);
+        local(&env, &args)
+            .ok()
+            .says("holds one of your own secrets");
+    }
+}
+
+/// Issue 33 item 13: another program's SQLite database, its last writes still in its
+/// write-ahead log (the program was killed before it checkpointed), is only read: neither the
+/// database nor its log changes, and the program reads its rows after. An empty database with
+/// a schema version set is another program's too.
+#[cfg(unix)]
+#[test]
+fn another_programs_database_and_its_write_ahead_log_are_only_read() {
+    use std::io::{BufRead, Write};
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/"}]));
+    let path = history_file(&env);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    if sqlite3(&path, "PRAGMA journal_mode = WAL;").is_none() {
+        return;
+    }
+    let mut shell = StdCommand::new("sqlite3")
+        .arg(&path)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("sqlite3 runs");
+    let mut stdin = shell.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "CREATE TABLE notes (x); INSERT INTO notes VALUES ('theirs');\n.print written"
+    )
+    .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(shell.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line.trim(), "written");
+    shell.kill().unwrap();
+    shell.wait().unwrap();
+    let wal = PathBuf::from(format!("{}-wal", path.display()));
+    let read = |p: &Path| std::fs::read(p).unwrap_or_default();
+    let (db, log) = (read(&path), read(&wal));
+    assert!(!log.is_empty(), "the rows are in the log");
+    for args in [
+        &["requests", "record", "--once"][..],
+        &["requests", "list", "--history"],
+        &["requests", "clear", "--history", "--yes"],
+    ] {
+        local(&env, args)
+            .code(3)
+            .says("not a tunnelctl history")
+            .says("left as it is");
+        assert!(read(&path) == db, "{args:?}: the database changed");
+        assert!(read(&wal) == log, "{args:?}: the log changed");
+    }
+    assert_eq!(
+        sqlite3(&path, "SELECT x FROM notes;").as_deref(),
+        Some("theirs")
+    );
+    let versioned = env.dir.path().join("versioned.sqlite3");
+    sqlite3(&versioned, "PRAGMA user_version = 5;");
+    let before = read(&versioned);
+    let other = versioned.to_str().unwrap();
+    for args in [
+        &["--history-file", other, "requests", "record", "--once"][..],
+        &["--history-file", other, "requests", "list", "--history"],
+    ] {
+        local(&env, args).code(3).says("not a tunnelctl history");
+    }
+    assert!(read(&versioned) == before, "the versioned database changed");
+}

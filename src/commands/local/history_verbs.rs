@@ -74,8 +74,10 @@ pub fn recorder(
     Recorder::new(store, limits)
 }
 
-/// The history file of this run.
+/// The history file of this run. Its captures may hold the user's API key, redacted as in the
+/// agent's.
 fn history_path(ctx: &Context) -> Result<std::path::PathBuf> {
+    ctx.know_api_key();
     ctx.settings
         .history_file()?
         .value
