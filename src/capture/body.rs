@@ -339,14 +339,23 @@ fn escape_keep_tabs(line: &str) -> String {
         .join("    ")
 }
 
-/// Pretty-printed, tokenised JSON; `None` when it is not JSON.
+/// JSON up to this size is pretty-printed (its value tree takes several times its size);
+/// larger, it is shown as text.
+const MAX_PRETTY: usize = 8 * 1024 * 1024;
+
+/// Pretty-printed, tokenised JSON, cut as text is past [`MAX_TEXT`] (with the note of the
+/// cut); `None` when it is not JSON. A body of a megabyte or more is pretty-printed as `get`
+/// prints it, not shown as one line of text.
 fn json_lines(text: &str) -> Option<Vec<Line>> {
-    if text.len() > MAX_TEXT {
+    if text.len() > MAX_PRETTY {
         return None;
     }
     let value: serde_json::Value = serde_json::from_str(text).ok()?;
     let pretty = serde_json::to_string_pretty(&value).ok()?;
-    Some(pretty.lines().map(json_line).collect())
+    let (shown, more) = cut(&pretty);
+    let mut lines: Vec<Line> = shown.lines().map(json_line).collect();
+    lines.extend(more);
+    Some(lines)
 }
 
 /// One line of pretty-printed JSON split into tones.

@@ -900,3 +900,49 @@ fn another_programs_database_and_its_write_ahead_log_are_only_read() {
     }
     assert!(read(&versioned) == before, "the versioned database changed");
 }
+
+/// Issue 33 items 1 and 2: in `inspect --history`, `r` and `e` send the kept request by
+/// tunnelctl itself, as `replay` does (the agent no longer has it); `x` is not offered there
+/// and deletes nothing of the agent's; the help says what the keys do there.
+#[cfg(unix)]
+#[test]
+fn the_history_view_replays_kept_captures_itself_and_never_clears_the_agent() {
+    use std::os::unix::fs::PermissionsExt;
+    let (env, up, _id) = one_webhook();
+    local(&env, &["requests", "record", "--once"]).ok();
+    let editor = env.dir.path().join("editor.sh");
+    std::fs::write(&editor, "#!/bin/sh\nsed -i 's/paid/edited/' \"$1\"\n").unwrap();
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], &["--history"]);
+    cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+        .env("EDITOR", &editor);
+    let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 80);
+    term.wait_for("/hooks/pay");
+    term.send("?");
+    term.wait_for("send the kept request again");
+    term.send(" ");
+    // A capture the agent holds and the history does not: `x` must not lose it.
+    env.mock.seed_captures(json!([{"uri": "/not-kept"}]));
+    term.send("x");
+    term.wait_for("not offered in the history");
+    term.send("y");
+    assert_eq!(
+        ids(&local(&env, &["requests", "list", "--json"])).len(),
+        2,
+        "the agent's captures are all there"
+    );
+    clear_agent(&env);
+    term.send("r");
+    term.wait_for("Replayed the kept");
+    assert_eq!(up.received().len(), 2, "r sent it to the upstream");
+    term.send("e");
+    term.wait_for("Sent the edited request");
+    let edited = up.received().last().cloned().unwrap();
+    assert!(
+        String::from_utf8_lossy(&edited.body).contains("\"edited\""),
+        "{edited:?}"
+    );
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    term.assert_restored();
+}
