@@ -39,10 +39,8 @@ pub fn parse_max_size(text: &str) -> Result<u64, String> {
         .map_err(|e| e.replace("is not a memory size", "is not a size"))?;
     if n < recorder::SMALLEST_MAX_SIZE {
         return Err(format!(
-            "'{text}' is too small to hold the history: the smallest useful size is {}",
-            bytesize::ByteSize::b(recorder::SMALLEST_MAX_SIZE)
-                .display()
-                .iec()
+            "'{text}' is too small to hold the history: the smallest useful size is {}KiB",
+            recorder::SMALLEST_MAX_SIZE >> 10
         ));
     }
     Ok(n)

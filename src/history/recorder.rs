@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use super::store::{KeptCount, Store};
+use super::store::{start_ns, KeptCount, Store};
 use crate::capture::Exchange;
 use crate::error::Result;
 use crate::escape::escape_path;
@@ -43,14 +43,17 @@ pub struct Recorder {
     oldest_ns: Option<i64>,
     /// Everything kept since it started.
     pub total: KeptCount,
-    /// Captures dropped by the bounds since it started.
-    pub dropped: usize,
+    /// Captures dropped by the bounds since it started, or not kept for them (each once).
+    dropped: HashSet<String>,
 }
 
 impl Recorder {
     /// A recorder writing into `store`, which is trimmed to `limits` first.
     pub fn new(mut store: Store, limits: Limits) -> Result<Recorder> {
-        let dropped = store.trim(limits.max_size, limits.max_age)?;
+        let dropped = store
+            .trim(limits.max_size, limits.max_age)?
+            .into_iter()
+            .collect();
         let (size, oldest_ns) = store.footprint()?;
         Ok(Recorder {
             store,
@@ -72,11 +75,21 @@ impl Recorder {
     /// Keeps what is new in `batch` (captures with the agent's JSON kept), then holds the
     /// bounds; what this call kept.
     pub fn keep(&mut self, batch: &[Exchange]) -> Result<KeptCount> {
-        let fresh: Vec<&Exchange> = batch
+        let cut = self.age_cut();
+        let mut fresh: Vec<&Exchange> = batch
             .iter()
             .filter(|e| !e.id.is_empty() && !self.done.contains(&e.id))
             .filter(|e| e.answered() || !self.pending.contains(&e.id))
             .collect();
+        // Older than the age bound: dropped by the bounds rather than kept, once.
+        fresh.retain(|e| {
+            let too_old = start_ns(&e.start).is_some_and(|ns| ns < cut);
+            if too_old {
+                self.done.insert(e.id.clone());
+                self.dropped.insert(e.id.clone());
+            }
+            !too_old
+        });
         if fresh.is_empty() {
             self.hold_bounds()?;
             return Ok(KeptCount::default());
@@ -84,7 +97,7 @@ impl Recorder {
         let kept = self.store.keep(fresh.iter().copied())?;
         for e in fresh {
             self.size += e.json().map_or(0, |j| j.len() as u64);
-            if let Some(ns) = super::store::start_ns(&e.start) {
+            if let Some(ns) = start_ns(&e.start) {
                 self.oldest_ns = Some(self.oldest_ns.map_or(ns, |o| o.min(ns)));
             }
             if e.answered() {
@@ -110,7 +123,7 @@ impl Recorder {
     pub fn summary(&self) -> Result<(serde_json::Value, String)> {
         let all = self.store.count()?;
         let file = self.store.path();
-        let dropped = match self.dropped {
+        let dropped = match self.dropped.len() {
             0 => String::new(),
             n => format!("; {n} dropped by the bounds"),
         };
@@ -124,23 +137,29 @@ impl Recorder {
             "file": file.to_string_lossy(),
             "new": self.total.new,
             "answered_since": self.total.updated,
-            "dropped": self.dropped,
+            "dropped": self.dropped.len(),
             "kept": all,
         });
         Ok((doc, line))
     }
 
+    /// Captures started before this (Unix nanoseconds) are past the age bound.
+    fn age_cut(&self) -> i64 {
+        let age = time::Duration::try_from(self.limits.max_age).unwrap_or(time::Duration::MAX);
+        time::OffsetDateTime::now_utc()
+            .checked_sub(age)
+            .and_then(|t| i64::try_from(t.unix_timestamp_nanos()).ok())
+            .unwrap_or(i64::MIN)
+    }
+
     /// Trims when a bound is passed: more bytes than `max_size`, or a capture older than
     /// `max_age`.
     fn hold_bounds(&mut self) -> Result<()> {
-        let age = time::Duration::try_from(self.limits.max_age).unwrap_or(time::Duration::MAX);
-        let cut = time::OffsetDateTime::now_utc()
-            .checked_sub(age)
-            .and_then(|t| i64::try_from(t.unix_timestamp_nanos()).ok())
-            .unwrap_or(i64::MIN);
+        let cut = self.age_cut();
         let too_old = self.oldest_ns.is_some_and(|o| o < cut);
         if self.size > self.limits.max_size || too_old {
-            self.dropped += self.store.trim(self.limits.max_size, self.limits.max_age)?;
+            let gone = self.store.trim(self.limits.max_size, self.limits.max_age)?;
+            self.dropped.extend(gone);
             (self.size, self.oldest_ns) = self.store.footprint()?;
             // The newest capture is kept whatever its size: no trim until more come.
             self.size = self.size.min(self.limits.max_size);

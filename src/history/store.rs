@@ -304,21 +304,22 @@ impl Store {
     }
 
     /// Drops the oldest captures beyond `max_size` bytes (of their JSON) and those captured
-    /// more than `max_age` ago (the newest is kept whatever its size); how many went.
-    pub fn trim(&mut self, max_size: u64, max_age: Duration) -> Result<usize> {
+    /// more than `max_age` ago (the newest is kept whatever its size); the IDs of those that
+    /// went.
+    pub fn trim(&mut self, max_size: u64, max_age: Duration) -> Result<Vec<String>> {
         let what = "removing captures from it";
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| failure(&path, what, &e);
         let tx = self.write(what)?;
         let doomed = doomed(&tx, max_size, max_age).map_err(fail)?;
-        for seq in &doomed {
+        for (seq, _) in &doomed {
             tx.execute("DELETE FROM search WHERE rowid = ?1", [seq])
                 .map_err(fail)?;
             tx.execute("DELETE FROM captures WHERE seq = ?1", [seq])
                 .map_err(fail)?;
         }
         tx.commit().map_err(fail)?;
-        Ok(doomed.len())
+        Ok(doomed.into_iter().map(|(_, id)| id).collect())
     }
 
     /// How many captures [`Store::trim`] would drop, without dropping them.
@@ -344,7 +345,11 @@ impl Store {
 /// The rows (`seq`) that the bounds drop: those captured more than `max_age` ago, then the
 /// oldest beyond `max_size` bytes (but not the newest: one capture larger than the bound is
 /// kept alone rather than leave nothing).
-fn doomed(conn: &Connection, max_size: u64, max_age: Duration) -> rusqlite::Result<Vec<i64>> {
+fn doomed(
+    conn: &Connection,
+    max_size: u64,
+    max_age: Duration,
+) -> rusqlite::Result<Vec<(i64, String)>> {
     let age = time::Duration::try_from(max_age).unwrap_or(time::Duration::MAX);
     let cut = OffsetDateTime::now_utc()
         .checked_sub(age)
@@ -365,7 +370,7 @@ fn doomed(conn: &Connection, max_size: u64, max_age: Duration) -> rusqlite::Resu
     let mut excess = total.saturating_sub(i64::try_from(max_size).unwrap_or(i64::MAX));
     let mut doomed = Vec::new();
     let mut oldest =
-        conn.prepare("SELECT seq, size, start_ns FROM captures ORDER BY start_ns, seq")?;
+        conn.prepare("SELECT seq, size, start_ns, id FROM captures ORDER BY start_ns, seq")?;
     let mut rows = oldest.query([])?;
     while let Some(row) = rows.next()? {
         let (seq, size, start): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
@@ -373,7 +378,7 @@ fn doomed(conn: &Connection, max_size: u64, max_age: Duration) -> rusqlite::Resu
         if !too_old && (excess <= 0 || seq == newest) {
             break;
         }
-        doomed.push(seq);
+        doomed.push((seq, row.get(3)?));
         excess -= size;
     }
     Ok(doomed)
@@ -467,11 +472,15 @@ mod tests {
         assert!(ids(&s, &grep("refund")).is_empty());
         assert_eq!(
             s.trim(u64::MAX, Duration::from_secs(3650 * 86_400))
-                .unwrap(),
+                .unwrap()
+                .len(),
             0
         );
         let size = a2.json().unwrap().len() as u64;
-        assert_eq!(s.trim(size, Duration::from_secs(3650 * 86_400)).unwrap(), 1);
+        assert_eq!(
+            s.trim(size, Duration::from_secs(3650 * 86_400)).unwrap(),
+            ["airt_a"]
+        );
         assert_eq!(
             ids(&s, &StoredSelection::default()),
             ["airt_b"],

@@ -46,7 +46,7 @@ pub enum CaptureSource {
     /// The agent's alone.
     Agent,
     /// The agent's, each one also kept in the history (`--record`).
-    Recording(Recorder),
+    Recording(Box<Recorder>),
     /// The history's (`--history`): read once, the agent not polled.
     History(Store),
 }
@@ -81,7 +81,7 @@ pub async fn run(
         CaptureSource::Agent => None,
         CaptureSource::Recording(r) => {
             state.source = Source::Recording;
-            Some(std::cell::RefCell::new(r))
+            Some(std::cell::RefCell::new(*r))
         }
         CaptureSource::History(store) => {
             let read = from_history(&store, budget)?;

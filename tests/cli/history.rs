@@ -357,37 +357,56 @@ fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
     assert!(kept_ids(&env, &["--status", "pending"]).is_empty());
 }
 
+/// Issue 34: one capture follower. `tail --record`, `record` and `inspect --record` each bring
+/// a capture kept while pending up to date when it is answered once newer captures have
+/// pushed it out of the window they poll.
 #[cfg(unix)]
 #[test]
-fn tail_record_brings_a_pending_capture_up_to_date_when_it_is_answered_beyond_its_window() {
-    let env = Env::new();
-    let pending_capture = PendingCapture::start(&env);
-    let tail = Stopped(spawn_local(&env, &["requests", "tail", "--record"]));
-    wait_until("the capture, kept while pending", || kept_count(&env) == 1);
-    // 120 newer captures. Once tail has kept them, its window shrinks back to 50 (nothing is
-    // new any more), which no longer reaches the pending one: a poll for 50 says so.
-    let newer: Vec<Value> = (0..120).map(|i| json!({"uri": format!("/n{i}")})).collect();
-    env.mock.seed_captures(Value::Array(newer));
-    wait_until("the newer captures, kept", || kept_count(&env) == 121);
-    env.mock.clear_agent_requests();
-    wait_until("a poll for the 50 newest", || {
-        env.mock.agent_requests().iter().any(|r| {
-            r.query
-                .as_deref()
-                .is_some_and(|q| q.split('&').any(|p| p == "limit=50"))
-        })
-    });
-    pending_capture.answer();
-    wait_until("the answer, kept", || {
-        kept_ids(&env, &["--status", "pending"]).is_empty()
-    });
-    drop(tail);
-    let answered = local(
-        &env,
-        &["requests", "list", "--history", "--path", "/wait", "--json"],
-    )
-    .json();
-    assert_eq!(answered[0]["response"]["status_code"], 200, "{answered}");
+fn every_recorder_brings_a_pending_capture_up_to_date_when_it_is_answered_beyond_its_window() {
+    for follower in ["tail --record", "record", "inspect --record"] {
+        let env = Env::new();
+        let pending_capture = PendingCapture::start(&env);
+        let running: Box<dyn std::any::Any> = match follower {
+            "inspect --record" => {
+                let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], &["--record"]);
+                cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env));
+                Box::new(crate::common::pty::Pty::spawn(&cmd, 24, 80))
+            }
+            _ => {
+                let mut args = vec!["requests"];
+                args.extend(follower.split(' '));
+                Box::new(Stopped(spawn_local(&env, &args)))
+            }
+        };
+        wait_until("the capture, kept while pending", || kept_count(&env) == 1);
+        // 120 newer captures. Once they are kept, the window shrinks back to 50 (nothing is
+        // new any more), which no longer reaches the pending one: a poll for 50 says so.
+        let newer: Vec<Value> = (0..120).map(|i| json!({"uri": format!("/n{i}")})).collect();
+        env.mock.seed_captures(Value::Array(newer));
+        wait_until("the newer captures, kept", || kept_count(&env) == 121);
+        env.mock.clear_agent_requests();
+        wait_until("a poll for the 50 newest", || {
+            env.mock.agent_requests().iter().any(|r| {
+                r.query
+                    .as_deref()
+                    .is_some_and(|q| q.split('&').any(|p| p == "limit=50"))
+            })
+        });
+        pending_capture.answer();
+        wait_until("the answer, kept", || {
+            kept_ids(&env, &["--status", "pending"]).is_empty()
+        });
+        drop(running);
+        let answered = local(
+            &env,
+            &["requests", "list", "--history", "--path", "/wait", "--json"],
+        )
+        .json();
+        assert_eq!(
+            answered[0]["response"]["status_code"], 200,
+            "{follower}: {answered}"
+        );
+    }
 }
 
 #[test]
@@ -945,4 +964,241 @@ fn the_history_view_replays_kept_captures_itself_and_never_clears_the_agent() {
     term.send("q");
     assert_eq!(term.wait_exit(), 0);
     term.assert_restored();
+}
+
+/// Issue 33 item 3: a size bound too small to hold a capture is refused (exit 2, saying the
+/// smallest useful size), and bounds that would drop most of the history ask first.
+#[test]
+fn a_bound_too_small_is_refused_and_one_that_drops_most_asks_first() {
+    let env = Env::new();
+    env.run(&["config", "set", "history_max_size", "10"])
+        .code(2)
+        .says("smallest useful size is 64KiB");
+    local(&env, &["requests", "record", "--once", "--max-size", "10"])
+        .code(2)
+        .says("smallest useful size");
+    assert!(!history_file(&env).exists(), "nothing was created");
+    env.mock.seed_captures(json!([
+        {"uri": "/old", "start": hours_ago(2), "repeat": 3},
+        {"uri": "/new", "start": hours_ago(0)}
+    ]));
+    local(&env, &["requests", "record", "--once"]).ok();
+    let bounded = ["requests", "record", "--once", "--max-age", "1h"];
+    local(&env, &bounded)
+        .code(2)
+        .says("drop 3 of the 4 captures")
+        .says("--yes");
+    assert_eq!(kept_count(&env), 4, "nothing was dropped");
+    let mut yes = vec!["--yes"];
+    yes.extend(bounded);
+    local(&env, &yes).ok().says("3 dropped by the bounds");
+    assert_eq!(kept_count(&env), 1);
+}
+
+/// Issue 33 item 26: `record --once` and `clear --history` print a result object for
+/// `--json` and `--jq`.
+#[test]
+fn record_once_and_clear_history_print_a_result_object() {
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/a", "repeat": 2}]));
+    let out = local(&env, &["--json", "requests", "record", "--once"]);
+    out.ok();
+    let doc = out.json();
+    assert_eq!(
+        (doc["new"].clone(), doc["kept"].clone()),
+        (json!(2), json!(2)),
+        "{doc}"
+    );
+    assert_eq!(doc["file"], json!(history_file(&env).to_str().unwrap()));
+    let out = local(&env, &["requests", "record", "--once", "--jq", ".kept"]);
+    assert_eq!(out.ok().stdout, "2\n");
+    let out = local(&env, &["requests", "clear", "--history", "--yes", "--json"]);
+    out.ok();
+    assert_eq!(out.json()["deleted"], json!(2));
+    let out = local(
+        &env,
+        &[
+            "requests",
+            "clear",
+            "--history",
+            "--yes",
+            "--jq",
+            ".deleted",
+        ],
+    );
+    assert_eq!(out.ok().stdout, "0\n");
+}
+
+/// Issue 33 item 28: the question of `clear --history` says how many it deletes.
+#[test]
+fn clear_history_asks_about_how_many_it_deletes() {
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/a", "repeat": 3}]));
+    local(&env, &["requests", "record", "--once"]).ok();
+    local(&env, &["requests", "clear", "--history"])
+        .code(2)
+        .says("Delete the 3 capture(s) kept in");
+    assert_eq!(kept_count(&env), 3);
+}
+
+/// Issue 33 items 5 and 17: `record --tunnel` keeps only that tunnel's captures when the
+/// agent ignores the filter, refuses a tunnel that does not exist (no file made), and a
+/// recorder whose agent cannot be reached says why and what it does, and does not end in
+/// success when it never reached it.
+#[cfg(unix)]
+#[test]
+fn record_checks_the_tunnel_itself_and_says_what_is_wrong() {
+    use crate::common::hostile::{Hostile, Reply};
+    let env = Env::new();
+    let capture = |id: &str, tunnel: &str| {
+        json!({"id": id, "tunnel_name": tunnel, "start": "2026-11-27T10:00:00Z",
+               "request": {"method": "GET", "uri": format!("/{id}"), "raw": "R0VUIC8gSFRUUC8xLjENCg0K"},
+               "response": {"status_code": 200, "raw": "SFRUUC8xLjEgMjAwIE9LDQoNCg=="}})
+    };
+    let list = json!({"requests": [capture("airt_web", "web"), capture("airt_other", "other")]});
+    let agent = Hostile::start(move |seen| match seen.path() {
+        // It ignores ?tunnel_name=.
+        "/api/requests/http" => Reply::ok(list.to_string()),
+        "/api/tunnels" => Reply::ok(r#"{"tunnels":[{"name":"web"}]}"#),
+        _ => Reply::Json(404, "{}".into()),
+    });
+    let hostile = format!("{}/api", agent.url());
+    let vars = [("TUNNELCTL_AGENT_URL", hostile.as_str())];
+    local_env(
+        &env,
+        &vars,
+        &["requests", "record", "--once", "--tunnel", "web"],
+    )
+    .ok();
+    assert_eq!(kept_ids(&env, &[]), ["airt_web"]);
+
+    // A tunnel that does not exist: said, and nothing kept or made.
+    let elsewhere = env.dir.path().join("elsewhere.sqlite3");
+    let other_file = [("TUNNELCTL_HISTORY_FILE", elsewhere.to_str().unwrap())];
+    local_env(
+        &env,
+        &other_file,
+        &["requests", "record", "--once", "--tunnel", "nope"],
+    )
+    .code(2)
+    .says("No tunnel is named 'nope'");
+    assert!(!elsewhere.exists(), "no file was made");
+
+    // An agent that cannot be reached.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let gone = format!(
+        "http://127.0.0.1:{}/api",
+        closed.local_addr().unwrap().port()
+    );
+    drop(closed);
+    let mut cmd = env.std_cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", &gone)
+        .env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+        .args(["local", "requests", "record"])
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("Trying again") {
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut stderr, &mut line).unwrap() == 0 {
+            break;
+        }
+        said.push_str(&line);
+    }
+    assert!(said.contains("Is the agent running?"), "{said}");
+    // SAFETY: kill(2) on the child's own pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(6), "{said}{rest}");
+    assert!(rest.contains("Kept 0 new capture(s)"), "{rest}");
+}
+
+/// Issue 33 item 14: the bounds hold while `record` runs, not only when it starts.
+#[cfg(unix)]
+#[test]
+fn the_bounds_hold_while_recording() {
+    let env = Env::new();
+    let rec = Stopped(spawn_local(
+        &env,
+        &[
+            "requests",
+            "record",
+            "--max-size",
+            "64KiB",
+            "--max-age",
+            "3s",
+        ],
+    ));
+    // More than 64 KiB at once: the oldest go as soon as they are kept.
+    env.mock
+        .seed_captures(json!([{"uri": "/big", "body_size": 4000, "repeat": 40}]));
+    env.mock.seed_captures(json!([{"uri": "/last"}]));
+    wait_until("the last capture, kept", || {
+        kept_ids(&env, &["--path", "/last"]).len() == 1
+    });
+    let kept = local(&env, &["requests", "list", "--history", "--json"]);
+    let size: usize = kept
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.to_string().len())
+        .sum();
+    assert!(size <= 64 * 1024, "{size} bytes kept");
+    // And every one of them goes once older than 3 s, while it still runs.
+    wait_until("the captures older than 3 s, dropped", || {
+        kept_count(&env) == 0
+    });
+    drop(rec);
+}
+
+/// Issue 33 item 6: one behaviour for the three recorders, seen at 80x24. `record`, `tail
+/// --record` and `inspect --record` say that they record and into which file; stopped
+/// (Ctrl-C; `q` in the inspector) they say what they kept, whole, with nothing of the running
+/// line left, and exit 0.
+#[cfg(unix)]
+#[test]
+fn the_three_recorders_say_they_record_and_what_they_kept() {
+    for follower in ["record", "tail --record", "inspect --record"] {
+        let env = Env::new();
+        env.mock.seed_captures(json!([{"uri": "/a", "repeat": 2}]));
+        let file = history_file(&env);
+        let mut cmd = match follower {
+            "inspect --record" => env.inspector_cmd(&env.mock.agent_url(), &[], &["--record"]),
+            _ => {
+                let mut cmd = env.std_cmd();
+                cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+                    .args(["local", "requests"])
+                    .args(follower.split(' '));
+                cmd
+            }
+        };
+        cmd.env("TUNNELCTL_HISTORY_FILE", &file);
+        let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 80);
+        let says = match follower {
+            "inspect --record" => "recording",
+            _ => "Recording into",
+        };
+        term.wait_for(says);
+        wait_until("the captures, kept", || kept_count(&env) == 2);
+        term.send(match follower {
+            "inspect --record" => "q",
+            _ => "\u{3}",
+        });
+        assert_eq!(term.wait_exit(), 0, "{follower}");
+        let screen = term.screen();
+        let joined = screen.replace('\n', "");
+        let summary = format!(
+            "Kept 2 new capture(s), 0 answered since, in {} (2 in all)",
+            file.display()
+        );
+        assert!(joined.contains(&summary), "{follower}:\n{screen}");
+        assert!(
+            !screen.contains("Recording:"),
+            "{follower}: the running line stays:\n{screen}"
+        );
+    }
 }

@@ -117,7 +117,10 @@ pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
     }
     // The first signal is said here, below the spinner's line rather than through it.
     let _graceful = crate::interrupt::graceful_saying("");
-    let spinner = ctx.printer.spinner(&rec.recording_into());
+    // The file on a line of its own: the spinner's line stays short enough for any
+    // terminal (a wrapped one is not cleared whole).
+    ctx.note(&format!("{}; Ctrl-C to stop.", rec.recording_into()));
+    let spinner = ctx.printer.spinner("Recording");
     let mut unreachable: Option<Error> = None;
     let mut reached = false;
     let mut tunnel_checked = tunnel.is_none();
@@ -154,10 +157,8 @@ pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
             Err(e) => return Err(e),
         }
         spinner.update(&format!(
-            "{}: {} kept, {} answered later; Ctrl-C to stop",
-            rec.recording_into(),
-            rec.total.new,
-            rec.total.updated
+            "Recording: {} kept, {} answered later",
+            rec.total.new, rec.total.updated
         ));
         if stopping(EVERY).await {
             break;

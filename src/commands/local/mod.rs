@@ -126,7 +126,7 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
                 })?;
                 CaptureSource::History(store)
             } else if record {
-                CaptureSource::Recording(history_verbs::recorder(ctx, None, None)?)
+                CaptureSource::Recording(Box::new(history_verbs::recorder(ctx, None, None)?))
             } else {
                 CaptureSource::Agent
             };
