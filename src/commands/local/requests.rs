@@ -305,12 +305,9 @@ async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
     }
     let mut seen: HashSet<String> = first.newest.into_iter().map(|e| e.id).collect();
     let mut first_seen: HashMap<String, Instant> = HashMap::new();
-    match &recorder {
-        Some(r) => ctx.note(&format!(
-            "Following captured requests; {}; Ctrl-C to stop.",
-            r.recording_into()
-        )),
-        None => ctx.note("Following captured requests; Ctrl-C to stop."),
+    ctx.note("Following captured requests; Ctrl-C to stop.");
+    if let Some(r) = &recorder {
+        ctx.note(&format!("{}.", r.recording_into()));
     }
     loop {
         if recorder.is_some() && super::history_verbs::stopping(EVERY).await {
