@@ -11,7 +11,7 @@
 //!
 //! A poll is made in three steps, so that a caller that polls while it does other things (the
 //! inspector's event loop) holds no borrow of the follower while the agent answers:
-//! [`Follower::plan`], then [`Plan::fetch`], then [`Follower::took`]. [`Follower::poll`] does
+//! [`Follower::plan`], then [`PollPlan::fetch`], then [`Follower::took`]. [`Follower::poll`] does
 //! the three at once.
 
 use std::collections::{HashSet, VecDeque};
@@ -50,14 +50,14 @@ pub struct Follower {
 
 /// What one poll asks the agent for; owned, so it can be sent while the follower is used.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub struct PollPlan {
     /// How many of the newest (`None`: all).
     pub limit: Option<usize>,
     tunnel: Option<String>,
     recheck: Vec<String>,
 }
 
-/// What the agent answered to a [`Plan`].
+/// What the agent answered to a [`PollPlan`].
 #[derive(Debug)]
 pub struct Fetched {
     limit: Option<usize>,
@@ -99,8 +99,8 @@ impl Follower {
     }
 
     /// What the next poll asks for; `most` is the caller's own bound on the window.
-    pub fn plan(&self, most: usize) -> Plan {
-        Plan {
+    pub fn plan(&self, most: usize) -> PollPlan {
+        PollPlan {
             limit: self.window.map(|w| w.min(most.max(1))),
             tunnel: self.tunnel.clone(),
             recheck: self.due.clone(),
@@ -140,7 +140,7 @@ impl Follower {
         let new = newest.iter().filter(|e| !self.last.contains(&e.id)).count();
         let floor = MIN_WINDOW.min(most.max(1));
         self.window = Some(
-            crate::agent::next_window(limit, newest.len(), new)
+            next_window(limit, newest.len(), new)
                 .clamp(floor, MAX_WINDOW.min(most.max(1)).max(floor)),
         );
         self.last = newest.iter().map(|e| e.id.clone()).collect();
@@ -205,6 +205,16 @@ impl Follower {
     }
 }
 
+/// How many of the newest captures the next poll asks for, before the bounds: four times as
+/// many after a poll that `asked` for a window and `got` it whole, every one `new` (some may
+/// have been missed); otherwise twice what was new.
+fn next_window(asked: Option<usize>, got: usize, new: usize) -> usize {
+    match asked {
+        Some(n) if got >= n && new >= got => n.saturating_mul(4),
+        _ => new.saturating_mul(2),
+    }
+}
+
 impl Fetched {
     /// Whether every capture was asked for (the first poll, or one after
     /// [`Follower::start_over`]).
@@ -213,7 +223,7 @@ impl Fetched {
     }
 }
 
-impl Plan {
+impl PollPlan {
     /// Asks the agent: the newest captures, then the pending ones due for a recheck (only
     /// when the list was answered: an agent that is down is not asked more).
     pub async fn fetch(self, client: &AgentClient, keep_json: bool) -> Fetched {

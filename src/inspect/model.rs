@@ -106,7 +106,7 @@ pub enum Agent {
 
 /// Whose captures the inspector shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub enum ShownSource {
     /// The agent's, live.
     Agent,
     /// The agent's, live, each one also kept in the history (`--record`).
@@ -121,7 +121,7 @@ pub enum Source {
 #[derive(Debug)]
 pub struct State {
     /// Whose captures these are.
-    pub source: Source,
+    pub source: ShownSource,
     /// Older kept captures not read in, beyond the memory budget (`--history`).
     pub left_out: u64,
     /// The agent API's URL, for messages.
@@ -181,7 +181,7 @@ impl State {
     /// An empty inspector for the agent at `url` that keeps captures within `budget` bytes.
     pub fn with_budget(url: &str, budget: u64) -> State {
         State {
-            source: Source::Agent,
+            source: ShownSource::Agent,
             left_out: 0,
             url: url.to_string(),
             kept: Kept::new(budget),
@@ -551,7 +551,7 @@ fn normal(s: &mut State, key: KeyPress) -> Action {
             s.chosen = s.selected;
         }
         KeyPress::Char('?') => s.mode = Mode::Help,
-        KeyPress::Char('p') if s.source == Source::History => {
+        KeyPress::Char('p') if s.source == ShownSource::History => {
             s.message = Some("The history does not change: nothing to pause.".into());
         }
         KeyPress::Char('p') => {
@@ -566,7 +566,7 @@ fn normal(s: &mut State, key: KeyPress) -> Action {
         KeyPress::Char('c') => return s.on_selected(Action::Copy),
         KeyPress::Char('s') => return s.on_selected(Action::Save),
         KeyPress::Char('e') => return s.on_selected(Action::Edit),
-        KeyPress::Char('x') if s.source == Source::History => {
+        KeyPress::Char('x') if s.source == ShownSource::History => {
             s.message = Some(
                 "x is not offered in the history: 'tunnelctl local requests clear --history' \
                  deletes kept captures."

@@ -13,7 +13,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use tokio::time::Instant;
 
-use super::model::{handle, Action, Agent, KeyPress, Source, State};
+use super::model::{handle, Action, Agent, KeyPress, ShownSource, State};
 use super::screen::Screen;
 use crate::agent;
 use crate::capture::curl;
@@ -80,7 +80,7 @@ pub async fn run(
     let recorder = match kept {
         CaptureSource::Agent => None,
         CaptureSource::Recording(r) => {
-            state.source = Source::Recording;
+            state.source = ShownSource::Recording;
             Some(std::cell::RefCell::new(*r))
         }
         CaptureSource::History(store) => {
@@ -89,7 +89,7 @@ pub async fn run(
             state.merge(read);
             // Nothing more comes: the agent is not asked (the title says whose captures these
             // are, and that they do not change).
-            state.source = Source::History;
+            state.source = ShownSource::History;
             state.url = format!("history {}", crate::escape::escape_path(store.path()));
             state.agent = Agent::Up;
             state.paused = true;
@@ -319,7 +319,7 @@ async fn act(
 ) {
     let said = match action {
         Action::None | Action::Quit | Action::Edit(_) => return,
-        Action::Replay(id) if state.source == Source::History => {
+        Action::Replay(id) if state.source == ShownSource::History => {
             let Some(kept) = state.get(&id).cloned() else {
                 return;
             };
@@ -376,7 +376,7 @@ async fn edit_and_send(
 ) -> String {
     let captured = match state.source {
         // The history's capture: the agent may no longer hold it.
-        Source::History => state
+        ShownSource::History => state
             .get(id)
             .cloned()
             .ok_or_else(|| Error::usage("no such capture")),
