@@ -28,7 +28,8 @@ pub struct RecordArgs {
     /// Only requests captured on this tunnel
     #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
     tunnel: Option<String>,
-    /// Drop the oldest kept captures beyond this size of the history (e.g. 500MiB, 2GB)
+    /// Drop the oldest kept captures beyond this size of the history (e.g. 500MiB, 2GB; at
+    /// least 64KiB); bounds that would drop most of it ask first
     /// [default: history_max_size, else 1GiB]
     #[arg(long, value_name = "SIZE", value_parser = crate::history::parse_max_size, allow_hyphen_values = true)]
     max_size: Option<u64>,
