@@ -48,22 +48,31 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// A recorder writing into `store`, which is trimmed to `limits` first.
-    pub fn new(mut store: Store, limits: Limits) -> Result<Recorder> {
-        let dropped = store
-            .trim(limits.max_size, limits.max_age)?
-            .into_iter()
-            .collect();
-        let (size, oldest_ns) = store.footprint()?;
+    /// A recorder writing into `store`, which is trimmed to `limits` first; when that would
+    /// drop more than half of what it holds, `ask` is asked first (with how many, and of how
+    /// many) and may refuse.
+    pub fn new(
+        mut store: Store,
+        limits: Limits,
+        ask: impl FnOnce(usize, u64) -> Result<()>,
+    ) -> Result<Recorder> {
+        let doomed = store.doomed(limits.max_size, limits.max_age)?;
+        if !doomed.is_empty() {
+            let all = store.count()?;
+            if doomed.len() as u64 * 2 > all {
+                ask(doomed.len(), all)?;
+            }
+        }
+        let (gone, left) = store.drop_doomed(doomed)?;
         Ok(Recorder {
             store,
             limits,
             done: HashSet::new(),
             pending: HashSet::new(),
-            size,
-            oldest_ns,
+            size: left.size,
+            oldest_ns: left.oldest_ns,
             total: KeptCount::default(),
-            dropped,
+            dropped: gone.into_iter().collect(),
         })
     }
 
@@ -158,9 +167,9 @@ impl Recorder {
         let cut = self.age_cut();
         let too_old = self.oldest_ns.is_some_and(|o| o < cut);
         if self.size > self.limits.max_size || too_old {
-            let gone = self.store.trim(self.limits.max_size, self.limits.max_age)?;
+            let (gone, left) = self.store.trim(self.limits.max_size, self.limits.max_age)?;
             self.dropped.extend(gone);
-            (self.size, self.oldest_ns) = self.store.footprint()?;
+            (self.size, self.oldest_ns) = (left.size, left.oldest_ns);
             // The newest capture is kept whatever its size: no trim until more come.
             self.size = self.size.min(self.limits.max_size);
         }
@@ -180,7 +189,7 @@ mod tests {
             max_size: u64::MAX,
             max_age: Duration::from_secs(86_400 * 3650),
         };
-        let mut r = Recorder::new(store, limits).unwrap();
+        let mut r = Recorder::new(store, limits, |_, _| Ok(())).unwrap();
         let json = |answered: bool| {
             let response = if answered {
                 serde_json::json!({"status_code": 200, "raw": "SFRUUC8xLjEgMjAwIE9LDQoNCg=="})

@@ -2,16 +2,17 @@
 //! becomes a query of that index.
 //!
 //! The index (SQLite FTS5, `ascii` tokenizer, no positions) holds the words of each capture's
-//! decoded text ([`decoded_text`]: the one text a live `--grep` reads too): start lines, header fields and bodies with their encoding undone
+//! decoded text ([`decoded_text`]: the one text a live `--grep` reads too): start lines,
+//! header fields and bodies, whole, with their encoding undone
 //! ([`crate::capture::body::searchable`]). A word is a run of ASCII letters and digits (any
-//! other byte of UTF-8 text counts as a letter), matched in any ASCII case; a word with letters beyond ASCII (`Übersetzung`) could be kept in
-//! another case, so it is not asked of the index but found by reading every capture the other
-//! words leave, in any case. Bodies are indexed whole, however large. A `--grep` text
-//! asks the index for captures holding each of its words (its last one as the start of a
-//! word), then each one found is checked for the whole text ([`holds`]): the index only
+//! other byte of UTF-8 text counts as a letter), matched in any ASCII case; a word with
+//! letters beyond ASCII (`Übersetzung`) could be kept in another case, so it is not asked of
+//! the index but found by reading the captures the other words leave, in any case. A `--grep`
+//! text asks the index for captures holding each of its words (its last one as the start of
+//! a word), then each one found is checked for the whole text ([`holds`]): the index only
 //! narrows down which captures to read. So a text found in history starts at the start of a
 //! word (`paid` finds `invoice.paid`; `voice` does not find `invoice`), and a text with no
-//! word in it (`{}`) is looked for in every capture, without the index.
+//! word the index can use (`{}`) is looked for in every capture, without the index.
 
 use crate::capture::filter::{contains_folded, decoded_text, holds_raw};
 use crate::capture::Exchange;

@@ -303,53 +303,73 @@ impl Store {
         Ok(n)
     }
 
-    /// Drops the oldest captures beyond `max_size` bytes (of their JSON) and those captured
-    /// more than `max_age` ago (the newest is kept whatever its size); the IDs of those that
-    /// went.
-    pub fn trim(&mut self, max_size: u64, max_age: Duration) -> Result<Vec<String>> {
+    /// What the bounds drop now: the oldest captures beyond `max_size` bytes (of their JSON)
+    /// and those captured more than `max_age` ago (the newest is kept whatever its size).
+    /// Read in one pass over the file, so that the caller may ask before [`Store::drop_doomed`].
+    pub fn doomed(&self, max_size: u64, max_age: Duration) -> Result<Doomed> {
+        doomed(&self.conn, max_size, max_age).map_err(|e| failure(&self.path, "reading it", &e))
+    }
+
+    /// Drops what [`Store::doomed`] found, in one transaction; the IDs of those that went and
+    /// what is left.
+    pub fn drop_doomed(&mut self, doomed: Doomed) -> Result<(Vec<String>, Footprint)> {
         let what = "removing captures from it";
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| failure(&path, what, &e);
         let tx = self.write(what)?;
-        let doomed = doomed(&tx, max_size, max_age).map_err(fail)?;
-        for (seq, _) in &doomed {
+        for (seq, _) in &doomed.rows {
             tx.execute("DELETE FROM search WHERE rowid = ?1", [seq])
                 .map_err(fail)?;
             tx.execute("DELETE FROM captures WHERE seq = ?1", [seq])
                 .map_err(fail)?;
         }
         tx.commit().map_err(fail)?;
-        Ok(doomed.into_iter().map(|(_, id)| id).collect())
+        let gone = doomed.rows.into_iter().map(|(_, id)| id).collect();
+        Ok((gone, doomed.left))
     }
 
-    /// How many captures [`Store::trim`] would drop, without dropping them.
-    pub fn beyond(&self, max_size: u64, max_age: Duration) -> Result<usize> {
-        doomed(&self.conn, max_size, max_age)
-            .map(|d| d.len())
-            .map_err(|e| failure(&self.path, "reading it", &e))
-    }
-
-    /// The bytes of the kept captures' JSON, and when the oldest was captured (Unix
-    /// nanoseconds), to tell cheaply when the bounds are passed.
-    pub fn footprint(&self) -> Result<(u64, Option<i64>)> {
-        self.conn
-            .query_row(
-                "SELECT coalesce(sum(size), 0), min(start_ns) FROM captures",
-                [],
-                |r| Ok((r.get::<_, i64>(0)?.max(0) as u64, r.get(1)?)),
-            )
-            .map_err(|e| failure(&self.path, "reading it", &e))
+    /// [`Store::doomed`], then [`Store::drop_doomed`].
+    pub fn trim(&mut self, max_size: u64, max_age: Duration) -> Result<(Vec<String>, Footprint)> {
+        let doomed = self.doomed(max_size, max_age)?;
+        self.drop_doomed(doomed)
     }
 }
 
-/// The rows (`seq`) that the bounds drop: those captured more than `max_age` ago, then the
-/// oldest beyond `max_size` bytes (but not the newest: one capture larger than the bound is
-/// kept alone rather than leave nothing).
-fn doomed(
-    conn: &Connection,
-    max_size: u64,
-    max_age: Duration,
-) -> rusqlite::Result<Vec<(i64, String)>> {
+/// What the kept captures take: the bytes of their JSON, and when the oldest was captured
+/// (Unix nanoseconds), to tell cheaply when the bounds are passed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Footprint {
+    /// Bytes of JSON.
+    pub size: u64,
+    /// When the oldest was captured.
+    pub oldest_ns: Option<i64>,
+}
+
+/// The captures the bounds drop, and what is left once they went.
+#[derive(Debug, Default)]
+pub struct Doomed {
+    /// Each one's row and ID, oldest first.
+    rows: Vec<(i64, String)>,
+    /// What is left.
+    pub left: Footprint,
+}
+
+impl Doomed {
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// None?
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
+/// The rows that the bounds drop: those captured more than `max_age` ago, then the oldest
+/// beyond `max_size` bytes (but not the newest: one capture larger than the bound is kept
+/// alone rather than leave nothing).
+fn doomed(conn: &Connection, max_size: u64, max_age: Duration) -> rusqlite::Result<Doomed> {
     let age = time::Duration::try_from(max_age).unwrap_or(time::Duration::MAX);
     let cut = OffsetDateTime::now_utc()
         .checked_sub(age)
@@ -362,13 +382,14 @@ fn doomed(
         )
         .optional()?;
     let Some(newest) = newest else {
-        return Ok(Vec::new());
+        return Ok(Doomed::default());
     };
     let total: i64 = conn.query_row("SELECT coalesce(sum(size), 0) FROM captures", [], |r| {
         r.get(0)
     })?;
+    let mut left = total;
     let mut excess = total.saturating_sub(i64::try_from(max_size).unwrap_or(i64::MAX));
-    let mut doomed = Vec::new();
+    let mut doomed = Doomed::default();
     let mut oldest =
         conn.prepare("SELECT seq, size, start_ns, id FROM captures ORDER BY start_ns, seq")?;
     let mut rows = oldest.query([])?;
@@ -376,11 +397,14 @@ fn doomed(
         let (seq, size, start): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
         let too_old = start < cut;
         if !too_old && (excess <= 0 || seq == newest) {
+            doomed.left.oldest_ns = Some(start);
             break;
         }
-        doomed.push((seq, row.get(3)?));
+        doomed.rows.push((seq, row.get(3)?));
         excess -= size;
+        left -= size;
     }
+    doomed.left.size = left.max(0) as u64;
     Ok(doomed)
 }
 
@@ -445,6 +469,7 @@ mod tests {
             r#"{"type":"charge"}"#,
             true,
         );
+        let b_size = b.json().unwrap().len() as u64;
         assert_eq!(
             s.keep(&[a.clone(), b.clone()]).unwrap(),
             KeptCount { new: 2, updated: 0 }
@@ -473,14 +498,14 @@ mod tests {
         assert_eq!(
             s.trim(u64::MAX, Duration::from_secs(3650 * 86_400))
                 .unwrap()
+                .0
                 .len(),
             0
         );
         let size = a2.json().unwrap().len() as u64;
-        assert_eq!(
-            s.trim(size, Duration::from_secs(3650 * 86_400)).unwrap(),
-            ["airt_a"]
-        );
+        let (gone, left) = s.trim(size, Duration::from_secs(3650 * 86_400)).unwrap();
+        assert_eq!(gone, ["airt_a"]);
+        assert_eq!(left.size, b_size);
         assert_eq!(
             ids(&s, &StoredSelection::default()),
             ["airt_b"],

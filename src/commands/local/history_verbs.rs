@@ -61,18 +61,15 @@ pub fn recorder(
         },
     };
     let store = Store::open(&history_path(ctx)?)?;
-    let beyond = store.beyond(limits.max_size, limits.max_age)?;
-    let all = store.count()?;
-    if beyond > 0 && beyond as u64 * 2 > all {
+    let file = escape_path(store.path());
+    Recorder::new(store, limits, |doomed, all| {
         ctx.confirm(&format!(
-            "The bounds (at most {} and {}) drop {beyond} of the {all} captures kept in {}, \
+            "The bounds (at most {} and {}) drop {doomed} of the {all} captures kept in {file}, \
              the oldest. Drop them?",
             bytesize::ByteSize::b(limits.max_size).display().iec(),
             humantime::format_duration(limits.max_age),
-            escape_path(store.path())
-        ))?;
-    }
-    Recorder::new(store, limits)
+        ))
+    })
 }
 
 /// The history file of this run. Its captures may hold the user's API key, redacted as in the
