@@ -80,18 +80,25 @@ impl Store {
         &self.path
     }
 
-    /// Opens `path` for writing once a read-only look said it is ours (or empty). A
-    /// read-write connection may change a file as it closes (the last one checkpoints the
-    /// write-ahead log into the database and deletes the log): another program's database
-    /// is only ever looked at read-only, so it is left exactly as it was.
+    /// Opens `path` for writing once it is known to be ours (or empty). A read-write
+    /// connection may change a file as it closes (the last one checkpoints the write-ahead
+    /// log into the database and deletes the log), and any connection to a database in WAL
+    /// mode makes the `-wal` and `-shm` files beside it: another program's database is told
+    /// by its header alone, and when a write-ahead log beside it may hold more, by a
+    /// read-only look, so that it is left exactly as it was.
     fn connect(path: &Path) -> Result<(Connection, Found)> {
         let open = |flags: OpenFlags| {
             Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX)
                 .map_err(|e| failure(path, "opening it", &e))
         };
-        let reader = open(OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-        schema::look(&reader, path)?;
-        drop(reader);
+        if file::has_log(path) {
+            let reader = open(OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+            schema::look(&reader, path)?;
+        } else if let Some(h) = file::header(path) {
+            if !schema::could_be_ours(h.application_id, h.user_version, h.has_tables) {
+                return Err(schema::not_ours(path));
+            }
+        }
         let conn = open(OpenFlags::SQLITE_OPEN_READ_WRITE)?;
         let found = schema::look(&conn, path)?;
         Ok((conn, found))

@@ -907,6 +907,22 @@ fn another_programs_database_and_its_write_ahead_log_are_only_read() {
         sqlite3(&path, "SELECT x FROM notes;").as_deref(),
         Some("theirs")
     );
+    // Closed cleanly, in WAL mode: looking at it makes no `-wal` or `-shm` file beside it.
+    let clean = env.dir.path().join("clean.sqlite3");
+    sqlite3(&clean, "PRAGMA journal_mode = WAL; CREATE TABLE t (x);");
+    let before = read(&clean);
+    let shown = clean.to_str().unwrap();
+    local(
+        &env,
+        &["--history-file", shown, "requests", "record", "--once"],
+    )
+    .code(3)
+    .says("not a tunnelctl history");
+    assert!(read(&clean) == before, "the clean database changed");
+    for beside in ["-wal", "-shm"] {
+        let made = PathBuf::from(format!("{shown}{beside}"));
+        assert!(!made.exists(), "{} was made", made.display());
+    }
     let versioned = env.dir.path().join("versioned.sqlite3");
     sqlite3(&versioned, "PRAGMA user_version = 5;");
     let before = read(&versioned);
