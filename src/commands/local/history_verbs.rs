@@ -84,7 +84,14 @@ fn history_path(ctx: &Context) -> Result<std::path::PathBuf> {
 
 /// Says what a recorder that follows something else (`tail`, the inspector) kept, on stderr.
 pub fn say_recorded(ctx: &Context, rec: &Recorder) -> Result<()> {
-    ctx.note(&rec.summary()?.1);
+    let line = rec.summary()?.1;
+    // On a terminal, written over the `^C` it echoed for a Ctrl-C.
+    let over = if ctx.printer.streams.err_is_terminal() {
+        "\r"
+    } else {
+        ""
+    };
+    ctx.note(&format!("{over}{line}"));
     Ok(())
 }
 
