@@ -125,9 +125,7 @@ impl Context {
     /// shown on screen must hide it as every other output does.
     pub fn agent(&self) -> Result<agent::AgentClient> {
         let values = self.settings.values()?;
-        if let Some(key) = &values.api_key.value {
-            crate::secrets::register_secret(key);
-        }
+        self.know_api_key();
         let base = validate_agent_url(&values.agent_url.value)?;
         let hint = format!(
             "Is the agent running? Its API was looked for at {base}; point elsewhere with --agent-url or TUNNELCTL_AGENT_URL."
@@ -138,6 +136,16 @@ impl Context {
         // Captured requests carry whole bodies: a list may be hundreds of megabytes.
         opts.max_body = AGENT_MAX_BODY;
         Ok(agent::AgentClient::new(Http::new(opts)?))
+    }
+
+    /// Makes the user's API key a secret this run redacts wherever it shows: in captures
+    /// (the agent's or the history's, which a visitor may have sent it in), in traces.
+    pub fn know_api_key(&self) {
+        if let Ok(values) = self.settings.values() {
+            if let Some(key) = &values.api_key.value {
+                crate::secrets::register_secret(key);
+            }
+        }
     }
 
     /// A client for sending requests as they were captured or saved to `upstream`, someone's

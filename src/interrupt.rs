@@ -46,7 +46,8 @@ pub fn graceful() -> GracefulGuard {
     graceful_saying(BULK_NOTE)
 }
 
-/// Enters graceful mode; the first stop signal says `note` (what happens now).
+/// Enters graceful mode; the first stop signal says `note` (what happens now), or nothing
+/// when it is empty.
 pub fn graceful_saying(note: &'static str) -> GracefulGuard {
     if let Ok(mut n) = NOTE.lock() {
         *n = note;
@@ -145,7 +146,10 @@ pub async fn hard_stop() -> Error {
         LAST.store(signal, Ordering::SeqCst);
         if GRACEFUL.load(Ordering::SeqCst) && !REQUESTED.swap(true, Ordering::SeqCst) {
             let note = NOTE.lock().map_or(BULK_NOTE, |n| *n);
-            eprintln!("\nStopping ({}): {note}", name(signal));
+            // An empty note: the command says it stops itself (below its spinner's line).
+            if !note.is_empty() {
+                eprintln!("\nStopping ({}): {note}", name(signal));
+            }
             continue;
         }
         return error_for(signal);

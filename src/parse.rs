@@ -159,6 +159,24 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     }
 }
 
+/// The smallest size bound of the capture history (`--max-size`, `history_max_size`): room
+/// for a few ordinary captures. A bound that cannot hold one would drop the whole history
+/// without a word.
+pub const SMALLEST_HISTORY_SIZE: u64 = 64 * 1024;
+
+/// Parses a size bound of the capture history: a size as [`parse_size`] takes it, at least
+/// [`SMALLEST_HISTORY_SIZE`].
+pub fn parse_history_size(text: &str) -> Result<u64, String> {
+    let n = parse_size(text)?;
+    if n < SMALLEST_HISTORY_SIZE {
+        return Err(format!(
+            "'{text}' is too small to hold the history: the smallest useful size is {}KiB",
+            SMALLEST_HISTORY_SIZE >> 10
+        ));
+    }
+    Ok(n)
+}
+
 /// 1 to 20 attempts.
 pub fn parse_attempts(s: &str) -> Result<u32, String> {
     match s.trim().parse::<i64>() {

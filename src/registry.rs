@@ -194,7 +194,7 @@ pub const HISTORY_MAX_SIZE: Setting = Setting::new(
     "largest size of the capture history, e.g. 500MiB",
 )
 .default(Default::Value("1GiB"))
-.check(|t| crate::parse::parse_size(t).map(drop));
+.check(|t| crate::parse::parse_history_size(t).map(drop));
 /// How old a capture the history keeps may grow.
 pub const HISTORY_MAX_AGE: Setting = Setting::new(
     "history_max_age",

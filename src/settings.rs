@@ -172,7 +172,7 @@ impl Settings {
     }
 
     fn resolve(&self) -> Result<SettingValues> {
-        use crate::parse::{parse_attempts, parse_lookback, parse_size};
+        use crate::parse::{parse_attempts, parse_history_size, parse_lookback};
         let mut webhook_secrets = Secrets::new();
         for provider in Provider::ALL {
             if let Some(secret) = self.text(provider.setting())?.value {
@@ -186,7 +186,7 @@ impl Settings {
             max_attempts: self.typed(&registry::MAX_ATTEMPTS, parse_attempts)?,
             rate: self.typed(&registry::RATE, str::parse)?,
             history_file: self.history_file()?,
-            history_max_size: self.typed(&registry::HISTORY_MAX_SIZE, parse_size)?,
+            history_max_size: self.typed(&registry::HISTORY_MAX_SIZE, parse_history_size)?,
             history_max_age: self.typed(&registry::HISTORY_MAX_AGE, parse_lookback)?,
             webhook_secrets,
         })

@@ -10,17 +10,6 @@ use serde_json::{json, Value};
 use crate::error::{Error, Result};
 use crate::http::{encode_segment, Http};
 
-/// How many of the newest captures the next poll of a follower (the inspector, `tail`, a
-/// recorder) asks for, before its own bounds: four times as many after a poll that `asked`
-/// for a window and `got` it whole, every one `new` (some may have been missed); otherwise
-/// twice what was new.
-pub fn next_window(asked: Option<usize>, got: usize, new: usize) -> usize {
-    match asked {
-        Some(n) if got >= n && new >= got => n.saturating_mul(4),
-        _ => new.saturating_mul(2),
-    }
-}
-
 /// A client of the local agent API.
 pub struct AgentClient {
     http: Http,

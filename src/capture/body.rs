@@ -192,7 +192,8 @@ pub fn show(msg: &Message) -> Shown {
 /// A message's text as a search finds it: the start line and header fields, then the body with
 /// its `Content-Encoding` undone and read as what it holds (JSON with its `\u` escapes undone,
 /// form fields percent-decoded, multipart parts as the detail view shows them). A binary body
-/// adds nothing: there are no words in it. Used by the capture history's search index.
+/// adds nothing: there are no words in it. The body is taken whole, however large. Used by
+/// every text search: `--grep` live and in the history (and its index), the inspector's `/`.
 pub fn searchable(msg: &Message) -> String {
     let mut text = msg.start_line.clone();
     for (name, value) in &msg.headers {
@@ -205,7 +206,6 @@ pub fn searchable(msg: &Message) -> String {
     let Some(body) = as_text(&bytes) else {
         return text;
     };
-    let (body, _) = cut(body);
     let ctype = msg
         .header("content-type")
         .unwrap_or("")
@@ -358,14 +358,23 @@ fn escape_keep_tabs(line: &str) -> String {
         .join("    ")
 }
 
-/// Pretty-printed, tokenised JSON; `None` when it is not JSON.
+/// JSON up to this size is pretty-printed (its value tree takes several times its size);
+/// larger, it is shown as text.
+const MAX_PRETTY: usize = 8 * 1024 * 1024;
+
+/// Pretty-printed, tokenised JSON, cut as text is past [`MAX_TEXT`] (with the note of the
+/// cut); `None` when it is not JSON. A body of a megabyte or more is pretty-printed as `get`
+/// prints it, not shown as one line of text.
 fn json_lines(text: &str) -> Option<Vec<Line>> {
-    if text.len() > MAX_TEXT {
+    if text.len() > MAX_PRETTY {
         return None;
     }
     let value: serde_json::Value = serde_json::from_str(text).ok()?;
     let pretty = serde_json::to_string_pretty(&value).ok()?;
-    Some(pretty.lines().map(json_line).collect())
+    let (shown, more) = cut(&pretty);
+    let mut lines: Vec<Line> = shown.lines().map(json_line).collect();
+    lines.extend(more);
+    Some(lines)
 }
 
 /// One line of pretty-printed JSON split into tones.

@@ -29,6 +29,7 @@ use std::fmt;
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
+use super::body::searchable;
 use super::exchange::{Exchange, Part};
 use super::message::is_token;
 use crate::signature::{Provider, Secrets, Verdict};
@@ -411,9 +412,30 @@ pub fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
     })
 }
 
-/// Does the request or the response hold `needle` (already lower-case) in its start line,
-/// header names and values or body, ignoring ASCII case?
-fn contains_text(e: &Exchange, needle: &str) -> bool {
+/// Does `hay` hold `needle` (already lower-case), in any case, beyond ASCII too
+/// (`ÉCOLE` holds `école`)?
+pub fn contains_folded(hay: &str, needle: &str) -> bool {
+    if needle.is_ascii() && hay.is_ascii() {
+        return contains_ignore_case(hay.as_bytes(), needle.as_bytes());
+    }
+    hay.to_lowercase().contains(needle)
+}
+
+/// The decoded text of a capture, as a text search reads it besides its bytes: the request,
+/// then the response, each with its body decoded ([`crate::capture::body::searchable`]:
+/// gzip and deflate undone, form fields percent-decoded, JSON escapes read), whole.
+pub fn decoded_text(e: &Exchange) -> String {
+    let mut text = searchable(&e.request_message());
+    if let Some(response) = e.response_message() {
+        text.push('\n');
+        text.push_str(&searchable(&response));
+    }
+    text
+}
+
+/// Does the capture hold `needle` (already lower-case) in its bytes as captured (start line,
+/// header names and values, body), ignoring ASCII case?
+pub fn holds_raw(e: &Exchange, needle: &str) -> bool {
     let n = needle.as_bytes();
     let holds = |part: &Part, is_request: bool| match &part.raw {
         Some(raw) => contains_ignore_case(raw, n),
@@ -423,6 +445,13 @@ fn contains_text(e: &Exchange, needle: &str) -> bool {
         || e.response.as_ref().is_some_and(|r| holds(r, false))
         || contains_ignore_case(e.method().as_bytes(), n)
         || contains_ignore_case(e.uri().as_bytes(), n)
+}
+
+/// Does the request or the response hold `needle` (already lower-case): in its bytes, or in
+/// its decoded text in any case? One rule for the live `--grep`, the inspector's `/` and
+/// `--history --grep`.
+fn contains_text(e: &Exchange, needle: &str) -> bool {
+    holds_raw(e, needle) || contains_folded(&decoded_text(e), needle)
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 //! - [`body_room`]: a body cut to about a screenful for a terminal.
 //! - [`filter`]: the filter language of the inspector's `/` bar and of `requests list`.
 //! - [`wildcard`]: the one glob dialect, for every pattern a user writes.
+//! - [`follow`]: the one capture follower (poll window, cadence, pending rechecks) under
+//!   `tail`, `record` and the inspector.
 //! - [`curl`], [`har`]: a capture as a curl command line; HAR logs written and read.
 //! - [`streamed`]: a capture's JSON text written out (`--json`) as it is read, no value tree.
 //! - [`view`]: how the command line shows captures (`get`, `tail`, replays, sent requests).
@@ -23,6 +25,7 @@ pub mod body_room;
 pub mod curl;
 pub mod exchange;
 pub mod filter;
+pub mod follow;
 pub mod har;
 pub mod message;
 pub mod replay;

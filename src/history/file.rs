@@ -7,7 +7,7 @@
 //! created 0700 (only the folders tunnelctl creates: an existing one is the user's).
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::escape::escape_path;
@@ -85,6 +85,41 @@ pub fn look(path: &Path) -> Result<FileKind> {
     }
 }
 
+/// What a database's header says of whose it is, read without SQLite (which creates the
+/// `-wal` and `-shm` files beside a database in WAL mode that it opens, even read-only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    /// `PRAGMA application_id`.
+    pub application_id: i64,
+    /// `PRAGMA user_version`.
+    pub user_version: i64,
+    /// Does its schema (the table on page 1) name anything: a table, an index?
+    pub has_tables: bool,
+}
+
+/// The header of the database at `path` (`None` when it cannot be read whole). What the
+/// last writes left in a write-ahead log ([`has_log`]) is not in it yet.
+pub fn header(path: &Path) -> Option<Header> {
+    // The 100 bytes of the file header, then the header of page 1's b-tree (the schema): its
+    // kind (13: a leaf) and how many cells (entries) it holds.
+    let mut head = [0u8; 105];
+    std::fs::File::open(path).ok()?.read_exact(&mut head).ok()?;
+    let word = |at: usize| u32::from_be_bytes([head[at], head[at + 1], head[at + 2], head[at + 3]]);
+    let cells = u16::from_be_bytes([head[103], head[104]]);
+    Some(Header {
+        application_id: i64::from(word(68) as i32),
+        user_version: i64::from(word(60) as i32),
+        has_tables: !(head[100] == 13 && cells == 0),
+    })
+}
+
+/// Is there a write-ahead log with something in it beside the database at `path`?
+pub fn has_log(path: &Path) -> bool {
+    let mut log = path.as_os_str().to_owned();
+    log.push("-wal");
+    std::fs::metadata(PathBuf::from(log)).is_ok_and(|m| m.len() > 0)
+}
+
 /// Creates an empty history file at `path`, 0600, and the folders above it that are missing,
 /// 0700. A file another recorder created meanwhile is left to it.
 pub fn create(path: &Path) -> Result<()> {
@@ -132,6 +167,31 @@ mod tests {
         assert_eq!(e.exit_code(), 3);
         assert!(e.to_string().contains("not a SQLite database"), "{e}");
         assert!(look(dir.path()).unwrap_err().to_string().contains("folder"));
+    }
+
+    #[test]
+    fn a_header_says_whose_a_database_is_without_sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d.sqlite3");
+        let c = rusqlite::Connection::open(&p).unwrap();
+        c.execute_batch("PRAGMA user_version = 0; VACUUM;").unwrap();
+        let blank = header(&p).unwrap();
+        assert_eq!((blank.application_id, blank.has_tables), (0, false));
+        c.execute_batch("CREATE TABLE t (x); PRAGMA user_version = 3; PRAGMA application_id = 7;")
+            .unwrap();
+        drop(c);
+        let theirs = header(&p).unwrap();
+        assert_eq!(
+            (
+                theirs.application_id,
+                theirs.user_version,
+                theirs.has_tables
+            ),
+            (7, 3, true)
+        );
+        assert!(!has_log(&p));
+        std::fs::write(dir.path().join("short"), "SQLite").unwrap();
+        assert!(header(&dir.path().join("short")).is_none());
     }
 
     #[cfg(unix)]

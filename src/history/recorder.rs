@@ -1,25 +1,21 @@
 //! What a recorder keeps of each poll of the agent, shared by `local requests record`,
-//! `local requests tail --record` and `local inspect --record`: new captures, and captures
-//! kept while pending once they come back answered. Captures already kept answered are
-//! skipped before the database is touched, so a poll that brings nothing new costs nothing.
-//! The bounds (`history_max_size`, `history_max_age`) are applied when it opens and then
-//! now and then ([`TRIM_EVERY`]).
+//! `local requests tail --record` and `local inspect --record` (each follows the agent with
+//! [`crate::capture::follow::Follower`]): new captures, and captures kept while pending once
+//! they come back answered. Captures already kept answered are skipped before the database is
+//! touched, so a poll that brings nothing new costs nothing.
+//!
+//! The bounds (`history_max_size`, `history_max_age`) hold while it records, not only when it
+//! opens: it counts the bytes it adds and knows when the oldest kept capture was captured, so
+//! it can tell at no cost after each poll whether a bound is passed, and trims then.
 
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::store::{KeptCount, Store};
+use super::store::{start_ns, KeptCount, Store};
 use crate::capture::Exchange;
 use crate::error::Result;
+use crate::escape::escape_path;
 
-/// How often the bounds are applied while recording.
-pub const TRIM_EVERY: Duration = Duration::from_secs(30);
-/// The fewest of the newest captures a poll asks for, after the first.
-pub const MIN_WINDOW: usize = 50;
-/// The most a poll asks for, after the first.
-pub const MAX_WINDOW: usize = 10_000;
-/// Pending captures beyond the window asked for by ID on one poll.
-pub const PENDING_PER_POLL: usize = 4;
 
 /// The bounds of the history.
 #[derive(Debug, Clone, Copy)]
@@ -36,32 +32,45 @@ pub struct Recorder {
     limits: Limits,
     /// Kept answered: nothing more to keep of them.
     done: HashSet<String>,
-    /// Kept while pending, in the order they came.
-    pending: Vec<String>,
-    /// Where the turn of pending captures asked for by ID goes on from.
-    next_pending: usize,
-    /// When the bounds were last applied (`None`: not since it opened, so after the first
-    /// write).
-    last_trim: Option<Instant>,
+    /// Kept while pending.
+    pending: HashSet<String>,
+    /// The bytes the file's captures hold, as far as this recorder knows (what others add is
+    /// seen at the next trim).
+    size: u64,
+    /// When the oldest kept capture was captured (Unix nanoseconds).
+    oldest_ns: Option<i64>,
     /// Everything kept since it started.
     pub total: KeptCount,
-    /// Captures dropped by the bounds since it started.
-    pub dropped: usize,
+    /// Captures dropped by the bounds since it started, or not kept for them (each once).
+    dropped: HashSet<String>,
 }
 
 impl Recorder {
-    /// A recorder writing into `store`, which is trimmed to `limits` first.
-    pub fn new(mut store: Store, limits: Limits) -> Result<Recorder> {
-        let dropped = store.trim(limits.max_size, limits.max_age)?;
+    /// A recorder writing into `store`, which is trimmed to `limits` first; when that would
+    /// drop more than half of what it holds, `ask` is asked first (with how many, and of how
+    /// many) and may refuse.
+    pub fn new(
+        mut store: Store,
+        limits: Limits,
+        ask: impl FnOnce(usize, u64) -> Result<()>,
+    ) -> Result<Recorder> {
+        let doomed = store.doomed(limits.max_size, limits.max_age)?;
+        if !doomed.is_empty() {
+            let all = store.count()?;
+            if doomed.len() as u64 * 2 > all {
+                ask(doomed.len(), all)?;
+            }
+        }
+        let (gone, left) = store.drop_doomed(doomed)?;
         Ok(Recorder {
             store,
             limits,
             done: HashSet::new(),
-            pending: Vec::new(),
-            next_pending: 0,
-            last_trim: None,
+            pending: HashSet::new(),
+            size: left.size,
+            oldest_ns: left.oldest_ns,
             total: KeptCount::default(),
-            dropped,
+            dropped: gone.into_iter().collect(),
         })
     }
 
@@ -70,108 +79,105 @@ impl Recorder {
         &self.store
     }
 
-    /// Keeps what is new in `batch` (captures with the agent's JSON kept); what this call kept.
+    /// Keeps what is new in `batch` (captures with the agent's JSON kept), then holds the
+    /// bounds; what this call kept.
     pub fn keep(&mut self, batch: &[Exchange]) -> Result<KeptCount> {
-        let fresh: Vec<&Exchange> = batch
+        let cut = self.age_cut();
+        let mut fresh: Vec<&Exchange> = batch
             .iter()
             .filter(|e| !e.id.is_empty() && !self.done.contains(&e.id))
             .filter(|e| e.answered() || !self.pending.contains(&e.id))
             .collect();
+        // Older than the age bound: dropped by the bounds rather than kept, once.
+        fresh.retain(|e| {
+            let too_old = start_ns(&e.start).is_some_and(|ns| ns < cut);
+            if too_old {
+                self.done.insert(e.id.clone());
+                self.dropped.insert(e.id.clone());
+            }
+            !too_old
+        });
         if fresh.is_empty() {
-            return self.trim_if_due().map(|()| KeptCount::default());
+            self.hold_bounds()?;
+            return Ok(KeptCount::default());
         }
         let kept = self.store.keep(fresh.iter().copied())?;
         for e in fresh {
+            self.size += e.json().map_or(0, |j| j.len() as u64);
+            if let Some(ns) = start_ns(&e.start) {
+                self.oldest_ns = Some(self.oldest_ns.map_or(ns, |o| o.min(ns)));
+            }
             if e.answered() {
-                self.pending.retain(|p| *p != e.id);
+                self.pending.remove(&e.id);
                 self.done.insert(e.id.clone());
             } else {
-                self.pending.push(e.id.clone());
+                self.pending.insert(e.id.clone());
             }
         }
         self.total.new += kept.new;
         self.total.updated += kept.updated;
-        self.trim_if_due()?;
+        self.hold_bounds()?;
         Ok(kept)
     }
 
-    /// A few of the captures kept pending that `batch` did not bring back, to ask the agent
-    /// for by ID (in turn, so each is asked now and then).
-    pub fn pending_beyond(&mut self, batch: &[Exchange]) -> Vec<String> {
-        let seen: HashSet<&str> = batch.iter().map(|e| e.id.as_str()).collect();
-        let missing: Vec<&String> = self
-            .pending
-            .iter()
-            .filter(|id| !seen.contains(id.as_str()))
-            .collect();
-        if missing.is_empty() {
-            return Vec::new();
-        }
-        let start = self.next_pending % missing.len();
-        let chosen: Vec<String> = missing
-            .iter()
-            .cycle()
-            .skip(start)
-            .take(PENDING_PER_POLL.min(missing.len()))
-            .map(|s| s.to_string())
-            .collect();
-        self.next_pending = start + chosen.len();
-        chosen
+    /// The line that says a follower records (`tail --record`, `inspect --record`,
+    /// `record`).
+    pub fn recording_into(&self) -> String {
+        format!("Recording into {}", escape_path(self.store.path()))
     }
 
-    /// The agent no longer has this pending capture: stop asking for it (it stays kept as
-    /// it was last seen).
-    pub fn forget(&mut self, id: &str) {
-        self.pending.retain(|p| p != id);
-        self.done.insert(id.to_string());
+    /// What it kept, as a result object (`--json`) and as the line people read.
+    pub fn summary(&self) -> Result<(serde_json::Value, String)> {
+        let all = self.store.count()?;
+        let file = self.store.path();
+        let dropped = match self.dropped.len() {
+            0 => String::new(),
+            n => format!("; {n} dropped by the bounds"),
+        };
+        let line = format!(
+            "Kept {} new capture(s), {} answered since, in {} ({all} in all{dropped})",
+            self.total.new,
+            self.total.updated,
+            escape_path(file)
+        );
+        let doc = serde_json::json!({
+            "file": file.to_string_lossy(),
+            "new": self.total.new,
+            "answered_since": self.total.updated,
+            "dropped": self.dropped.len(),
+            "kept": all,
+        });
+        Ok((doc, line))
     }
 
-    fn trim_if_due(&mut self) -> Result<()> {
-        if self.last_trim.is_none_or(|t| t.elapsed() >= TRIM_EVERY) {
-            self.dropped += self.store.trim(self.limits.max_size, self.limits.max_age)?;
-            self.last_trim = Some(Instant::now());
+    /// Captures started before this (Unix nanoseconds) are past the age bound.
+    fn age_cut(&self) -> i64 {
+        let age = time::Duration::try_from(self.limits.max_age).unwrap_or(time::Duration::MAX);
+        time::OffsetDateTime::now_utc()
+            .checked_sub(age)
+            .and_then(|t| i64::try_from(t.unix_timestamp_nanos()).ok())
+            .unwrap_or(i64::MIN)
+    }
+
+    /// Trims when a bound is passed: more bytes than `max_size`, or a capture older than
+    /// `max_age`.
+    fn hold_bounds(&mut self) -> Result<()> {
+        let cut = self.age_cut();
+        let too_old = self.oldest_ns.is_some_and(|o| o < cut);
+        if self.size > self.limits.max_size || too_old {
+            let (gone, left) = self.store.trim(self.limits.max_size, self.limits.max_age)?;
+            self.dropped.extend(gone);
+            (self.size, self.oldest_ns) = (left.size, left.oldest_ns);
+            // The newest capture is kept whatever its size: no trim until more come.
+            self.size = self.size.min(self.limits.max_size);
         }
         Ok(())
-    }
-}
-
-/// How many of the newest captures to ask for on each poll: everything first; then about
-/// twice what the last poll found new, four times as many after a poll that was new
-/// throughout (some may have been missed), between [`MIN_WINDOW`] and [`MAX_WINDOW`].
-#[derive(Debug, Default)]
-pub struct PollWindow {
-    window: Option<usize>,
-}
-
-impl PollWindow {
-    /// The limit of the next poll (`None`: all).
-    pub fn next_limit(&self) -> Option<usize> {
-        self.window
-    }
-
-    /// Learns from a poll that asked for `asked` and got `got` captures, `new` of them not
-    /// seen before.
-    pub fn took(&mut self, asked: Option<usize>, got: usize, new: usize) {
-        self.window =
-            Some(crate::agent::next_window(asked, got, new).clamp(MIN_WINDOW, MAX_WINDOW));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_window_follows_the_traffic() {
-        let mut p = PollWindow::default();
-        assert_eq!(p.next_limit(), None);
-        p.took(None, 3, 3);
-        assert_eq!(p.next_limit(), Some(MIN_WINDOW));
-        p.took(Some(MIN_WINDOW), MIN_WINDOW, MIN_WINDOW);
-        assert_eq!(p.next_limit(), Some(4 * MIN_WINDOW));
-        p.took(Some(200), 200, 0);
-        assert_eq!(p.next_limit(), Some(MIN_WINDOW));
-    }
 
     #[test]
     fn pending_captures_are_kept_then_updated_once() {
@@ -181,7 +187,7 @@ mod tests {
             max_size: u64::MAX,
             max_age: Duration::from_secs(86_400 * 3650),
         };
-        let mut r = Recorder::new(store, limits).unwrap();
+        let mut r = Recorder::new(store, limits, |_, _| Ok(())).unwrap();
         let json = |answered: bool| {
             let response = if answered {
                 serde_json::json!({"status_code": 200, "raw": "SFRUUC8xLjEgMjAwIE9LDQoNCg=="})
@@ -193,11 +199,9 @@ mod tests {
         let pending = Exchange::from_agent(json(false)).unwrap();
         assert_eq!(r.keep(std::slice::from_ref(&pending)).unwrap().new, 1);
         assert_eq!(r.keep(&[pending]).unwrap(), KeptCount::default());
-        assert_eq!(r.pending_beyond(&[]), ["airt_p"]);
         let answered = Exchange::from_agent(json(true)).unwrap();
         assert_eq!(r.keep(std::slice::from_ref(&answered)).unwrap().updated, 1);
         assert_eq!(r.keep(&[answered]).unwrap(), KeptCount::default());
-        assert!(r.pending_beyond(&[]).is_empty());
         assert_eq!(r.total, KeptCount { new: 1, updated: 1 });
     }
 }

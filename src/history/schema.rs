@@ -160,6 +160,23 @@ fn try_set_up(conn: &mut Connection, path: &Path) -> std::result::Result<(), Set
     tx.commit().map_err(sql("migrating it"))
 }
 
+/// Whether a database with this application ID and schema version, with tables or not, may
+/// be made or used as a history: ours, or one with nothing in it at all. A database with no
+/// table, no application ID and a schema version set is another program's, being set up
+/// (ours sets all three in one transaction).
+pub fn could_be_ours(app: i64, version: i64, tables: bool) -> bool {
+    app == APPLICATION_ID || (app == 0 && !tables && version == 0)
+}
+
+/// The error for another program's database (exit 3); it is left as it is.
+pub fn not_ours(path: &Path) -> Error {
+    Error::Config(format!(
+        "the history file {} is a SQLite database, but not a tunnelctl history; it was left \
+         as it is (give another with --history-file or TUNNELCTL_HISTORY_FILE)",
+        escape_path(path)
+    ))
+}
+
 /// The file's application ID, schema version and number of tables, read in one statement
 /// (so from one snapshot: read one by one, another program's setup could commit between
 /// them), checked.
@@ -174,11 +191,8 @@ fn identity(conn: &Connection, path: &Path) -> Result<Found> {
         )
         .map_err(|e| failure(path, "reading it", &e))?;
     let shown = escape_path(path);
-    if app != APPLICATION_ID && !(app == 0 && tables == 0) {
-        return Err(Error::Config(format!(
-            "the history file {shown} is a SQLite database, but not a tunnelctl history; it \
-             was left as it is (give another with --history-file or TUNNELCTL_HISTORY_FILE)"
-        )));
+    if !could_be_ours(app, version, tables > 0) {
+        return Err(not_ours(path));
     }
     if version > SCHEMA_VERSION {
         return Err(Error::Config(format!(

@@ -2,34 +2,26 @@
 //! becomes a query of that index.
 //!
 //! The index (SQLite FTS5, `ascii` tokenizer, no positions) holds the words of each capture's
-//! decoded text ([`text_of`]): start lines, header fields and bodies with their encoding undone
+//! decoded text ([`decoded_text`]: the one text a live `--grep` reads too): start lines,
+//! header fields and bodies, whole, with their encoding undone
 //! ([`crate::capture::body::searchable`]). A word is a run of ASCII letters and digits (any
-//! other byte of UTF-8 text counts as a letter), matched in any ASCII case. A `--grep` text
-//! asks the index for captures holding each of its words (its last one as the start of a
-//! word), then each one found is checked for the whole text ([`holds`]): the index only
+//! other byte of UTF-8 text counts as a letter), matched in any ASCII case; a word with
+//! letters beyond ASCII (`Übersetzung`) could be kept in another case, so it is not asked of
+//! the index but found by reading the captures the other words leave, in any case. A `--grep`
+//! text asks the index for captures holding each of its words (its last one as the start of
+//! a word), then each one found is checked for the whole text ([`holds`]): the index only
 //! narrows down which captures to read. So a text found in history starts at the start of a
 //! word (`paid` finds `invoice.paid`; `voice` does not find `invoice`), and a text with no
-//! word in it (`{}`) is looked for in every capture, without the index.
+//! word the index can use (`{}`) is looked for in every capture, without the index.
 
-use crate::capture::body::searchable;
-use crate::capture::filter::{contains_ignore_case, Clause, Query, Term};
+use crate::capture::filter::{contains_folded, decoded_text, holds_raw};
 use crate::capture::Exchange;
 
-/// The decoded text of a capture, as the index holds it: the request, then the response.
-pub fn text_of(e: &Exchange) -> String {
-    let mut text = searchable(&e.request_message());
-    if let Some(response) = e.response_message() {
-        text.push('\n');
-        text.push_str(&searchable(&response));
-    }
-    text
-}
-
-/// What the index is given of a capture: the words of its decoded text ([`text_of`]), each
+/// What the index is given of a capture: the words of its decoded text ([`decoded_text`]: the one text a live `--grep` reads too), each
 /// once, in lower case. The index holds no positions, only which captures hold a word, so a
 /// word said again adds nothing to it but work (a webhook's JSON repeats its keys).
 pub fn index_text(e: &Exchange) -> String {
-    let mut text = text_of(e);
+    let mut text = decoded_text(e);
     text.make_ascii_lowercase();
     let mut ws = words(&text);
     ws.sort_unstable();
@@ -87,6 +79,11 @@ pub fn index_query(texts: &[String]) -> Option<String> {
         let ws = words(text);
         let open_end = text.chars().last().is_some_and(in_word);
         for (i, w) in ws.iter().enumerate() {
+            // The index folds ASCII case only: a word with other letters (`Übersetzung`,
+            // `ÉCOLE`) could be held in another case, so it is found by reading.
+            if !w.is_ascii() {
+                continue;
+            }
             // A quoted FTS5 string: a quote inside is doubled (words hold none, but say so).
             let quoted = format!("\"{}\"", w.replace('"', "\"\""));
             terms.push(if open_end && i + 1 == ws.len() {
@@ -99,15 +96,10 @@ pub fn index_query(texts: &[String]) -> Option<String> {
     (!terms.is_empty()).then(|| terms.join(" AND "))
 }
 
-/// Does the capture hold `text` (lower-case) in its decoded text, or where a live `--grep`
-/// looks (its raw bytes)?
+/// Does the capture hold `text` (lower-case) in its decoded text (in any case, beyond ASCII
+/// too), or where a live `--grep` looks (its raw bytes)?
 pub fn holds(e: &Exchange, decoded: &str, text: &str) -> bool {
-    contains_ignore_case(decoded.as_bytes(), text.as_bytes())
-        || Query::from_clauses(vec![Clause {
-            negated: false,
-            term: Term::Text(text.to_string()),
-        }])
-        .matches(e)
+    contains_folded(decoded, text) || holds_raw(e, text)
 }
 
 #[cfg(test)]
@@ -125,7 +117,8 @@ mod tests {
             Some("\"paid\" AND \"x\"*")
         );
         assert_eq!(index_query(&["{}".into()]), None);
-        assert_eq!(index_query(&["café".into()]).as_deref(), Some("\"café\"*"));
+        assert_eq!(index_query(&["café".into()]), None, "read, in any case");
+        assert_eq!(index_query(&["café au".into()]).as_deref(), Some("\"au\"*"));
     }
 
     #[test]
@@ -133,7 +126,7 @@ mod tests {
         let raw = "POST /f HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\nnote=caf%C3%A9+au+lait";
         let json = serde_json::json!({"id": "airt_1", "request": {"raw": crate::capture::message::encode_base64(raw.as_bytes())}});
         let e = Exchange::from_json(&json.to_string()).unwrap();
-        let text = text_of(&e);
+        let text = decoded_text(&e);
         assert!(holds(&e, &text, "café au lait"), "{text}");
         assert!(holds(&e, &text, "caf%c3"), "the raw bytes too");
         assert!(!holds(&e, &text, "espresso"));

@@ -80,10 +80,26 @@ impl Store {
         &self.path
     }
 
+    /// Opens `path` for writing once it is known to be ours (or empty). A read-write
+    /// connection may change a file as it closes (the last one checkpoints the write-ahead
+    /// log into the database and deletes the log), and any connection to a database in WAL
+    /// mode makes the `-wal` and `-shm` files beside it: another program's database is told
+    /// by its header alone, and when a write-ahead log beside it may hold more, by a
+    /// read-only look, so that it is left exactly as it was.
     fn connect(path: &Path) -> Result<(Connection, Found)> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| failure(path, "opening it", &e))?;
+        let open = |flags: OpenFlags| {
+            Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+                .map_err(|e| failure(path, "opening it", &e))
+        };
+        if file::has_log(path) {
+            let reader = open(OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+            schema::look(&reader, path)?;
+        } else if let Some(h) = file::header(path) {
+            if !schema::could_be_ours(h.application_id, h.user_version, h.has_tables) {
+                return Err(schema::not_ours(path));
+            }
+        }
+        let conn = open(OpenFlags::SQLITE_OPEN_READ_WRITE)?;
         let found = schema::look(&conn, path)?;
         Ok((conn, found))
     }
@@ -238,7 +254,7 @@ impl Store {
                 let Some(e) = Exchange::from_json(json) else {
                     continue;
                 };
-                let decoded = search::text_of(&e);
+                let decoded = crate::capture::filter::decoded_text(&e);
                 if !selection
                     .texts
                     .iter()
@@ -262,6 +278,19 @@ impl Store {
             .map_err(|e| failure(&self.path, "reading it", &e))
     }
 
+    /// How many captures were captured before `before` (all of them when `None`).
+    pub fn count_before(&self, before: Option<OffsetDateTime>) -> Result<u64> {
+        let cut = before.map_or(i64::MAX, nanos);
+        self.conn
+            .query_row(
+                "SELECT count(*) FROM captures WHERE start_ns < ?1",
+                [cut],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| failure(&self.path, "reading it", &e))
+    }
+
     /// Removes the captures captured before `before` (all of them when `None`); how many.
     pub fn clear(&mut self, before: Option<OffsetDateTime>) -> Result<usize> {
         let cut = before.map_or(i64::MAX, nanos);
@@ -281,48 +310,109 @@ impl Store {
         Ok(n)
     }
 
-    /// Drops the oldest captures beyond `max_size` bytes (of their JSON) and those captured
-    /// more than `max_age` ago; how many went.
-    pub fn trim(&mut self, max_size: u64, max_age: Duration) -> Result<usize> {
-        let age = time::Duration::try_from(max_age).unwrap_or(time::Duration::MAX);
-        let mut gone = self.clear(OffsetDateTime::now_utc().checked_sub(age))?;
+    /// What the bounds drop now: the oldest captures beyond `max_size` bytes (of their JSON)
+    /// and those captured more than `max_age` ago (the newest is kept whatever its size).
+    /// Read in one pass over the file, so that the caller may ask before [`Store::drop_doomed`].
+    pub fn doomed(&self, max_size: u64, max_age: Duration) -> Result<Doomed> {
+        doomed(&self.conn, max_size, max_age).map_err(|e| failure(&self.path, "reading it", &e))
+    }
+
+    /// Drops what [`Store::doomed`] found, in one transaction; the IDs of those that went and
+    /// what is left.
+    pub fn drop_doomed(&mut self, doomed: Doomed) -> Result<(Vec<String>, Footprint)> {
         let what = "removing captures from it";
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| failure(&path, what, &e);
         let tx = self.write(what)?;
-        let total: i64 = tx
-            .query_row("SELECT coalesce(sum(size), 0) FROM captures", [], |r| {
-                r.get(0)
-            })
-            .map_err(fail)?;
-        let max = i64::try_from(max_size).unwrap_or(i64::MAX);
-        if total > max {
-            let mut excess = total - max;
-            let mut doomed = Vec::new();
-            {
-                let mut oldest = tx
-                    .prepare("SELECT seq, size FROM captures ORDER BY start_ns, seq")
-                    .map_err(fail)?;
-                let mut rows = oldest.query([]).map_err(fail)?;
-                while excess > 0 {
-                    let Some(row) = rows.next().map_err(fail)? else {
-                        break;
-                    };
-                    doomed.push(row.get::<_, i64>(0).map_err(fail)?);
-                    excess -= row.get::<_, i64>(1).map_err(fail)?;
-                }
-            }
-            for seq in &doomed {
-                tx.execute("DELETE FROM search WHERE rowid = ?1", [seq])
-                    .map_err(fail)?;
-                tx.execute("DELETE FROM captures WHERE seq = ?1", [seq])
-                    .map_err(fail)?;
-            }
-            gone += doomed.len();
+        for (seq, _) in &doomed.rows {
+            tx.execute("DELETE FROM search WHERE rowid = ?1", [seq])
+                .map_err(fail)?;
+            tx.execute("DELETE FROM captures WHERE seq = ?1", [seq])
+                .map_err(fail)?;
         }
         tx.commit().map_err(fail)?;
-        Ok(gone)
+        let gone = doomed.rows.into_iter().map(|(_, id)| id).collect();
+        Ok((gone, doomed.left))
     }
+
+    /// [`Store::doomed`], then [`Store::drop_doomed`].
+    pub fn trim(&mut self, max_size: u64, max_age: Duration) -> Result<(Vec<String>, Footprint)> {
+        let doomed = self.doomed(max_size, max_age)?;
+        self.drop_doomed(doomed)
+    }
+}
+
+/// What the kept captures take: the bytes of their JSON, and when the oldest was captured
+/// (Unix nanoseconds), to tell cheaply when the bounds are passed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Footprint {
+    /// Bytes of JSON.
+    pub size: u64,
+    /// When the oldest was captured.
+    pub oldest_ns: Option<i64>,
+}
+
+/// The captures the bounds drop, and what is left once they went.
+#[derive(Debug, Default)]
+pub struct Doomed {
+    /// Each one's row and ID, oldest first.
+    rows: Vec<(i64, String)>,
+    /// What is left.
+    pub left: Footprint,
+}
+
+impl Doomed {
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// None?
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
+/// The rows that the bounds drop: those captured more than `max_age` ago, then the oldest
+/// beyond `max_size` bytes (but not the newest: one capture larger than the bound is kept
+/// alone rather than leave nothing).
+fn doomed(conn: &Connection, max_size: u64, max_age: Duration) -> rusqlite::Result<Doomed> {
+    let age = time::Duration::try_from(max_age).unwrap_or(time::Duration::MAX);
+    let cut = OffsetDateTime::now_utc()
+        .checked_sub(age)
+        .map_or(i64::MIN, nanos);
+    let newest: Option<i64> = conn
+        .query_row(
+            "SELECT seq FROM captures ORDER BY start_ns DESC, seq DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(newest) = newest else {
+        return Ok(Doomed::default());
+    };
+    let total: i64 = conn.query_row("SELECT coalesce(sum(size), 0) FROM captures", [], |r| {
+        r.get(0)
+    })?;
+    let mut left = total;
+    let mut excess = total.saturating_sub(i64::try_from(max_size).unwrap_or(i64::MAX));
+    let mut doomed = Doomed::default();
+    let mut oldest =
+        conn.prepare("SELECT seq, size, start_ns, id FROM captures ORDER BY start_ns, seq")?;
+    let mut rows = oldest.query([])?;
+    while let Some(row) = rows.next()? {
+        let (seq, size, start): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        let too_old = start < cut;
+        if !too_old && (excess <= 0 || seq == newest) {
+            doomed.left.oldest_ns = Some(start);
+            break;
+        }
+        doomed.rows.push((seq, row.get(3)?));
+        excess -= size;
+        left -= size;
+    }
+    doomed.left.size = left.max(0) as u64;
+    Ok(doomed)
 }
 
 /// Now, in Unix nanoseconds.
@@ -335,7 +425,7 @@ fn nanos(t: OffsetDateTime) -> i64 {
 }
 
 /// The agent's `start` in Unix nanoseconds, when it reads as RFC 3339.
-fn start_ns(start: &str) -> Option<i64> {
+pub fn start_ns(start: &str) -> Option<i64> {
     OffsetDateTime::parse(start, &Rfc3339).ok().map(nanos)
 }
 
@@ -386,6 +476,7 @@ mod tests {
             r#"{"type":"charge"}"#,
             true,
         );
+        let b_size = b.json().unwrap().len() as u64;
         assert_eq!(
             s.keep(&[a.clone(), b.clone()]).unwrap(),
             KeptCount { new: 2, updated: 0 }
@@ -413,11 +504,15 @@ mod tests {
         assert!(ids(&s, &grep("refund")).is_empty());
         assert_eq!(
             s.trim(u64::MAX, Duration::from_secs(3650 * 86_400))
-                .unwrap(),
+                .unwrap()
+                .0
+                .len(),
             0
         );
         let size = a2.json().unwrap().len() as u64;
-        assert_eq!(s.trim(size, Duration::from_secs(3650 * 86_400)).unwrap(), 1);
+        let (gone, left) = s.trim(size, Duration::from_secs(3650 * 86_400)).unwrap();
+        assert_eq!(gone, ["airt_a"]);
+        assert_eq!(left.size, b_size);
         assert_eq!(
             ids(&s, &StoredSelection::default()),
             ["airt_b"],

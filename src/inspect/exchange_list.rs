@@ -39,6 +39,12 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, s: &State, theme: &Theme) {
     if s.dropped() > 0 {
         title.push_str(&format!(" · {} older dropped (memory limit)", s.dropped()));
     }
+    if s.left_out > 0 {
+        title.push_str(&format!(
+            " · {} older not read (memory limit; list --history has them)",
+            s.left_out
+        ));
+    }
     title.push(' ');
     let block = Block::default()
         .borders(Borders::ALL)

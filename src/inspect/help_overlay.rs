@@ -10,6 +10,7 @@ use super::popup::centered;
 use super::theme::Theme;
 use crate::capture::body::Tone;
 
+/// The keys, live; in the history, [`HISTORY_KEYS`] stand for those of the same key.
 const KEYS: &[(&str, &str)] = &[
     ("↑ ↓  j k", "move in the list, or scroll the detail"),
     (
@@ -29,6 +30,14 @@ const KEYS: &[(&str, &str)] = &[
     ("q Ctrl-C", "quit"),
 ];
 
+/// What `r`, `e`, `x` and `p` do in the history (`--history`).
+const HISTORY_KEYS: &[(&str, &str)] = &[
+    ("r", "send the kept request again (by tunnelctl)"),
+    ("e", "edit it and send it"),
+    ("x", "not here: local requests clear --history"),
+    ("p", "not here: the history does not change"),
+];
+
 /// Every word of the filter language (`crate::capture::filter`), a line each kind.
 const FILTERS: &[(&str, &str)] = &[
     ("text", "method, path, status, headers, bodies"),
@@ -38,8 +47,8 @@ const FILTERS: &[(&str, &str)] = &[
     ("!WORD", "turns a word round: !method:GET"),
 ];
 
-/// Draws the help over `area`.
-pub fn draw(f: &mut Frame<'_>, area: Rect, theme: &Theme) {
+/// Draws the help over `area`; `history`: for the kept captures (`--history`).
+pub fn draw(f: &mut Frame<'_>, area: Rect, theme: &Theme, history: bool) {
     let popup = centered(area, 64, (KEYS.len() + FILTERS.len() + 5) as u16);
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let pair = |(k, what): &(&str, &str)| {
@@ -48,7 +57,11 @@ pub fn draw(f: &mut Frame<'_>, area: Rect, theme: &Theme) {
             Span::styled(what.to_string(), theme.tone(Tone::Plain)),
         ])
     };
-    let mut lines: Vec<Line<'_>> = KEYS.iter().map(pair).collect();
+    let key = |k: &(&str, &str)| {
+        let instead = HISTORY_KEYS.iter().find(|h| history && h.0 == k.0);
+        pair(instead.unwrap_or(k))
+    };
+    let mut lines: Vec<Line<'_>> = KEYS.iter().map(key).collect();
     lines.push(Line::from(""));
     lines.push(Line::from(Span::styled(
         " Filter words (all must match):",

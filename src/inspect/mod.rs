@@ -2,16 +2,15 @@
 //! agent captures.
 //!
 //! [`model`] is the state and what each key does (pure, no terminal, no network), over the
-//! captures [`kept`] within a memory budget; [`feed`]
-//! decides what to ask the agent for next; [`run`] is the thin event loop around them (the
-//! terminal, the agent, the keys); [`screen`] draws the state, with its parts in `exchange_list`,
+//! captures [`kept`] within a memory budget; [`run`] is the thin event loop around them (the
+//! terminal, the agent through the one capture follower [`crate::capture::follow`], the
+//! keys); [`screen`] draws the state, with its parts in `exchange_list`,
 //! [`detail_pane`], `help_overlay` and `bottom`, coloured by `theme`. A capture is the one typed
 //! [`crate::capture::Exchange`], kept without its JSON text.
 
 mod bottom;
 pub mod detail_pane;
 mod exchange_list;
-pub mod feed;
 mod help_overlay;
 pub mod kept;
 pub mod model;

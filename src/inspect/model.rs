@@ -104,9 +104,26 @@ pub enum Agent {
     Gone(String),
 }
 
+/// Whose captures the inspector shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShownSource {
+    /// The agent's, live.
+    Agent,
+    /// The agent's, live, each one also kept in the history (`--record`).
+    Recording,
+    /// The history's (`--history`): read once; `r` and `e` send a kept request through
+    /// tunnelctl (the agent may no longer hold it), and `x` is not offered (the history is
+    /// cleared with `local requests clear --history`).
+    History,
+}
+
 /// Everything the inspector shows.
 #[derive(Debug)]
 pub struct State {
+    /// Whose captures these are.
+    pub source: ShownSource,
+    /// Older kept captures not read in, beyond the memory budget (`--history`).
+    pub left_out: u64,
     /// The agent API's URL, for messages.
     pub url: String,
     kept: Kept,
@@ -164,6 +181,8 @@ impl State {
     /// An empty inspector for the agent at `url` that keeps captures within `budget` bytes.
     pub fn with_budget(url: &str, budget: u64) -> State {
         State {
+            source: ShownSource::Agent,
+            left_out: 0,
             url: url.to_string(),
             kept: Kept::new(budget),
             visible: VecDeque::new(),
@@ -532,6 +551,9 @@ fn normal(s: &mut State, key: KeyPress) -> Action {
             s.chosen = s.selected;
         }
         KeyPress::Char('?') => s.mode = Mode::Help,
+        KeyPress::Char('p') if s.source == ShownSource::History => {
+            s.message = Some("The history does not change: nothing to pause.".into());
+        }
         KeyPress::Char('p') => {
             s.paused = !s.paused;
             s.message = Some(if s.paused {
@@ -544,6 +566,13 @@ fn normal(s: &mut State, key: KeyPress) -> Action {
         KeyPress::Char('c') => return s.on_selected(Action::Copy),
         KeyPress::Char('s') => return s.on_selected(Action::Save),
         KeyPress::Char('e') => return s.on_selected(Action::Edit),
+        KeyPress::Char('x') if s.source == ShownSource::History => {
+            s.message = Some(
+                "x is not offered in the history: 'tunnelctl local requests clear --history' \
+                 deletes kept captures."
+                    .into(),
+            );
+        }
         KeyPress::Char('x') => s.mode = Mode::ConfirmClear,
         _ => {}
     }

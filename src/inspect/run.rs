@@ -13,12 +13,12 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use tokio::time::Instant;
 
-use super::feed::{self, Feed};
-use super::model::{handle, Action, Agent, KeyPress, State};
+use super::model::{handle, Action, Agent, KeyPress, ShownSource, State};
 use super::screen::Screen;
 use crate::agent;
 use crate::capture::curl;
 use crate::capture::filter::Query;
+use crate::capture::follow::{self, Fetched, Follower};
 use crate::capture::message::encode_base64;
 use crate::capture::replay::edit::{chosen_editor, edit_to_send};
 use crate::capture::replay::resign::resign;
@@ -33,9 +33,6 @@ use crate::http::Http;
 use crate::output::Printer;
 use crate::signature::Secrets;
 
-/// How often the agent is asked for new captures while it answers: a new capture is on screen
-/// within this plus one answer.
-const EVERY: Duration = Duration::from_millis(250);
 /// Room for a whole frame of a large terminal, written at once.
 const FRAME_BYTES: usize = 1 << 18;
 
@@ -50,7 +47,7 @@ pub enum CaptureSource {
     /// The agent's alone.
     Agent,
     /// The agent's, each one also kept in the history (`--record`).
-    Recording(Recorder),
+    Recording(Box<Recorder>),
     /// The history's (`--history`): read once, the agent not polled.
     History(Store),
 }
@@ -95,17 +92,26 @@ pub async fn run(
     state.set_filter(filter);
     let recorder = match kept {
         CaptureSource::Agent => None,
-        CaptureSource::Recording(r) => Some(std::cell::RefCell::new(r)),
+        CaptureSource::Recording(r) => {
+            state.source = ShownSource::Recording;
+            Some(std::cell::RefCell::new(*r))
+        }
         CaptureSource::History(store) => {
-            state.merge(from_history(&store, budget)?);
+            let read = from_history(&store, budget)?;
+            state.left_out = store.count()?.saturating_sub(read.len() as u64);
+            state.merge(read);
             // Nothing more comes: the agent is not asked (the title says whose captures these
             // are, and that they do not change).
+            state.source = ShownSource::History;
             state.url = format!("history {}", crate::escape::escape_path(store.path()));
             state.agent = Agent::Up;
             state.paused = true;
             None
         }
     };
+    // A stop signal ends it as `q` does (the terminal given back, what was recorded said),
+    // with its exit code.
+    let _graceful = crate::interrupt::graceful_saying("");
     let mut screen = Screen::new(ctx.printer.color);
     // The trace would be drawn over the screen: it goes to a file, named before and after.
     let trace = match ctx.verbose {
@@ -139,6 +145,9 @@ pub async fn run(
             .streams
             .err_line(&format!("The --verbose trace is in {}", path.display()));
     }
+    if let Some(r) = recorder {
+        ctx.printer.note(&r.into_inner().summary()?.1);
+    }
     result
 }
 
@@ -162,18 +171,7 @@ fn trace_file(printer: &Printer) -> Result<(std::fs::File, std::path::PathBuf)> 
     Ok((file, path))
 }
 
-/// What one poll brought back.
-struct Polled {
-    /// How many of the newest were asked for (`None`: all).
-    asked: Option<usize>,
-    /// The newest captures, newest first.
-    list: Result<Vec<Exchange>>,
-    /// Older pending captures asked for by ID: each one's sequence number, and the capture
-    /// when the agent still gave it.
-    rechecked: Vec<(u64, Option<Exchange>)>,
-}
-
-type Poll<'a> = Pin<Box<dyn Future<Output = Polled> + 'a>>;
+type Poll<'a> = Pin<Box<dyn Future<Output = Fetched> + 'a>>;
 
 /// The newest kept captures, as many as `budget` bytes hold, newest first.
 fn from_history(store: &Store, budget: u64) -> Result<Vec<Exchange>> {
@@ -198,7 +196,7 @@ async fn event_loop(
     state: &mut State,
 ) -> Result<()> {
     let mut events = EventStream::new();
-    let mut feed = Feed::new();
+    let mut follower = Follower::new(None);
     let mut poll: Option<Poll<'_>> = None;
     let mut next_poll = Instant::now();
     let mut editing: Option<String> = None;
@@ -207,50 +205,18 @@ async fn event_loop(
             // The editor reads the keys while it runs: the key reader stops first, and a new
             // one starts when the screen is taken back.
             drop(events);
-            state.message = Some(edit_and_send(ctx, client, term, &id).await);
+            state.message = Some(edit_and_send(ctx, client, term, state, &id).await);
             events = EventStream::new();
         }
         term.draw(|f| screen.draw(f, state)).map_err(io_error)?;
+        if crate::interrupt::requested() {
+            // Exit 143 (or 130), as a stop signal ends any command.
+            return Err(crate::interrupt::stop_error());
+        }
         if poll.is_none() && !state.paused && Instant::now() >= next_poll {
-            let asked = feed.next_limit(state);
-            let recheck = feed.pending_to_check(state);
-            poll = Some(Box::pin(async move {
-                let list = match (client.requests_raw(asked, None).await, recorder) {
-                    (Ok(list), None) => feed::exchanges(&list),
-                    (Ok(list), Some(r)) => keep(&list, r),
-                    (Err(e), _) => Err(e),
-                };
-                let mut rechecked = Vec::new();
-                if list.is_ok() {
-                    for (seq, id) in recheck {
-                        let one = client.request(&id).await.ok();
-                        let one = one.and_then(|t| Exchange::from_agent(t).ok());
-                        rechecked.push((seq, one));
-                    }
-                }
-                // A capture kept pending that is answered further back than the window is
-                // brought up to date in the history too.
-                let list = match (list, recorder) {
-                    (Ok(all), Some(r)) => {
-                        let answered: Vec<Exchange> = rechecked
-                            .iter()
-                            .filter_map(|(_, e)| e.clone())
-                            .filter(Exchange::answered)
-                            .collect();
-                        r.borrow_mut().keep(&answered).map(|_| all)
-                    }
-                    (list, _) => list,
-                };
-                let rechecked = rechecked
-                    .into_iter()
-                    .map(|(seq, e)| (seq, e.map(Exchange::without_json)))
-                    .collect();
-                Polled {
-                    asked,
-                    list,
-                    rechecked,
-                }
-            }));
+            let plan = follower.plan(window_bound(state));
+            let keep_json = recorder.is_some();
+            poll = Some(Box::pin(plan.fetch(client, keep_json)));
         }
         let waiting = poll.is_none() && !state.paused;
         tokio::select! {
@@ -261,7 +227,7 @@ async fn event_loop(
                     match action {
                         Action::Quit => return Ok(()),
                         Action::Edit(id) => editing = Some(id),
-                        other => act(client, term, state, &mut feed, other).await,
+                        other => act(ctx, client, term, state, &mut follower, other).await,
                     }
                 }
                 Some(Ok(_)) => {} // a resize: drawn again at the top of the loop
@@ -275,49 +241,70 @@ async fn event_loop(
                 }
             }, if poll.is_some() => {
                 poll = None;
-                next_poll = Instant::now() + took(state, &mut feed, answer);
+                next_poll = Instant::now() + took(state, &mut follower, recorder, answer);
             }
             _ = tokio::time::sleep_until(next_poll), if waiting => {}
         }
     }
 }
 
-/// The captures of a list answer, kept in the history on the way (`--record`).
-fn keep(list: &agent::RawList, recorder: &std::cell::RefCell<Recorder>) -> Result<Vec<Exchange>> {
-    let mut all = Exchange::all_of(list, true)?;
-    all.retain(|e| !e.id.is_empty());
-    recorder.borrow_mut().keep(&all)?;
-    Ok(all.into_iter().map(Exchange::without_json).collect())
+/// The most captures worth asking for at once: what the memory budget can keep, at the size
+/// the kept ones have on average (the inspector's own bound on the follower's window).
+fn window_bound(s: &State) -> usize {
+    let kept = s.kept();
+    if kept.is_empty() {
+        return follow::MIN_WINDOW;
+    }
+    let average = (kept.bytes() / kept.len()).max(1);
+    (kept.budget() / average).clamp(1, super::kept::MAX_KEPT)
 }
 
-/// Takes in a poll's answer; returns how long to wait before the next one.
-fn took(state: &mut State, feed: &mut Feed, answer: Polled) -> Duration {
-    let Polled {
-        asked,
-        list,
-        rechecked,
-    } = answer;
-    match list {
-        Ok(batch) => {
-            if state.agent != Agent::Up && asked.is_some() {
+/// Takes in a poll's answer (kept in the history on the way with `--record`); returns how
+/// long to wait before the next one.
+fn took(
+    state: &mut State,
+    follower: &mut Follower,
+    recorder: Option<&std::cell::RefCell<Recorder>>,
+    answer: Fetched,
+) -> Duration {
+    let whole = answer.asked_everything();
+    match follower.took(answer, window_bound(state)) {
+        Ok(polled) => {
+            if state.agent != Agent::Up && !whole {
                 // Back after a gap: look at everything again.
-                feed.start_over();
+                follower.start_over();
             }
             state.agent = Agent::Up;
-            feed.took(state, asked, &batch);
-            let mut answered = Vec::new();
-            for (seq, one) in rechecked {
-                match one {
-                    // Only the capture it was asked for (an agent may answer anything).
-                    Some(e) if state.kept().seq_of(&e.id) == Some(seq) => answered.push(e),
-                    _ => feed.gone(seq),
+            if let Some(r) = recorder {
+                let mut r = r.borrow_mut();
+                let kept = r
+                    .keep(&polled.newest)
+                    .and_then(|_| r.keep(&polled.answered_later));
+                if let Err(e) = kept {
+                    state.message = Some(format!(
+                        "Not kept in the history: {}",
+                        first_line(&e.to_string())
+                    ));
                 }
             }
+            // Only those still kept here: one dropped for the budget is not brought back.
+            let answered: Vec<Exchange> = polled
+                .answered_later
+                .into_iter()
+                .filter(|e| state.kept().seq_of(&e.id).is_some())
+                .map(Exchange::without_json)
+                .collect();
             if !state.paused {
-                state.merge(batch);
+                state.merge(
+                    polled
+                        .newest
+                        .into_iter()
+                        .map(Exchange::without_json)
+                        .collect(),
+                );
                 state.merge(answered);
             }
-            EVERY
+            follow::EVERY
         }
         Err(e) => {
             let why = first_line(&e.to_string());
@@ -336,14 +323,24 @@ fn first_line(s: &str) -> String {
 
 /// Carries out what a key asked for; how it went is told on the bottom line.
 async fn act(
+    ctx: &Launch<'_>,
     client: &agent::AgentClient,
     term: &mut Screenful,
     state: &mut State,
-    feed: &mut Feed,
+    follower: &mut Follower,
     action: Action,
 ) {
     let said = match action {
         Action::None | Action::Quit | Action::Edit(_) => return,
+        Action::Replay(id) if state.source == ShownSource::History => {
+            let Some(kept) = state.get(&id).cloned() else {
+                return;
+            };
+            match send_again(ctx, client, &kept, None).await {
+                Ok(said) => format!("Replayed the kept {id}: {said}"),
+                Err(e) => format!("Replay failed: {}", first_line(&e.to_string())),
+            }
+        }
         Action::Replay(id) => match client.replay(&id, None).await {
             Ok(()) => format!("Replayed {id}: its new capture (↻) comes in at the top."),
             Err(e) => format!("Replay failed: {}", first_line(&e.to_string())),
@@ -351,7 +348,7 @@ async fn act(
         Action::Clear => match client.clear().await {
             Ok(()) => {
                 state.clear();
-                feed.start_over();
+                follower.start_over();
                 "Deleted every captured request.".into()
             }
             Err(e) => format!("Nothing deleted: {}", first_line(&e.to_string())),
@@ -387,21 +384,24 @@ async fn edit_and_send(
     ctx: &Launch<'_>,
     client: &agent::AgentClient,
     term: &mut Screenful,
+    state: &State,
     id: &str,
 ) -> String {
-    let prepared = async {
-        let captured = Exchange::from_agent(client.request(id).await?)?;
-        let msg = captured.request_to_send()?;
-        let upstream = upstream_for(client, &captured, None).await?;
-        Ok::<_, Error>((msg, upstream))
+    let captured = match state.source {
+        // The history's capture: the agent may no longer hold it.
+        ShownSource::History => state
+            .get(id)
+            .cloned()
+            .ok_or_else(|| Error::usage("no such capture")),
+        _ => client.request(id).await.and_then(Exchange::from_agent),
     };
-    let (msg, upstream) = match prepared.await {
-        Ok(p) => p,
+    let captured = match captured {
+        Ok(c) => c,
         Err(e) => return format!("Not sent: {}", first_line(&e.to_string())),
     };
     let editor = chosen_editor().unwrap_or_else(|| "vi".to_string());
     restore();
-    let edited = edit_to_send(&editor, &msg);
+    let sent = send_again(ctx, client, &captured, Some(&editor)).await;
     // A full redraw on the screen taken back (`Terminal::clear` would ask the terminal where
     // its cursor is; a resize to the same size clears without asking).
     let back = take_screen().and_then(|()| {
@@ -412,32 +412,41 @@ async fn edit_and_send(
     if let Err(e) = back {
         return format!("The screen could not be taken back: {e}");
     }
-    let mut msg = match edited {
-        Ok(m) => m,
-        Err(e) => return first_line(&e.to_string()),
-    };
-    // Signed again, as `replay --edit` does, so the handler's verification accepts it.
-    let signing = resign(&mut msg, &ctx.secrets, crate::capture::signed::now(), None);
-    let unsigned_note = match signing {
-        Ok(done) => done
-            .warning()
-            .map(|w| format!(" ({})", w.trim_start_matches("warning: ")))
-            .unwrap_or_default(),
-        Err(e) => return format!("Not sent: {}", first_line(&e.to_string())),
-    };
-    let sent = async {
-        let http = (ctx.upstream)(&upstream)?;
-        send(&http, &msg, &upstream).await
-    };
-    match sent.await {
-        Ok(sent) => format!(
-            "Sent the edited request to {}: {} in {} ms{unsigned_note}",
-            crate::escape::escape(sent.url.as_str()),
-            sent.answer.status,
-            sent.took().as_millis()
-        ),
+    match sent {
+        Ok(said) => format!("Sent the edited request {said}"),
         Err(e) => format!("Not sent: {}", first_line(&e.to_string())),
     }
+}
+
+/// Sends `captured`'s request to the upstream of the tunnel it was captured on, by tunnelctl
+/// itself (as `local requests replay` does with a kept capture, or `--edit`): first through
+/// `editor` when given (the screen is the editor's meanwhile), signed again when a secret is set for its provider. Says where it went and what
+/// came back.
+async fn send_again(
+    ctx: &Launch<'_>,
+    client: &agent::AgentClient,
+    captured: &Exchange,
+    editor: Option<&str>,
+) -> Result<String> {
+    let mut msg = captured.request_to_send()?;
+    let upstream = upstream_for(client, captured, None).await?;
+    if let Some(editor) = editor {
+        msg = edit_to_send(editor, &msg)?;
+    }
+    // Signed again, as `replay` does, so the handler's verification accepts it.
+    let done = resign(&mut msg, &ctx.secrets, crate::capture::signed::now(), None)?;
+    let unsigned_note = done
+        .warning()
+        .map(|w| format!(" ({})", w.trim_start_matches("warning: ")))
+        .unwrap_or_default();
+    let http = (ctx.upstream)(&upstream)?;
+    let sent = send(&http, &msg, &upstream).await?;
+    Ok(format!(
+        "to {}: {} in {} ms{unsigned_note}",
+        crate::escape::escape(sent.url.as_str()),
+        sent.answer.status,
+        sent.took().as_millis()
+    ))
 }
 
 /// Does this terminal take OSC 52 (set the clipboard) from programs? Known to by default:

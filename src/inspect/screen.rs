@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::model::{Agent, Mode, Pane, Side, State};
+use super::model::{Agent, Mode, Pane, ShownSource, Side, State};
 use super::popup::centered;
 use super::theme::Theme;
 use super::{bottom, detail_pane, exchange_list, help_overlay};
@@ -80,7 +80,9 @@ impl Screen {
         exchange_list::draw(f, list_area, s, &self.theme);
         self.detail(f, detail_area, s);
         match s.mode {
-            Mode::Help => help_overlay::draw(f, area, &self.theme),
+            Mode::Help => {
+                help_overlay::draw(f, area, &self.theme, s.source == ShownSource::History)
+            }
             Mode::ConfirmClear => self.confirm(f, area),
             _ => {}
         }
@@ -95,7 +97,13 @@ impl Screen {
         let (state, style) = match (&s.agent, s.paused) {
             (Agent::Gone(_), _) => ("agent gone".to_string(), self.theme.warn()),
             (Agent::Waiting(_), _) => ("waiting for the agent".to_string(), self.theme.warn()),
+            (Agent::Up, _) if s.source == ShownSource::History => {
+                ("kept".to_string(), self.theme.fg(Color::Yellow))
+            }
             (Agent::Up, true) => ("paused".to_string(), self.theme.fg(Color::Yellow)),
+            (Agent::Up, false) if s.source == ShownSource::Recording => {
+                ("live, recording".to_string(), self.theme.fg(Color::Green))
+            }
             (Agent::Up, false) => ("live".to_string(), self.theme.fg(Color::Green)),
         };
         Line::from(vec![

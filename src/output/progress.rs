@@ -42,8 +42,12 @@ impl ErrTerm {
 }
 
 impl TermLike for ErrTerm {
+    /// Two columns less than the terminal's (a line is padded to this width): the `^C` a
+    /// terminal echoes for Ctrl-C then fits on the line's row, which clearing the line
+    /// reaches; echoed past the last column, it would start a row of its own and leave the
+    /// spinner's row on the screen.
     fn width(&self) -> u16 {
-        self.0.width()
+        self.0.width().saturating_sub(2).max(1)
     }
 
     fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {

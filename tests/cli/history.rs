@@ -355,37 +355,56 @@ fn a_pending_capture_is_kept_then_updated_when_its_answer_comes() {
     assert!(kept_ids(&env, &["--status", "pending"]).is_empty());
 }
 
+/// Issue 34: one capture follower. `tail --record`, `record` and `inspect --record` each bring
+/// a capture kept while pending up to date when it is answered once newer captures have
+/// pushed it out of the window they poll.
 #[cfg(unix)]
 #[test]
-fn tail_record_brings_a_pending_capture_up_to_date_when_it_is_answered_beyond_its_window() {
-    let env = Env::new();
-    let pending_capture = PendingCapture::start(&env);
-    let tail = Stopped(spawn_local(&env, &["requests", "tail", "--record"]));
-    wait_until("the capture, kept while pending", || kept_count(&env) == 1);
-    // 120 newer captures. Once tail has kept them, its window shrinks back to 50 (nothing is
-    // new any more), which no longer reaches the pending one: a poll for 50 says so.
-    let newer: Vec<Value> = (0..120).map(|i| json!({"uri": format!("/n{i}")})).collect();
-    env.mock.seed_captures(Value::Array(newer));
-    wait_until("the newer captures, kept", || kept_count(&env) == 121);
-    env.mock.clear_agent_requests();
-    wait_until("a poll for the 50 newest", || {
-        env.mock.agent_requests().iter().any(|r| {
-            r.query
-                .as_deref()
-                .is_some_and(|q| q.split('&').any(|p| p == "limit=50"))
-        })
-    });
-    pending_capture.answer();
-    wait_until("the answer, kept", || {
-        kept_ids(&env, &["--status", "pending"]).is_empty()
-    });
-    drop(tail);
-    let answered = local(
-        &env,
-        &["requests", "list", "--history", "--path", "/wait", "--json"],
-    )
-    .json();
-    assert_eq!(answered[0]["response"]["status_code"], 200, "{answered}");
+fn every_recorder_brings_a_pending_capture_up_to_date_when_it_is_answered_beyond_its_window() {
+    for follower in ["tail --record", "record", "inspect --record"] {
+        let env = Env::new();
+        let pending_capture = PendingCapture::start(&env);
+        let running: Box<dyn std::any::Any> = match follower {
+            "inspect --record" => {
+                let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], &["--record"]);
+                cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env));
+                Box::new(crate::common::pty::Pty::spawn(&cmd, 24, 80))
+            }
+            _ => {
+                let mut args = vec!["requests"];
+                args.extend(follower.split(' '));
+                Box::new(Stopped(spawn_local(&env, &args)))
+            }
+        };
+        wait_until("the capture, kept while pending", || kept_count(&env) == 1);
+        // 120 newer captures. Once they are kept, the window shrinks back to 50 (nothing is
+        // new any more), which no longer reaches the pending one: a poll for 50 says so.
+        let newer: Vec<Value> = (0..120).map(|i| json!({"uri": format!("/n{i}")})).collect();
+        env.mock.seed_captures(Value::Array(newer));
+        wait_until("the newer captures, kept", || kept_count(&env) == 121);
+        env.mock.clear_agent_requests();
+        wait_until("a poll for the 50 newest", || {
+            env.mock.agent_requests().iter().any(|r| {
+                r.query
+                    .as_deref()
+                    .is_some_and(|q| q.split('&').any(|p| p == "limit=50"))
+            })
+        });
+        pending_capture.answer();
+        wait_until("the answer, kept", || {
+            kept_ids(&env, &["--status", "pending"]).is_empty()
+        });
+        drop(running);
+        let answered = local(
+            &env,
+            &["requests", "list", "--history", "--path", "/wait", "--json"],
+        )
+        .json();
+        assert_eq!(
+            answered[0]["response"]["status_code"], 200,
+            "{follower}: {answered}"
+        );
+    }
 }
 
 #[test]
@@ -523,22 +542,26 @@ fn the_bounds_drop_the_oldest_and_clear_removes_what_is_asked() {
     let seeded = strings(&env.mock.seed_captures(json!([
         {"uri": "/40-days", "start": ago(40 * 24)},
         {"uri": "/3-days", "start": ago(72)},
-        {"uri": "/2-hours", "start": ago(2), "body_size": 5000},
+        {"uri": "/2-hours", "start": ago(2), "body_size": 80_000},
         {"uri": "/now", "start": ago(0)}
     ])));
     let kept = || ids(&local(&env, &["requests", "list", "--history", "--json"]));
     // The default bound (30d) leaves the 40-day-old one out.
     local(&env, &["requests", "record", "--once"])
         .ok()
-        .says("1 older dropped");
+        .says("1 dropped by the bounds");
     assert_eq!(
         kept(),
         [seeded[3].clone(), seeded[2].clone(), seeded[1].clone()]
     );
     local(&env, &["requests", "record", "--once", "--max-age", "1d"]).ok();
     assert_eq!(kept(), [seeded[3].clone(), seeded[2].clone()]);
-    // The newest alone fits in 3 KB: the one with a 5 KB body goes.
-    local(&env, &["requests", "record", "--once", "--max-size", "3KB"]).ok();
+    // The newest alone fits in 64 KiB: the one with an 80 KB body goes.
+    local(
+        &env,
+        &["requests", "record", "--once", "--max-size", "64KiB"],
+    )
+    .ok();
     assert_eq!(kept(), [seeded[3].clone()]);
     // The config key is the default bound.
     env.write_config("[default]\nhistory_max_age = \"1h\"\n");
@@ -779,4 +802,417 @@ fn tail_record_keeps_what_it_follows() {
         &["requests", "list", "--history", "--jq", ".[].request.uri"],
     );
     assert_eq!(uris.stdout, "/after\n/before\n");
+}
+
+/// Issue 33 item 15: the user's API key in a kept capture is redacted as in a live one, in
+/// every format (`run` fails the test if the key shows anywhere in stdout or stderr).
+#[test]
+fn the_api_key_in_kept_captures_is_redacted_in_every_format() {
+    let env = Env::new();
+    env.mock.seed_captures(json!([
+        {"method": "POST", "uri": "/echo", "headers": {"Authorization": [format!("Bearer {API_KEY}")]},
+         "body": format!("{{\"key\":\"{API_KEY}\"}}")}
+    ]));
+    local(&env, &["requests", "record", "--once"]).ok();
+    let har = env.dir.path().join("kept.har");
+    for history in [true, false] {
+        let h: &[&str] = if history { &["--history"] } else { &[] };
+        for format in [
+            &["--json"][..],
+            &["-o", "ndjson"],
+            &["--jq", ".[].request.headers"],
+            &["--jq", ".[].request.raw"],
+        ] {
+            let mut args = vec!["requests", "list"];
+            args.extend_from_slice(h);
+            args.extend_from_slice(format);
+            let out = local(&env, &args);
+            out.ok();
+            assert!(!out.stdout.trim().is_empty(), "{args:?} printed nothing");
+        }
+        // On a terminal, redacted; in a file (or a pipe), written as captured, with a word
+        // that it holds the key: the same for the agent's captures and the kept ones.
+        let mut args = vec!["requests", "export", "--har", "-"];
+        args.extend_from_slice(h);
+        local_env(&env, &[("TUNNELCTL_FORCE_TTY", "1")], &args)
+            .ok()
+            .says("Wrote 1 exchange");
+        let mut args = vec![
+            "requests",
+            "export",
+            "--har",
+            har.to_str().unwrap(),
+            "--force",
+        ];
+        args.extend_from_slice(h);
+        local(&env, &args)
+            .ok()
+            .says("holds one of your own secrets");
+    }
+}
+
+/// Issue 33 item 13: another program's SQLite database, its last writes still in its
+/// write-ahead log (the program was killed before it checkpointed), is only read: neither the
+/// database nor its log changes, and the program reads its rows after. An empty database with
+/// a schema version set is another program's too.
+#[cfg(unix)]
+#[test]
+fn another_programs_database_and_its_write_ahead_log_are_only_read() {
+    use std::io::{BufRead, Write};
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/"}]));
+    let path = history_file(&env);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    if sqlite3(&path, "PRAGMA journal_mode = WAL;").is_none() {
+        return;
+    }
+    let mut shell = StdCommand::new("sqlite3")
+        .arg(&path)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("sqlite3 runs");
+    let mut stdin = shell.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "CREATE TABLE notes (x); INSERT INTO notes VALUES ('theirs');\n.print written"
+    )
+    .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(shell.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line.trim(), "written");
+    shell.kill().unwrap();
+    shell.wait().unwrap();
+    let wal = PathBuf::from(format!("{}-wal", path.display()));
+    let read = |p: &Path| std::fs::read(p).unwrap_or_default();
+    let (db, log) = (read(&path), read(&wal));
+    assert!(!log.is_empty(), "the rows are in the log");
+    for args in [
+        &["requests", "record", "--once"][..],
+        &["requests", "list", "--history"],
+        &["requests", "clear", "--history", "--yes"],
+    ] {
+        local(&env, args)
+            .code(3)
+            .says("not a tunnelctl history")
+            .says("left as it is");
+        assert!(read(&path) == db, "{args:?}: the database changed");
+        assert!(read(&wal) == log, "{args:?}: the log changed");
+    }
+    assert_eq!(
+        sqlite3(&path, "SELECT x FROM notes;").as_deref(),
+        Some("theirs")
+    );
+    // Closed cleanly, in WAL mode: looking at it makes no `-wal` or `-shm` file beside it.
+    let clean = env.dir.path().join("clean.sqlite3");
+    sqlite3(&clean, "PRAGMA journal_mode = WAL; CREATE TABLE t (x);");
+    let before = read(&clean);
+    let shown = clean.to_str().unwrap();
+    local(
+        &env,
+        &["--history-file", shown, "requests", "record", "--once"],
+    )
+    .code(3)
+    .says("not a tunnelctl history");
+    assert!(read(&clean) == before, "the clean database changed");
+    for beside in ["-wal", "-shm"] {
+        let made = PathBuf::from(format!("{shown}{beside}"));
+        assert!(!made.exists(), "{} was made", made.display());
+    }
+    let versioned = env.dir.path().join("versioned.sqlite3");
+    sqlite3(&versioned, "PRAGMA user_version = 5;");
+    let before = read(&versioned);
+    let other = versioned.to_str().unwrap();
+    for args in [
+        &["--history-file", other, "requests", "record", "--once"][..],
+        &["--history-file", other, "requests", "list", "--history"],
+    ] {
+        local(&env, args).code(3).says("not a tunnelctl history");
+    }
+    assert!(read(&versioned) == before, "the versioned database changed");
+}
+
+/// Issue 33 items 1 and 2: in `inspect --history`, `r` and `e` send the kept request by
+/// tunnelctl itself, as `replay` does (the agent no longer has it); `x` is not offered there
+/// and deletes nothing of the agent's; the help says what the keys do there.
+#[cfg(unix)]
+#[test]
+fn the_history_view_replays_kept_captures_itself_and_never_clears_the_agent() {
+    use std::os::unix::fs::PermissionsExt;
+    let (env, up, _id) = one_webhook();
+    local(&env, &["requests", "record", "--once"]).ok();
+    let editor = env.dir.path().join("editor.sh");
+    std::fs::write(&editor, "#!/bin/sh\nsed -i 's/paid/edited/' \"$1\"\n").unwrap();
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], &["--history"]);
+    cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+        .env("EDITOR", &editor);
+    let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 80);
+    term.wait_for("/hooks/pay");
+    term.send("?");
+    term.wait_for("send the kept request again");
+    term.send(" ");
+    // A capture the agent holds and the history does not: `x` must not lose it.
+    env.mock.seed_captures(json!([{"uri": "/not-kept"}]));
+    term.send("x");
+    term.wait_for("not offered in the history");
+    term.send("y");
+    assert_eq!(
+        ids(&local(&env, &["requests", "list", "--json"])).len(),
+        2,
+        "the agent's captures are all there"
+    );
+    clear_agent(&env);
+    term.send("r");
+    term.wait_for("Replayed the kept");
+    assert_eq!(up.received().len(), 2, "r sent it to the upstream");
+    term.send("e");
+    term.wait_for("Sent the edited request");
+    let edited = up.received().last().cloned().unwrap();
+    assert!(
+        String::from_utf8_lossy(&edited.body).contains("\"edited\""),
+        "{edited:?}"
+    );
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    term.assert_restored();
+}
+
+/// Issue 33 item 3: a size bound too small to hold a capture is refused (exit 2, saying the
+/// smallest useful size), and bounds that would drop most of the history ask first.
+#[test]
+fn a_bound_too_small_is_refused_and_one_that_drops_most_asks_first() {
+    let env = Env::new();
+    env.run(&["config", "set", "history_max_size", "10"])
+        .code(2)
+        .says("smallest useful size is 64KiB");
+    local(&env, &["requests", "record", "--once", "--max-size", "10"])
+        .code(2)
+        .says("smallest useful size");
+    assert!(!history_file(&env).exists(), "nothing was created");
+    env.mock.seed_captures(json!([
+        {"uri": "/old", "start": hours_ago(2), "repeat": 3},
+        {"uri": "/new", "start": hours_ago(0)}
+    ]));
+    local(&env, &["requests", "record", "--once"]).ok();
+    let bounded = ["requests", "record", "--once", "--max-age", "1h"];
+    local(&env, &bounded)
+        .code(2)
+        .says("drop 3 of the 4 captures")
+        .says("--yes");
+    assert_eq!(kept_count(&env), 4, "nothing was dropped");
+    let mut yes = vec!["--yes"];
+    yes.extend(bounded);
+    local(&env, &yes).ok().says("3 dropped by the bounds");
+    assert_eq!(kept_count(&env), 1);
+}
+
+/// Issue 33 item 26: `record --once` and `clear --history` print a result object for
+/// `--json` and `--jq`.
+#[test]
+fn record_once_and_clear_history_print_a_result_object() {
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/a", "repeat": 2}]));
+    let out = local(&env, &["--json", "requests", "record", "--once"]);
+    out.ok();
+    let doc = out.json();
+    assert_eq!(
+        (doc["new"].clone(), doc["kept"].clone()),
+        (json!(2), json!(2)),
+        "{doc}"
+    );
+    assert_eq!(doc["file"], json!(history_file(&env).to_str().unwrap()));
+    let out = local(&env, &["requests", "record", "--once", "--jq", ".kept"]);
+    assert_eq!(out.ok().stdout, "2\n");
+    let out = local(&env, &["requests", "clear", "--history", "--yes", "--json"]);
+    out.ok();
+    assert_eq!(out.json()["deleted"], json!(2));
+    let out = local(
+        &env,
+        &[
+            "requests",
+            "clear",
+            "--history",
+            "--yes",
+            "--jq",
+            ".deleted",
+        ],
+    );
+    assert_eq!(out.ok().stdout, "0\n");
+}
+
+/// Issue 33 item 28: the question of `clear --history` says how many it deletes.
+#[test]
+fn clear_history_asks_about_how_many_it_deletes() {
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/a", "repeat": 3}]));
+    local(&env, &["requests", "record", "--once"]).ok();
+    local(&env, &["requests", "clear", "--history"])
+        .code(2)
+        .says("Delete the 3 capture(s) kept in");
+    assert_eq!(kept_count(&env), 3);
+}
+
+/// Issue 33 items 5 and 17: `record --tunnel` keeps only that tunnel's captures when the
+/// agent ignores the filter, refuses a tunnel that does not exist (no file made), and a
+/// recorder whose agent cannot be reached says why and what it does, and does not end in
+/// success when it never reached it.
+#[cfg(unix)]
+#[test]
+fn record_checks_the_tunnel_itself_and_says_what_is_wrong() {
+    use crate::common::hostile::{Hostile, Reply};
+    let env = Env::new();
+    let capture = |id: &str, tunnel: &str| {
+        json!({"id": id, "tunnel_name": tunnel, "start": "2026-11-27T10:00:00Z",
+               "request": {"method": "GET", "uri": format!("/{id}"), "raw": "R0VUIC8gSFRUUC8xLjENCg0K"},
+               "response": {"status_code": 200, "raw": "SFRUUC8xLjEgMjAwIE9LDQoNCg=="}})
+    };
+    let list = json!({"requests": [capture("airt_web", "web"), capture("airt_other", "other")]});
+    let agent = Hostile::start(move |seen| match seen.path() {
+        // It ignores ?tunnel_name=.
+        "/api/requests/http" => Reply::ok(list.to_string()),
+        "/api/tunnels" => Reply::ok(r#"{"tunnels":[{"name":"web"}]}"#),
+        _ => Reply::Json(404, "{}".into()),
+    });
+    let hostile = format!("{}/api", agent.url());
+    let vars = [("TUNNELCTL_AGENT_URL", hostile.as_str())];
+    local_env(
+        &env,
+        &vars,
+        &["requests", "record", "--once", "--tunnel", "web"],
+    )
+    .ok();
+    assert_eq!(kept_ids(&env, &[]), ["airt_web"]);
+
+    // A tunnel that does not exist: said, and nothing kept or made.
+    let elsewhere = env.dir.path().join("elsewhere.sqlite3");
+    let other_file = [("TUNNELCTL_HISTORY_FILE", elsewhere.to_str().unwrap())];
+    local_env(
+        &env,
+        &other_file,
+        &["requests", "record", "--once", "--tunnel", "nope"],
+    )
+    .code(2)
+    .says("No tunnel is named 'nope'");
+    assert!(!elsewhere.exists(), "no file was made");
+
+    // An agent that cannot be reached.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let gone = format!(
+        "http://127.0.0.1:{}/api",
+        closed.local_addr().unwrap().port()
+    );
+    drop(closed);
+    let mut cmd = env.std_cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", &gone)
+        .env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+        .args(["local", "requests", "record"])
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("Trying again") {
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut stderr, &mut line).unwrap() == 0 {
+            break;
+        }
+        said.push_str(&line);
+    }
+    assert!(said.contains("Is the agent running?"), "{said}");
+    // SAFETY: kill(2) on the child's own pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(6), "{said}{rest}");
+    assert!(rest.contains("Kept 0 new capture(s)"), "{rest}");
+}
+
+/// Issue 33 item 14: the bounds hold while `record` runs, not only when it starts.
+#[cfg(unix)]
+#[test]
+fn the_bounds_hold_while_recording() {
+    let env = Env::new();
+    let rec = Stopped(spawn_local(
+        &env,
+        &[
+            "requests",
+            "record",
+            "--max-size",
+            "64KiB",
+            "--max-age",
+            "3s",
+        ],
+    ));
+    // More than 64 KiB at once: the oldest go as soon as they are kept.
+    env.mock
+        .seed_captures(json!([{"uri": "/big", "body_size": 4000, "repeat": 40}]));
+    env.mock.seed_captures(json!([{"uri": "/last"}]));
+    wait_until("the last capture, kept", || {
+        kept_ids(&env, &["--path", "/last"]).len() == 1
+    });
+    let kept = local(&env, &["requests", "list", "--history", "--json"]);
+    let size: usize = kept
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.to_string().len())
+        .sum();
+    assert!(size <= 64 * 1024, "{size} bytes kept");
+    // And every one of them goes once older than 3 s, while it still runs.
+    wait_until("the captures older than 3 s, dropped", || {
+        kept_count(&env) == 0
+    });
+    drop(rec);
+}
+
+/// Issue 33 item 6: one behaviour for the three recorders, seen at 80x24. `record`, `tail
+/// --record` and `inspect --record` say that they record and into which file; stopped
+/// (Ctrl-C; `q` in the inspector) they say what they kept, whole, with nothing of the running
+/// line left, and exit 0.
+#[cfg(unix)]
+#[test]
+fn the_three_recorders_say_they_record_and_what_they_kept() {
+    for follower in ["record", "tail --record", "inspect --record"] {
+        let env = Env::new();
+        env.mock.seed_captures(json!([{"uri": "/a", "repeat": 2}]));
+        let file = history_file(&env);
+        let mut cmd = match follower {
+            "inspect --record" => env.inspector_cmd(&env.mock.agent_url(), &[], &["--record"]),
+            _ => {
+                let mut cmd = env.std_cmd();
+                cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+                    .args(["local", "requests"])
+                    .args(follower.split(' '));
+                cmd
+            }
+        };
+        cmd.env("TUNNELCTL_HISTORY_FILE", &file);
+        let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 80);
+        let says = match follower {
+            "inspect --record" => "recording",
+            _ => "Recording into",
+        };
+        term.wait_for(says);
+        wait_until("the captures, kept", || kept_count(&env) == 2);
+        term.send(match follower {
+            "inspect --record" => "q",
+            _ => "\u{3}",
+        });
+        assert_eq!(term.wait_exit(), 0, "{follower}");
+        let screen = term.screen();
+        let joined = screen.replace('\n', "");
+        let summary = format!(
+            "Kept 2 new capture(s), 0 answered since, in {} (2 in all)",
+            file.display()
+        );
+        assert!(joined.contains(&summary), "{follower}:\n{screen}");
+        assert!(
+            !screen.contains("Recording:"),
+            "{follower}: the running line stays:\n{screen}"
+        );
+    }
 }

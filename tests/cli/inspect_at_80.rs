@@ -168,3 +168,67 @@ fn each_place_says_what_esc_does_there() {
     term.send(keys::ESC);
     assert_eq!(term.wait_exit(), 0);
 }
+
+/// Issue 33 item 28: a JSON body of more than a megabyte is pretty-printed in the detail, as
+/// `get` prints it, not shown as one line of text.
+#[test]
+fn a_large_json_body_is_pretty_printed() {
+    let env = Env::new();
+    let items: Vec<serde_json::Value> = (0..30_000)
+        .map(|i| json!({"n": i, "name": format!("item number {i}")}))
+        .collect();
+    let body = json!({"items": items}).to_string();
+    assert!(body.len() > 1_000_000);
+    env.mock.seed_captures(json!([{
+        "method": "POST", "uri": "/big",
+        "headers": {"Content-Type": ["application/json"]}, "body": body
+    }]));
+    let mut term = inspect(&env);
+    term.wait_for("/big");
+    term.send("\r");
+    let screen = term.wait_for("body: json");
+    assert!(screen.contains("\"items\": ["), "{screen}");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+}
+
+/// Issue 33 item 16: `inspect --history` of more kept captures than its memory holds says
+/// that the older ones were not read (and where they are), rather than stopping in silence.
+#[test]
+fn the_history_view_says_how_many_older_captures_it_left_out() {
+    let env = Env::new();
+    env.mock
+        .seed_captures(json!([{"uri": "/kept", "body_size": 2000, "repeat": 40}]));
+    let file = env.dir.path().join("history.sqlite3");
+    let mut record = env.std_cmd();
+    record
+        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_HISTORY_FILE", &file)
+        .args(["local", "requests", "record", "--once"]);
+    assert!(record.status().unwrap().success());
+    let mut cmd = env.inspector_cmd(
+        &env.mock.agent_url(),
+        &[],
+        &["--history", "--max-memory", "20KB"],
+    );
+    cmd.env("TUNNELCTL_HISTORY_FILE", &file);
+    let mut term = Pty::spawn(&cmd, 24, 80);
+    let screen = term.wait_for("older not read");
+    let title = screen
+        .lines()
+        .find(|l| l.contains("older not read"))
+        .unwrap();
+    let shown: usize = title
+        .split_once("Requests (")
+        .and_then(|(_, r)| r.split_once(')'))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("{title}"));
+    assert!(
+        title.contains(&format!("{} older not read", 40 - shown)),
+        "{title}"
+    );
+    term.send("G");
+    term.wait_for("older not read");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+}

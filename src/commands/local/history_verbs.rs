@@ -9,17 +9,15 @@ use time::OffsetDateTime;
 use super::listing::CaptureRows;
 use crate::agent;
 use crate::capture::filter::Query;
+use crate::capture::follow::{Follower, EVERY, MAX_WINDOW};
 use crate::capture::Exchange;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::escape::escape_path;
-use crate::history::recorder::{Limits, PollWindow, Recorder};
+use crate::history::recorder::{Limits, Recorder};
 use crate::history::store::StoredSelection;
 use crate::history::Store;
-
-/// How often `record` asks the agent for new captures.
-const EVERY: Duration = Duration::from_millis(250);
 
 /// `local requests record`.
 #[derive(Debug, Args)]
@@ -30,9 +28,10 @@ pub struct RecordArgs {
     /// Only requests captured on this tunnel
     #[arg(long, value_name = "NAME", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
     tunnel: Option<String>,
-    /// Drop the oldest kept captures beyond this size of the history (e.g. 500MiB, 2GB)
+    /// Drop the oldest kept captures beyond this size of the history (e.g. 500MiB, 2GB; at
+    /// least 64KiB); bounds that would drop most of it ask first
     /// [default: history_max_size, else 1GiB]
-    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_size, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::parse::parse_history_size, allow_hyphen_values = true)]
     max_size: Option<u64>,
     /// Drop kept captures older than this (e.g. 7d, 12h) [default: history_max_age, else 30d]
     #[arg(long, value_name = "DURATION", value_parser = crate::parse::parse_lookback, allow_hyphen_values = true)]
@@ -40,7 +39,8 @@ pub struct RecordArgs {
 }
 
 /// Opens the history for writing, bounded by `max_size`/`max_age` when given, else by the
-/// settings (`history_max_size`, `history_max_age`).
+/// settings (`history_max_size`, `history_max_age`). Bounds that would drop most of what is
+/// kept ask first (`--yes` in a script).
 pub fn recorder(
     ctx: &Context,
     max_size: Option<u64>,
@@ -51,58 +51,145 @@ pub fn recorder(
         max_size: max_size.unwrap_or(values.history_max_size.value),
         max_age: max_age.unwrap_or(values.history_max_age.value),
     };
-    Recorder::new(Store::open(&values.history_file.value)?, limits)
+    let store = Store::open(&history_path(ctx)?)?;
+    let file = escape_path(store.path());
+    Recorder::new(store, limits, |doomed, all| {
+        ctx.confirm(&format!(
+            "The bounds (at most {} and {}) drop {doomed} of the {all} captures kept in {file}, \
+             the oldest. Drop them?",
+            bytesize::ByteSize::b(limits.max_size).display().iec(),
+            humantime::format_duration(limits.max_age),
+        ))
+    })
+}
+
+/// The history file of this run. Its captures may hold the user's API key, redacted as in the
+/// agent's.
+fn history_path(ctx: &Context) -> Result<std::path::PathBuf> {
+    ctx.know_api_key();
+    Ok(ctx.settings.values()?.history_file.value.clone())
+}
+
+/// Says what a recorder that follows something else (`tail`, the inspector) kept, on stderr.
+pub fn say_recorded(ctx: &Context, rec: &Recorder) -> Result<()> {
+    let line = rec.summary()?.1;
+    // On a terminal, written over the `^C` it echoed for a Ctrl-C.
+    let over = if ctx.printer.streams.err_is_terminal() {
+        "\r"
+    } else {
+        ""
+    };
+    ctx.note(&format!("{over}{line}"));
+    Ok(())
 }
 
 /// `record`: keeps every capture the agent shows until Ctrl-C or SIGTERM (or once, with
-/// `--once`), then says what it kept. A stop signal ends it with exit 0: every poll's
-/// captures are written in one transaction as they come, so nothing is left to write.
+/// `--once`), then says what it kept (a result object with `--json`). A stop signal ends it
+/// with exit 0: every poll's captures are written in one transaction as they come, so
+/// nothing is left to write; unless the agent could not be reached at all, which exits 6.
 pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
     crate::heap::hold_mmap_threshold();
     let client = ctx.agent()?;
+    let tunnel = args.tunnel.as_deref();
+    let mut follower = Follower::new(tunnel);
+    // `--once` asks before it opens the file: an agent that cannot be reached, or a tunnel
+    // that does not exist, leaves no file behind.
+    let first = match args.once {
+        true => Some(follower.poll(&client, MAX_WINDOW, true).await?),
+        false => None,
+    };
+    if let (Some(name), Some(first)) = (tunnel, &first) {
+        if first.newest.is_empty() {
+            no_such_tunnel(&client, name).await?;
+        }
+    }
     let mut rec = recorder(ctx, args.max_size, args.max_age)?;
-    let file = escape_path(rec.store().path());
-    let _graceful = crate::interrupt::graceful_saying(
-        "what was kept is already written; Ctrl-C or SIGTERM again to stop at once.",
-    );
-    let spinner = ctx.printer.spinner(&format!("Recording into {file}"));
-    let mut plan = PollWindow::default();
-    let mut unreachable_said = false;
+    if let Some(first) = first {
+        rec.keep(&first.newest)?;
+        return finish(ctx, &rec);
+    }
+    // The first signal is said here, below the spinner's line rather than through it.
+    let _graceful = crate::interrupt::graceful_saying("");
+    // The file on a line of its own: the spinner's line stays short enough for any
+    // terminal (a wrapped one is not cleared whole).
+    ctx.note(&format!("{}; Ctrl-C to stop.", rec.recording_into()));
+    let spinner = ctx.printer.spinner("Recording");
+    let mut unreachable: Option<Error> = None;
+    let mut reached = false;
+    let mut tunnel_checked = tunnel.is_none();
     loop {
-        match poll(&client, &mut rec, &mut plan, args.tunnel.as_deref()).await {
-            Ok(()) => unreachable_said = false,
-            // A recorder outlives an agent's restart: it waits for it to come back.
-            Err(e @ Error::Unreachable(_)) if !args.once => {
-                if !unreachable_said {
-                    spinner.above(|| ctx.note(&format!("{}; trying again", first_line(&e))));
-                    unreachable_said = true;
+        match follower.poll(&client, MAX_WINDOW, true).await {
+            Ok(polled) => {
+                unreachable = None;
+                reached = true;
+                rec.keep(&polled.newest)?;
+                rec.keep(&polled.answered_later)?;
+                if let (false, Some(name)) = (tunnel_checked, tunnel) {
+                    tunnel_checked = true;
+                    if polled.newest.is_empty() {
+                        if let Err(e) = no_such_tunnel(&client, name).await {
+                            spinner.above(|| {
+                                ctx.note(&format!("warning: {e}; recording what comes on it"))
+                            });
+                        }
+                    }
                 }
+            }
+            // A recorder outlives an agent's restart: it waits for it to come back.
+            Err(e @ Error::Unreachable(_)) => {
+                if unreachable.is_none() {
+                    spinner.above(|| {
+                        ctx.note(&format!(
+                            "{e}\nTrying again every {} ms until it answers; Ctrl-C to stop.",
+                            EVERY.as_millis()
+                        ))
+                    });
+                }
+                unreachable = Some(e);
             }
             Err(e) => return Err(e),
         }
         spinner.update(&format!(
-            "Recording into {file}: {} kept, {} answered later; Ctrl-C to stop",
+            "Recording: {} kept, {} answered later",
             rec.total.new, rec.total.updated
         ));
-        if args.once || stopping(EVERY).await {
+        if stopping(EVERY).await {
             break;
         }
     }
     drop(spinner);
-    let all = rec.store().count()?;
-    let dropped = match rec.dropped {
-        0 => String::new(),
-        n => format!("; {n} older dropped by the bounds"),
-    };
-    ctx.note(&format!(
-        "Kept {} new capture(s), {} answered since, in {file} ({all} in all{dropped})",
-        rec.total.new, rec.total.updated
-    ));
-    Ok(())
+    finish(ctx, &rec)?;
+    match unreachable {
+        // Stopped while the agent never answered: nothing was recorded, and that is no success.
+        Some(e) if !reached => Err(e),
+        _ => Ok(()),
+    }
 }
 
-/// Waits `d`, or less when a stop was asked for; says whether it was.
-async fn stopping(d: Duration) -> bool {
+/// Says what `record` kept: a result object for `--json`/`--jq`, else a line on stderr.
+fn finish(ctx: &Context, rec: &Recorder) -> Result<()> {
+    let (doc, line) = rec.summary()?;
+    if ctx.printer.for_people() {
+        ctx.note(&line);
+        Ok(())
+    } else {
+        ctx.printer.document(&doc)
+    }
+}
+
+/// The error for `--tunnel name` when the agent has no capture on it: says whether a tunnel
+/// of that name runs, and where the captures are. `Ok` when it runs (nothing captured yet).
+async fn no_such_tunnel(client: &agent::AgentClient, name: &str) -> Result<()> {
+    let tunnels = client.tunnels().await?;
+    if tunnels.iter().any(|t| agent::name_of(t) == name) {
+        return Ok(());
+    }
+    let why = super::list_requests::why_none_on(client, name).await?;
+    Err(Error::usage(format!("--tunnel: {}", why.join(" "))))
+}
+
+/// Waits `d`, or less when a stop was asked for (in graceful mode); says whether it was.
+pub(super) async fn stopping(d: Duration) -> bool {
     let step = Duration::from_millis(25);
     let mut waited = Duration::ZERO;
     while waited < d {
@@ -113,49 +200,6 @@ async fn stopping(d: Duration) -> bool {
         waited += step;
     }
     crate::interrupt::requested()
-}
-
-fn first_line(e: &Error) -> String {
-    e.to_string().lines().next().unwrap_or("").to_string()
-}
-
-/// One poll: the newest captures kept, then a few pending ones beyond them ([`recheck_pending`]).
-async fn poll(
-    client: &agent::AgentClient,
-    rec: &mut Recorder,
-    plan: &mut PollWindow,
-    tunnel: Option<&str>,
-) -> Result<()> {
-    let asked = plan.next_limit();
-    let batch = Exchange::all_of(&client.requests_raw(asked, tunnel).await?, true)?;
-    let kept = rec.keep(&batch)?;
-    plan.took(asked, batch.len(), kept.new + kept.updated);
-    recheck_pending(client, rec, &batch).await
-}
-
-/// Asks the agent by ID for a few captures kept while pending that `batch` (the newest) did
-/// not bring back, and keeps those answered since; one the agent no longer has is let go (it
-/// stays kept as it was). An agent that fails to answer is asked again on a later poll: the
-/// list it answers is what decides whether it is up. For every follower that records:
-/// `record`, `tail --record`.
-pub async fn recheck_pending(
-    client: &agent::AgentClient,
-    rec: &mut Recorder,
-    batch: &[Exchange],
-) -> Result<()> {
-    for id in rec.pending_beyond(batch) {
-        match client.request(&id).await {
-            Ok(text) => match Exchange::from_agent(text) {
-                Ok(e) if e.id == id => {
-                    rec.keep(&[e])?;
-                }
-                _ => rec.forget(&id),
-            },
-            Err(Error::Api(f)) if f.status == 404 => rec.forget(&id),
-            Err(_) => break,
-        }
-    }
-    Ok(())
 }
 
 /// `list --history`: the kept captures, newest first, through the same rows as the agent's.
@@ -212,25 +256,10 @@ pub fn exported(
 }
 
 /// `clear --history [--before DURATION]`: removes kept captures, all of them or those
-/// captured longer ago than DURATION.
+/// captured longer ago than DURATION; the question says how many. Says how many went (a
+/// result object with `--json`).
 pub fn clear(ctx: &Context, before: Option<Duration>) -> Result<()> {
-    let path = &ctx.settings.values()?.history_file.value;
-    let question = match before {
-        Some(d) => format!(
-            "Delete the captures kept in {} that are older than {}?",
-            escape_path(path),
-            humantime::format_duration(d)
-        ),
-        None => format!("Delete every capture kept in {}?", escape_path(path)),
-    };
-    ctx.confirm(&question)?;
-    let Some(mut store) = Store::open_existing(path)? else {
-        ctx.note(&format!(
-            "No history at {}: nothing to delete",
-            escape_path(path)
-        ));
-        return Ok(());
-    };
+    let path = history_path(ctx)?;
     let cut = match before {
         Some(d) => Some(
             OffsetDateTime::now_utc()
@@ -243,10 +272,38 @@ pub fn clear(ctx: &Context, before: Option<Duration>) -> Result<()> {
         ),
         None => None,
     };
+    let shown = escape_path(&path);
+    let Some(mut store) = Store::open_existing(&path)? else {
+        ctx.note(&format!("No history at {shown}: nothing to delete"));
+        return finish_clear(ctx, &path, 0);
+    };
+    let doomed = store.count_before(cut)?;
+    if doomed == 0 {
+        ctx.note(&format!(
+            "Deleted 0 kept capture(s) from {shown}: none to delete"
+        ));
+        return finish_clear(ctx, &path, 0);
+    }
+    let question = match before {
+        Some(d) => format!(
+            "Delete the {doomed} capture(s) kept in {shown} that are older than {}?",
+            humantime::format_duration(d)
+        ),
+        None => format!("Delete the {doomed} capture(s) kept in {shown}, all of them?"),
+    };
+    ctx.confirm(&question)?;
     let n = store.clear(cut)?;
-    ctx.note(&format!(
-        "Deleted {n} kept capture(s) from {}",
-        escape_path(path)
-    ));
-    Ok(())
+    ctx.note(&format!("Deleted {n} kept capture(s) from {shown}"));
+    finish_clear(ctx, &path, n)
+}
+
+/// The result object of `clear --history`, for `--json`/`--jq`.
+fn finish_clear(ctx: &Context, path: &std::path::Path, deleted: usize) -> Result<()> {
+    if ctx.printer.for_people() {
+        return Ok(());
+    }
+    ctx.printer.document(&serde_json::json!({
+        "file": path.to_string_lossy(),
+        "deleted": deleted,
+    }))
 }

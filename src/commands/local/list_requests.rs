@@ -45,7 +45,7 @@ pub async fn list(
 
 /// Why the agent has no captures on the tunnel `name`: whether it exists, and which tunnels
 /// do have captures (with a guess at the one meant).
-async fn why_none_on(client: &agent::AgentClient, name: &str) -> Result<Vec<String>> {
+pub(super) async fn why_none_on(client: &agent::AgentClient, name: &str) -> Result<Vec<String>> {
     let mut counts: Vec<(String, usize)> = Vec::new();
     let all = client.requests_raw(None, None).await?;
     for item in all.items()? {

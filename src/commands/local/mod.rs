@@ -105,7 +105,8 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
 
 impl crate::commands::Group for LocalArgs {
     const REACHES: crate::commands::Reaches = crate::commands::Reaches::Agent;
-    const CONFIRMING: &'static [&'static str] = &["requests clear", "tunnels stop"];
+    const CONFIRMING: &'static [&'static str] =
+        &["requests clear", "requests record", "tunnels stop"];
 
     async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
         run(self, ctx).await
@@ -134,7 +135,7 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
                 })?;
                 CaptureSource::History(store)
             } else if record {
-                CaptureSource::Recording(history_verbs::recorder(ctx, None, None)?)
+                CaptureSource::Recording(Box::new(history_verbs::recorder(ctx, None, None)?))
             } else {
                 CaptureSource::Agent
             };

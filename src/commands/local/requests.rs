@@ -3,7 +3,7 @@
 //! [`super::export`], verify in [`super::verify`], replay in [`super::send_again`], save in
 //! [`super::save`], send in [`super::send_files`], test and diff in [`super::testing`] and
 //! [`super::compare`], the history's verbs in [`super::history_verbs`]. Each capture is read once
-//! into [`Exchange`] and shown by [`crate::capture::view`].
+//! into [`crate::capture::Exchange`] and shown by [`crate::capture::view`].
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, Subcommand};
 
 use super::filter_flags::{Chosen, TunnelFlag};
-use crate::capture::{signed, view, view::GetAs, Exchange};
+use crate::capture::follow::{Follower, EVERY, MAX_WINDOW};
+use crate::capture::{signed, view, view::GetAs};
 use crate::context::Context;
 use crate::error::Result;
 
@@ -281,13 +282,14 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
     }?)
 }
 
-/// How often `tail` asks the agent for new requests.
-const TAIL_EVERY: Duration = Duration::from_millis(200);
 /// How long `tail` holds a request whose response is pending before printing it anyway.
 const TAIL_HOLD: Duration = Duration::from_secs(10);
 
-/// Follows captured requests: polls the newest ones and prints each new one once it has its
-/// response (or has waited too long), oldest first.
+/// Follows captured requests ([`Follower`]) and prints each new one once it has its response
+/// (or has waited too long), oldest first; a held one answered once it has fallen behind the
+/// window is printed when its answer comes. With `record`, keeps what it follows, says so
+/// at the start, and on Ctrl-C or SIGTERM stops, says what it kept, and exits 0 (as `record`
+/// does).
 async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
     crate::heap::hold_mmap_threshold();
     let client = &ctx.agent()?;
@@ -295,37 +297,35 @@ async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
         true => Some(super::history_verbs::recorder(ctx, None, None)?),
         false => None,
     };
-    // The newest `n` captures (kept in the history with --record, with those kept pending
-    // further back brought up to date).
-    async fn recent(
-        client: &crate::agent::AgentClient,
-        tunnel: Option<&str>,
-        n: usize,
-        recorder: &mut Option<crate::history::recorder::Recorder>,
-    ) -> Result<Vec<Exchange>> {
-        let batch = Exchange::all_of(&client.requests_raw(Some(n), tunnel).await?, true)?;
-        if let Some(r) = recorder {
-            r.keep(&batch)?;
-            super::history_verbs::recheck_pending(client, r, &batch).await?;
-        }
-        Ok(batch)
+    let _graceful = recorder
+        .as_ref()
+        .map(|_| crate::interrupt::graceful_saying(""));
+    let mut follower = Follower::new(tunnel);
+    let first = follower.poll(client, MAX_WINDOW, record).await?;
+    if let Some(r) = recorder.as_mut() {
+        r.keep(&first.newest)?;
     }
-    let first = recent(client, tunnel, 100, &mut recorder).await?;
-    let mut seen: HashSet<String> = first.into_iter().map(|e| e.id).collect();
+    let mut seen: HashSet<String> = first.newest.into_iter().map(|e| e.id).collect();
     let mut first_seen: HashMap<String, Instant> = HashMap::new();
     ctx.note("Following captured requests; Ctrl-C to stop.");
-    let mut window = 50;
+    if let Some(r) = &recorder {
+        ctx.note(&format!("{}.", r.recording_into()));
+    }
     loop {
-        tokio::time::sleep(TAIL_EVERY).await;
-        let batch = recent(client, tunnel, window, &mut recorder).await?;
-        let unseen = batch
-            .iter()
-            .filter(|e| !e.id.is_empty() && !seen.contains(&e.id))
-            .count();
-        window = crate::agent::next_window(Some(window), batch.len(), unseen).clamp(50, 2000);
+        if recorder.is_some() && super::history_verbs::stopping(EVERY).await {
+            break;
+        } else if recorder.is_none() {
+            tokio::time::sleep(EVERY).await;
+        }
+        let polled = follower.poll(client, MAX_WINDOW, record).await?;
+        if let Some(r) = recorder.as_mut() {
+            r.keep(&polled.newest)?;
+            r.keep(&polled.answered_later)?;
+        }
         let mut out = ctx.printer.writer();
-        for item in batch.iter().rev() {
-            if item.id.is_empty() || seen.contains(&item.id) {
+        let late = polled.answered_later.iter();
+        for item in polled.newest.iter().rev().chain(late) {
+            if seen.contains(&item.id) {
                 continue;
             }
             let held = first_seen
@@ -341,4 +341,8 @@ async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
         }
         out.flush()?;
     }
+    if let Some(r) = &recorder {
+        super::history_verbs::say_recorded(ctx, r)?;
+    }
+    Ok(())
 }
