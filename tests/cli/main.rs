@@ -67,6 +67,7 @@ mod hostile {
     mod echoed_secrets;
     mod input;
     mod local_files;
+    mod local_links;
     mod local_memory;
     mod local_nodes;
     mod local_requests;

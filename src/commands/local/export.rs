@@ -21,9 +21,9 @@ pub struct ExportArgs {
     /// Export the captures kept in the history instead of the agent's
     #[arg(long)]
     history: bool,
-    /// Replace FILE if it exists (a symlink to a file is replaced, never written
-    /// through; a device or FIFO is written into); with '--har -', write to a terminal
-    /// even bytes that could act on it
+    /// Replace FILE if it exists (through a symlink, the file it leads to: the link
+    /// stays; a device or FIFO is written into); with '--har -', write to a terminal even
+    /// bytes that could act on it
     #[arg(long)]
     force: bool,
 }

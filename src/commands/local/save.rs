@@ -41,7 +41,7 @@ pub struct SaveArgs {
     /// post-hooks-stripe); several captures get NAME, NAME-2, …
     #[arg(long, value_name = "NAME", requires = "into", value_parser = parse_name)]
     name: Option<String>,
-    /// Replace files that exist (a symlink to a file is replaced, never written through; a
+    /// Replace files that exist (through a symlink, the file it leads to: the link stays; a
     /// device or FIFO is written into); with '--out -', write to a terminal even bytes that
     /// could act on it
     #[arg(long)]
