@@ -16,12 +16,17 @@ mod argv;
 mod elsewhere;
 mod lazy;
 mod scope;
+mod usage;
 
 pub use argv::parse;
 
 use crate::commands;
 use crate::output::{Format, OutputFlags, Printer};
 use crate::settings::{OnCommandLine, SettingFlags};
+
+/// What `-h` says after the command list: one line, so that it fits a 24-row screen.
+const AFTER_SHORT_HELP: &str =
+    "Start with 'tunnelctl config init'; --help shows global options, examples.";
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -44,8 +49,9 @@ pub const GLOBAL_HEADING: &str = "Global options";
 #[command(
     name = "tunnelctl",
     version,
-    about = "Manage tunnels from the command line: the hosted management API and the local agent API",
-    after_help = AFTER_HELP,
+    about = "Manage tunnels: the hosted management API and the local agent API",
+    after_help = AFTER_SHORT_HELP,
+    after_long_help = AFTER_HELP,
     disable_help_subcommand = true,
     max_term_width = 100
 )]
@@ -64,7 +70,7 @@ pub struct Cli {
 /// the plain tree and start-up pays nothing for it.
 pub fn command() -> clap::Command {
     let tree = <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply);
-    after_help::reflow_all(tree)
+    after_help::reflow_all(usage::wrap_all(tree))
 }
 
 /// Output format asked for with `-o`.
@@ -96,6 +102,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = "TUNNELCTL_API_KEY",
         hide_env_values = true,
         value_name = "KEY"
@@ -106,6 +113,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = "TUNNELCTL_API_URL",
         hide_env_values = true,
         value_name = "URL"
@@ -116,6 +124,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = "TUNNELCTL_AGENT_URL",
         hide_env_values = true,
         value_name = "URL"
@@ -126,6 +135,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = "TUNNELCTL_CONFIG",
         hide_env_values = true,
         value_name = "FILE"
@@ -137,6 +147,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = "TUNNELCTL_HISTORY_FILE",
         hide_env_values = true,
         value_name = "FILE"
@@ -147,6 +158,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = "TUNNELCTL_PROFILE",
         hide_env_values = true,
         value_name = "NAME"
@@ -154,38 +166,45 @@ pub struct GlobalArgs {
     pub profile: Option<String>,
 
     /// Print JSON (same as -o json)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true)]
     pub json: bool,
 
     /// Output format
-    #[arg(short = 'o', long, global = true, value_enum, value_name = "FORMAT")]
+    #[arg(
+        short = 'o',
+        long,
+        global = true,
+        hide_short_help = true,
+        value_enum,
+        value_name = "FORMAT"
+    )]
     pub output: Option<OutputFormat>,
 
     /// Filter the JSON output with a jq expression (in-process; no jq needed)
-    #[arg(long, global = true, value_name = "EXPR")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "EXPR")]
     pub jq: Option<String>,
 
     /// Do not ask for confirmation
-    #[arg(short = 'y', long, global = true)]
+    #[arg(short = 'y', long, global = true, hide_short_help = true)]
     pub yes: bool,
 
     /// Print no confirmations or progress, only data and errors
-    #[arg(short = 'q', long, global = true)]
+    #[arg(short = 'q', long, global = true, hide_short_help = true)]
     pub quiet: bool,
 
     /// Trace requests and responses on stderr (the API key is redacted)
-    #[arg(short = 'v', long, global = true)]
+    #[arg(short = 'v', long, global = true, hide_short_help = true)]
     pub verbose: bool,
 
     /// No colour (also when NO_COLOR is set)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true)]
     pub no_color: bool,
 
     /// Time limit of the command (each request, its retries, and waits such as
     /// `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h
     #[arg(
         long,
-        global = true,
+        global = true, hide_short_help = true,
         value_name = "DURATION",
         value_parser = crate::parse::parse_seconds,
         // `-1s` is a wrong duration, not flags `-1` and `-s`: the parser says it is negative.
@@ -194,12 +213,12 @@ pub struct GlobalArgs {
     pub timeout: Option<Duration>,
 
     /// How many times a request may be tried in all (retries only what is safe to retry)
-    #[arg(long, global = true, value_name = "N", value_parser = crate::parse::parse_attempts)]
+    #[arg(long, global = true, hide_short_help = true, value_name = "N", value_parser = crate::parse::parse_attempts)]
     pub max_attempts: Option<u32>,
 
     /// Show secrets the service echoes (AWS secret access keys) in --json and -o ndjson output
     /// instead of masking them
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true)]
     pub show_secrets: bool,
 
     /// Pace management requests to at most N per SECONDS (the service allows 120/60), or off
@@ -207,6 +226,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         value_name = "N/SECONDS|off",
         allow_hyphen_values = true
     )]
@@ -278,6 +298,8 @@ pub struct GroupEntry {
     pub confirming: &'static [&'static str],
     /// Global flags naming settings, and the commands under it that report or store them.
     pub shows_settings: &'static [(&'static str, &'static [&'static str])],
+    /// Its commands that call no API, as paths under it.
+    pub calls_nothing: &'static [&'static str],
 }
 
 impl GroupEntry {
@@ -291,6 +313,7 @@ impl GroupEntry {
             echoes_secrets: G::ECHOES_SECRETS,
             confirming: G::CONFIRMING,
             shows_settings: G::SHOWS_SETTINGS,
+            calls_nothing: G::CALLS_NOTHING,
         }
     }
 }
@@ -322,28 +345,38 @@ macro_rules! command_groups {
     };
 }
 
+// Each group's first line is its line in the command list, short enough for 80 columns
+// (the list's names take 23); `tunnelctl GROUP --help` shows the whole text.
 command_groups! {
+    /// Online tunnel sessions and their agents
+    ///
     /// Online tunnel sessions: list, inspect, restart, stop or update their agents
     Sessions("sessions") => commands::sessions::SessionsArgs,
     /// IP policies: named sets of IP restriction rules
     IpPolicies("ip-policies") => commands::ip_policies::IpPoliciesArgs,
-    /// Backends (tunnel-group backends that match tunnels by labels)
+    /// Tunnel-group backends: they match tunnels by labels
     Backends("backends") => commands::backends::BackendsArgs,
     /// Edge modules (TLS termination of TLS edges)
     Edges("edges") => commands::edges::EdgesArgs,
+    /// Event destinations: Kinesis, Firehose, CloudWatch Logs
+    ///
     /// Event destinations: where events are delivered (Kinesis, Firehose, CloudWatch Logs)
     EventDestinations("event-destinations") => commands::event_destinations::EventDestinationsArgs,
-    /// Event subscriptions: which event types go to which destinations
+    /// Which event types go to which destinations
     EventSubscriptions("event-subscriptions") => commands::event_subscriptions::EventSubscriptionsArgs,
+    /// The agent on this machine: tunnels, captured requests
+    ///
     /// The agent on this machine: its tunnels and the HTTP requests it captured
     Local("local") => commands::local::LocalArgs,
+    /// Send any request to the management API
+    ///
     /// Send any request to the management API (auth and version headers added)
     Api("api") => commands::api::ApiArgs,
     /// Settings: the config file and its profiles
     Config("config") => commands::config::ConfigArgs,
     /// Print a shell completion script
     Completions("completions", alias = "completion") => commands::completions::CompletionsArgs,
-    /// Help on a command, or on a topic: exit-codes, filters, output
+    /// Help on a command or topic: exit-codes, filters, output
     Help("help") => commands::help::HelpArgs,
 }
 
