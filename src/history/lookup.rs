@@ -21,6 +21,25 @@ pub enum Origin {
     History,
 }
 
+/// Why a capture was read from the history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AgentSaid {
+    /// The agent answered 404.
+    Gone,
+    /// The agent could not be reached.
+    Unreachable,
+}
+
+impl AgentSaid {
+    /// As a message says it ("the agent …").
+    fn as_str(self) -> &'static str {
+        match self {
+            AgentSaid::Gone => "no longer has it",
+            AgentSaid::Unreachable => "could not be reached",
+        }
+    }
+}
+
 /// A capture found by ID, with the agent's JSON text kept.
 #[derive(Debug)]
 pub struct FoundCapture {
@@ -33,15 +52,44 @@ pub struct FoundCapture {
 /// The capture `id`: the agent's, else the history's (said on stderr, one line). When neither
 /// has it, the agent's error.
 pub async fn capture(ctx: &Context, client: &agent::AgentClient, id: &str) -> Result<FoundCapture> {
+    let (found, said) = find(ctx, client, id).await?;
+    if let Some(said) = said {
+        ctx.note(&format!(
+            "{}: the agent {}; read from the history ({})",
+            escape(id),
+            said.as_str(),
+            history_path(ctx)?
+        ));
+    }
+    Ok(found)
+}
+
+/// [`capture`] without its note: for a command that reads many and says once how many came
+/// from the history ([`history_path`]).
+pub async fn capture_unsaid(
+    ctx: &Context,
+    client: &agent::AgentClient,
+    id: &str,
+) -> Result<FoundCapture> {
+    Ok(find(ctx, client, id).await?.0)
+}
+
+/// The capture `id`, and why the history was read when it was.
+async fn find(
+    ctx: &Context,
+    client: &agent::AgentClient,
+    id: &str,
+) -> Result<(FoundCapture, Option<AgentSaid>)> {
     let why = match client.request(id).await {
         Ok(text) => {
-            return Ok(FoundCapture {
+            let found = FoundCapture {
                 capture: Exchange::from_agent(text)?,
                 origin: Origin::Agent,
-            })
+            };
+            return Ok((found, None));
         }
-        Err(Error::Api(f)) if f.status == 404 => (Error::Api(f), "no longer has it"),
-        Err(e @ Error::Unreachable(_)) => (e, "could not be reached"),
+        Err(Error::Api(f)) if f.status == 404 => (Error::Api(f), AgentSaid::Gone),
+        Err(e @ Error::Unreachable(_)) => (e, AgentSaid::Unreachable),
         Err(e) => return Err(e),
     };
     let (agent_error, said) = why;
@@ -56,13 +104,19 @@ pub async fn capture(ctx: &Context, client: &agent::AgentClient, id: &str) -> Re
     else {
         return Err(agent_error);
     };
-    ctx.note(&format!(
-        "{}: the agent {said}; read from the history ({})",
-        escape(id),
-        escape_path(&path)
-    ));
-    Ok(FoundCapture {
+    let found = FoundCapture {
         capture: Exchange::from_agent(json)?,
         origin: Origin::History,
-    })
+    };
+    Ok((found, Some(said)))
+}
+
+/// The history file as messages name it.
+pub fn history_path(ctx: &Context) -> Result<String> {
+    Ok(ctx
+        .settings
+        .history_file()?
+        .value
+        .map(|p| escape_path(&p))
+        .unwrap_or_default())
 }

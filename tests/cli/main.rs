@@ -37,6 +37,7 @@ mod inspect_filter_keys;
 mod interaction;
 mod ip_policies;
 mod local;
+mod messages;
 mod narrow;
 mod newcomer;
 mod newcomer_errors;

@@ -140,10 +140,15 @@ async fn save_into(
     let mut names: Vec<String> = Vec::new();
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut saved = Vec::new();
+    let mut from_history: Vec<&str> = Vec::new();
     // One client for every ID: its connection is kept between them.
     let client = ctx.agent()?;
     for id in ids {
-        let captured = lookup::capture(ctx, &client, id).await?.capture;
+        let found = lookup::capture_unsaid(ctx, &client, id).await?;
+        if found.origin == lookup::Origin::History {
+            from_history.push(id);
+        }
+        let captured = found.capture;
         let base = match name {
             Some(n) => n.to_string(),
             None => snapshot::name_for(captured.method(), captured.uri()),
@@ -172,6 +177,15 @@ async fn save_into(
             files.push((dir.join(side), bytes));
         }
         saved.push((id.clone(), stem));
+    }
+    // Said once for all of them (it was a line per capture, two on a terminal).
+    if !from_history.is_empty() {
+        use crate::output::progress::{few, FEW};
+        ctx.note(&format!(
+            "read from the history ({}), not from the agent: {}",
+            lookup::history_path(ctx)?,
+            few(&from_history, FEW).join(" ")
+        ));
     }
     for (path, _) in &files {
         user_file::check_free(path, force)?;

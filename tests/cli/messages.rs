@@ -1,0 +1,142 @@
+//! What people read at 80 columns and what the commands say (issue 33): notes folded at
+//! spaces on a terminal, never broken inside a word; `tail` keeping the path and its columns;
+//! `save` saying once that it read from the history; and messages that said the wrong thing
+//! or the same thing twice.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use crate::common::pty::Pty;
+use crate::common::upstream::visit;
+use crate::common::{run, Env, Out};
+use crate::local::{edge_port, tunnels_to_upstream};
+
+/// The history file of a test: a note naming it with an ID runs past 80 columns, while the
+/// path alone fits a line.
+fn long_history_file(env: &Env) -> PathBuf {
+    env.dir.path().join("kept").join("history.sqlite3")
+}
+
+/// `tunnelctl local ARGS` against the emulator's agent, with the test's history file, in its
+/// folder.
+fn local(env: &Env, args: &[&str]) -> Out {
+    let mut cmd = env.cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_HISTORY_FILE", long_history_file(env))
+        .current_dir(env.dir.path())
+        .arg("local")
+        .args(args);
+    run(&mut cmd)
+}
+
+/// `n` captures kept in the history and then gone from the agent (as after its restart):
+/// their IDs.
+fn kept_and_gone(env: &Env, n: usize) -> Vec<String> {
+    let specs: Vec<_> = (0..n)
+        .map(|i| {
+            json!({
+                "method": "POST",
+                "uri": format!("/hooks/{i}"),
+                "headers": {"Content-Type": "application/json"},
+                "body": "{}",
+                "status_code": 200,
+                "response_body": "ok",
+            })
+        })
+        .collect();
+    let ids = env.mock.seed_captures(json!(specs));
+    local(env, &["requests", "record", "--once"]).ok();
+    local(env, &["requests", "clear", "--yes"]).ok();
+    ids.as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `save` of seven kept IDs said "the agent no longer has it; read from the history (…)"
+/// seven times (fourteen lines at 80 columns) before its own lines: now once, naming a few.
+#[test]
+fn save_says_once_that_it_read_from_the_history() {
+    let env = Env::new();
+    let ids = kept_and_gone(&env, 7);
+    let mut args = vec!["requests", "save"];
+    args.extend(ids.iter().map(String::as_str));
+    args.extend(["--into", "hooks"]);
+    let out = local(&env, &args);
+    out.ok();
+    assert_eq!(
+        out.stderr.matches("read from the history").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+    let said = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("read from the history"))
+        .unwrap();
+    assert!(
+        said.contains(&ids[0]) && said.contains("and 2 more"),
+        "{said}"
+    );
+    assert_eq!(out.stderr.matches("Saved").count(), 7, "{}", out.stderr);
+}
+
+/// On a terminal 80 columns wide, a note longer than a line is folded at spaces (the path it
+/// names whole), never broken inside a word by the terminal (`read from the hist` / `ory`).
+#[test]
+fn a_long_note_is_folded_at_spaces_on_a_terminal() {
+    let env = Env::new();
+    let ids = kept_and_gone(&env, 1);
+    let mut cmd = env.std_cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_HISTORY_FILE", long_history_file(&env))
+        .current_dir(env.dir.path())
+        .args(["local", "requests", "save", &ids[0], "--out", "one.http"]);
+    let mut term = Pty::spawn(&cmd, 24, 80);
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    let screen = term.screen();
+    // Folded: a line goes on, indented, on the next.
+    let unfolded = screen.replace("\n  ", " ");
+    assert!(unfolded.contains("read from the history ("), "{screen}");
+    assert!(screen.lines().count() > 2, "the note was folded:\n{screen}");
+    assert!(
+        term.wrapped_rows().is_empty(),
+        "rows the terminal broke: {:?}\n{screen}",
+        term.wrapped_rows()
+    );
+}
+
+/// `tail` at 80 columns: the path keeps most of the line (it was cut to `/hooks/…`), and the
+/// columns stand one under the other whatever the method, status or duration of each line.
+#[test]
+fn tail_at_80_columns_keeps_the_path_and_its_columns() {
+    let (env, _up) = tunnels_to_upstream(&["t"]);
+    let port = edge_port(&env, "t (http)");
+    let mut cmd = env.std_cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .args(["local", "requests", "tail"]);
+    let mut term = Pty::spawn(&cmd, 24, 80);
+    term.wait_for("Following captured requests");
+    visit(port, "GET", "/a", &[], b"");
+    visit(port, "DELETE", "/hooks/stripe/events?attempt=1", &[], b"x");
+    visit(port, "POST", "/hooks/github", &[], b"{}");
+    let screen = term.wait_until("three tail lines", |s| s.matches("airt_").count() >= 3);
+    term.send("\x03");
+    let lines: Vec<&str> = screen.lines().filter(|l| l.contains("airt_")).collect();
+    let id_column: Vec<usize> = lines
+        .iter()
+        .map(|l| l[..l.find("airt_").unwrap()].chars().count())
+        .collect();
+    assert!(
+        id_column.iter().all(|&c| c == id_column[0]),
+        "the IDs stand in one column:\n{screen}"
+    );
+    assert!(
+        screen.contains("/hooks/stripe/events"),
+        "the path keeps the room:\n{screen}"
+    );
+    assert!(term.wrapped_rows().is_empty(), "{screen}");
+}
