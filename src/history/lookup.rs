@@ -97,18 +97,41 @@ async fn find(
     let Some(path) = path else {
         return Err(agent_error);
     };
-    let Some(json) = Store::open_existing(&path)?
-        .map(|s| s.get(id))
-        .transpose()?
-        .flatten()
-    else {
-        return Err(agent_error);
+    let store = Store::open_existing(&path)?;
+    let searched = store.is_some();
+    let Some(json) = store.map(|s| s.get(id)).transpose()?.flatten() else {
+        return Err(not_kept_either(agent_error, searched, &path));
     };
     let found = FoundCapture {
         capture: Exchange::from_agent(json)?,
         origin: Origin::History,
     };
     Ok((found, Some(said)))
+}
+
+/// The agent's 404 for a capture the history does not hold either, saying so (the history
+/// was searched too, or there is none to search).
+fn not_kept_either(agent_error: Error, searched: bool, path: &std::path::Path) -> Error {
+    let Error::Api(mut f) = agent_error else {
+        return agent_error;
+    };
+    let said = if searched {
+        format!(
+            "The history ({}) does not hold it either.",
+            escape_path(path)
+        )
+    } else {
+        format!(
+            "No history was searched: there is none at {} ('local requests record' keeps \
+             captures past the agent's memory).",
+            escape_path(path)
+        )
+    };
+    f.hint = Some(match f.hint.take() {
+        Some(h) => format!("{h}\n{said}"),
+        None => said,
+    });
+    Error::Api(f)
 }
 
 /// The history file as messages name it.

@@ -140,3 +140,109 @@ fn tail_at_80_columns_keeps_the_path_and_its_columns() {
     );
     assert!(term.wrapped_rows().is_empty(), "{screen}");
 }
+
+/// `save --into` with `--json` or `--jq` printed nothing: now what it wrote, as an object.
+#[test]
+fn save_into_prints_what_it_wrote_for_json_and_jq() {
+    let env = Env::new();
+    let ids = kept_and_gone(&env, 2);
+    let out = local(
+        &env,
+        &[
+            "requests", "save", &ids[0], &ids[1], "--into", "hooks", "--json",
+        ],
+    );
+    out.ok();
+    let doc = out.json();
+    assert_eq!(doc["folder"], "hooks");
+    let names: Vec<&str> = doc["fixtures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["post-hooks-0", "post-hooks-1"]);
+    assert_eq!(doc["fixtures"][0]["id"], ids[0].as_str());
+    assert_eq!(
+        doc["fixtures"][0]["files"],
+        json!(["hooks/post-hooks-0.http", "hooks/post-hooks-0.expect.toml"])
+    );
+    assert_eq!(doc["from_history"], json!(ids));
+    let out = local(
+        &env,
+        &[
+            "requests",
+            "save",
+            &ids[0],
+            "--into",
+            "more",
+            "--jq",
+            ".fixtures[].name",
+        ],
+    );
+    out.ok();
+    assert_eq!(out.stdout.trim(), "post-hooks-0");
+}
+
+/// Messages that repeated themselves or pointed the wrong way (issue 33, item 27): each says
+/// once what is wrong and what to do, and nothing is asked of the agent for input refused.
+#[test]
+fn messages_say_once_what_is_wrong() {
+    let env = Env::new();
+    std::fs::create_dir(env.dir.path().join("hooks")).unwrap();
+    let request = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+    std::fs::write(env.dir.path().join("a.http"), request).unwrap();
+    std::fs::write(env.dir.path().join("b.http"), request).unwrap();
+    env.mock.clear_agent_requests();
+
+    let out = local(&env, &["requests", "diff", "nope.http", "a.http"]);
+    out.code(2).says("cannot read the request file nope.http");
+    assert_eq!(out.stderr.matches("nope.http").count(), 1, "{}", out.stderr);
+
+    let out = local(&env, &["requests", "diff", "hooks", "a.http"]);
+    out.code(2).says("hooks is a folder");
+
+    let out = local(&env, &["requests", "diff", "a.http", "b.http"]);
+    out.ok().says("No differences");
+    assert!(
+        !out.stderr.contains("Date"),
+        "no answers were compared: {}",
+        out.stderr
+    );
+
+    let out = local(&env, &["requests", "export", "--har", "nodir/x.har"]);
+    out.code(2).says("the folder nodir does not exist");
+    assert_eq!(
+        out.stderr.matches("nodir/x.har").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+
+    for force in [&[][..], &["--force"][..]] {
+        let mut args = vec!["requests", "export", "--har", "hooks"];
+        args.extend_from_slice(force);
+        let out = local(&env, &args);
+        out.code(2).says("hooks is a folder; name a file");
+        assert!(!out.stderr.contains("--force"), "{}", out.stderr);
+    }
+    assert!(
+        env.mock.agent_requests().is_empty(),
+        "nothing asked of the agent: {:?}",
+        env.mock.agent_requests()
+    );
+
+    let out = local(
+        &env,
+        &["requests", "test", "nope/", "--to", "http://127.0.0.1:9"],
+    );
+    out.code(2).says("nothing at nope/");
+    assert!(!out.stderr.contains("os error"), "{}", out.stderr);
+
+    // An unknown ID: the history was searched too, or there is none.
+    let out = local(&env, &["requests", "get", "airt_nope"]);
+    out.code(4).says("No history was searched");
+    local(&env, &["requests", "record", "--once"]).ok();
+    let out = local(&env, &["requests", "get", "airt_nope"]);
+    out.code(4).says("does not hold it either");
+}

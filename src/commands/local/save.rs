@@ -34,7 +34,7 @@ pub struct SaveArgs {
     )]
     out: Option<PathBuf>,
     /// Write each capture as a fixture in DIR (made if missing): NAME.http and
-    /// NAME.expect.toml, for 'local requests test'
+    /// NAME.expect.toml, for 'local requests test' (--json prints the files written)
     #[arg(long, value_name = "DIR")]
     into: Option<PathBuf>,
     /// With --into: the fixture's name (default: from the method and path, such as
@@ -168,6 +168,7 @@ async fn save_into(
             _ => None,
         };
         let written = snapshot::new_file(&stem, answer.as_ref());
+        let first = files.len();
         files.push((dir.join(format!("{stem}.http")), request_bytes(&captured)?));
         files.push((
             dir.join(format!("{stem}.expect.toml")),
@@ -176,7 +177,7 @@ async fn save_into(
         if let Some((side, bytes)) = written.sidecar {
             files.push((dir.join(side), bytes));
         }
-        saved.push((id.clone(), stem));
+        saved.push((id.clone(), stem, first..files.len()));
     }
     // Said once for all of them (it was a line per capture, two on a terminal).
     if !from_history.is_empty() {
@@ -193,12 +194,30 @@ async fn save_into(
     for (path, bytes) in &files {
         user_file::write(ctx, path, bytes, force)?;
     }
-    for (id, stem) in saved {
+    for (id, stem, _) in &saved {
         ctx.note(&format!(
             "Saved {} as {}.http and {stem}.expect.toml",
-            escape(&id),
-            escape_path(&dir.join(&stem))
+            escape(id),
+            escape_path(&dir.join(stem))
         ));
+    }
+    // `--json` and `--jq` get what was written, as the other commands' results are.
+    if !ctx.printer.for_people() {
+        let fixtures: Vec<serde_json::Value> = saved
+            .iter()
+            .map(|(id, stem, range)| {
+                let written: Vec<String> = files[range.clone()]
+                    .iter()
+                    .map(|(p, _)| p.to_string_lossy().into_owned())
+                    .collect();
+                serde_json::json!({"id": id, "name": stem, "files": written})
+            })
+            .collect();
+        ctx.printer.document(&serde_json::json!({
+            "folder": dir.to_string_lossy(),
+            "fixtures": fixtures,
+            "from_history": from_history,
+        }))?;
     }
     Ok(())
 }
