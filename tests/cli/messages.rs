@@ -246,3 +246,109 @@ fn messages_say_once_what_is_wrong() {
     let out = local(&env, &["requests", "get", "airt_nope"]);
     out.code(4).says("does not hold it either");
 }
+
+/// An editor that is not installed said "exited with exit status: 127" (what `sh` answers):
+/// now that it was not found, and what to set; nothing is sent.
+#[test]
+fn a_missing_editor_is_said_to_be_not_found() {
+    let (env, up, id) = crate::replay::one_webhook();
+    let mut cmd = env.cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("VISUAL", "")
+        .env("EDITOR", "no-such-editor-9q")
+        .args(["local", "requests", "replay", &id, "--edit"]);
+    let out = run(&mut cmd);
+    out.code(2)
+        .says("the editor (no-such-editor-9q) was not found")
+        .says("EDITOR=")
+        .says("nothing was sent");
+    assert!(!out.stderr.contains("exit status"), "{}", out.stderr);
+    assert_eq!(up.received().len(), 1, "only the visit that was captured");
+}
+
+/// Ctrl-C while `sessions restart --wait` waits for the agents printed "interrupted" alone:
+/// now the wait ends as a graceful stop does, naming the agents not back yet, exit 130.
+#[test]
+fn ctrl_c_during_a_restart_wait_names_the_agents_not_back() {
+    use std::io::Read;
+    let env = Env::with(tunnelctl_mock::MockOptions {
+        restart_delay_ms: 600_000,
+        ..Default::default()
+    });
+    let seeded = env.seed(json!({"sessions": [
+        {"os": "linux", "region": "eu", "ip": "203.0.113.1", "metadata": "{\"host\":\"a\"}"},
+        {"os": "linux", "region": "eu", "ip": "203.0.113.2", "metadata": "{\"host\":\"b\"}"},
+    ]}));
+    let ids = crate::common::strings(&seeded["sessions"]);
+    let mut child = env
+        .std_cmd()
+        .args([
+            "sessions",
+            "restart",
+            &ids[0],
+            &ids[1],
+            "--wait",
+            "--timeout",
+            "600",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let into = said.clone();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 1024];
+        while let Ok(n) = stderr.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            into.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    crate::common::wait_until("the wait for the agents", || {
+        said.lock().unwrap().contains("to reconnect")
+    });
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    let said = said.lock().unwrap().clone();
+    assert_eq!(status.code(), Some(130), "{said}");
+    let line = said
+        .lines()
+        .find(|l| l.contains("agent(s) not back yet:"))
+        .unwrap_or_else(|| panic!("the agents not back are named:\n{said}"));
+    assert!(line.contains(&ids[0]) && line.contains(&ids[1]), "{line}");
+}
+
+/// `config show` on a terminal: every value starts in one column (they stopped lining up
+/// after `history_file`, the keys being padded to 12).
+#[test]
+fn config_show_lines_up_its_values() {
+    let env = Env::new();
+    let out = env.run_terminal(100, &["config", "show"]);
+    out.ok();
+    let value_at = |key: &str| {
+        let line = out
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{key} ")))
+            .unwrap_or_else(|| panic!("{key}:\n{}", out.stdout));
+        line[key.len()..].find(|c: char| c != ' ').unwrap() + key.len()
+    };
+    let at = value_at("api_url");
+    for key in [
+        "history_file",
+        "history_max_size",
+        "webhook_secret_standard",
+    ] {
+        assert_eq!(value_at(key), at, "{key}:\n{}", out.stdout);
+    }
+}
