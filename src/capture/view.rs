@@ -519,10 +519,13 @@ pub fn sent(p: &Printer, sent: &Sent, source: &str) -> Result<()> {
         return p.object(&CAPTURED_REQUEST, &sent.to_json(source));
     }
     let text = render_sent(sent, source);
-    // Its first line names a URL of any length: folded before `took`, not inside a word.
+    // Its first line names a URL of any length: on a terminal too narrow for it, `took …`
+    // goes on the next line (the terminal broke it inside the word).
     let text = match text.split_once('\n') {
-        Some((first, rest)) => format!("{}\n{rest}", p.folded_for_stdout(first)),
-        None => text,
+        Some((first, rest)) if p.folded_for_stdout(first) != first => {
+            format!("{}\n{rest}", first.replacen("  took ", "\n  took ", 1))
+        }
+        _ => text,
     };
     p.bytes(text.as_bytes())
 }

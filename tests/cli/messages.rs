@@ -352,3 +352,81 @@ fn config_show_lines_up_its_values() {
         assert_eq!(value_at(key), at, "{key}:\n{}", out.stdout);
     }
 }
+
+/// A failing case's message longer than the terminal went on at column 0 under its indented
+/// line: now it is folded at spaces under its own indentation.
+#[test]
+fn a_long_test_failure_is_folded_under_its_indentation() {
+    let env = Env::new();
+    let app = crate::common::hostile::Hostile::start(|_| {
+        crate::common::hostile::Reply::With(
+            200,
+            vec![(
+                "X-Note".into(),
+                "a value long enough to run well past the end of an eighty column line".into(),
+            )],
+            b"{}".to_vec(),
+        )
+    });
+    let hooks = env.dir.path().join("hooks");
+    std::fs::create_dir(&hooks).unwrap();
+    std::fs::write(
+        hooks.join("x.http"),
+        "POST /hooks/x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}",
+    )
+    .unwrap();
+    std::fs::write(
+        hooks.join("x.expect.toml"),
+        "status = 200\n\n[headers]\nX-Note = \"short\"\n",
+    )
+    .unwrap();
+    let mut cmd = env.std_cmd();
+    cmd.current_dir(env.dir.path()).args([
+        "local",
+        "requests",
+        "test",
+        "hooks",
+        "--to",
+        &app.url(),
+    ]);
+    let mut term = Pty::spawn(&cmd, 24, 80);
+    assert_eq!(term.wait_exit(), 8, "{}", term.screen());
+    let screen = term.screen();
+    assert!(screen.contains("FAIL"), "{screen}");
+    assert!(screen.contains("X-Note"), "{screen}");
+    assert!(
+        term.wrapped_rows().is_empty(),
+        "rows the terminal broke: {:?}\n{screen}",
+        term.wrapped_rows()
+    );
+}
+
+/// The line that says where a request was sent names a URL of any length: it broke inside
+/// `took` at 80 columns ("too" / "k"); now it is folded before `took`.
+#[test]
+fn the_sent_line_is_folded_before_took() {
+    let env = Env::new();
+    let app = crate::common::hostile::Hostile::start(|_| crate::common::hostile::Reply::ok("ok"));
+    std::fs::write(
+        env.dir.path().join("x.http"),
+        "POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}",
+    )
+    .unwrap();
+    let to = format!("{}/a-rather-long-prefix/for-the-path", app.url());
+    let mut cmd = env.std_cmd();
+    cmd.current_dir(env.dir.path())
+        .args(["local", "requests", "send", "x.http", "--to", &to]);
+    let mut term = Pty::spawn(&cmd, 24, 80);
+    assert_eq!(term.wait_exit(), 0, "{}", term.screen());
+    let screen = term.screen();
+    let first = screen.lines().position(|l| l.starts_with("sent ")).unwrap();
+    let next = screen.lines().nth(first + 1).unwrap();
+    assert!(
+        next.trim_start().starts_with("took ") || next.contains(" took "),
+        "{screen}"
+    );
+    assert!(
+        !term.wrapped_rows().iter().any(|r| r.starts_with("sent ")),
+        "{screen}"
+    );
+}
