@@ -544,6 +544,21 @@ mod tests {
         assert!(!is_stdout(Path::new("-.har")));
     }
 
+    /// The inspector's `s` and `c` take a free name: a link standing at one is passed over,
+    /// never written through nor replaced.
+    #[cfg(unix)]
+    #[test]
+    fn a_new_name_passes_over_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "keep").unwrap();
+        std::os::unix::fs::symlink(&victim, dir.path().join("x.http")).unwrap();
+        let made = write_private_new(dir.path(), "x", "http", b"new").unwrap();
+        assert!(made.ends_with("x-2.http"));
+        assert_eq!(fs::read(&victim).unwrap(), b"keep");
+        assert!(is_link(&dir.path().join("x.http")));
+    }
+
     #[test]
     fn new_names_count_up() {
         let dir = tempfile::tempdir().unwrap();
