@@ -266,7 +266,8 @@ const TAIL_WITH_TUNNEL: usize = 120;
 fn tail_columns(time: &str, cell: &dyn Fn(&str) -> String, width: usize) -> String {
     let mut head = format!(
         "{time:<8} {:<7} {:<7}",
-        fit(&cell("METHOD"), 7),
+        // Whole, even an odd one (escaped): the room is taken from the path.
+        cell("METHOD"),
         // As wide as "pending", an answer not come yet.
         fit(&cell("STATUS"), 7)
     );
