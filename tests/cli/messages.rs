@@ -430,3 +430,26 @@ fn the_sent_line_is_folded_before_took() {
         "{screen}"
     );
 }
+
+/// An error longer than the terminal is folded at spaces too, each of its lines.
+#[test]
+fn a_long_error_is_folded_on_a_terminal() {
+    let env = Env::new();
+    let mut cmd = env.std_cmd();
+    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env("TUNNELCTL_HISTORY_FILE", long_history_file(&env))
+        .args(["local", "requests", "get", "airt_nope"]);
+    let mut term = Pty::spawn(&cmd, 24, 80);
+    assert_eq!(term.wait_exit(), 4, "{}", term.screen());
+    let screen = term.screen();
+    assert!(
+        screen.starts_with("error: GET /api/requests/http/airt_nope"),
+        "{screen}"
+    );
+    assert!(screen.contains("No history was searched"), "{screen}");
+    assert!(
+        term.wrapped_rows().is_empty(),
+        "rows the terminal broke: {:?}\n{screen}",
+        term.wrapped_rows()
+    );
+}
