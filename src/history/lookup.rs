@@ -134,6 +134,20 @@ fn not_kept_either(agent_error: Error, searched: bool, path: &std::path::Path) -
     Error::Api(f)
 }
 
+/// Says once which of the captures a command read ([`capture_unsaid`]) came from the
+/// history: a few named, the rest counted (a line each was many lines for many IDs).
+pub fn note_read_from_history(ctx: &Context, ids: &[&str]) -> Result<()> {
+    if !ids.is_empty() {
+        use crate::output::progress::{few, FEW};
+        ctx.note(&format!(
+            "read from the history ({}), not from the agent: {}",
+            history_path(ctx)?,
+            few(ids, FEW).join(" ")
+        ));
+    }
+    Ok(())
+}
+
 /// The history file as messages name it.
 pub fn history_path(ctx: &Context) -> Result<String> {
     Ok(ctx

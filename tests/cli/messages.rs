@@ -56,7 +56,8 @@ fn kept_and_gone(env: &Env, n: usize) -> Vec<String> {
 }
 
 /// `save` of seven kept IDs said "the agent no longer has it; read from the history (…)"
-/// seven times (fourteen lines at 80 columns) before its own lines: now once, naming a few.
+/// seven times (fourteen lines at 80 columns) before its own lines: now once, naming a few;
+/// `verify` too.
 #[test]
 fn save_says_once_that_it_read_from_the_history() {
     let env = Env::new();
@@ -82,6 +83,16 @@ fn save_says_once_that_it_read_from_the_history() {
         "{said}"
     );
     assert_eq!(out.stderr.matches("Saved").count(), 7, "{}", out.stderr);
+    // verify of several IDs says it once too.
+    let mut args = vec!["requests", "verify"];
+    args.extend(ids.iter().map(String::as_str));
+    let out = local(&env, &args);
+    assert_eq!(
+        out.stderr.matches("read from the history").count(),
+        1,
+        "{}",
+        out.stderr
+    );
 }
 
 /// On a terminal 80 columns wide, a note longer than a line is folded at spaces (the path it

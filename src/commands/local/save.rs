@@ -180,14 +180,7 @@ async fn save_into(
         saved.push((id.clone(), stem, first..files.len()));
     }
     // Said once for all of them (it was a line per capture, two on a terminal).
-    if !from_history.is_empty() {
-        use crate::output::progress::{few, FEW};
-        ctx.note(&format!(
-            "read from the history ({}), not from the agent: {}",
-            lookup::history_path(ctx)?,
-            few(&from_history, FEW).join(" ")
-        ));
-    }
+    lookup::note_read_from_history(ctx, &from_history)?;
     for (path, _) in &files {
         user_file::check_free(path, force)?;
     }
