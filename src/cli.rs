@@ -16,6 +16,7 @@ mod argv;
 mod elsewhere;
 mod lazy;
 mod scope;
+mod short_help;
 mod usage;
 
 pub use argv::parse;
@@ -70,7 +71,7 @@ pub struct Cli {
 /// the plain tree and start-up pays nothing for it.
 pub fn command() -> clap::Command {
     let tree = <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply);
-    after_help::reflow_all(usage::wrap_all(tree))
+    after_help::reflow_all(usage::wrap_all(short_help::shorten_all(tree)))
 }
 
 /// Output format asked for with `-o`.
