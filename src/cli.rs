@@ -16,6 +16,8 @@ mod argv;
 mod elsewhere;
 mod lazy;
 mod scope;
+mod short_help;
+mod usage;
 
 pub use argv::parse;
 
@@ -23,6 +25,10 @@ use crate::commands;
 use crate::output::{Format, OutputFlags, Printer};
 use crate::registry;
 use crate::settings::{Given, SettingFlags};
+
+/// What `-h` says after the command list: one line, so that it fits a 24-row screen.
+const AFTER_SHORT_HELP: &str =
+    "Start with 'tunnelctl config init'; --help shows global options, examples.";
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -45,8 +51,9 @@ pub const GLOBAL_HEADING: &str = "Global options";
 #[command(
     name = "tunnelctl",
     version,
-    about = "Manage tunnels from the command line: the hosted management API and the local agent API",
-    after_help = AFTER_HELP,
+    about = "Manage tunnels: the hosted management API and the local agent API",
+    after_help = AFTER_SHORT_HELP,
+    after_long_help = AFTER_HELP,
     disable_help_subcommand = true,
     max_term_width = 100
 )]
@@ -65,7 +72,7 @@ pub struct Cli {
 /// the plain tree and start-up pays nothing for it.
 pub fn command() -> clap::Command {
     let tree = <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply);
-    after_help::reflow_all(tree)
+    after_help::reflow_all(usage::wrap_all(short_help::shorten_all(tree)))
 }
 
 /// Output format asked for with `-o`.
@@ -97,6 +104,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = registry::env::API_KEY,
         hide_env_values = true,
         value_name = "KEY"
@@ -107,6 +115,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = registry::env::API_URL,
         hide_env_values = true,
         value_name = "URL"
@@ -117,6 +126,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = registry::env::AGENT_URL,
         hide_env_values = true,
         value_name = "URL"
@@ -127,6 +137,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = registry::env::CONFIG,
         hide_env_values = true,
         value_name = "FILE"
@@ -138,6 +149,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = registry::env::HISTORY_FILE,
         hide_env_values = true,
         value_name = "FILE"
@@ -148,6 +160,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = registry::env::PROFILE,
         hide_env_values = true,
         value_name = "NAME"
@@ -155,38 +168,45 @@ pub struct GlobalArgs {
     pub profile: Option<String>,
 
     /// Print JSON (same as -o json)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true)]
     pub json: bool,
 
     /// Output format
-    #[arg(short = 'o', long, global = true, value_enum, value_name = "FORMAT")]
+    #[arg(
+        short = 'o',
+        long,
+        global = true,
+        hide_short_help = true,
+        value_enum,
+        value_name = "FORMAT"
+    )]
     pub output: Option<OutputFormat>,
 
     /// Filter the JSON output with a jq expression (in-process; no jq needed)
-    #[arg(long, global = true, value_name = "EXPR")]
+    #[arg(long, global = true, hide_short_help = true, value_name = "EXPR")]
     pub jq: Option<String>,
 
     /// Do not ask for confirmation
-    #[arg(short = 'y', long, global = true)]
+    #[arg(short = 'y', long, global = true, hide_short_help = true)]
     pub yes: bool,
 
     /// Print no confirmations or progress, only data and errors
-    #[arg(short = 'q', long, global = true)]
+    #[arg(short = 'q', long, global = true, hide_short_help = true)]
     pub quiet: bool,
 
     /// Trace requests and responses on stderr (the API key is redacted)
-    #[arg(short = 'v', long, global = true)]
+    #[arg(short = 'v', long, global = true, hide_short_help = true)]
     pub verbose: bool,
 
     /// No colour (also when NO_COLOR is set)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true)]
     pub no_color: bool,
 
     /// Time limit of the command (each request, its retries, and waits such as
     /// `sessions restart --wait`): seconds, or with a unit: 90s, 2m, 1h
     #[arg(
         long,
-        global = true,
+        global = true, hide_short_help = true,
         value_name = "DURATION",
         value_parser = crate::parse::parse_seconds,
         // `-1s` is a wrong duration, not flags `-1` and `-s`: the parser says it is negative.
@@ -195,12 +215,12 @@ pub struct GlobalArgs {
     pub timeout: Option<Duration>,
 
     /// How many times a request may be tried in all (retries only what is safe to retry)
-    #[arg(long, global = true, value_name = "N", value_parser = crate::parse::parse_attempts)]
+    #[arg(long, global = true, hide_short_help = true, value_name = "N", value_parser = crate::parse::parse_attempts)]
     pub max_attempts: Option<u32>,
 
     /// Show secrets the service echoes (AWS secret access keys) in --json and -o ndjson output
     /// instead of masking them
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true)]
     pub show_secrets: bool,
 
     /// Pace management requests to at most N per SECONDS (the service allows 120/60), or off
@@ -208,6 +228,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         value_name = "N/SECONDS|off",
         allow_hyphen_values = true
     )]
@@ -272,6 +293,8 @@ pub struct GroupEntry {
     pub confirming: &'static [&'static str],
     /// Global flags naming settings, and the commands under it that report or store them.
     pub shows_settings: &'static [(&'static str, &'static [&'static str])],
+    /// Its commands that call no API, as paths under it.
+    pub calls_nothing: &'static [&'static str],
 }
 
 impl GroupEntry {
@@ -285,6 +308,7 @@ impl GroupEntry {
             echoes_secrets: G::ECHOES_SECRETS,
             confirming: G::CONFIRMING,
             shows_settings: G::SHOWS_SETTINGS,
+            calls_nothing: G::CALLS_NOTHING,
         }
     }
 }
@@ -316,28 +340,38 @@ macro_rules! command_groups {
     };
 }
 
+// Each group's first line is its line in the command list, short enough for 80 columns
+// (the list's names take 23); `tunnelctl GROUP --help` shows the whole text.
 command_groups! {
+    /// Online tunnel sessions and their agents
+    ///
     /// Online tunnel sessions: list, inspect, restart, stop or update their agents
     Sessions("sessions") => commands::sessions::SessionsArgs,
     /// IP policies: named sets of IP restriction rules
     IpPolicies("ip-policies") => commands::ip_policies::IpPoliciesArgs,
-    /// Backends (tunnel-group backends that match tunnels by labels)
+    /// Tunnel-group backends: they match tunnels by labels
     Backends("backends") => commands::backends::BackendsArgs,
     /// Edge modules (TLS termination of TLS edges)
     Edges("edges") => commands::edges::EdgesArgs,
+    /// Event destinations: Kinesis, Firehose, CloudWatch Logs
+    ///
     /// Event destinations: where events are delivered (Kinesis, Firehose, CloudWatch Logs)
     EventDestinations("event-destinations") => commands::event_destinations::EventDestinationsArgs,
-    /// Event subscriptions: which event types go to which destinations
+    /// Which event types go to which destinations
     EventSubscriptions("event-subscriptions") => commands::event_subscriptions::EventSubscriptionsArgs,
+    /// The agent on this machine: tunnels, captured requests
+    ///
     /// The agent on this machine: its tunnels and the HTTP requests it captured
     Local("local") => commands::local::LocalArgs,
+    /// Send any request to the management API
+    ///
     /// Send any request to the management API (auth and version headers added)
     Api("api") => commands::api::ApiArgs,
     /// Settings: the config file and its profiles
     Config("config") => commands::config::ConfigArgs,
     /// Print a shell completion script
     Completions("completions", alias = "completion") => commands::completions::CompletionsArgs,
-    /// Help on a command, or on a topic: exit-codes, filters, output
+    /// Help on a command or topic: exit-codes, filters, output
     Help("help") => commands::help::HelpArgs,
 }
 

@@ -3,11 +3,13 @@
 //! Edits go through `toml_edit`, so a change to one key keeps every other key, profile and
 //! comment as the user wrote them. Saving writes a temporary file beside the config with mode
 //! 0600 and renames it over the old one, so a crash never leaves half a file and the API key
-//! is never readable by others, not even for an instant.
+//! is never readable by others, not even for an instant. A config file that is a symbolic
+//! link is saved where the link leads, and the link stays ([`crate::files`]).
 //!
-//! Writers take an advisory lock on a sibling lock file (`config.toml.lock`, mode 0600) and
-//! re-read the file under it, so concurrent `config set` runs on different profiles all land:
-//! without it each writer would rename its own copy over the others' and keep only its change.
+//! Writers take an advisory lock on a sibling lock file (`config.toml.lock`, mode 0600,
+//! removed when the lock is let go) and re-read the file under it, so concurrent `config set`
+//! runs on different profiles all land: without it each writer would rename its own copy
+//! over the others' and keep only its change.
 //! Readers need no lock: the rename makes every version they can see whole.
 
 use std::fs;
@@ -228,18 +230,23 @@ pub fn lock_path(path: &Path) -> PathBuf {
 /// removing it would let two writers lock two different files.
 struct WriteLock {
     file: fs::File,
+    /// The lock file's name, removed when the lock is let go.
+    path: PathBuf,
 }
 
 impl WriteLock {
+    /// Takes the lock of the config file at `path`, kept beside the file a write to `path`
+    /// replaces (where its links lead), so that writers through a link and through the file
+    /// itself take the same lock.
     fn acquire(path: &Path) -> Result<WriteLock> {
-        let lock = lock_path(path);
+        let lock = lock_path(&crate::files::landing_file(path).unwrap_or_else(|| path.into()));
         let fail = |what: &str, e: std::io::Error| {
             Error::Config(format!(
                 "cannot {what} the lock file {}: {e}",
                 lock.display()
             ))
         };
-        create_private_dir(&folder_of(path)).map_err(|e| fail("create the folder of", e))?;
+        create_private_dir(&folder_of(&lock)).map_err(|e| fail("create the folder of", e))?;
         let mut open = fs::OpenOptions::new();
         open.read(true).write(true).create(true).truncate(false);
         #[cfg(unix)]
@@ -247,33 +254,62 @@ impl WriteLock {
             use std::os::unix::fs::OpenOptionsExt;
             open.mode(0o600);
         }
-        let file = open.open(&lock).map_err(|e| fail("open", e))?;
         let start = Instant::now();
         let mut pause = Duration::from_millis(2);
-        loop {
-            // Called through the trait: std's own `File::try_lock` is newer than our MSRV.
-            match fs4::FileExt::try_lock(&file) {
-                Ok(()) => return Ok(WriteLock { file }),
-                Err(fs4::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(50));
+        'open: loop {
+            let file = open.open(&lock).map_err(|e| fail("open", e))?;
+            loop {
+                // Called through the trait: std's own `File::try_lock` is newer than our MSRV.
+                match fs4::FileExt::try_lock(&file) {
+                    Ok(()) if still_named(&file, &lock) => {
+                        return Ok(WriteLock { file, path: lock })
+                    }
+                    // Its last holder removed it while we waited: the lock is now the file
+                    // at that name, made anew.
+                    Ok(()) => continue 'open,
+                    Err(fs4::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                        std::thread::sleep(pause);
+                        pause = (pause * 2).min(Duration::from_millis(50));
+                    }
+                    Err(fs4::TryLockError::WouldBlock) => {
+                        return Err(Error::Config(format!(
+                            "the config file {} is being written by another process, which has held its lock ({}) for more than {} s; try again when it is done",
+                            path.display(),
+                            lock.display(),
+                            LOCK_WAIT.as_secs()
+                        )))
+                    }
+                    Err(fs4::TryLockError::Error(e)) => return Err(fail("lock", e)),
                 }
-                Err(fs4::TryLockError::WouldBlock) => {
-                    return Err(Error::Config(format!(
-                        "the config file {} is being written by another process, which has held its lock ({}) for more than {} s; try again when it is done",
-                        path.display(),
-                        lock.display(),
-                        LOCK_WAIT.as_secs()
-                    )))
-                }
-                Err(fs4::TryLockError::Error(e)) => return Err(fail("lock", e)),
             }
         }
     }
 }
 
+/// Is the open `file` still the one named `path` (not removed by the lock's last holder)?
+fn still_named(file: &fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
+}
+
 impl Drop for WriteLock {
     fn drop(&mut self) {
+        // Removed while still held, so no empty lock file stays behind: a writer that waits
+        // on it sees that it lost its name and takes the one made anew ([`still_named`]).
+        // Elsewhere a file open in another process may not be removable: it stays.
+        #[cfg(unix)]
+        let _ = fs::remove_file(&self.path);
         // Closing the file releases the lock too; unlocking first says so explicitly.
         let _ = fs4::FileExt::unlock(&self.file);
     }

@@ -138,9 +138,29 @@ fn report(e: &anyhow::Error) -> i32 {
         ) => {}
         Some(Error::Interrupted) => eprintln!("interrupted"),
         // Whatever path an error's text took, a secret this run knows never reaches stderr.
-        _ => eprintln!("error: {}", secrets::redact_known(&format!("{e:#}"))),
+        _ => eprintln!(
+            "{}",
+            for_stderr(&format!(
+                "error: {}",
+                secrets::redact_known(&format!("{e:#}"))
+            ))
+        ),
     }
     error::exit_code_of(e)
+}
+
+/// `text` folded at spaces for stderr's terminal, each line on its own (a terminal broke a
+/// long error inside a word); as it is elsewhere.
+fn for_stderr(text: &str) -> String {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return text.to_string();
+    }
+    let columns = usize::from(output::Streams::system().width());
+    text.lines()
+        .map(|l| output::fold(l, columns))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 async fn dispatch(cli: Cli) -> CommandResult {

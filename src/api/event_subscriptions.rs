@@ -19,8 +19,10 @@ pub const RESOURCE: Resource = Resource {
         plural: "event subscriptions",
         columns: &[
             col("ID", "id", Cell::Text, ALWAYS),
-            col("DESCRIPTION", "description", Cell::Free, 2),
-            col("SOURCES", "sources", Cell::Types, 3),
+            // What a subscription is for: its event types (wrapped onto more lines when
+            // short of room), kept before the description.
+            col("DESCRIPTION", "description", Cell::Free, 3),
+            col("SOURCES", "sources", Cell::Types, 2),
             col("DESTINATIONS", "destinations", Cell::RefIds, 4),
             col("METADATA", "metadata", Cell::Free, 6),
             col("CREATED", "created_at", Cell::Time, 5),

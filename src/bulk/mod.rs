@@ -169,6 +169,13 @@ pub fn conclude(
         .collect();
     if interrupt::requested() {
         printer.interrupted(ids.len() - not_started.len(), ids.len(), &not_started);
+        if !not_back.is_empty() {
+            printer.streams.err_line(&format!(
+                "{} agent(s) not back yet: {}",
+                not_back.len(),
+                few(not_back, FEW).join(" ")
+            ));
+        }
         return Err(interrupt::stop_error());
     }
     if crate::deadline::passed() && (!not_started.is_empty() || outcomes.iter().any(timed_out)) {

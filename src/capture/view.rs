@@ -229,8 +229,9 @@ fn cell(item: &Value, name: &str) -> String {
 }
 
 /// time, method, path, status, duration, tunnel, and the request's ID (for `requests get`).
-/// On a terminal of `width` columns the path (free text) is cut with `…` so that the line
-/// fits, as far as it can: the ID, which ends the line for copying, is never cut or wrapped.
+/// In a pipe, each whole, one after the other. On a terminal of `width` columns, in columns
+/// of a width fixed by the terminal's, so that they stand one under the other from line to
+/// line ([`tail_columns`]).
 fn tail_line(item: &Value, width: Option<usize>) -> String {
     let cell = |name: &str| cell(item, name);
     let time = escape(
@@ -239,24 +240,59 @@ fn tail_line(item: &Value, width: Option<usize>) -> String {
             .and_then(|s| s.get(11..19))
             .unwrap_or(""),
     );
-    let line = |path: &str| {
-        format!(
-            "{time} {:<6} {path} {} {} {} {}",
+    match width {
+        Some(width) => tail_columns(&time, &cell, width),
+        None => format!(
+            "{time} {:<6} {} {} {} {} {}",
             cell("METHOD"),
+            cell("PATH"),
             cell("STATUS"),
             cell("DURATION"),
             cell("TUNNEL"),
             cell("ID")
-        )
-    };
-    let path = cell("PATH");
-    let full = line(&path);
-    let over = width.map_or(0, |w| table::width(&full).saturating_sub(w));
-    if over == 0 {
-        return full;
+        ),
     }
-    let room = table::width(&path).saturating_sub(over).max(2);
-    line(&table::cut(&path, room))
+}
+
+/// Below this many columns a tail line leaves out the duration, and below
+/// [`TAIL_WITH_TUNNEL`] the tunnel: the path, the most useful column, keeps the room.
+const TAIL_WITH_DURATION: usize = 90;
+/// See [`TAIL_WITH_DURATION`].
+const TAIL_WITH_TUNNEL: usize = 120;
+
+/// A tail line for a terminal `width` columns wide: time, method, status (and the duration
+/// when there is room), the path cut with `…` and padded to the room the others leave, then
+/// the ID, whole (it ends the line for copying; the tunnel follows it on a wide terminal).
+fn tail_columns(time: &str, cell: &dyn Fn(&str) -> String, width: usize) -> String {
+    let mut head = format!(
+        "{time:<8} {:<7} {:<7}",
+        // Whole, even an odd one (escaped): the room is taken from the path.
+        cell("METHOD"),
+        // As wide as "pending", an answer not come yet.
+        fit(&cell("STATUS"), 7)
+    );
+    if width >= TAIL_WITH_DURATION {
+        head.push_str(&format!(" {:>8}", cell("DURATION")));
+    }
+    let mut end = format!(" {}", cell("ID"));
+    if width >= TAIL_WITH_TUNNEL {
+        end.push_str(&format!(" {}", cell("TUNNEL")));
+    }
+    let room = width
+        .saturating_sub(table::width(&head) + 1 + table::width(&end))
+        .max(8);
+    let path = fit(&cell("PATH"), room);
+    let pad = " ".repeat(room.saturating_sub(table::width(&path)));
+    format!("{head} {path}{pad}{end}")
+}
+
+/// `s` whole when it fits `w` columns, else cut with `…`.
+fn fit(s: &str, w: usize) -> String {
+    if table::width(s) <= w {
+        s.to_string()
+    } else {
+        table::cut(s, w)
+    }
 }
 
 /// Does this look like text a terminal can show?
@@ -483,7 +519,16 @@ pub fn sent(p: &Printer, sent: &Sent, source: &str) -> Result<()> {
     if p.is_json() || p.jq.is_some() {
         return p.object(&CAPTURED_REQUEST, &sent.to_json(source));
     }
-    p.bytes(render_sent(sent, source).as_bytes())
+    let text = render_sent(sent, source);
+    // Its first line names a URL of any length: on a terminal too narrow for it, `took …`
+    // goes on the next line (the terminal broke it inside the word).
+    let text = match text.split_once('\n') {
+        Some((first, rest)) if p.folded_for_stdout(first) != first => {
+            format!("{}\n{rest}", first.replacen("  took ", "\n  took ", 1))
+        }
+        _ => text,
+    };
+    p.bytes(text.as_bytes())
 }
 
 /// Where several sent requests are written as they come: a line each, or a JSON list.
@@ -510,7 +555,9 @@ impl SentList {
     pub fn push(&mut self, sent: &Sent, source: &str) -> Result<()> {
         match &mut self.sink {
             Some(sink) => sink.push(sent.to_json(source)),
-            None => self.printer.line(&sent_line(sent, source)),
+            None => self
+                .printer
+                .line(&self.printer.folded_for_stdout(&sent_line(sent, source))),
         }
     }
 
@@ -643,10 +690,36 @@ mod tail_tests {
             line.ends_with(" airt_3MZyHq177NngyQKLJzp36I0CpeR"),
             "{line}"
         );
-        assert!(line.contains(" /hooks/…"), "{line}");
+        assert!(line.contains(" /hooks/stripe/"), "{line}");
         assert!(line.contains('…'), "{line}");
         // In a pipe, and when it fits, the path is whole.
         assert!(tail_line(&long, None).contains("source=dashboard"));
-        assert!(tail_line(&capture("/a"), Some(80)).contains(" /a 200 "));
+        let short = tail_line(&capture("/a"), Some(80));
+        assert!(short.contains(" 200     /a "), "{short:?}");
+    }
+
+    /// At 80 columns the path keeps most of the line (issue 33: the path was cut to
+    /// `/hooks/…`), and the columns stand one under the other whatever each line holds.
+    #[test]
+    fn tail_columns_stay_put_and_the_path_keeps_the_room() {
+        let mut slow = capture("/hooks/stripe/events?attempt=1&source=dashboard");
+        slow["duration"] = json!(12_345_678_901_i64);
+        slow["request"]["method"] = json!("DELETE");
+        let mut pending = capture("/x");
+        pending["response"] = Value::Null;
+        for width in [80, 100, 140] {
+            let lines: Vec<String> = [capture("/a"), slow.clone(), pending.clone()]
+                .iter()
+                .map(|c| tail_line(c, Some(width)))
+                .collect();
+            let id_at: Vec<usize> = lines
+                .iter()
+                .map(|l| table::width(&l[..l.find("airt_").unwrap()]))
+                .collect();
+            assert!(id_at.iter().all(|&a| a == id_at[0]), "{lines:#?}");
+            assert!(lines.iter().all(|l| table::width(l) <= width), "{lines:#?}");
+            assert!(lines[1].contains("/hooks/stripe/events"), "{lines:#?}");
+            assert_eq!(lines[0].contains("hook (http)"), width >= TAIL_WITH_TUNNEL);
+        }
     }
 }

@@ -90,13 +90,33 @@ pub fn reflowed(text: &str) -> String {
     blocks.join("\n\n")
 }
 
-/// `cmd` and every command under it with their `after_help` [`reflowed`].
-pub fn reflow_all(mut cmd: clap::Command) -> clap::Command {
-    if let Some(text) = cmd.get_after_help().map(|t| reflowed(&t.to_string())) {
-        cmd = cmd.after_help(text);
+/// The examples of `text` alone, as `-h` shows them (the notes are `--help`'s); `None`
+/// when it has none.
+pub fn examples_only(text: &str) -> Option<String> {
+    let parsed = parse(text);
+    if parsed.examples.is_empty() || parsed.notes.is_empty() {
+        return None;
     }
-    if let Some(text) = cmd.get_after_long_help().map(|t| reflowed(&t.to_string())) {
-        cmd = cmd.after_long_help(text);
+    let reflowed = reflowed(text);
+    reflowed
+        .split_once("\n\n")
+        .map(|(examples, _)| examples.to_string())
+}
+
+/// `cmd` and every command under it with their `after_help` [`reflowed`]: `--help` shows it
+/// whole, `-h` its examples only, so that a command's short help fits a screen.
+pub fn reflow_all(mut cmd: clap::Command) -> clap::Command {
+    let long = cmd
+        .get_after_long_help()
+        .or_else(|| cmd.get_after_help())
+        .map(|t| t.to_string());
+    let short = cmd.get_after_help().map(|t| t.to_string());
+    if let Some(text) = long {
+        cmd = cmd.after_long_help(reflowed(&text));
+    }
+    if let Some(text) = short {
+        let shown = examples_only(&text).unwrap_or_else(|| reflowed(&text));
+        cmd = cmd.after_help(shown);
     }
     cmd.mut_subcommands(reflow_all)
 }
@@ -127,6 +147,18 @@ mod tests {
         assert_eq!(parsed.examples[0].shell(), "tunnelctl a   # comment");
         assert_eq!(parsed.examples[1].shell(), "tunnelctl b \\\n    --long x");
         assert_eq!(parsed.notes, vec!["A note that goes on.", "Another."]);
+    }
+
+    #[test]
+    fn short_help_keeps_the_examples_alone() {
+        let text =
+            "Examples:\n  tunnelctl a\n  tunnelctl b \\\n      --long x\n\nA note\nthat goes on.";
+        assert_eq!(
+            examples_only(text).as_deref(),
+            Some("Examples:\n  tunnelctl a\n  tunnelctl b \\\n      --long x")
+        );
+        assert_eq!(examples_only("Example:\n  tunnelctl x"), None);
+        assert_eq!(examples_only("Only prose."), None);
     }
 
     #[test]

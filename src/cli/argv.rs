@@ -111,7 +111,8 @@ fn usage_without_settings(e: clap::Error, args: Vec<OsString>) -> clap::Error {
 /// short help on stderr. (clap's `arg_required_else_help` would not do: it counts a setting
 /// read from a variable as an argument given.)
 fn missing_command(args: &[OsString]) -> clap::Error {
-    let mut cmd = super::command().color(choice(args));
+    // The error line stands where the program's description would: the whole fits 24 rows.
+    let mut cmd = super::command().about(None).color(choice(args));
     let help = cmd.render_help();
     clap::Error::raw(
         clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand,

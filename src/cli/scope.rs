@@ -21,8 +21,9 @@ enum Scope {
     Everywhere,
     /// Every command except these (and everything under them).
     Except(Vec<String>),
-    /// These commands (and everything under them).
-    In(Vec<String>),
+    /// These commands (and everything under them), but not the second list's (nor what is
+    /// under them).
+    In(Vec<String>, Vec<String>),
 }
 
 /// Each global flag (by clap id) and where it shows, read from what each command group
@@ -52,11 +53,17 @@ fn table() -> &'static [(&'static str, Scope)] {
                 })
                 .collect()
         };
-        // A flag of one API shows under the groups that call it and where its setting shows.
+        // A flag of one API shows under the groups that call it (but not their commands that
+        // call nothing) and where its setting shows.
         let of = |reaches: Reaches, id: &str| {
             let mut paths = groups(|g| g.reaches == reaches);
             paths.extend(settings(id));
-            Scope::In(paths)
+            let offline = GROUPS
+                .iter()
+                .filter(|g| g.reaches == reaches)
+                .flat_map(|g| under(g, g.calls_nothing))
+                .collect();
+            Scope::In(paths, offline)
         };
         let confirming = GROUPS.iter().flat_map(|g| under(g, g.confirming)).collect();
         let no_data = groups(|g| !g.prints_data);
@@ -67,8 +74,11 @@ fn table() -> &'static [(&'static str, Scope)] {
             ("max_attempts", of(Reaches::Management, "max_attempts")),
             ("history_file", of(Reaches::Agent, "history_file")),
             ("rate", of(Reaches::Management, "rate")),
-            ("show_secrets", Scope::In(groups(|g| g.echoes_secrets))),
-            ("yes", Scope::In(confirming)),
+            (
+                "show_secrets",
+                Scope::In(groups(|g| g.echoes_secrets), Vec::new()),
+            ),
+            ("yes", Scope::In(confirming, Vec::new())),
             ("config", Scope::Except(no_data.clone())),
             ("profile", Scope::Except(no_data.clone())),
             ("json", Scope::Except(no_data.clone())),
@@ -126,7 +136,10 @@ fn shows(id: &str, path: &str) -> bool {
     match shown {
         Scope::Everywhere => true,
         Scope::Except(list) => !list.iter().any(|p| within(path, p)),
-        Scope::In(list) => list.iter().any(|p| within(path, p) || within(p, path)),
+        Scope::In(list, not) => {
+            list.iter().any(|p| within(path, p) || within(p, path))
+                && !not.iter().any(|p| within(path, p))
+        }
     }
 }
 
@@ -160,7 +173,8 @@ mod tests {
         paths(&super::super::command(), "", &mut all);
         let named = table().iter().flat_map(|(_, s)| match s {
             Scope::Everywhere => Vec::new(),
-            Scope::Except(l) | Scope::In(l) => l.clone(),
+            Scope::Except(l) => l.clone(),
+            Scope::In(l, not) => l.iter().chain(not).cloned().collect(),
         });
         for p in named {
             assert!(all.contains(&p), "no command '{p}'");
@@ -191,5 +205,9 @@ mod tests {
         assert!(!shows("json", "help"));
         assert!(shows("no_color", "completions"));
         assert!(!within("sessionsx", "sessions"));
+        // `test` needs no agent (issue 33): neither its URL nor the history.
+        assert!(!shows("agent_url", "local requests test"));
+        assert!(!shows("history_file", "local requests test"));
+        assert!(shows("agent_url", "local requests"));
     }
 }

@@ -59,6 +59,9 @@ pub trait Group: Args {
     /// Global flags (by clap id) that name settings some of its commands report or store, and
     /// those commands (`config show`).
     const SHOWS_SETTINGS: &'static [(&'static str, &'static [&'static str])] = &[];
+    /// Its commands that call no API (`local requests test` needs no agent), as paths under
+    /// the group: the API's flags mean nothing to them.
+    const CALLS_NOTHING: &'static [&'static str] = &[];
 
     /// Runs the command parsed into these arguments.
     fn run(self, ctx: &Context) -> impl Future<Output = crate::error::CommandResult>;

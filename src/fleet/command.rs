@@ -133,6 +133,11 @@ async fn wait_for(
     let n = restarted.len();
     let waiting =
         |k: usize| format!("waiting up to {limit}s for {n} agent(s) to reconnect: {k} back");
+    // A stop signal ends the wait, and the agents not back yet are named (it used to end
+    // the run at once with only "interrupted").
+    let _graceful = interrupt::graceful_saying(
+        "the wait ends; the agents not back yet are listed. Ctrl-C or SIGTERM again to stop at once.",
+    );
     let spinner = ctx.printer.spinner(&waiting(0));
     if !spinner.is_drawn() {
         ctx.note(&format!(

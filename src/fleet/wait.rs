@@ -35,7 +35,7 @@ pub async fn all_sessions(client: &Client) -> Result<Vec<Value>> {
 /// Waits until each of `olds` is back, calling `on_back(old, new)` as each returns. `known`
 /// holds the session ids that existed before the restarts (never taken for a new one).
 /// Returns the ids of the sessions not back by `deadline` (empty when all came back); the
-/// command's `--timeout` running out mid-read counts as the deadline.
+/// command's `--timeout` running out mid-read, or a graceful stop, counts as the deadline.
 pub async fn until_back(
     client: &Client,
     olds: &[Value],
@@ -73,7 +73,8 @@ pub async fn until_back(
         if pending.is_empty() {
             return Ok(Vec::new());
         }
-        if Instant::now() + POLL > deadline {
+        // A graceful stop ends the wait as the deadline does.
+        if Instant::now() + POLL > deadline || crate::interrupt::requested() {
             return Ok(pending.iter().map(|o| id_of(o).to_string()).collect());
         }
         tokio::time::sleep(POLL).await;

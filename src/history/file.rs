@@ -121,7 +121,9 @@ pub fn has_log(path: &Path) -> bool {
 }
 
 /// Creates an empty history file at `path`, 0600, and the folders above it that are missing,
-/// 0700. A file another recorder created meanwhile is left to it.
+/// 0700. A file another recorder created meanwhile is left to it. A `path` that is a link
+/// leading nowhere gets the file where it leads (the link stays, as for every file
+/// tunnelctl writes: `crate::files`).
 pub fn create(path: &Path) -> Result<()> {
     let failed = |what: &str, e: std::io::Error| {
         Error::Config(format!(
@@ -129,6 +131,8 @@ pub fn create(path: &Path) -> Result<()> {
             escape_path(path)
         ))
     };
+    let landing = crate::files::landing_file(path);
+    let path = landing.as_deref().unwrap_or(path);
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         if !parent.exists() {
             let mut builder = std::fs::DirBuilder::new();

@@ -23,6 +23,25 @@ pub enum Origin {
     History,
 }
 
+/// Why a capture was read from the history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AgentSaid {
+    /// The agent answered 404.
+    Gone,
+    /// The agent could not be reached.
+    Unreachable,
+}
+
+impl AgentSaid {
+    /// As a message says it ("the agent …").
+    fn as_str(self) -> &'static str {
+        match self {
+            AgentSaid::Gone => "no longer has it",
+            AgentSaid::Unreachable => "could not be reached",
+        }
+    }
+}
+
 /// A capture found by ID, with the agent's JSON text kept.
 #[derive(Debug)]
 pub struct FoundCapture {
@@ -40,32 +59,95 @@ pub async fn capture(
     printer: &Printer,
     id: &str,
 ) -> Result<FoundCapture> {
+    let (found, said) = find(client, history, id).await?;
+    if let Some(said) = said {
+        printer.note(&format!(
+            "{}: the agent {}; read from the history ({})",
+            escape(id),
+            said.as_str(),
+            escape_path(history)
+        ));
+    }
+    Ok(found)
+}
+
+/// [`capture`] without its note: for a command that reads many and says once how many came
+/// from the history ([`note_read_from_history`]).
+pub async fn capture_unsaid(
+    client: &agent::AgentClient,
+    history: &Path,
+    id: &str,
+) -> Result<FoundCapture> {
+    Ok(find(client, history, id).await?.0)
+}
+
+/// The capture `id`, and why the history was read when it was.
+async fn find(
+    client: &agent::AgentClient,
+    history: &Path,
+    id: &str,
+) -> Result<(FoundCapture, Option<AgentSaid>)> {
     let why = match client.request(id).await {
         Ok(text) => {
-            return Ok(FoundCapture {
+            let found = FoundCapture {
                 capture: Exchange::from_agent(text)?,
                 origin: Origin::Agent,
-            })
+            };
+            return Ok((found, None));
         }
-        Err(Error::Api(f)) if f.status == 404 => (Error::Api(f), "no longer has it"),
-        Err(e @ Error::Unreachable(_)) => (e, "could not be reached"),
+        Err(Error::Api(f)) if f.status == 404 => (Error::Api(f), AgentSaid::Gone),
+        Err(e @ Error::Unreachable(_)) => (e, AgentSaid::Unreachable),
         Err(e) => return Err(e),
     };
     let (agent_error, said) = why;
-    let Some(json) = Store::open_existing(history)?
-        .map(|s| s.get(id))
-        .transpose()?
-        .flatten()
-    else {
-        return Err(agent_error);
+    let path = history;
+    let store = Store::open_existing(path)?;
+    let searched = store.is_some();
+    let Some(json) = store.map(|s| s.get(id)).transpose()?.flatten() else {
+        return Err(not_kept_either(agent_error, searched, path));
     };
-    printer.note(&format!(
-        "{}: the agent {said}; read from the history ({})",
-        escape(id),
-        escape_path(history)
-    ));
-    Ok(FoundCapture {
+    let found = FoundCapture {
         capture: Exchange::from_agent(json)?,
         origin: Origin::History,
-    })
+    };
+    Ok((found, Some(said)))
+}
+
+/// The agent's 404 for a capture the history does not hold either, saying so (the history
+/// was searched too, or there is none to search).
+fn not_kept_either(agent_error: Error, searched: bool, path: &std::path::Path) -> Error {
+    let Error::Api(mut f) = agent_error else {
+        return agent_error;
+    };
+    let said = if searched {
+        format!(
+            "The history ({}) does not hold it either.",
+            escape_path(path)
+        )
+    } else {
+        format!(
+            "No history was searched: there is none at {} ('local requests record' keeps \
+             captures past the agent's memory).",
+            escape_path(path)
+        )
+    };
+    f.hint = Some(match f.hint.take() {
+        Some(h) => format!("{h}\n{said}"),
+        None => said,
+    });
+    Error::Api(f)
+}
+
+/// Says once which of the captures a command read ([`capture_unsaid`]) came from the
+/// history file `history`: a few named, the rest counted (a line each was many lines for many
+/// IDs).
+pub fn note_read_from_history(printer: &Printer, history: &Path, ids: &[&str]) {
+    if !ids.is_empty() {
+        use crate::output::progress::{few, FEW};
+        printer.note(&format!(
+            "read from the history ({}), not from the agent: {}",
+            escape_path(history),
+            few(ids, FEW).join(" ")
+        ));
+    }
 }

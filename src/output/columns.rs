@@ -87,9 +87,11 @@ impl Column {
         matches!(self.cell, Cell::Free)
     }
 
-    /// Does a table wrap this column's text at spaces instead of cutting it?
+    /// Does a table wrap this column's text at spaces instead of cutting it? Prose, and a
+    /// list of event types: an event subscription's SOURCES, the most telling column of its
+    /// table, left out at 80 columns when it had to fit on one line.
     pub fn wraps(&self) -> bool {
-        matches!(self.cell, Cell::Prose)
+        matches!(self.cell, Cell::Prose | Cell::Types)
     }
 }
 

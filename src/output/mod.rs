@@ -27,6 +27,7 @@ use crate::error::Result;
 pub use list::ListSink;
 pub use printer::{print_bytes, OutputFlags, Printer};
 pub use streams::{Captured, Streams};
+pub use text_width::fold;
 
 /// How data is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

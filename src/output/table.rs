@@ -149,8 +149,12 @@ impl Layout {
 
         // Free text that would be cut is shown whole instead when leaving out columns of
         // lower priority (the lowest first) makes room for all of it.
+        // (A column that wraps is whole on its lines already.)
         for &f in &order {
-            if !kept[f] || sizes.widths(&kept)[f].is_none_or(|w| w >= sizes.natural[f]) {
+            if !kept[f]
+                || columns[f].wraps()
+                || sizes.widths(&kept)[f].is_none_or(|w| w >= sizes.natural[f])
+            {
                 continue;
             }
             let mut trial = kept.clone();
@@ -242,7 +246,18 @@ impl Layout {
             .zip(&self.widths)
             .any(|(w, k)| *w && k.is_some());
         for cells in rows {
-            let mut row = Row::from(cells.iter().map(String::as_str));
+            let mut row = if one_line {
+                Row::from(cells.iter().map(String::as_str))
+            } else {
+                // Rows of several lines are for the columns that wrap: free text is still
+                // cut to one line, as in any table.
+                Row::from(cells.iter().enumerate().map(|(i, c)| {
+                    match self.widths.get(i).copied().flatten() {
+                        Some(w) if self.cut[i] && width(c) > w => cut(c, w),
+                        _ => c.clone(),
+                    }
+                }))
+            };
             if one_line {
                 row.max_height(1);
             }

@@ -33,3 +33,58 @@ pub(super) fn wrap(s: &str, room: usize) -> Vec<String> {
     }
     lines
 }
+
+/// `line` folded for a terminal `columns` wide: broken at spaces, never inside a word (a word
+/// wider than a line, such as a path, keeps a line of its own and the terminal shows it
+/// whole), each continuation indented two columns past the line's own indentation. A line
+/// that fits comes back as it is. (Left to the terminal, a long line breaks wherever the
+/// column runs out, `read from the hist` / `ory`, and an indented line goes on at column 0.)
+pub fn fold(line: &str, columns: usize) -> String {
+    if columns == 0 || width(line) <= columns {
+        return line.to_string();
+    }
+    let body = line.trim_start_matches(' ');
+    let indent = " ".repeat(line.len() - body.len());
+    let more = format!("{indent}  ");
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = indent.clone();
+    let mut at_start = true;
+    for word in body.split(' ').filter(|w| !w.is_empty()) {
+        if !at_start && width(&current) + 1 + width(word) > columns {
+            lines.push(std::mem::replace(&mut current, more.clone()));
+            at_start = true;
+        }
+        if !at_start {
+            current.push(' ');
+        }
+        current.push_str(word);
+        at_start = false;
+    }
+    lines.push(current);
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fold_breaks_at_spaces_and_indents_what_goes_on() {
+        assert_eq!(fold("short", 80), "short");
+        let note = "airt_1: the agent no longer has it; read from the history (/home/me/h.sqlite3)";
+        let folded = fold(note, 40);
+        assert!(folded.lines().all(|l| width(l) <= 40), "{folded}");
+        assert!(folded.contains("\n  "), "{folded}");
+        assert_eq!(folded.replace("\n  ", " "), note);
+        // An indented line goes on under its own indentation, never at column 0.
+        let failure = "    status: expected 200, got 500 from the server at http://127.0.0.1:1/";
+        let folded = fold(failure, 30);
+        assert!(
+            folded.lines().skip(1).all(|l| l.starts_with("      ")),
+            "{folded}"
+        );
+        // A word wider than the line is kept whole.
+        let path = format!("see {}", "x".repeat(50));
+        assert_eq!(fold(&path, 20), format!("see\n  {}", "x".repeat(50)));
+    }
+}

@@ -87,7 +87,24 @@ fn every_command_lists_its_own_options_first_then_the_global_ones() {
     for path in command_paths() {
         let what = format!("tunnelctl {} --help", path.join(" "));
         let cmd = find(&root, &path);
-        for flag in ["--help", "-h"] {
+        // `-h` lists no global option at all (issue 33: they made it 25 lines longer).
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("-h");
+        let short = run(env.bare().args(&args));
+        short.ok();
+        assert!(
+            !short.stdout.contains("Global options:"),
+            "{what} -h:\n{}",
+            short.stdout
+        );
+        let options = short
+            .stdout
+            .lines()
+            .take_while(|l| !l.starts_with("Example"));
+        for f in options.filter_map(flag_of) {
+            assert!(!globals.iter().any(|g| g == f), "{what} -h shows {f}");
+        }
+        for flag in ["--help"] {
             let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
             args.push(flag);
             let out = run(env.bare().args(&args));
@@ -122,6 +139,10 @@ fn every_command_lists_its_own_options_first_then_the_global_ones() {
                     own.contains(&shown),
                     "{what}: its own {shown} is not before the global options"
                 );
+                assert!(
+                    arg.is_hide_short_help_set() || short.stdout.contains(&shown),
+                    "{what} -h: its own {shown} is missing"
+                );
             }
         }
     }
@@ -145,10 +166,65 @@ fn short_help_stays_short() {
         "-h is a summary:\n{}",
         short.stdout
     );
-    assert!(short
+    // The global options are --help's; -h says where they are.
+    assert!(!short.stdout.contains("--api-key"), "{}", short.stdout);
+    assert!(short.stdout.contains("see more with '--help'"));
+    assert!(long
         .stdout
         .lines()
-        .any(|l| l.trim_start().starts_with("--api-key <KEY>") && l.contains("API key")));
+        .any(|l| l.trim_start().starts_with("--api-key <KEY>")));
+}
+
+/// `tunnelctl -h` and `tunnelctl` alone fit a 24-row screen at 80 columns with a row to
+/// spare for the prompt (issue 33: 81 lines, the error and the command list scrolled away);
+/// `--help` has the rest.
+#[test]
+fn the_top_short_help_and_bare_tunnelctl_fit_a_screen() {
+    let env = Env::new();
+    let short = run(env.bare().env("COLUMNS", "80").arg("-h"));
+    short.ok();
+    assert!(short.stdout.lines().count() <= 23, "{}", short.stdout);
+    for word in ["Commands:", "event-subscriptions", "config init", "--help"] {
+        assert!(short.stdout.contains(word), "{word}: {}", short.stdout);
+    }
+    let bare = run(env.bare().env("COLUMNS", "80"));
+    bare.code(2);
+    assert!(bare.stderr.lines().count() <= 23, "{}", bare.stderr);
+    assert!(bare.stderr.starts_with("error: a command is required"));
+    let long = run(env.bare().env("COLUMNS", "80").arg("--help"));
+    long.ok();
+    assert!(long.stdout.contains("Global options:") && long.stdout.contains("Examples:"));
+}
+
+/// Every help page, `-h` and `--help`, at 80 columns: no line wider than 80 (clap never
+/// breaks a usage line; the terminal then broke `--addr` into `--a` / `ddr`).
+#[test]
+fn no_help_line_is_wider_than_80_columns() {
+    let env = Env::new();
+    let mut wide = Vec::new();
+    for path in command_paths() {
+        for flag in ["-h", "--help"] {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.push(flag);
+            let out = run(env.bare().env("COLUMNS", "80").args(&args));
+            out.ok();
+            for line in out.stdout.lines().filter(|l| l.chars().count() > 80) {
+                wide.push(format!("{}: {line}", args.join(" ")));
+            }
+        }
+    }
+    assert!(wide.is_empty(), "wider than 80:\n{}", wide.join("\n"));
+    // A usage error's usage line too.
+    let out = run(env
+        .bare()
+        .env("COLUMNS", "80")
+        .args(["local", "tunnels", "start", "--name", "x"]));
+    out.code(2);
+    assert!(
+        out.stderr.lines().all(|l| l.chars().count() <= 80),
+        "{}",
+        out.stderr
+    );
 }
 
 /// What each kind of command shows of the global options.
@@ -177,7 +253,10 @@ fn each_command_shows_only_the_global_options_that_mean_something_to_it() {
                 ] {
                     assert!(!has(flag), "{what} shows {flag}:\n{global}");
                 }
-                assert!(has("--agent-url"), "{what}");
+                // `test` needs no agent, nor the history.
+                let offline = what.starts_with("local requests test");
+                assert_eq!(has("--agent-url"), !offline, "{what}:\n{global}");
+                assert!(!offline || !has("--history-file"), "{what}:\n{global}");
             }
             "sessions"
             | "ip-policies"
@@ -319,7 +398,11 @@ fn every_help_example_is_whole_at_80_columns() {
     let mut broken = Vec::new();
     for path in command_paths() {
         let cmd = find(&root, &path);
-        let Some(text) = cmd.get_after_help().map(|t| t.to_string()) else {
+        let Some(text) = cmd
+            .get_after_long_help()
+            .or_else(|| cmd.get_after_help())
+            .map(|t| t.to_string())
+        else {
             continue;
         };
         let written: Vec<String> = tunnelctl::cli::after_help::parse(&text)
@@ -351,6 +434,11 @@ fn every_help_example_is_whole_at_80_columns() {
                 "{args:?}: no examples"
             );
             let what = args.join(" ");
+            // The top's `-h` has no room for them (it fits a screen); every other has.
+            if path.is_empty() && flag == "-h" {
+                assert!(shown.is_empty(), "{what}");
+                continue;
+            }
             for line in &shown {
                 if line.chars().count() > 80 || !written.iter().any(|w| w == line) {
                     broken.push(format!("{what}: {line:?}"));
@@ -455,6 +543,14 @@ fn bare_tunnelctl_on_a_terminal_shows_the_command_list() {
     assert!(shown.contains("Commands:"), "{shown}");
     assert!(shown.contains("event-destinations"), "{shown}");
     assert!(!shown.contains("error:"), "{shown}");
+    // All of it on the one screen: its first line and its last are both still there.
+    let screen = term.screen();
+    assert!(screen.starts_with("Manage tunnels"), "{screen}");
+    assert!(
+        screen.contains("Start with 'tunnelctl config init'"),
+        "{screen}"
+    );
+    assert!(term.wrapped_rows().is_empty(), "{:?}", term.wrapped_rows());
     term.assert_restored();
 }
 

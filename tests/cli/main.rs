@@ -38,6 +38,7 @@ mod inspect_filter_keys;
 mod interaction;
 mod ip_policies;
 mod local;
+mod messages;
 mod narrow;
 mod newcomer;
 mod newcomer_errors;
@@ -69,6 +70,7 @@ mod hostile {
     mod echoed_secrets;
     mod input;
     mod local_files;
+    mod local_links;
     mod local_memory;
     mod local_nodes;
     mod local_requests;

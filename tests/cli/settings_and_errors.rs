@@ -150,6 +150,8 @@ fn config_init_off_a_terminal_reads_flags_and_stdin() {
         ])
         .write_stdin(format!("{API_KEY}\n")));
     out.ok();
+    // No empty lock file is left beside it (issue 33).
+    assert!(!env.dir.path().join("config.toml.lock").exists());
     run(env.bare().args(["ip-policies", "list"])).ok();
     let show = run(env.bare().args(["config", "show"]));
     show.ok();

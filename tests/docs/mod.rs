@@ -59,7 +59,17 @@ fn man_page(cmd: &clap::Command, name: &str, bin_name: &str) -> Option<Vec<u8>> 
         .name(name.to_string())
         .bin_name(bin_name.to_string())
         .after_help(None::<&str>)
-        .after_long_help(None::<&str>);
+        .after_long_help(None::<&str>)
+        // The usage broken for 80 columns is the terminal's; the page has its synopsis.
+        .override_usage(None::<&str>)
+        // A page is the long help: the global options `-h` leaves out are on it, described.
+        .mut_args(|a| {
+            if a.is_hide_short_help_set() && !a.is_hide_set() {
+                a.hide_short_help(false)
+            } else {
+                a
+            }
+        });
     let mut buf = Vec::new();
     clap_mangen::Man::new(page_cmd).render(&mut buf).ok()?;
     let mut page = String::from_utf8(buf).ok()?;

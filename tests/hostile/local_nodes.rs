@@ -270,7 +270,7 @@ fn a_har_log_to_a_missing_folder_names_the_path_given() {
     let out = env.local(&["requests", "export", "--har", &shown]);
     assert_ne!(out.code, 0);
     out.says(&format!("cannot write {shown}: "))
-        .says("No such file or directory");
+        .says("does not exist");
     assert!(
         !out.stderr.contains(".part") && !out.stderr.contains(".tunnelctl-"),
         "no temporary file is named: {}",

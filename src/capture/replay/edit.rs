@@ -138,10 +138,23 @@ fn run_editor(editor: &str, path: &std::path::Path) -> Result<()> {
         .status()
         .map_err(|e| Error::Io(format!("cannot run the editor ({}): {e}", escape(editor))))?;
     if !status.success() {
-        return Err(Error::usage(format!(
-            "the editor ({}) exited with {status}; nothing was sent",
-            escape(editor)
-        )));
+        return Err(Error::usage(match status.code() {
+            // What `sh` answers for a program it cannot find or run (a bare "exit status:
+            // 127" told nothing).
+            Some(127) if cfg!(unix) => format!(
+                "the editor ({}) was not found; set VISUAL or EDITOR to an editor installed \
+                 here (e.g. EDITOR=nano); nothing was sent",
+                escape(editor)
+            ),
+            Some(126) if cfg!(unix) => format!(
+                "the editor ({}) cannot be run (it is not executable); nothing was sent",
+                escape(editor)
+            ),
+            _ => format!(
+                "the editor ({}) exited with {status}; nothing was sent",
+                escape(editor)
+            ),
+        }));
     }
     Ok(())
 }

@@ -63,24 +63,80 @@ fn print(
         "profiles": profiles,
         "settings": Value::Object(settings),
     });
+    let columns = usize::from(printer.streams.width());
     printer.document_or_text(&doc, |out, table| {
-        if table {
-            writeln!(out, "config file: {}", escape(file))?;
-            writeln!(out, "profile:     {}", escape(profile))?;
-        }
-        for (key, value, source) in rows {
-            let value = value.clone().unwrap_or_default();
-            if table {
-                let value = if value.is_empty() {
-                    "(not set)".to_string()
-                } else {
-                    value
-                };
-                writeln!(out, "{key:<12}  {value}  ({source})")?;
-            } else {
+        if !table {
+            for (key, value, source) in rows {
+                let value = value.clone().unwrap_or_default();
                 writeln!(out, "{key}\t{value}\t{source}")?;
             }
+            return Ok(());
+        }
+        writeln!(out, "config file: {}", escape(file))?;
+        writeln!(out, "profile:     {}", escape(profile))?;
+        for line in aligned(rows, columns) {
+            writeln!(out, "{line}")?;
         }
         Ok(())
     })
+}
+
+/// The settings for people, in columns: the keys padded to the longest (the values then
+/// start in one column, whatever key is longest), and the values too when every line then
+/// fits `columns`, so that the sources line up as well.
+fn aligned(rows: &[Row], columns: usize) -> Vec<String> {
+    use crate::output::table::width;
+    let shown: Vec<(&str, String, &str)> = rows
+        .iter()
+        .map(|(key, value, source)| {
+            let value = match value.as_deref() {
+                None | Some("") => "(not set)".to_string(),
+                Some(v) => v.to_string(),
+            };
+            (*key, value, source.as_str())
+        })
+        .collect();
+    let key_w = shown.iter().map(|r| width(r.0)).max().unwrap_or(0);
+    let value_w = shown.iter().map(|r| width(&r.1)).max().unwrap_or(0);
+    let source_w = shown.iter().map(|r| width(r.2) + 2).max().unwrap_or(0);
+    let pad_values = key_w + 2 + value_w + 2 + source_w <= columns;
+    let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(width(s))));
+    shown
+        .iter()
+        .map(|(key, value, source)| {
+            let value = if pad_values {
+                pad(value, value_w)
+            } else {
+                value.clone()
+            };
+            format!("{}  {value}  ({source})", pad(key, key_w))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The values start in one column after the longest key (they stopped lining up after
+    /// `history_file`), and the sources too when the lines fit.
+    #[test]
+    fn settings_stand_in_columns() {
+        let rows: Vec<Row> = vec![
+            ("api_url", None, "default".into()),
+            ("history_max_size", Some("1GiB".into()), "default".into()),
+            (
+                "webhook_secret_standard",
+                Some("whsec_…".into()),
+                "config file".into(),
+            ),
+        ];
+        let lines = aligned(&rows, 80);
+        let at = |l: &str, what: &str| l.find(what).unwrap();
+        assert_eq!(at(&lines[0], "(not set)"), at(&lines[1], "1GiB"));
+        assert_eq!(at(&lines[0], "(default)"), at(&lines[1], "(default)"));
+        // Too wide to pad the values: the keys still line up.
+        let wide = aligned(&rows, 40);
+        assert_eq!(at(&wide[0], "(not set)"), at(&wide[2], "whsec_"));
+    }
 }

@@ -47,8 +47,20 @@ struct DiffSide {
 /// a capture ID.
 async fn side(ctx: &Context, what: &str) -> Result<DiffSide> {
     let path = Path::new(what);
+    if path.is_dir() {
+        return Err(Error::usage(format!(
+            "{} is a folder: give a request file or a capture ID (airt_…)",
+            escape(what)
+        )));
+    }
     let looks_like_file = what.contains(['/', '\\']) || what.ends_with(".http");
     if path.is_file() || looks_like_file {
+        if !crate::files::occupied(path) {
+            return Err(Error::usage(format!(
+                "cannot read the request file {}: there is no such file",
+                escape(what)
+            )));
+        }
         let request = request_file::read(path)?;
         return Ok(DiffSide {
             request,
@@ -83,7 +95,11 @@ pub async fn run(ctx: &Context, args: DiffArgs) -> Result<()> {
         },
     )?;
     if same {
-        ctx.note("No differences (answer headers such as Date are not compared)");
+        // What was left out is said only where it was: two requests have no answers.
+        ctx.note(match answer {
+            Some(_) => "No differences (answer headers such as Date are not compared)",
+            None => "No differences",
+        });
     } else if args.exit_code {
         return Err(Error::CheckFailed(format!(
             "{} and {} differ",

@@ -1,7 +1,6 @@
 //! `local requests export --har FILE`: captured exchanges, the agent's or the kept ones
 //! (`--history`), with the filters of `list`, as a HAR 1.2 log.
 
-use anyhow::Context as _;
 use clap::Args;
 
 use super::filter_flags::Chosen;
@@ -21,9 +20,9 @@ pub struct ExportArgs {
     /// Export the captures kept in the history instead of the agent's
     #[arg(long)]
     history: bool,
-    /// Replace FILE if it exists (a symlink to a file is replaced, never written
-    /// through; a device or FIFO is written into); with '--har -', write to a terminal
-    /// even bytes that could act on it
+    /// Replace FILE if it exists (through a symlink, the file it leads to: the link
+    /// stays; a device or FIFO is written into); with '--har -', write to a terminal even
+    /// bytes that could act on it
     #[arg(long)]
     force: bool,
 }
@@ -53,8 +52,8 @@ pub async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
     let text = serde_json::to_string_pretty(&doc)
         .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
     let shown = super::user_file::shown(har);
-    super::user_file::write(ctx, har, (text + "\n").as_bytes(), args.force)
-        .with_context(|| format!("writing the HAR log {shown}"))?;
+    // Its errors name the file and say why.
+    super::user_file::write(ctx, har, (text + "\n").as_bytes(), args.force)?;
     ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
     Ok(())
 }

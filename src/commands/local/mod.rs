@@ -105,8 +105,8 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
 
 impl crate::commands::Group for LocalArgs {
     const REACHES: crate::commands::Reaches = crate::commands::Reaches::Agent;
-    const CONFIRMING: &'static [&'static str] =
-        &["requests clear", "requests record", "tunnels stop"];
+    const CONFIRMING: &'static [&'static str] = &["requests clear", "requests record", "tunnels stop"];
+    const CALLS_NOTHING: &'static [&'static str] = &["requests test"];
 
     async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
         run(self, ctx).await
@@ -164,4 +164,22 @@ pub(crate) async fn find_capture(
 ) -> crate::error::Result<crate::history::lookup::FoundCapture> {
     let history = &ctx.settings.values()?.history_file.value;
     crate::history::lookup::capture(client, history, &ctx.printer, id).await
+}
+
+/// [`find_capture`] without its note, for a command that reads many and says once which came
+/// from the history ([`note_read_from_history`]).
+pub(crate) async fn find_capture_unsaid(
+    ctx: &Context,
+    client: &crate::agent::AgentClient,
+    id: &str,
+) -> crate::error::Result<crate::history::lookup::FoundCapture> {
+    let history = &ctx.settings.values()?.history_file.value;
+    crate::history::lookup::capture_unsaid(client, history, id).await
+}
+
+/// Says once which of the captures read by [`find_capture_unsaid`] came from the history.
+pub(crate) fn note_read_from_history(ctx: &Context, ids: &[&str]) -> crate::error::Result<()> {
+    let history = &ctx.settings.values()?.history_file.value;
+    crate::history::lookup::note_read_from_history(&ctx.printer, history, ids);
+    Ok(())
 }

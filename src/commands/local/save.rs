@@ -35,14 +35,14 @@ pub struct SaveArgs {
     )]
     out: Option<PathBuf>,
     /// Write each capture as a fixture in DIR (made if missing): NAME.http and
-    /// NAME.expect.toml, for 'local requests test'
+    /// NAME.expect.toml, for 'local requests test' (--json prints the files written)
     #[arg(long, value_name = "DIR")]
     into: Option<PathBuf>,
     /// With --into: the fixture's name (default: from the method and path, such as
     /// post-hooks-stripe); several captures get NAME, NAME-2, …
     #[arg(long, value_name = "NAME", requires = "into", value_parser = parse_name)]
     name: Option<String>,
-    /// Replace files that exist (a symlink to a file is replaced, never written through; a
+    /// Replace files that exist (through a symlink, the file it leads to: the link stays; a
     /// device or FIFO is written into); with '--out -', write to a terminal even bytes that
     /// could act on it
     #[arg(long)]
@@ -141,10 +141,15 @@ async fn save_into(
     let mut names: Vec<String> = Vec::new();
     let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
     let mut saved = Vec::new();
+    let mut from_history: Vec<&str> = Vec::new();
     // One client for every ID: its connection is kept between them.
     let client = ctx.agent()?;
     for id in ids {
-        let captured = super::find_capture(ctx, &client, id).await?.capture;
+        let found = super::find_capture_unsaid(ctx, &client, id).await?;
+        if found.origin == crate::history::lookup::Origin::History {
+            from_history.push(id);
+        }
+        let captured = found.capture;
         let base = match name {
             Some(n) => n.to_string(),
             None => snapshot::name_for(captured.method(), captured.uri()),
@@ -176,6 +181,7 @@ async fn save_into(
                 escape(id)
             )));
         }
+        let first = files.len();
         files.push((dir.join(format!("{stem}.http")), request));
         files.push((
             dir.join(format!("{stem}.expect.toml")),
@@ -184,20 +190,40 @@ async fn save_into(
         if let Some((side, bytes)) = written.sidecar {
             files.push((dir.join(side), bytes));
         }
-        saved.push((id.clone(), stem));
+        saved.push((id.clone(), stem, first..files.len()));
     }
+    // Said once for all of them (it was a line per capture, two on a terminal).
+    super::note_read_from_history(ctx, &from_history)?;
     for (path, _) in &files {
         user_file::check_free(path, force)?;
     }
     for (path, bytes) in &files {
         user_file::write(ctx, path, bytes, force)?;
     }
-    for (id, stem) in saved {
+    for (id, stem, _) in &saved {
         ctx.note(&format!(
             "Saved {} as {}.http and {stem}.expect.toml",
-            escape(&id),
-            escape_path(&dir.join(&stem))
+            escape(id),
+            escape_path(&dir.join(stem))
         ));
+    }
+    // `--json` and `--jq` get what was written, as the other commands' results are.
+    if !ctx.printer.for_people() {
+        let fixtures: Vec<serde_json::Value> = saved
+            .iter()
+            .map(|(id, stem, range)| {
+                let written: Vec<String> = files[range.clone()]
+                    .iter()
+                    .map(|(p, _)| p.to_string_lossy().into_owned())
+                    .collect();
+                serde_json::json!({"id": id, "name": stem, "files": written})
+            })
+            .collect();
+        ctx.printer.document(&serde_json::json!({
+            "folder": dir.to_string_lossy(),
+            "fixtures": fixtures,
+            "from_history": from_history,
+        }))?;
     }
     Ok(())
 }

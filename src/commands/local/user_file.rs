@@ -43,10 +43,36 @@ fn exists(path: &Path) -> Error {
 /// nowhere) unless `force`: so nothing is asked of the agent for a file that would be refused.
 /// [`write()`] checks again when it writes.
 pub fn check_free(path: &Path, force: bool) -> Result<()> {
-    if !force && !files::is_stdout(path) && files::occupied(path) {
+    if files::is_stdout(path) {
+        return Ok(());
+    }
+    // A folder is no file to write, --force or not (it was told to add --force, which then
+    // failed on the folder).
+    if path.is_dir() {
+        return Err(a_folder(path));
+    }
+    if !force && files::occupied(path) {
         return Err(exists(path));
     }
+    if let Some(folder) = missing_folder(path) {
+        return Err(Error::usage(format!(
+            "cannot write {}: the folder {} does not exist",
+            shown(path),
+            escape_path(&folder)
+        )));
+    }
     Ok(())
+}
+
+fn a_folder(path: &Path) -> Error {
+    Error::usage(format!("{} is a folder; name a file", shown(path)))
+}
+
+/// The folder `path` would go in, when it does not exist (nor does a link lead there).
+fn missing_folder(path: &Path) -> Option<std::path::PathBuf> {
+    let at = files::landing_file(path)?;
+    let folder = at.parent().filter(|f| !f.as_os_str().is_empty())?;
+    (!folder.exists()).then(|| folder.to_path_buf())
 }
 
 /// Writes `bytes` to `path` whole and readable by the user alone, over what is there only
@@ -68,9 +94,7 @@ pub fn write(ctx: &Context, path: &Path, bytes: &[u8], force: bool) -> Result<()
         Existing::Refuse
     };
     files::write_private(path, bytes, existing).map_err(|e| match e {
-        WriteError::Exists if force => {
-            Error::usage(format!("{} is a folder; name a file", shown(path)))
-        }
+        WriteError::Exists if force => a_folder(path),
         WriteError::Exists => exists(path),
         WriteError::Io(e) => Error::Io(format!(
             "cannot write {}: {e}; nothing was written there",

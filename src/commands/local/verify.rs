@@ -33,9 +33,15 @@ pub async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
             }
         }
     } else {
+        let mut from_history = Vec::new();
         for id in ids {
-            row(&super::find_capture(ctx, &client, id).await?.capture)?;
+            let found = super::find_capture_unsaid(ctx, &client, id).await?;
+            if found.origin == crate::history::lookup::Origin::History {
+                from_history.push(id.as_str());
+            }
+            row(&found.capture)?;
         }
+        super::note_read_from_history(ctx, &from_history)?;
     }
     let shown = sink.finish()?;
     crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, shown);
