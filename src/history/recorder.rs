@@ -16,7 +16,6 @@ use crate::capture::Exchange;
 use crate::error::Result;
 use crate::escape::escape_path;
 
-
 /// The bounds of the history.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {

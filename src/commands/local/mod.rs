@@ -105,7 +105,8 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
 
 impl crate::commands::Group for LocalArgs {
     const REACHES: crate::commands::Reaches = crate::commands::Reaches::Agent;
-    const CONFIRMING: &'static [&'static str] = &["requests clear", "requests record", "tunnels stop"];
+    const CONFIRMING: &'static [&'static str] =
+        &["requests clear", "requests record", "tunnels stop"];
     const CALLS_NOTHING: &'static [&'static str] = &["requests test"];
 
     async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {
