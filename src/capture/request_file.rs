@@ -23,7 +23,14 @@ pub const MAX_FILE: u64 = crate::http::DEFAULT_MAX_BODY as u64;
 /// [`MAX_FILE`]; anything but a regular file is refused.
 pub fn read_bytes(path: &Path, what: &str) -> Result<Vec<u8>> {
     let cannot = |e: std::io::Error| {
-        Error::usage(format!("cannot read the {what} {}: {e}", escape_path(path)))
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => "there is no such file".to_string(),
+            _ => e.to_string(),
+        };
+        Error::usage(format!(
+            "cannot read the {what} {}: {why}",
+            escape_path(path)
+        ))
     };
     let mut open = std::fs::OpenOptions::new();
     open.read(true);

@@ -1,5 +1,5 @@
-//! Errors say what the command was doing when they happened ("reading request file x.http"),
-//! in front of the cause, and keep the exit code of the cause.
+//! Errors say what the command was doing when they happened ("cannot read the request file
+//! x.http"), in front of the cause, and keep the exit code of the cause.
 
 use crate::common::Env;
 
@@ -9,9 +9,9 @@ fn a_request_file_that_is_not_there_names_what_was_being_read() {
     let missing = env.dir.path().join("missing.http");
     let missing = missing.to_str().unwrap_or("missing.http");
     let out = env.local(&["requests", "send", missing, "--to", "http://127.0.0.1:9"]);
-    out.code(2)
-        .says(&format!("error: reading request file {missing}: "))
-        .says("cannot read");
+    out.code(2).says(&format!(
+        "error: cannot read the request file {missing}: there is no such file"
+    ));
 }
 
 #[test]
@@ -27,8 +27,9 @@ fn a_har_log_that_is_not_there_is_named_as_one() {
         "--to",
         "http://127.0.0.1:9",
     ]);
-    out.code(2)
-        .says(&format!("error: reading the HAR log {missing}: "));
+    out.code(2).says(&format!(
+        "error: cannot read the HAR log {missing}: there is no such file"
+    ));
 }
 
 #[test]

@@ -218,7 +218,7 @@ pub fn list(ctx: &Context, limit: Option<usize>, tunnel: Option<&str>, query: Qu
 
 /// The history to read, if there is one (a note on a terminal when there is none yet).
 fn open_for_reading(ctx: &Context) -> Result<Option<Store>> {
-    let path = &ctx.settings.values()?.history_file.value;
+    let path = &history_path(ctx)?;
     let store = Store::open_existing(path)?;
     if store.is_none() && ctx.printer.tty {
         ctx.note(&format!(
