@@ -114,8 +114,9 @@ fn bound_passed(seen: Seen, before: Option<u64>) -> Option<Error> {
     let grown = resident()?.saturating_sub(before?);
     (grown > JQ_MEMORY).then(|| {
         Error::usage(format!(
-            "--jq: the filter took more than {} MiB of memory and was stopped; \
-             filter each item instead (start the filter with '.[] |'), or narrow the input",
+            "--jq: the filter took more than {} MiB of memory and was stopped \
+             (a filter that builds a value without end never finishes; a large list can be \
+             filtered item by item with '.[] |', or cut with --limit)",
             JQ_MEMORY / (1024 * 1024)
         ))
     })
