@@ -88,7 +88,10 @@ values, RFC 3339 times, no colour and no notes, so cut -f1 and awk work.
 --jq EXPR runs a jq filter in-process on what --json would print (no jq needed); a string
 result prints raw, as jq -r does. A filter that starts with '.[] |', and any filter with -o
 ndjson, runs on each item as it arrives, in constant memory; any other filter sees the array
-of every item. --limit N stops a list after N items, fetching no more pages than it needs.
+of every item. A filter is bounded as the command is: --timeout ends it (exit 7), so do
+Ctrl-C (130) and SIGTERM (143), and one that takes more than 256 MiB of memory is stopped
+with an error (exit 2). --limit N stops a list after N items, fetching no more pages than it
+needs.
 
 Data goes to stdout; confirmations, progress, warnings and errors go to stderr (--quiet
 leaves out confirmations and progress). A closed pipe (| head -1) ends quietly. Control

@@ -1,6 +1,8 @@
 //! `--jq EXPR`: a jq filter run in-process with jaq, on what `--json` would print.
 //!
-//! jaq's values are not `Send`, so filters run synchronously once the data is in hand.
+//! jaq's values are not `Send`, so filters run synchronously once the data is in hand; a
+//! watcher thread bounds each evaluation by `--timeout`, the stop signals and a memory budget
+//! (see [`bound`]).
 //!
 //! A list meets a filter in one of two ways. A filter that starts with `.[] |` (or any filter
 //! with `-o ndjson`) runs on each item as it arrives, in constant memory. Any other filter sees
@@ -18,8 +20,11 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::escape::{escape, escape_multiline};
 
+mod bound;
 mod error_line;
 mod guard;
+
+pub use bound::{resident, JQ_MEMORY, LOOK_EVERY};
 
 /// Items nested deeper than this are refused before jaq reads them (its reader recurses).
 const MAX_DEPTH: usize = 128;
@@ -335,8 +340,11 @@ impl Filter {
 
     /// Runs the filter on a jaq value and writes each result (see [`Filter::run_text`]).
     pub fn run_val(&self, val: Val, tty: bool, out: &mut impl Write) -> Result<()> {
-        let ctx = Ctx::<guard::Bounded>::new(guard::Watch(&self.filter.lut, None), Vars::new([]));
-        guard::guarded(|| self.write_all(ctx, val, tty, out))
+        bound::during(|stop| {
+            let ctx =
+                Ctx::<guard::Bounded>::new(guard::Watch(&self.filter.lut, stop), Vars::new([]));
+            guard::guarded(|| self.write_all(ctx, val, tty, out))
+        })
     }
 
     fn write_all(

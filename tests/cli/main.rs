@@ -37,6 +37,7 @@ mod inspect_at_80;
 mod inspect_filter_keys;
 mod interaction;
 mod ip_policies;
+mod jq_bounds;
 mod local;
 mod messages;
 mod narrow;

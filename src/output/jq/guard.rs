@@ -16,15 +16,16 @@
 //! exit 2, as for any other error of the filter the user gave (`--jq: …` runtime errors are
 //! usage errors): the data was fine, the filter cannot be evaluated.
 
-use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use jaq_core::data::{DataT, HasLut};
 use jaq_core::Lut;
 use jaq_json::Val;
 
+use crate::error::Error;
+
 /// What the user reads; one line, as every error.
-const MESSAGE: &str = "error: --jq: the filter recursed too deeply and ran out of stack; give each recursive def a case that ends it";
+const MESSAGE: &str = "--jq: the filter recursed too deeply and ran out of stack; give each recursive def a case that ends it";
 
 /// The stack an evaluation starts with at least: deep enough for any filter that ends, and
 /// what a Linux or macOS main thread has anyway (8 MiB), so that the evaluation of each of a
@@ -46,8 +47,8 @@ impl DataT for Bounded {
 }
 
 /// The data an evaluation carries: the filter's terms, handed out only while stack is left,
-/// and, when the evaluation runs on a worker thread its caller may give up on, the flag that
-/// says it did (a fixture's `jq` check past its deadline).
+/// and the flag that says the evaluation is to stop (a fixture's `jq` check given up by its
+/// caller, a `--jq` filter past a bound its watcher ended the process on).
 #[derive(Clone)]
 pub struct Watch<'a>(pub &'a Lut<Bounded>, pub Option<&'a AtomicBool>);
 
@@ -63,8 +64,8 @@ impl<'a> HasLut<'a, Bounded> for Watch<'a> {
     }
 }
 
-/// Parks the worker thread for good: its caller gave up on the evaluation, which cannot be
-/// unwound, and a parked thread takes no more time nor memory until the process ends.
+/// Parks the thread for good: the evaluation was given up and cannot be unwound, and a parked
+/// thread takes no more time nor memory until the process ends.
 fn given_up() -> ! {
     loop {
         std::thread::park();
@@ -78,8 +79,5 @@ pub fn guarded<T>(eval: impl FnOnce() -> T) -> T {
 
 /// Ends the process: the recursion cannot be unwound.
 fn out_of_stack() -> ! {
-    let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{MESSAGE}");
-    let _ = err.flush();
-    std::process::exit(crate::error::exit::USAGE)
+    super::bound::end(&Error::usage(MESSAGE))
 }
