@@ -337,6 +337,12 @@ command_groups! {
     EventSubscriptions("event-subscriptions") => commands::event_subscriptions::EventSubscriptionsArgs,
     /// The agent on this machine: its tunnels and the HTTP requests it captured
     Local("local") => commands::local::LocalArgs,
+    /// Write the live account as an account file (TOML) that plan finds identical
+    Export("export") => commands::as_code::exporting::ExportAccountArgs,
+    /// Show what apply would change to make the account what the account files say
+    Plan("plan") => commands::as_code::planning::PlanArgs,
+    /// Make the account what the account files (or a saved plan) say
+    Apply("apply") => commands::as_code::applying::ApplyArgs,
     /// Send any request to the management API (auth and version headers added)
     Api("api") => commands::api::ApiArgs,
     /// Settings: the config file and its profiles

@@ -8,6 +8,7 @@
 //! `anyhow::Result` with what they were doing; [`run`] prints the error and takes the exit code
 //! from the typed [`error::Error`] in its chain.
 
+pub mod account;
 pub mod agent;
 pub mod api;
 pub mod bulk;

@@ -34,6 +34,17 @@ pub fn command_for(args: &[OsString]) -> Command {
     }
 }
 
+/// Where in `args` the top-level command is named, and its name, if it is one.
+pub(super) fn group_at(args: &[OsString]) -> Option<(usize, String)> {
+    match named_command(&root(), args) {
+        Named::Group(name) => args
+            .iter()
+            .position(|a| a.to_str() == Some(name.as_str()))
+            .map(|at| (at, name)),
+        Named::Unknown | Named::Nothing => None,
+    }
+}
+
 /// The root command with the global flags and no top-level command.
 fn root() -> Command {
     let root = Command::new("tunnelctl")
