@@ -14,8 +14,8 @@ use crate::error::{Error, Result};
 #[command(after_help = "Examples:
   tunnelctl plan -f account.toml
   tunnelctl plan -f accounts/ --prune
-  tunnelctl plan -f account.toml --out plan.json     # then: tunnelctl apply plan.json
-  tunnelctl plan -f account.toml --exit-code         # 0 no changes, 8 changes pending
+  tunnelctl plan -f account.toml --out plan.json   # apply it: apply plan.json
+  tunnelctl plan -f account.toml --exit-code       # 0 none, 8 pending
   tunnelctl plan -f account.toml --json")]
 pub struct PlanArgs {
     #[command(flatten)]
