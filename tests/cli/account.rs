@@ -648,3 +648,53 @@ fn tls_termination_is_read_for_the_edges_named_only() {
     a.run(&["apply", "-f", &file, "--yes"]).ok();
     a.run(&["plan", "-f", &file, "--exit-code"]).ok();
 }
+
+#[test]
+fn a_plan_of_many_resources_sends_one_request_per_page_and_nothing_else() {
+    let env = Env::with(tunnelctl_mock::MockOptions {
+        page_size: 5,
+        ..Default::default()
+    });
+    env.seed(json!({"ip_policy_count": 23}));
+    env.seed_backends(
+        (0..7)
+            .map(|i| json!({"labels": {"n": i.to_string()}}))
+            .collect::<Vec<_>>(),
+    );
+    let dests = env.seed_destinations(6);
+    env.seed_subscriptions(
+        (0..3)
+            .map(|_| json!({"sources": [{"type": "ip_policy_created.v0"}], "destination_ids": [dests[0]]}))
+            .collect::<Vec<_>>(),
+    );
+    let file = env.dir.path().join("account.toml");
+    let file = file.to_string_lossy().into_owned();
+    env.run(&["export", "-o", &file]).ok();
+    env.mock.clear_requests();
+    env.run(&["plan", "-f", &file, "--exit-code"])
+        .ok()
+        .prints("39 resource(s) checked");
+    only_list_pages(&env);
+    // 23, 7, 6 and 3 items in pages of 5.
+    assert_eq!(env.requests().len(), 5 + 2 + 2 + 1);
+}
+
+#[test]
+fn apply_asks_on_a_terminal_and_a_no_sends_nothing() {
+    use crate::common::pty::Pty;
+    let a = seeded();
+    let file = a.write("account.toml", "[ip_policies.new]\n");
+    for (answer, code) in [("n\r", 2), ("y\r", 0)] {
+        a.env.mock.clear_requests();
+        let mut cmd = a.env.std_cmd();
+        cmd.args(["apply", "-f", &file]);
+        let mut term = Pty::spawn(&cmd, 30, 100);
+        let screen = term.wait_for("Apply these changes? [y/N]");
+        assert!(screen.contains("+ create ip_policies.new"), "{screen}");
+        term.send(answer);
+        assert_eq!(term.wait_exit(), code, "{answer:?}: {}", term.screen());
+        let writes = a.writes();
+        let expected = if code == 0 { 1 } else { 0 };
+        assert_eq!(writes.len(), expected, "{answer:?}: {writes:?}");
+    }
+}
