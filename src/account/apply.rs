@@ -121,7 +121,14 @@ pub async fn run(
 ) -> Result<ApplyReport> {
     let mut made: BTreeMap<String, String> = BTreeMap::new();
     let mut progress = ApplyReport::default();
+    // A stop signal lets the change under way land, then stops with the report.
+    let _graceful = crate::interrupt::graceful_saying(STOP_NOTE);
     for (i, p) in plan.actions.iter().enumerate() {
+        if crate::interrupt::requested() {
+            let rest = not_done(&plan.actions[i..]);
+            report(&stopped_line(&progress, &rest));
+            return Err(crate::interrupt::stop_error());
+        }
         match one(client, p, secrets, &made).await {
             Ok(id) => {
                 let verb = match p.action {
@@ -142,20 +149,12 @@ pub async fn run(
                 progress.done.push(line);
             }
             Err(e) => {
-                let rest: Vec<String> = plan.actions[i..]
-                    .iter()
-                    .map(|p| format!("{} {}", verb_word(p.action), label(p)))
-                    .collect();
+                let rest = not_done(&plan.actions[i..]);
                 report(&format!("failed: {}: {e:#}", rest[0]));
                 if progress.done.is_empty() {
                     return Err(e);
                 }
-                report(&format!(
-                    "Done: {} change(s). Not done: {} change(s): {}. Run apply again to finish: what was made is found again, nothing is sent twice.",
-                    progress.done.len(),
-                    rest.len(),
-                    rest.join("; ")
-                ));
+                report(&stopped_line(&progress, &rest));
                 progress.not_done = rest;
                 return Err(Error::Partial {
                     failed: progress.not_done.len(),
@@ -166,6 +165,26 @@ pub async fn run(
         }
     }
     Ok(progress)
+}
+
+/// What the first stop signal during an apply says.
+const STOP_NOTE: &str = "the change under way finishes, then apply stops and says what was done. Ctrl-C or SIGTERM again to stop at once.";
+
+/// The changes not made, as lines.
+fn not_done(rest: &[Planned]) -> Vec<String> {
+    rest.iter()
+        .map(|p| format!("{} {}", verb_word(p.action), label(p)))
+        .collect()
+}
+
+/// What was done and what was not, when a run stops early.
+fn stopped_line(progress: &ApplyReport, rest: &[String]) -> String {
+    format!(
+        "Done: {} change(s). Not done: {} change(s): {}. Run apply again to finish: what was made is found again, nothing is sent twice.",
+        progress.done.len(),
+        rest.len(),
+        rest.join("; ")
+    )
 }
 
 /// The verb of a change, as its line says it.

@@ -122,7 +122,8 @@ fn an_exported_account_plans_with_no_changes() {
     assert!(text.contains("destinations = [\"dest-1\"]"), "{text}");
     a.env.mock.clear_requests();
     let out = a.run(&["plan", "-f", &file, "--exit-code"]);
-    out.ok().prints("No changes");
+    out.ok().says("No changes");
+    assert_eq!(out.stdout, "");
     only_list_pages(&a.env);
     let json = a.run(&["plan", "-f", &file, "--json"]);
     json.ok();
@@ -165,13 +166,14 @@ fn edits_are_planned_exactly_applied_and_then_plan_is_clean() {
     assert_eq!(
         plan.stdout,
         format!(
-            "~ update ip_policies.ci-runners ({})\n    description: \"ci runners\" -> \"build runners\"\n\
-             + create ip_policies.vpn\n    description: \"vpn\"\n    metadata.team: \"net\"\n\
-             ~ update backends.web ({})\n    labels.env: \"prod\" -> \"staging\"\n\
-             Plan: 1 to create, 2 to update, 0 to delete; 3 unchanged.\n",
+            "update\tip_policies.ci-runners\t{}\tdescription\t\"ci runners\"\t\"build runners\"\n\
+             create\tip_policies.vpn\t\tdescription\t\t\"vpn\"\n\
+             create\tip_policies.vpn\t\tmetadata.team\t\t\"net\"\n\
+             update\tbackends.web\t{}\tlabels.env\t\"prod\"\t\"staging\"\n",
             a.policies[1], a.backend
         )
     );
+    plan.says("Plan: 1 to create, 2 to update, 0 to delete; 3 unchanged.");
     assert!(a.writes().is_empty());
     let applied = a.run(&["apply", "-f", &file, "--yes"]);
     applied
@@ -205,7 +207,7 @@ fn edits_are_planned_exactly_applied_and_then_plan_is_clean() {
     );
     a.run(&["plan", "-f", &file, "--exit-code"])
         .ok()
-        .prints("No changes");
+        .says("No changes");
 }
 
 #[test]
@@ -229,14 +231,14 @@ fn a_removed_resource_is_kept_without_prune_and_deleted_with_it_but_never_an_unm
     a.env.mock.clear_requests();
     let kept = a.run(&["plan", "-f", &file, "--exit-code"]);
     kept.ok()
-        .prints("No changes")
-        .prints(&format!("ip_policies.temp ({temp})"))
-        .prints("--prune deletes them")
-        .prints("Left alone: 5 resource(s) tunnelctl does not manage");
+        .says("No changes")
+        .says(&format!("ip_policies.temp ({temp})"))
+        .says("--prune deletes them")
+        .says("Left alone: 5 resource(s) tunnelctl does not manage");
     let pruned = a.run(&["plan", "-f", &file, "--prune"]);
     pruned
         .ok()
-        .prints(&format!("- delete ip_policies.temp ({temp})"));
+        .prints(&format!("delete\tip_policies.temp\t{temp}\t"));
     assert!(a.writes().is_empty());
     a.run(&["apply", "-f", &file, "--prune", "--yes"]).ok();
     assert_eq!(a.writes(), vec![format!("DELETE /ip_policies/{temp}")]);
@@ -434,7 +436,7 @@ fn renaming_an_adopted_resource_changes_its_marker_only() {
     );
     a.env.mock.clear_requests();
     let out = a.run(&["apply", "-f", &file, "--prune", "--yes"]);
-    out.ok().prints("(name): \"first\" -> \"second\"");
+    out.ok().prints("(name)\t\"first\"\t\"second\"");
     assert_eq!(a.writes(), vec![format!("PATCH /ip_policies/{id}")]);
 }
 
@@ -497,7 +499,7 @@ fn a_fresh_checkout_with_another_config_folder_plans_the_same() {
             .env("XDG_CONFIG_HOME", other.path())
             .args(["plan", "-f", &copy.to_string_lossy(), "--prune"]),
     );
-    here.ok().prints("description: \"x\" -> \"y\"");
+    here.ok().prints("description\t\"x\"\t\"y\"");
     assert_eq!(here.stdout, there.stdout);
 }
 
@@ -512,7 +514,7 @@ fn exit_code_tells_no_changes_from_pending_from_an_error() {
     );
     a.run(&["plan", "-f", &file, "--exit-code"])
         .code(8)
-        .prints("+ create ip_policies.new");
+        .prints("create\tip_policies.new");
     // Without --exit-code, pending changes are a success.
     a.run(&["plan", "-f", &file]).ok();
     let closed = common::run(
@@ -536,7 +538,7 @@ fn apply_without_a_terminal_refuses_without_yes_and_sends_nothing() {
     assert!(a.writes().is_empty());
     a.run(&["apply", "-f", &file, "--dry-run"])
         .ok()
-        .prints("+ create ip_policies.new");
+        .prints("create\tip_policies.new");
     assert!(a.writes().is_empty());
     a.run(&["apply"]).code(2).says("apply -f FILE");
     a.run(&["plan"]).code(2).says("plan -f FILE");
@@ -636,7 +638,7 @@ fn tls_termination_is_read_for_the_edges_named_only() {
     );
     a.env.mock.clear_requests();
     let plan = a.run(&["plan", "-f", &file]);
-    plan.ok().prints("min_version: \"1.2\" -> \"1.3\"");
+    plan.ok().prints("min_version\t\"1.2\"\t\"1.3\"");
     let gets: Vec<String> = a
         .env
         .requests()
@@ -673,7 +675,7 @@ fn a_plan_of_many_resources_sends_one_request_per_page_and_nothing_else() {
     env.mock.clear_requests();
     env.run(&["plan", "-f", &file, "--exit-code"])
         .ok()
-        .prints("39 resource(s) checked");
+        .says("39 resource(s) checked");
     only_list_pages(&env);
     // 23, 7, 6 and 3 items in pages of 5.
     assert_eq!(env.requests().len(), 5 + 2 + 2 + 1);
@@ -690,11 +692,58 @@ fn apply_asks_on_a_terminal_and_a_no_sends_nothing() {
         cmd.args(["apply", "-f", &file]);
         let mut term = Pty::spawn(&cmd, 30, 100);
         let screen = term.wait_for("Apply these changes? [y/N]");
-        assert!(screen.contains("+ create ip_policies.new"), "{screen}");
+        assert!(screen.contains("create  ip_policies.new"), "{screen}");
         term.send(answer);
         assert_eq!(term.wait_exit(), code, "{answer:?}: {}", term.screen());
         let writes = a.writes();
         let expected = if code == 0 { 1 } else { 0 };
         assert_eq!(writes.len(), expected, "{answer:?}: {writes:?}");
     }
+}
+
+#[test]
+fn the_plan_is_a_table_on_a_terminal_and_a_documented_object_in_json() {
+    let a = seeded();
+    let file = a.export("account.toml");
+    let text = a
+        .read("account.toml")
+        .replace("env = \"prod\"", "env = \"qa\"");
+    a.write("account.toml", &text);
+    let table = common::run(
+        a.env
+            .cmd()
+            .env("TUNNELCTL_FORCE_TTY", "1")
+            .env("COLUMNS", "200")
+            .args(["plan", "-f", &file]),
+    );
+    table.ok();
+    let lines: Vec<&str> = table.stdout.lines().collect();
+    assert!(lines[0].starts_with("ACTION  RESOURCE"), "{}", table.stdout);
+    assert!(
+        lines[1].contains("update  backends.web") && lines[1].contains("labels.env"),
+        "{}",
+        table.stdout
+    );
+    assert!(lines[1].contains("\"prod\"") && lines[1].contains("\"qa\""));
+    assert_eq!(
+        lines.last().unwrap(),
+        &"Plan: 0 to create, 1 to update, 0 to delete; 4 unchanged."
+    );
+    let plan = a.run(&["plan", "-f", &file, "--json"]);
+    let doc = plan.ok().json();
+    assert_eq!(doc["format"], "tunnelctl-plan");
+    assert_eq!(doc["changes"], true);
+    assert_eq!(doc["summary"]["update"], 1);
+    let action = &doc["actions"][0];
+    assert_eq!(action["action"], "update");
+    assert_eq!(action["kind"], "backends");
+    assert_eq!(action["name"], "web");
+    assert_eq!(action["id"], a.backend.as_str());
+    assert_eq!(
+        action["fields"],
+        json!([{"path": "labels.env", "old": "prod", "new": "qa"}])
+    );
+    let jq = a.run(&["plan", "-f", &file, "--jq", ".actions[].name"]);
+    jq.ok();
+    assert_eq!(jq.stdout, "web\n");
 }

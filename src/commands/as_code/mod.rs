@@ -55,10 +55,7 @@ async fn plan_against(client: &Client, desired: &Desired, prune: bool) -> Result
     plan::make(desired, &live, prune, &sections)
 }
 
-/// Prints a plan: its text for people, the plan itself as JSON for machines.
+/// Prints a plan: a table or TSV for people, the plan itself as JSON for machines.
 pub fn print_plan(ctx: &Context, plan: &AccountPlan) -> Result<()> {
-    let doc = serde_json::to_value(plan)
-        .map_err(|e| crate::error::Error::Io(format!("could not encode the plan: {e}")))?;
-    ctx.printer
-        .document_or_text(&doc, |out, _| rendering::write_text(plan, out))
+    rendering::print(plan, &ctx.printer)
 }
