@@ -747,3 +747,24 @@ fn the_plan_is_a_table_on_a_terminal_and_a_documented_object_in_json() {
     jq.ok();
     assert_eq!(jq.stdout, "web\n");
 }
+
+#[test]
+fn export_takes_o_for_its_file_wherever_the_global_flags_stand() {
+    let a = seeded();
+    let file = a.path("profiled.toml").to_string_lossy().into_owned();
+    // `--profile export` is a flag's value, not the command; `-o` after `export` is its file.
+    a.write("config.toml", "[export]\n");
+    a.run(&["--profile", "export", "export", "-o", &file]).ok();
+    assert!(a.read("profiled.toml").contains("[backends.web]"));
+    let joined = a.path("joined.toml").to_string_lossy().into_owned();
+    a.run(&["export", &format!("-o{joined}")]).ok();
+    assert!(a.read("joined.toml").contains("[backends.web]"));
+    a.run(&["export", "-o", "-"]).ok().prints("[backends.web]");
+    // Elsewhere, -o is still the output format.
+    a.run(&["ip-policies", "list", "-o", "json"]).ok();
+    let empty = a.env.dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    a.run(&["plan", "-f", &empty.to_string_lossy()])
+        .code(2)
+        .says("no *.toml");
+}
