@@ -8,7 +8,7 @@
 //! it saw of each resource it changes, so that a resource changed since is caught before
 //! any write.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -258,17 +258,29 @@ type Pairs<'a> = (Vec<(&'a Wanted, Option<&'a LiveItem>)>, Vec<&'a LiveItem>);
 /// the pairs and the live resources no file names.
 fn pair<'a>(section: Section, desired: &'a Desired, live: &'a LiveAccount) -> Result<Pairs<'a>> {
     let items = live.of(section);
+    let wanted: Vec<&Wanted> = desired.of(section).collect();
+    let by_id: HashMap<&str, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.id.as_str(), i))
+        .collect();
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, l) in items.iter().enumerate() {
+        if let Some(n) = &l.managed_as {
+            by_name.entry(n.as_str()).or_default().push(i);
+        }
+    }
     let mut taken = vec![false; items.len()];
-    let mut pairs = Vec::new();
+    let mut found: Vec<Option<usize>> = vec![None; wanted.len()];
     // Adopted by ID first, so that a name moved to another ID is not matched by its marker.
-    for w in desired.of(section).filter(|w| w.id.is_some()) {
-        let id = w.id.as_deref().unwrap_or_default();
-        match items.iter().position(|l| l.id == id) {
-            Some(i) => {
+    for (k, w) in wanted.iter().enumerate() {
+        let Some(id) = w.id.as_deref() else { continue };
+        match by_id.get(id) {
+            Some(&i) => {
                 taken[i] = true;
-                pairs.push((w, Some(&items[i])));
+                found[k] = Some(i);
             }
-            None if section == Section::TlsTermination => pairs.push((w, None)),
+            None if section == Section::TlsTermination => {}
             None => {
                 return Err(Error::usage(format!(
                     "{}: {}.{} adopts '{}', which the account does not hold; nothing was sent",
@@ -280,15 +292,19 @@ fn pair<'a>(section: Section, desired: &'a Desired, live: &'a LiveAccount) -> Re
             }
         }
     }
-    for w in desired.of(section).filter(|w| w.id.is_none()) {
-        let found: Vec<usize> = (0..items.len())
-            .filter(|i| !taken[*i] && items[*i].managed_as.as_deref() == Some(w.name.as_str()))
+    for (k, w) in wanted.iter().enumerate().filter(|(_, w)| w.id.is_none()) {
+        let free: Vec<usize> = by_name
+            .get(w.name.as_str())
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|i| !taken[*i])
             .collect();
-        match found.as_slice() {
-            [] => pairs.push((w, None)),
+        match free.as_slice() {
+            [] => {}
             [i] => {
                 taken[*i] = true;
-                pairs.push((w, Some(&items[*i])));
+                found[k] = Some(*i);
             }
             many => {
                 let ids: Vec<&str> = many.iter().map(|i| items[*i].id.as_str()).collect();
@@ -304,7 +320,11 @@ fn pair<'a>(section: Section, desired: &'a Desired, live: &'a LiveAccount) -> Re
         }
     }
     // Pairs in the files' order.
-    pairs.sort_by_key(|(w, _)| desired.wanted.iter().position(|x| std::ptr::eq(x, *w)));
+    let pairs = wanted
+        .into_iter()
+        .zip(found)
+        .map(|(w, i)| (w, i.map(|i| &items[i])))
+        .collect();
     let rest = items
         .iter()
         .zip(taken)

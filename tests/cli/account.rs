@@ -768,3 +768,28 @@ fn export_takes_o_for_its_file_wherever_the_global_flags_stand() {
         .code(2)
         .says("no *.toml");
 }
+
+#[test]
+fn an_id_the_account_lacks_or_a_name_two_resources_claim_is_refused_before_any_write() {
+    let a = seeded();
+    let file = a.write(
+        "account.toml",
+        "\n[ip_policies.gone]\nid = \"ipp_missing\"\n",
+    );
+    a.env.mock.clear_requests();
+    a.run(&["apply", "-f", &file, "--yes"])
+        .code(2)
+        .says("account.toml:2")
+        .says("ipp_missing");
+    assert!(a.writes().is_empty());
+    // Two resources carry the marker of one name (copied metadata): which is meant is asked.
+    let marker = "{\"tunnelctl\":{\"name\":\"twin\"}}";
+    let twins = a.env.seed_ids(
+        "ip_policies",
+        json!({"ip_policies": [{"metadata": marker}, {"metadata": marker}]}),
+    );
+    a.write("account.toml", "[ip_policies.twin]\n");
+    let out = a.run(&["apply", "-f", &file, "--prune", "--yes"]);
+    out.code(2).says(&twins[0]).says(&twins[1]).says("id = ");
+    assert!(a.writes().is_empty());
+}
