@@ -22,9 +22,15 @@ pub fn to_toml(live: &LiveAccount, sections: &[Section]) -> String {
         }
         let mut table = Table::new();
         table.set_implicit(true);
-        let mut taken = BTreeSet::new();
+        // Marker names first: a managed resource keeps its name whatever comes before it.
+        let mut taken: BTreeSet<String> = live
+            .of(section)
+            .iter()
+            .filter_map(|i| i.managed_as.clone().filter(|n| is_name(n)))
+            .collect();
+        let mut used = BTreeSet::new();
         for item in live.of(section) {
-            let name = name_for(item, &mut taken);
+            let name = name_for(item, &mut taken, &mut used);
             if section == Section::EventDestinations {
                 names_of_destinations.insert(item.id.clone(), name.clone());
             }
@@ -55,16 +61,17 @@ const TLS_NOTE: &str = "
 # min_version = \"1.3\"
 ";
 
-/// A name for a resource: its marker's, else a slug of its description, else its ID; made
-/// unique with `-2`, `-3`, ….
-fn name_for(item: &LiveItem, taken: &mut BTreeSet<String>) -> String {
+/// A name for a resource: its marker's (the first resource to carry it), else a slug of its
+/// description, else its ID, made unique with `-2`, `-3`, … among the names `taken` (every
+/// marker's, reserved first) and those `used` so far.
+fn name_for(item: &LiveItem, taken: &mut BTreeSet<String>, used: &mut BTreeSet<String>) -> String {
     let description = item
         .form
         .get("description")
         .and_then(Value::as_str)
         .unwrap_or_default();
     let base = match &item.managed_as {
-        Some(n) if is_name(n) => n.clone(),
+        Some(n) if is_name(n) && used.insert(n.clone()) => return n.clone(),
         _ => {
             let slug = slug(description);
             if slug.is_empty() {
@@ -76,10 +83,11 @@ fn name_for(item: &LiveItem, taken: &mut BTreeSet<String>) -> String {
     };
     let mut name = base.clone();
     let mut n = 2;
-    while !taken.insert(name.clone()) {
+    while taken.contains(&name) || !used.insert(name.clone()) {
         name = format!("{base}-{n}");
         n += 1;
     }
+    taken.insert(name.clone());
     name
 }
 
@@ -209,5 +217,49 @@ fn to_toml_value(v: &Value) -> toml_edit::Value {
             toml_edit::Value::InlineTable(t)
         }
         Value::Null => "".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Map};
+
+    fn item(id: &str, description: &str, managed_as: Option<&str>) -> LiveItem {
+        let mut form = Map::new();
+        form.insert("description".into(), json!(description));
+        LiveItem {
+            id: id.into(),
+            form,
+            managed_as: managed_as.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn markers_keep_their_names_and_the_rest_are_made_unique() {
+        let items = [
+            item("ipp_1", "Office net", None),
+            item("ipp_2", "", Some("office-net")),
+            item("ipp_3", "office net!", None),
+            item("ipp_4", "", None),
+            item("ipp_5", "", Some("office-net")),
+        ];
+        let mut taken: BTreeSet<String> = ["office-net".to_string()].into();
+        let mut used = BTreeSet::new();
+        let names: Vec<String> = items
+            .iter()
+            .map(|i| name_for(i, &mut taken, &mut used))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "office-net-2",
+                "office-net",
+                "office-net-3",
+                "ipp_4",
+                "ipp_5"
+            ]
+        );
+        assert_eq!(secret_var("audit-logs"), "AWS_SECRET_AUDIT_LOGS");
     }
 }
