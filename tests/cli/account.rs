@@ -142,6 +142,9 @@ fn exporting_refuses_an_existing_file_without_force_and_an_unknown_kind() {
     assert!(a.read("account.toml").contains("[ip_policies."));
     let out = a.run(&["export", "sessions"]);
     out.code(2).says("invalid value 'sessions'");
+    let tables = a.run(&["export", "ip_policies", "event-destinations"]);
+    tables.ok().prints("[ip_policies.").prints("[event_destinations.");
+    assert!(!tables.stdout.contains("[backends"), "{}", tables.stdout);
     let only = a.run(&["export", "backends"]);
     only.ok().prints("[backends.web]");
     assert!(!only.stdout.contains("[ip_policies"), "{}", only.stdout);

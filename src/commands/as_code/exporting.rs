@@ -22,7 +22,7 @@ use crate::error::Result;
 -o FILE is the same as --out FILE here: export writes TOML only. TLS termination is not
 exported: the API lists no edges; add [tls_termination.EDGE_ID] tables by hand.")]
 pub struct ExportAccountArgs {
-    /// The kinds to export (all when none is named)
+    /// The kinds to export (all when none is named); the file's table names work too
     #[arg(value_enum, value_name = "KIND")]
     kinds: Vec<KindArg>,
     /// Write the file here (also -o FILE); - is stdout, the default
@@ -37,12 +37,15 @@ pub struct ExportAccountArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum KindArg {
     /// IP policies
+    #[value(alias = "ip_policies")]
     IpPolicies,
     /// Tunnel-group backends
     Backends,
     /// Event destinations
+    #[value(alias = "event_destinations")]
     EventDestinations,
     /// Event subscriptions
+    #[value(alias = "event_subscriptions")]
     EventSubscriptions,
 }
 
