@@ -47,7 +47,7 @@ pub fn parse(text: &str) -> Result<Node, (usize, String)> {
         let msg = e.message().trim().to_string();
         (line, msg)
     })?;
-    let lines = Lines(text);
+    let lines = Lines(line_starts(text));
     Ok(lines.item(doc.as_item(), 1).unwrap_or(Node {
         value: Leaf::Table(Vec::new()),
         line: 1,
@@ -64,11 +64,20 @@ fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
-struct Lines<'a>(&'a str);
+/// The byte offset where each line starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
 
-impl Lines<'_> {
+/// Finds the line of an offset among the starts of the lines (a file of thousands of
+/// resources has tens of thousands of keys: each is looked up, not counted from the top).
+struct Lines(Vec<usize>);
+
+impl Lines {
     fn at(&self, span: Option<std::ops::Range<usize>>, otherwise: usize) -> usize {
-        span.map_or(otherwise, |s| line_of(self.0, s.start))
+        span.map_or(otherwise, |s| self.0.partition_point(|start| *start <= s.start))
     }
 
     fn keyed(&self, key: Option<&Key>, parent: usize) -> usize {
