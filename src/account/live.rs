@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use futures_util::future::try_join_all;
 use serde_json::{json, Map, Value};
 
 use super::desired::SECRET_SHOWN;
@@ -37,21 +38,19 @@ impl LiveAccount {
     }
 }
 
-/// Reads the kinds in `sections` (each listed page by page) and the TLS termination of
-/// each edge in `edges`.
+/// Reads the kinds in `sections` (each listed page by page, the kinds side by side) and the
+/// TLS termination of each edge in `edges`.
 pub async fn read(client: &Client, sections: &[Section], edges: &[String]) -> Result<LiveAccount> {
-    let mut live = LiveAccount::default();
-    for &section in sections {
-        let Some(resource) = section.resource() else {
-            continue;
-        };
-        let mut pages = resource.list(client, None)?;
-        let mut items = Vec::new();
-        while let Some(v) = pages.next_item().await? {
-            items.push(item(section, &v)?);
-        }
-        live.items.insert(section, items);
-    }
+    let listed = try_join_all(
+        sections
+            .iter()
+            .filter(|s| s.resource().is_some())
+            .map(|&section| list(client, section)),
+    )
+    .await?;
+    let mut live = LiveAccount {
+        items: listed.into_iter().collect(),
+    };
     let mut modules = Vec::new();
     for edge in edges {
         match tls_termination::get(client, edge).await {
@@ -67,6 +66,18 @@ pub async fn read(client: &Client, sections: &[Section], edges: &[String]) -> Re
     }
     live.items.insert(Section::TlsTermination, modules);
     Ok(live)
+}
+
+/// Every resource of one kind, page after page.
+async fn list(client: &Client, section: Section) -> Result<(Section, Vec<LiveItem>)> {
+    let mut items = Vec::new();
+    if let Some(resource) = section.resource() {
+        let mut pages = resource.list(client, None)?;
+        while let Some(v) = pages.next_item().await? {
+            items.push(item(section, &v)?);
+        }
+    }
+    Ok((section, items))
 }
 
 /// A listed resource in the compared form.
