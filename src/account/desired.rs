@@ -64,7 +64,7 @@ pub struct Wanted {
     pub name: String,
     /// The ID it adopts (for TLS termination: the edge ID).
     pub id: Option<String>,
-    /// Its fields in the compared form (see [`super::form`]); a subscription's
+    /// Its fields in the compared form (what [`super::live`] makes of the account); a subscription's
     /// `destination_ids` as written: names of destinations of the files, or IDs.
     pub form: Map<String, Value>,
     /// The environment variable holding its AWS secret access key, when it has one.

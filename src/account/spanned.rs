@@ -77,7 +77,9 @@ struct Lines(Vec<usize>);
 
 impl Lines {
     fn at(&self, span: Option<std::ops::Range<usize>>, otherwise: usize) -> usize {
-        span.map_or(otherwise, |s| self.0.partition_point(|start| *start <= s.start))
+        span.map_or(otherwise, |s| {
+            self.0.partition_point(|start| *start <= s.start)
+        })
     }
 
     fn keyed(&self, key: Option<&Key>, parent: usize) -> usize {

@@ -143,7 +143,10 @@ fn exporting_refuses_an_existing_file_without_force_and_an_unknown_kind() {
     let out = a.run(&["export", "sessions"]);
     out.code(2).says("invalid value 'sessions'");
     let tables = a.run(&["export", "ip_policies", "event-destinations"]);
-    tables.ok().prints("[ip_policies.").prints("[event_destinations.");
+    tables
+        .ok()
+        .prints("[ip_policies.")
+        .prints("[event_destinations.");
     assert!(!tables.stdout.contains("[backends"), "{}", tables.stdout);
     let only = a.run(&["export", "backends"]);
     only.ok().prints("[backends.web]");
