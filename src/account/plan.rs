@@ -522,3 +522,29 @@ pub fn holds_secret_placeholder(body: &Value) -> bool {
         .flat_map(|m| m.values())
         .any(|m| m.pointer("/auth/creds/aws_secret_access_key") == Some(&json!(SECRET_SHOWN)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_differ_by_path_and_anything_else_whole() {
+        let mut out = Vec::new();
+        diff(
+            "labels",
+            &json!({"env": "prod", "app": "web"}),
+            &json!({"env": "qa", "app": "web", "tier": "1"}),
+            &mut out,
+        );
+        diff("sources", &json!(["a"]), &json!(["a", "b"]), &mut out);
+        diff("metadata", &Value::Null, &json!({"team": "it"}), &mut out);
+        diff("description", &json!("x"), &json!("x"), &mut out);
+        let paths: Vec<&str> = out.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["labels.env", "labels.tier", "sources", "metadata.team"]
+        );
+        assert_eq!(out[1].old, Value::Null);
+        assert_eq!(out[2].new, json!(["a", "b"]));
+    }
+}
