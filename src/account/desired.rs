@@ -126,15 +126,11 @@ pub fn read(paths: &[PathBuf]) -> Result<Desired, Error> {
         let shown = escape_path(&path);
         let text = read_text(&path)?;
         match spanned::parse(&text) {
-            Ok(root) => {
-                Checker {
-                    file: &shown,
-                    problems: &mut problems,
-                }
-                .file(&root, &mut desired);
-                // Not freed piece by piece: see spanned::parse.
-                std::mem::forget(root);
+            Ok(root) => Checker {
+                file: &shown,
+                problems: &mut problems,
             }
+            .file(&root, &mut desired),
             Err((line, msg)) => problems.push(FileProblem {
                 spot: Spot { file: shown, line },
                 key: "(syntax)".into(),

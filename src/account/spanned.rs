@@ -48,15 +48,10 @@ pub fn parse(text: &str) -> Result<Node, (usize, String)> {
         (line, msg)
     })?;
     let lines = Lines(line_starts(text));
-    let root = lines.item(doc.as_item(), 1).unwrap_or(Node {
+    Ok(lines.item(doc.as_item(), 1).unwrap_or(Node {
         value: Leaf::Table(Vec::new()),
         line: 1,
-    });
-    // A parsed document is a tree of many small allocations that a command reading an
-    // account once never needs again: freeing it piece by piece cost a plan of 2,000
-    // resources a tenth of its time (bench S14), and the process ends soon after.
-    std::mem::forget(doc);
-    Ok(root)
+    }))
 }
 
 /// The 1-based line of a byte offset.

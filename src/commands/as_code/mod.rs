@@ -41,7 +41,6 @@ pub async fn make_plan(
     let desired = desired::read(files)?;
     let client = ctx.management()?;
     let plan = plan_against(&client, &desired, prune).await?;
-    std::mem::forget(desired);
     Ok((client, plan))
 }
 
@@ -53,10 +52,7 @@ async fn plan_against(client: &Client, desired: &Desired, prune: bool) -> Result
         .map(|w| w.name.clone())
         .collect();
     let live = live::read(client, &sections, &edges).await?;
-    let plan = plan::make(desired, &live, prune, &sections);
-    // Thousands of small maps the process never needs again: not freed one by one.
-    std::mem::forget(live);
-    plan
+    plan::make(desired, &live, prune, &sections)
 }
 
 /// Prints a plan: a table or TSV for people, the plan itself as JSON for machines.
