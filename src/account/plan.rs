@@ -114,6 +114,10 @@ pub struct AccountPlan {
     pub version: u64,
     /// Are there changes to make?
     pub changes: bool,
+    /// The API the plan was made against (scheme, host and port): a saved plan is applied
+    /// to that one only.
+    #[serde(default)]
+    pub api: String,
     /// Was `--prune` given?
     pub prune: bool,
     /// The counts.
@@ -240,6 +244,7 @@ pub fn make(
         format: PLAN_FORMAT.into(),
         version: PLAN_VERSION,
         changes: !actions.is_empty(),
+        api: String::new(),
         prune,
         summary,
         actions,

@@ -340,6 +340,17 @@ fn a_saved_plan_is_written_like_export_and_refused_when_it_is_not_one() {
         .ok();
     let missing = a.path("nope.json").to_string_lossy().into_owned();
     a.run(&["apply", &missing, "--yes"]).code(2);
+    // A plan made against one API is not applied to another.
+    let other = Env::new();
+    a.env.mock.clear_requests();
+    let elsewhere = common::run(
+        a.env
+            .cmd()
+            .env("TUNNELCTL_API_URL", other.mock.url())
+            .args(["apply", &saved, "--yes"]),
+    );
+    elsewhere.code(2).says("was made against the API at");
+    assert!(other.requests().is_empty());
     a.run(&["apply", &saved, "-f", &file]).code(2);
 }
 

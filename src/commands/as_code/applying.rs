@@ -56,6 +56,13 @@ async fn run(args: ApplyArgs, ctx: &Context) -> Result<()> {
                 .map_err(|_| Error::usage(format!("{shown} is not a saved plan (not UTF-8)")))?;
             let plan = AccountPlan::from_saved(&text, &shown)?;
             let client = ctx.management()?;
+            let here = super::api_origin(ctx)?;
+            if plan.api != here {
+                return Err(Error::usage(format!(
+                    "{shown} was made against the API at {}, not {here}; nothing was sent",
+                    crate::escape::escape(&plan.api)
+                )));
+            }
             let now = live::read(&client, &plan.read, &plan.edges).await?;
             let changed = apply::stale(&plan, &now);
             if !changed.is_empty() {

@@ -40,8 +40,19 @@ pub async fn make_plan(
 ) -> Result<(Client, AccountPlan)> {
     let desired = desired::read(files)?;
     let client = ctx.management()?;
-    let plan = plan_against(&client, &desired, prune).await?;
+    let mut plan = plan_against(&client, &desired, prune).await?;
+    plan.api = api_origin(ctx)?;
     Ok((client, plan))
+}
+
+/// The origin of the management API this run talks to (as a saved plan records it).
+pub fn api_origin(ctx: &Context) -> Result<String> {
+    match ctx.settings.api_url()?.value {
+        Some(url) => Ok(crate::http::origin(&crate::context::validate_api_url(
+            &url,
+        )?)),
+        None => Ok(String::new()),
+    }
 }
 
 /// Reads what `desired` needs of the account and compares.
