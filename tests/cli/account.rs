@@ -78,6 +78,20 @@ impl Account {
         common::run(cmd.args(args))
     }
 
+    /// The IDs of the IP policies whose ownership marker names `name`.
+    fn managed_ids(&self, name: &str) -> Vec<String> {
+        self.env
+            .stored_all("ip_policies")
+            .iter()
+            .filter(|p| {
+                let meta: Value = serde_json::from_str(p["metadata"].as_str().unwrap_or("null"))
+                    .unwrap_or_default();
+                meta["tunnelctl"]["name"] == name
+            })
+            .map(|p| p["id"].as_str().unwrap().to_string())
+            .collect()
+    }
+
     /// Method and path of every request that is not a GET, in order.
     fn writes(&self) -> Vec<String> {
         self.env
@@ -224,15 +238,7 @@ fn a_removed_resource_is_kept_without_prune_and_deleted_with_it_but_never_an_unm
         "[ip_policies.temp]\ndescription = \"temporary\"\n\n[ip_policies.stays]\n",
     );
     a.run(&["apply", "-f", &file, "--yes"]).ok();
-    let temp = a
-        .env
-        .stored_all("ip_policies")
-        .into_iter()
-        .find(|p| p["description"] == "temporary")
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let temp = a.managed_ids("temp").remove(0);
     a.write("account.toml", "[ip_policies.stays]\n");
     a.env.mock.clear_requests();
     let kept = a.run(&["plan", "-f", &file, "--exit-code"]);
@@ -405,12 +411,7 @@ fn a_create_whose_answer_was_lost_is_found_again_not_made_twice() {
         "{}",
         second.stderr
     );
-    let made: Vec<Value> = a
-        .env
-        .stored_all("ip_policies")
-        .into_iter()
-        .filter(|p| p["metadata"].as_str().unwrap_or("").contains("\"one\""))
-        .collect();
+    let made = a.managed_ids("one");
     assert_eq!(made.len(), 1, "{made:?}");
 }
 
@@ -438,15 +439,7 @@ fn renaming_an_adopted_resource_changes_its_marker_only() {
     let a = seeded();
     let file = a.write("account.toml", "[ip_policies.first]\n");
     a.run(&["apply", "-f", &file, "--yes"]).ok();
-    let id = a
-        .env
-        .stored_all("ip_policies")
-        .into_iter()
-        .find(|p| p["metadata"].as_str().unwrap_or("").contains("first"))
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = a.managed_ids("first").remove(0);
     a.write(
         "account.toml",
         &format!("[ip_policies.second]\nid = \"{id}\"\n"),
