@@ -23,7 +23,7 @@ with open(facts_path) as f:
 
 # The scenarios this run measured (run.sh may be asked for a few); a report of an older run
 # that does not say measured them all.
-ALL = {f"S{i}" for i in range(1, 14)}
+ALL = {f"S{i}" for i in range(1, 16)}
 scenarios = set(facts["scenarios"].split()) if "scenarios" in facts else ALL
 
 
@@ -343,6 +343,39 @@ if ran("S13"):
     t, c, loop = r["test"]["median"], r["curl"]["median"], r["loop"]["median"]
     check("S13", "test --parallel 8 / curl -Z", x(t / c), "<= 1.5x", t / c <= 1.5)
     check("S13", "send loop / test --parallel 8", x(loop / t), ">= 10x", loop / t >= 10)
+    commands(r, labels)
+
+# S14 -----------------------------------------------------------------------------------------
+if ran("S14"):
+    section("S14 plan of an account of 2,000 resources (500 of each kind), 20 pages of 100",
+            f"`plan` of the account's own export (no changes); it sent {facts['s14_requests']} requests, the "
+            "20 list pages and nothing else. curl fetches the same 20 pages on one kept-alive connection.")
+    r = bench("s14", ["plan", "curl"])
+    labels = [("plan", "`tunnelctl plan -f account.toml` (2,000 resources)"),
+              ("curl", "`curl -K pages` (one process, the 20 pages)")]
+    timing_rows(r, labels)
+    t, c = r["plan"]["median"], r["curl"]["median"]
+    check("S14", "plan / curl", x(t / c), "<= 1.3x", t / c <= 1.3)
+    check("S14", "requests sent", "", "= 20 (the pages)", facts["s14_requests"] == "20",
+          value=facts["s14_requests"])
+    peak = rss_kib("s14_rss") * 1024
+    check("S14", "plan peak RSS", "", "<= 40 MB", peak <= 40e6, value=mb(peak))
+    commands(r, labels)
+
+# S15 -----------------------------------------------------------------------------------------
+if ran("S15"):
+    section("S15 apply of 300 creates under the rate limit (120 per 6 s: the service's, 10x faster)",
+            "304 requests (4 list pages, 300 creates) fit in no fewer than 2 full windows after the first: "
+            f"the ideal paced time is 12 s. The emulator answered {facts['s15_429']} (checked run) and "
+            f"{facts['s15_429_last']} (last timed run) 429s; it received {facts['s15_requests']} requests "
+            "in the checked run.")
+    r = bench("s15", ["apply"])
+    labels = [("apply", "`tunnelctl --rate 120/6 apply -f account.toml --yes`")]
+    timing_rows(r, labels)
+    t = r["apply"]["median"]
+    check("S15", "apply / ideal paced time (12 s)", x(t / 12), "<= 1.1x", t / 12 <= 1.1)
+    check("S15", "429 answers", "", "= 0", facts["s15_429"] == "0" and facts["s15_429_last"] == "0",
+          value=f"{facts['s15_429']}, {facts['s15_429_last']}")
     commands(r, labels)
 
 # The page ------------------------------------------------------------------------------------

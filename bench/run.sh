@@ -25,7 +25,7 @@ log() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 # The scenarios to run, in the order they run: those named on the command line, or all.
-ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12 S13"
+ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12 S13 S14 S15"
 SCENARIOS=$(printf '%s ' "${@:-$ALL_SCENARIOS}" | tr '[:lower:]' '[:upper:]')
 for s in $SCENARIOS; do
     [[ " $ALL_SCENARIOS " == *" $s "* ]] || die "no scenario $s (there are: $ALL_SCENARIOS)"
@@ -641,6 +641,84 @@ PY
         "bash $TMP/s13-loop.sh"
     unset TUNNELCTL_WEBHOOK_SECRET_STRIPE
     kill "$HANDLER_PID" 2>/dev/null || true
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S14 plan of an account of 2,000 resources: 500 IP policies, 500 backends, 500 destinations and
+# 500 subscriptions (each naming a destination), exported, then planned. `plan` must send the
+# list pages and nothing else (20 pages of 100); it is timed against one kept-alive curl
+# fetching the same 20 pages.
+# ---------------------------------------------------------------------------------------------
+if want S14; then
+    log "S14 plan of 2,000 resources"
+    ctl POST reset >/dev/null
+    ctl POST config '{"page_size": 100, "latency_ms": 0, "rate_limit": null}' >/dev/null
+    python3 -c 'import json; print(json.dumps({
+        "ip_policy_count": 500,
+        "backends": [{"description": f"backend {i}", "labels": {"app": f"a{i}", "env": "prod"}} for i in range(500)],
+        "event_destinations": [{"description": f"dest {i}", "target": {"kinesis": {"stream_arn": f"arn:aws:kinesis:us-east-1:1:stream/s{i}", "auth": {"role": {"role_arn": "arn:aws:iam::1:role/r"}}}}} for i in range(500)]}))' |
+        curl -sS --fail-with-body -X POST -H 'Content-Type: application/json' --data-binary @- "$API/_mock/seed" |
+        jq -c '{event_subscriptions: [.event_destinations[] | {description: "sub", sources: [{type: "ip_policy_created.v0"}], destination_ids: [.]}]}' |
+        curl -sS --fail-with-body -X POST -H 'Content-Type: application/json' --data-binary @- "$API/_mock/seed" >/dev/null
+    S14_FILE=$TMP/s14.toml
+    "$T" --rate off export -o "$S14_FILE"
+    PAGES=$TMP/s14-pages.curlrc
+    : >"$PAGES"
+    n=0
+    for path in ip_policies backends/tunnel_group event_destinations event_subscriptions; do
+        u="$API/$path"
+        while [ "$u" != null ]; do
+            printf 'url = "%s"\n' "$u" >>"$PAGES"
+            u=$(api "$u" | jq -r .next_page_uri)
+            n=$((n + 1))
+        done
+    done
+    [ "$n" = 20 ] || die "S14: expected 20 pages, found $n"
+    ctl DELETE requests >/dev/null
+    "$T" plan -f "$S14_FILE" --exit-code 2>"$TMP/s14.err" ||
+        die "S14: the plan of the export is not clean: $(cat "$TMP/s14.err")"
+    grep -q '(2000 resource(s) checked)' "$TMP/s14.err" || die "S14: $(cat "$TMP/s14.err")"
+    all=$(ctl GET requests | jq length)
+    pages=$(ctl GET requests | jq '[.[] | select(.method == "GET" and (.path | test("^/(ip_policies|backends/tunnel_group|event_destinations|event_subscriptions)$")))] | length')
+    [ "$pages" = 20 ] && [ "$all" = 20 ] || die "S14: plan sent $all requests, $pages of them list pages (20 expected)"
+    fact s14_requests "$all"
+    c=$(curl -s -H "$AUTH" -H "$SV" -K "$PAGES" -w '%{stderr}%{num_connects}\n' 2>&1 >/dev/null | awk '{s += $1} END {print s}')
+    [ "$c" = 1 ] || die "S14: the one curl process opened $c connections, not 1"
+    hf s14 --warmup 3 --min-runs 20 --max-runs 100 \
+        "$T plan -f $S14_FILE" \
+        "curl -s -H '$AUTH' -H '$SV' -K $PAGES"
+    rss s14_rss 5 "$T" plan -f "$S14_FILE"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S15 apply of 300 creates under the rate limit. The emulator enforces 120 requests per 6 s (the
+# service's 120 per 60 s, ten times faster so that a run takes seconds, not minutes) and
+# tunnelctl paces itself to the same (--rate 120/6). The 304 requests (4 list pages, 300
+# creates) fit in no fewer than 2 full windows after the first: 12 s is the ideal paced time.
+# No answer may be a 429.
+# ---------------------------------------------------------------------------------------------
+if want S15; then
+    log "S15 apply of 300 creates under the rate limit"
+    S15_FILE=$TMP/s15.toml
+    python3 -c 'print("".join(f"[ip_policies.p{i:03d}]\ndescription = \"policy {i}\"\n\n" for i in range(300)))' >"$S15_FILE"
+    cat >"$TMP/s15-prepare.sh" <<EOF
+set -euo pipefail
+curl -sS --fail-with-body -X POST "$API/_mock/reset" >/dev/null
+curl -sS --fail-with-body -X POST -H 'Content-Type: application/json' \
+  -d '{"rate_limit": {"max": 120, "per_ms": 6000}, "latency_ms": 0}' "$API/_mock/config" >/dev/null
+EOF
+    bash "$TMP/s15-prepare.sh"
+    "$T" --rate 120/6 apply -f "$S15_FILE" --yes >/dev/null 2>"$TMP/s15.err" ||
+        die "S15: apply failed: $(tail -n 3 "$TMP/s15.err")"
+    c=$(ctl GET state | jq '.ip_policies | length')
+    [ "$c" = 300 ] || die "S15: $c policies made, not 300"
+    fact s15_429 "$(ctl GET stats | jq '.rate_limited // 0')"
+    fact s15_requests "$(ctl GET requests | jq length)"
+    hf s15 --runs 3 --prepare "bash $TMP/s15-prepare.sh" \
+        "$T --rate 120/6 apply -f $S15_FILE --yes"
+    # The stats of the last timed run (each run starts from a reset).
+    fact s15_429_last "$(ctl GET stats | jq '.rate_limited // 0')"
+    ctl POST config '{"rate_limit": null}' >/dev/null
 fi
 
 # ---------------------------------------------------------------------------------------------

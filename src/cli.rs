@@ -363,6 +363,18 @@ command_groups! {
     ///
     /// The agent on this machine: its tunnels and the HTTP requests it captured
     Local("local") => commands::local::LocalArgs,
+    /// The live account as an account file
+    ///
+    /// Write the live account as an account file (TOML) that plan finds identical
+    Export("export") => commands::as_code::exporting::ExportAccountArgs,
+    /// What apply would change, from account files
+    ///
+    /// Show what apply would change to make the account what the account files say
+    Plan("plan") => commands::as_code::planning::PlanArgs,
+    /// Make the account what account files say
+    ///
+    /// Make the account what the account files (or a saved plan) say
+    Apply("apply") => commands::as_code::applying::ApplyArgs,
     /// Send any request to the management API
     ///
     /// Send any request to the management API (auth and version headers added)

@@ -24,7 +24,8 @@ pub mod exit {
     /// A wait ran out of time.
     pub const WAIT_TIMEOUT: i32 = 7;
     /// A check failed (`verify`: a signature invalid or expired; `test`: an answer not as
-    /// expected; `diff --exit-code`: they differ).
+    /// expected; `diff --exit-code`: they differ; `plan --exit-code`: changes pending;
+    /// `apply PLAN`: the account changed since the plan).
     pub const CHECK_FAILED: i32 = 8;
     /// Interrupted by Ctrl-C (SIGINT): 128 + 2, as a shell reports it.
     pub const INTERRUPTED: i32 = 130;
@@ -47,7 +48,8 @@ Exit codes:
   7    a wait ran out of time (e.g. an agent did not reconnect within --timeout, the history
        file stayed locked by another program)
   8    a check failed (local requests verify: a webhook signature invalid or expired;
-       local requests test: a fixture's answer not as expected; diff --exit-code: they differ)
+       local requests test: a fixture's answer not as expected; diff --exit-code: they differ;
+       plan --exit-code: changes pending; apply PLAN: the account changed since the plan)
   130  interrupted (Ctrl-C, SIGINT)
   143  terminated (SIGTERM, as CI systems and supervisors cancel a job)
 

@@ -4,7 +4,7 @@
 //! argv → clap tree ([`cli`]) → a thin handler in [`commands`], given a [`context`] (the
 //! [`settings`], resolved once from the [`registry`] of settings, the printer, the prompter,
 //! the clients) → a feature ([`capture`], [`history`], [`fixture`], [`inspect`], [`fleet`],
-//! [`bulk`], [`signature`]; the account file to come) → a client ([`api`], [`agent`]) → the
+//! [`bulk`], [`signature`], [`account`]) → a client ([`api`], [`agent`]) → the
 //! one HTTP layer ([`http`]) → the server; what comes back is printed through [`output`], the
 //! floor every feature stands on and which knows none of them. A feature is handed what it
 //! needs (a client, the printer, settled values), never the context, and imports no command:
@@ -12,6 +12,7 @@
 //! them. Handlers return `anyhow::Result` with what they were doing; [`run`] prints the error
 //! and takes the exit code from the typed [`error::Error`] in its chain.
 
+pub mod account;
 pub mod agent;
 pub mod api;
 pub mod bulk;

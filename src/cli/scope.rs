@@ -39,7 +39,14 @@ fn table() -> &'static [(&'static str, Scope)] {
                 .collect()
         }
         let under = |g: &GroupEntry, verbs: &[&str]| -> Vec<String> {
-            verbs.iter().map(|v| format!("{} {v}", g.name)).collect()
+            // An empty path is the group itself, a command of its own (`apply`).
+            verbs
+                .iter()
+                .map(|v| match v {
+                    &"" => g.name.to_string(),
+                    v => format!("{} {v}", g.name),
+                })
+                .collect()
         };
         // The commands that report or store the setting a flag names (`config show`).
         let settings = |id: &str| -> Vec<String> {

@@ -2,6 +2,7 @@
 //! (listing, running over several IDs, turning rule breaks into usage errors) is here.
 
 pub mod api;
+pub mod as_code;
 pub mod backends;
 pub mod completions;
 pub mod config;

@@ -375,6 +375,39 @@ impl World {
         fs::set_permissions(&editor, perms).unwrap();
     }
 
+    /// The files the account-as-code examples read: `account.toml` (this world's account,
+    /// exported, so a plan of it is clean), the folder `accounts/` holding it, and
+    /// `plan.json` saved from it; a file an example writes itself is not made first.
+    fn write_account_files(&self, script: &str) {
+        let dir = self.cwd.path();
+        let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+        let writes = |name: &str| {
+            script.contains(&format!("-o {name}")) || script.contains(&format!("--out {name}"))
+        };
+        if script.contains("account.toml") && !writes("account.toml") {
+            self.env
+                .run(&["export", "--out", &path("account.toml")])
+                .ok();
+        }
+        if script.contains("accounts/") {
+            fs::create_dir_all(dir.join("accounts")).unwrap();
+            self.env
+                .run(&["export", "--out", &path("accounts/account.toml")])
+                .ok();
+        }
+        if script.contains("plan.json") && !writes("plan.json") {
+            if !dir.join("account.toml").exists() {
+                self.env
+                    .run(&["export", "--out", &path("account.toml")])
+                    .ok();
+            }
+            let file = path("account.toml");
+            self.env
+                .run(&["plan", "-f", &file, "--out", &path("plan.json")])
+                .ok();
+        }
+    }
+
     /// The seeded ID of this name.
     fn id(&self, name: &str) -> String {
         self.ids
@@ -407,6 +440,7 @@ impl World {
     fn run(&self, text: &str, files: &BTreeMap<String, String>) -> Out {
         let script = self.substitute(text);
         self.write_request_files(&script);
+        self.write_account_files(&script);
         self.write_guide_files(&script, files);
         let bin_dir = bin_dir();
         let path = std::env::var_os("PATH").unwrap_or_default();

@@ -14,6 +14,7 @@ mod docs;
 #[path = "../providers/official.rs"]
 mod official;
 
+mod account;
 mod api_and_completion;
 mod backends;
 mod bulk_view;

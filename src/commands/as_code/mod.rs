@@ -1,0 +1,70 @@
+//! `tunnelctl export`, `plan` and `apply`: the account as code. Thin handlers over
+//! [`crate::account`]: they read the flags, build the client, print, and ask.
+
+pub mod applying;
+pub mod exporting;
+pub mod planning;
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::account::desired::{self, Desired};
+use crate::account::live;
+use crate::account::plan::{self, AccountPlan};
+use crate::account::rendering;
+use crate::account::section::Section;
+use crate::api::Client;
+use crate::context::Context;
+use crate::error::Result;
+
+/// `-f FILE...` and `--prune`, shared by `plan` and `apply`.
+#[derive(Debug, Args)]
+pub struct FilesArgs {
+    /// An account file, or a folder whose *.toml files are read (repeatable: the files make
+    /// one account)
+    #[arg(short = 'f', long = "file", value_name = "FILE|DIR", value_parser = clap::value_parser!(PathBuf))]
+    pub files: Vec<PathBuf>,
+    /// Also delete the resources tunnelctl manages that the files no longer name (never one
+    /// it does not manage)
+    #[arg(long)]
+    pub prune: bool,
+}
+
+/// Reads the files (exit 2 on any problem, before any request), then the live account,
+/// and compares them.
+pub async fn make_plan(
+    ctx: &Context,
+    files: &[PathBuf],
+    prune: bool,
+) -> Result<(Client, AccountPlan)> {
+    let desired = desired::read(files)?;
+    let client = ctx.management()?;
+    let mut plan = plan_against(&client, &desired, prune).await?;
+    plan.api = api_origin(ctx)?;
+    Ok((client, plan))
+}
+
+/// The origin of the management API this run talks to (as a saved plan records it).
+pub fn api_origin(ctx: &Context) -> Result<String> {
+    match &ctx.settings.values()?.api_url.value {
+        Some(url) => Ok(crate::http::origin(&crate::context::validate_api_url(url)?)),
+        None => Ok(String::new()),
+    }
+}
+
+/// Reads what `desired` needs of the account and compares.
+async fn plan_against(client: &Client, desired: &Desired, prune: bool) -> Result<AccountPlan> {
+    let sections = Section::ALL.to_vec();
+    let edges: Vec<String> = desired
+        .of(Section::TlsTermination)
+        .map(|w| w.name.clone())
+        .collect();
+    let live = live::read(client, &sections, &edges).await?;
+    plan::make(desired, &live, prune, &sections)
+}
+
+/// Prints a plan: a table or TSV for people, the plan itself as JSON for machines.
+pub fn print_plan(ctx: &Context, plan: &AccountPlan) -> Result<()> {
+    rendering::print(plan, &ctx.printer)
+}
