@@ -51,7 +51,10 @@ pub const GLOBAL_HEADING: &str = "Global options";
 #[command(
     name = "tunnelctl",
     version,
-    about = "Manage tunnels: the hosted management API and the local agent API",
+    // Only --help says what the program is: -h starts with its usage, so that it and the
+    // command list fit a 24-row screen.
+    about = None::<&str>,
+    long_about = "Manage tunnels: the hosted management API and the local agent API",
     after_help = AFTER_SHORT_HELP,
     after_long_help = AFTER_HELP,
     disable_help_subcommand = true,

@@ -117,7 +117,11 @@ fn usage_without_settings(e: clap::Error, args: Vec<OsString>) -> clap::Error {
 /// read from a variable as an argument given.)
 fn missing_command(args: &[OsString]) -> clap::Error {
     // The error line stands where the program's description would: the whole fits 24 rows.
-    let mut cmd = super::command().about(None).color(choice(args));
+    // Without the options (-h and -V), which the last line points to: the whole fits 24 rows.
+    let mut cmd = super::command()
+        .about(None)
+        .help_template("{usage-heading} {usage}\n\nCommands:\n{subcommands}{after-help}")
+        .color(choice(args));
     let help = cmd.render_help();
     clap::Error::raw(
         clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand,

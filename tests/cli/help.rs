@@ -545,7 +545,7 @@ fn bare_tunnelctl_on_a_terminal_shows_the_command_list() {
     assert!(!shown.contains("error:"), "{shown}");
     // All of it on the one screen: its first line and its last are both still there.
     let screen = term.screen();
-    assert!(screen.starts_with("Manage tunnels"), "{screen}");
+    assert!(screen.starts_with("Usage: tunnelctl"), "{screen}");
     assert!(
         screen.contains("Start with 'tunnelctl config init'"),
         "{screen}"
