@@ -235,6 +235,14 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
             ctx.printer
                 .object(RESOURCE.kind, &RESOURCE.get(&client, &id).await?)
         }
+        SessionsCommand::Restart { .. }
+        | SessionsCommand::Stop { .. }
+        | SessionsCommand::Update { .. }
+        | SessionsCommand::Upgrade { .. }
+            if read_only(ctx)?.is_some() =>
+        {
+            Err(read_only_refusal(ctx, args.command.verb())?)
+        }
         SessionsCommand::Restart { fleet, wait } => {
             agent_command(ctx, &fleet, AgentCommand::Restart, wait).await
         }
@@ -311,6 +319,35 @@ async fn agent_command(
         wait_back,
     )
     .await
+}
+
+impl SessionsCommand {
+    /// Its name, as typed after `sessions`.
+    fn verb(&self) -> &'static str {
+        match self {
+            SessionsCommand::List { .. } => "list",
+            SessionsCommand::Get { .. } => "get",
+            SessionsCommand::Restart { .. } => "restart",
+            SessionsCommand::Stop { .. } => "stop",
+            SessionsCommand::Update { .. } => "update",
+            SessionsCommand::Upgrade { .. } => "upgrade",
+        }
+    }
+}
+
+/// Where read-only comes from when it is on (`None`: sessions may be changed).
+pub(super) fn read_only(ctx: &Context) -> Result<Option<crate::settings::Source>> {
+    let r = &ctx.settings.values()?.read_only;
+    Ok(r.value.then(|| r.source.clone()))
+}
+
+/// The refusal of `sessions VERB` in read-only, naming where read-only was set.
+fn read_only_refusal(ctx: &Context, verb: &str) -> Result<crate::error::Error> {
+    let source = read_only(ctx)?.unwrap_or(crate::settings::Source::Default);
+    Ok(crate::error::Error::Usage(format!(
+        "'sessions {verb}' changes sessions and read-only is on (read_only from {source}): \
+         nothing was sent; run it without --read-only, TUNNELCTL_READ_ONLY or the profile's read_only"
+    )))
 }
 
 /// What a fleet command prints with and asks with.
