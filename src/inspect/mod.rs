@@ -15,7 +15,7 @@ pub mod feed;
 mod help_overlay;
 pub mod kept;
 pub mod model;
-mod popup;
+pub mod popup;
 pub mod run;
 pub mod screen;
 #[cfg(test)]
