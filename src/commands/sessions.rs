@@ -194,7 +194,8 @@ Windows sessions (restart is not supported on Windows), reported as skipped as b
 Keys: ↑ ↓ j k move · / filter (text, or column=value: region=eu version=<3.20
 ip=203.0.113.0/24 os=linux credential=cr_… metadata=web) · 1…8 sort by a column (again:
 the other way) · space mark · a mark all shown · Enter details · r restart, s stop,
-u update the marked (or the current) sessions, asked first (y goes on) · ? help · q quit.
+u update the marked (or the current) sessions, U rolling upgrade of them (update, wait 10 s,
+restart, wait, 5 at a time), asked first (y goes on) · ? help · q quit.
 
 New sessions and changed versions stand out; a session gone from the list stays, dimmed and
 labelled gone, for three refreshes. The list is refreshed every few seconds (less often for a

@@ -163,7 +163,7 @@ fn filter_sort_marks_and_a_restart_of_three_sends_exactly_three_at_200x50() {
     assert_eq!(term.wait_exit(), 5, "one action failed");
     let screen = term.screen();
     assert!(
-        screen.contains("restarted 2, stopped 0, updated 0, failed 1"),
+        screen.contains("restarted 2, stopped 0, updated 0, upgraded 0, failed 1"),
         "{screen}"
     );
     assert!(
@@ -187,7 +187,7 @@ fn read_only_refuses_every_action_key_and_sends_nothing() {
         let screen = term.wait_for(&ids[0]);
         assert!(screen.contains("READ-ONLY"), "the title says so:\n{screen}");
         term.send(" a");
-        for key in ["r", "s", "u"] {
+        for key in ["r", "s", "u", "U"] {
             term.send(key);
             term.wait_for("Read-only: no");
             term.send("y");
@@ -264,7 +264,7 @@ fn an_update_shows_its_result_and_the_summary_exits_0() {
     );
     term.send("q");
     assert_eq!(term.wait_exit(), 0);
-    term.wait_for("restarted 0, stopped 0, updated 1, failed 0");
+    term.wait_for("restarted 0, stopped 0, updated 1, upgraded 0, failed 0");
 }
 
 #[test]
@@ -281,4 +281,35 @@ fn off_a_terminal_it_exits_2_and_names_sessions_list_json() {
     let out = env.run(&["sessions", "watch", "--every", "soon"]);
     out.code(2).says("not a duration");
     assert!(env.requests().is_empty());
+}
+
+/// `U`: a rolling upgrade of the current session, asked first; update, then restart no sooner
+/// than the service's 10 seconds (the emulator refuses an earlier one), the agent back under
+/// a new session linked to its old one, and the summary counts it.
+#[test]
+fn a_rolling_upgrade_updates_then_restarts_and_the_agent_comes_back() {
+    let env = Env::new();
+    let ids = seed(&env);
+    let mut term = watch(&env, &[], &["--region", "us"], 24, 80);
+    term.wait_for(&ids[2]);
+    term.send("U");
+    term.wait_for("Upgrade the agent of 1 session(s)?");
+    assert!(posts(&env).is_empty());
+    term.send("y");
+    term.wait_until("upgraded and back", |s| {
+        s.lines()
+            .any(|l| l.contains(ids[2].as_str()) && l.contains("upgraded, back"))
+            && s.contains("new, back")
+    });
+    let paths: Vec<String> = posts(&env).iter().map(|r| r.path.clone()).collect();
+    assert_eq!(
+        paths,
+        [
+            format!("/tunnel_sessions/{}/update", ids[2]),
+            format!("/tunnel_sessions/{}/restart", ids[2])
+        ]
+    );
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    term.wait_for("upgraded 1, failed 0");
 }

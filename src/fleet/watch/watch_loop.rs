@@ -4,6 +4,7 @@
 //! sends the commands the model asks for through the bulk runner ([`crate::bulk::run`]), each
 //! answer landing on its row as it comes.
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::io::{BufWriter, IsTerminal};
 use std::pin::Pin;
@@ -18,13 +19,14 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::watch_model::{handle, WatchAction, WatchState};
+use super::watch_model::{handle, Verb, WatchAction, WatchState};
 use super::watch_view::{self, Look};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;
 use crate::bulk::{self, Outcome};
 use crate::error::{Error, Result};
 use crate::fleet::select::Selector;
+use crate::fleet::upgrade::{self, Plan, Progress, UpgradeStep};
 use crate::fleet::wait;
 use crate::inspect::run::{io_error, key_of, TerminalGuard, FRAME_BYTES};
 
@@ -82,7 +84,7 @@ type Refresh<'a> = Pin<Box<dyn Future<Output = Result<Vec<Value>>> + 'a>>;
 type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
 /// One session's answer: the command, the session, and why it failed.
-type SendAnswer = (AgentCommand, String, std::result::Result<(), String>);
+type SendAnswer = (Verb, String, std::result::Result<(), String>);
 
 async fn event_loop(
     launch: &WatchLaunch,
@@ -115,8 +117,12 @@ async fn event_loop(
                     match handle(state, key) {
                         WatchAction::None => {}
                         WatchAction::Quit => return Ok(()),
-                        WatchAction::Send(command, ids) => {
+                        WatchAction::Send(Verb::Agent(command), ids) => {
                             batches.push(Box::pin(send(client, command, ids, tx.clone())));
+                        }
+                        WatchAction::Send(Verb::Upgrade, ids) => {
+                            let sessions = state.sessions(&ids);
+                            batches.push(Box::pin(upgrade(client, sessions, tx.clone())));
                         }
                     }
                 }
@@ -183,10 +189,64 @@ async fn send(
                 _ => Ok(()),
             };
             // The screen may be gone (quit while sending): the answer has no one to tell.
-            let _ = tx.send((command, id.to_string(), result));
+            let _ = tx.send((Verb::Agent(command), id.to_string(), result));
         },
     )
     .await;
+}
+
+/// A rolling upgrade of `sessions` as `sessions upgrade` runs one ([`upgrade::run`], its
+/// defaults), each session's end going to `tx` as it lands.
+async fn upgrade(client: &Client, sessions: Vec<Value>, tx: mpsc::UnboundedSender<SendAnswer>) {
+    let plan = Plan {
+        batch: UPGRADE_BATCH,
+        parallel: PARALLEL,
+        settle: upgrade::MIN_SETTLE,
+        keep_going: false,
+        reconnect_timeout: wait::DEFAULT_WAIT,
+    };
+    let mut told = ToScreen {
+        tx: tx.clone(),
+        told: HashSet::new(),
+    };
+    let steps = upgrade::run(client, &sessions, &plan, &mut told).await;
+    // Those not started (a batch before failed) end too.
+    for (id, step) in &steps {
+        if !told.told.contains(id) {
+            let _ = tx.send((Verb::Upgrade, id.clone(), step_result(step)));
+        }
+    }
+}
+
+/// Sessions a batch of the screen's rolling upgrade holds (`sessions upgrade`'s default).
+const UPGRADE_BATCH: usize = 5;
+
+/// Tells the screen each session's end of a rolling upgrade.
+struct ToScreen {
+    tx: mpsc::UnboundedSender<SendAnswer>,
+    told: HashSet<String>,
+}
+
+impl Progress for ToScreen {
+    fn phase(&mut self, _batch: usize, _batches: usize, _what: &str) {}
+
+    fn done(&mut self, old: &Value, step: &UpgradeStep) {
+        let id = crate::fleet::id_of(old).to_string();
+        self.told.insert(id.clone());
+        // The screen may be gone (quit while upgrading): no one to tell.
+        let _ = self.tx.send((Verb::Upgrade, id, step_result(step)));
+    }
+}
+
+/// An upgrade's end as a row shows it.
+fn step_result(step: &UpgradeStep) -> std::result::Result<(), String> {
+    match step {
+        UpgradeStep::Upgraded { .. } => Ok(()),
+        UpgradeStep::UpdateFailed(e) => Err(format!("update: {}", first_line(&e.to_string()))),
+        UpgradeStep::RestartFailed(e) => Err(format!("restart: {}", first_line(&e.to_string()))),
+        UpgradeStep::NotBack => Err("not back in time after the restart".into()),
+        UpgradeStep::NotStarted => Err("not started: an earlier batch failed".into()),
+    }
 }
 
 /// The time of day, as a row's history says it.

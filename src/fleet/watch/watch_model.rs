@@ -21,15 +21,35 @@ pub const NEW_KEPT: u64 = 3;
 /// Refreshes a gone session stays on screen.
 pub const GONE_KEPT: u64 = 3;
 
+/// What the screen may do to sessions: an agent command, or a rolling upgrade (update, wait,
+/// restart, wait, in batches, as `sessions upgrade` does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    /// Restart, stop or update.
+    Agent(AgentCommand),
+    /// A rolling upgrade.
+    Upgrade,
+}
+
+impl Verb {
+    /// Its name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Agent(c) => c.as_str(),
+            Verb::Upgrade => "upgrade",
+        }
+    }
+}
+
 /// What was last done to a row's agent from this screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowCommand {
     /// Sent, no answer yet.
-    Sending(AgentCommand),
+    Sending(Verb),
     /// The service took it.
-    Done(AgentCommand),
+    Done(Verb),
     /// It failed: why, on one line.
-    Failed(AgentCommand, String),
+    Failed(Verb, String),
 }
 
 /// One session on screen.
@@ -109,11 +129,12 @@ impl SessionRow {
 }
 
 /// A command's past tense, as a row and the summary say it.
-pub fn past(c: AgentCommand) -> &'static str {
-    match c {
-        AgentCommand::Restart => "restarted",
-        AgentCommand::Stop => "stopped",
-        AgentCommand::Update => "updated",
+pub fn past(v: Verb) -> &'static str {
+    match v {
+        Verb::Agent(AgentCommand::Restart) => "restarted",
+        Verb::Agent(AgentCommand::Stop) => "stopped",
+        Verb::Agent(AgentCommand::Update) => "updated",
+        Verb::Upgrade => "upgraded",
     }
 }
 
@@ -125,7 +146,7 @@ pub enum WatchMode {
     /// Typing a filter (the text so far).
     Filtering(String),
     /// Asking whether to send a command to these sessions.
-    Confirm(AgentCommand, Vec<String>),
+    Confirm(Verb, Vec<String>),
     /// The help overlay.
     Help,
     /// Every field of one session, and its history here.
@@ -140,7 +161,7 @@ pub enum WatchAction {
     /// Quit.
     Quit,
     /// Send this command to these sessions.
-    Send(AgentCommand, Vec<String>),
+    Send(Verb, Vec<String>),
 }
 
 /// What was done from this screen, for the summary on quit.
@@ -152,6 +173,8 @@ pub struct WatchTally {
     pub stopped: usize,
     /// Updated.
     pub updated: usize,
+    /// Upgraded (updated, restarted and back).
+    pub upgraded: usize,
     /// The sessions whose command failed.
     pub failed: Vec<String>,
 }
@@ -163,10 +186,11 @@ impl WatchTally {
             return None;
         }
         let mut line = format!(
-            "sessions watch: restarted {}, stopped {}, updated {}, failed {}",
+            "sessions watch: restarted {}, stopped {}, updated {}, upgraded {}, failed {}",
             self.restarted,
             self.stopped,
             self.updated,
+            self.upgraded,
             self.failed.len()
         );
         if !self.failed.is_empty() {
@@ -356,8 +380,16 @@ impl WatchState {
             .collect()
     }
 
+    /// The sessions of these IDs, as last listed.
+    pub fn sessions(&self, ids: &[String]) -> Vec<Value> {
+        ids.iter()
+            .filter_map(|id| self.rows.iter().find(|r| r.id() == id))
+            .map(|r| r.session.clone())
+            .collect()
+    }
+
     /// The command is under way for these sessions.
-    pub fn sending(&mut self, command: AgentCommand, ids: &[String]) {
+    pub fn sending(&mut self, command: Verb, ids: &[String]) {
         for id in ids {
             if let Some(row) = self.row_mut(id) {
                 row.sent = Some(RowCommand::Sending(command));
@@ -367,18 +399,13 @@ impl WatchState {
     }
 
     /// One session's answer landed: on its row, and in the tally.
-    pub fn answered(
-        &mut self,
-        command: AgentCommand,
-        id: &str,
-        result: Result<(), String>,
-        at: &str,
-    ) {
+    pub fn answered(&mut self, command: Verb, id: &str, result: Result<(), String>, at: &str) {
         match &result {
             Ok(()) => match command {
-                AgentCommand::Restart => self.tally.restarted += 1,
-                AgentCommand::Stop => self.tally.stopped += 1,
-                AgentCommand::Update => self.tally.updated += 1,
+                Verb::Agent(AgentCommand::Restart) => self.tally.restarted += 1,
+                Verb::Agent(AgentCommand::Stop) => self.tally.stopped += 1,
+                Verb::Agent(AgentCommand::Update) => self.tally.updated += 1,
+                Verb::Upgrade => self.tally.upgraded += 1,
             },
             Err(_) => self.tally.failed.push(id.to_string()),
         }
@@ -497,11 +524,12 @@ fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
                 _ => (col, false),
             };
         }
-        KeyPress::Char(c @ ('r' | 's' | 'u')) => {
+        KeyPress::Char(c @ ('r' | 's' | 'u' | 'U')) => {
             let command = match c {
-                'r' => AgentCommand::Restart,
-                's' => AgentCommand::Stop,
-                _ => AgentCommand::Update,
+                'r' => Verb::Agent(AgentCommand::Restart),
+                's' => Verb::Agent(AgentCommand::Stop),
+                'u' => Verb::Agent(AgentCommand::Update),
+                _ => Verb::Upgrade,
             };
             if state.read_only {
                 state.message = Some(format!(
@@ -602,19 +630,29 @@ mod tests {
         assert_eq!(handle(&mut st, KeyPress::Char('r')), WatchAction::None);
         assert_eq!(
             st.mode,
-            WatchMode::Confirm(AgentCommand::Restart, vec!["ts_c".into(), "ts_a".into()])
+            WatchMode::Confirm(
+                Verb::Agent(AgentCommand::Restart),
+                vec!["ts_c".into(), "ts_a".into()]
+            )
         );
         let sent = handle(&mut st, KeyPress::Char('y'));
-        assert!(matches!(sent, WatchAction::Send(AgentCommand::Restart, ref v) if v.len() == 2));
+        assert!(
+            matches!(sent, WatchAction::Send(Verb::Agent(AgentCommand::Restart), ref v) if v.len() == 2)
+        );
         // Under way: not sent twice.
         handle(&mut st, KeyPress::Char('a'));
         handle(&mut st, KeyPress::Char('r'));
         assert_eq!(st.mode, WatchMode::List);
-        st.answered(AgentCommand::Restart, "ts_a", Ok(()), "t");
-        st.answered(AgentCommand::Restart, "ts_c", Err("boom".into()), "t");
+        st.answered(Verb::Agent(AgentCommand::Restart), "ts_a", Ok(()), "t");
+        st.answered(
+            Verb::Agent(AgentCommand::Restart),
+            "ts_c",
+            Err("boom".into()),
+            "t",
+        );
         assert_eq!(
             st.tally.summary().unwrap(),
-            "sessions watch: restarted 1, stopped 0, updated 0, failed 1 (ts_c)"
+            "sessions watch: restarted 1, stopped 0, updated 0, upgraded 0, failed 1 (ts_c)"
         );
     }
 
@@ -627,7 +665,7 @@ mod tests {
         assert_eq!(st.mode, WatchMode::List);
         let mut st = WatchState::new(Selector::default(), true);
         st.refreshed(vec![s("ts_a", "3.19.1", "eu")], "t");
-        for k in ['r', 's', 'u'] {
+        for k in ['r', 's', 'u', 'U'] {
             assert_eq!(handle(&mut st, KeyPress::Char(k)), WatchAction::None);
             assert_eq!(st.mode, WatchMode::List);
             assert!(st.message.as_deref().unwrap_or("").contains("Read-only"));

@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row as TableRow, Table,
 use ratatui::Frame;
 
 use super::session_columns::SessionColumn;
-use super::watch_model::{RowCommand, SessionRow, WatchMode, WatchState};
+use super::watch_model::{RowCommand, SessionRow, Verb, WatchMode, WatchState};
 use crate::inspect::popup::centered;
 
 /// Columns, in the order they give way when the terminal is narrow (the last first).
@@ -83,6 +83,11 @@ pub fn draw(f: &mut Frame<'_>, state: &WatchState, look: Look, title: &str) {
                 capitalized(command.as_str()),
                 ids.len()
             ))];
+            if *command == Verb::Upgrade {
+                lines.push(Line::from(
+                    " update, wait 10 s, restart, wait for each to be back; 5 at a time",
+                ));
+            }
             let shown = ids.len().min(8);
             lines.extend(ids[..shown].iter().map(|id| Line::from(format!("   {id}"))));
             if ids.len() > shown {
@@ -275,7 +280,7 @@ fn draw_bottom(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look) {
         )),
         _ => {
             let marked = state.rows.iter().filter(|r| r.marked).count();
-            let mut hint = String::from(" ? help · / filter · space mark · r s u act · q quit");
+            let mut hint = String::from(" ? help · / filter · space mark · r s u U act · q quit");
             if marked > 0 {
                 hint = format!(" {marked} marked ·{hint}");
             }
