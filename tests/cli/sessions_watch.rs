@@ -83,6 +83,22 @@ fn rows_are_shown_and_a_session_that_appears_or_goes_is_marked_at_80x24() {
     );
     // A gone row is dropped after a few refreshes.
     term.wait_until("the gone row dropped", |s| !s.contains(ids[3].as_str()));
+    // The help lists every key, whole at 80 columns; any key closes it.
+    term.send("?");
+    let screen = term.wait_for("Help · any key closes");
+    for words in [
+        "column=value",
+        "rolling upgrade",
+        "mark every session shown",
+        "quit (a summary",
+    ] {
+        assert!(
+            screen.contains(words),
+            "{words:?} not in the help:\n{screen}"
+        );
+    }
+    term.send("x");
+    term.wait_until("the help closed", |s| !s.contains("Help · any key"));
     term.send("q");
     assert_eq!(term.wait_exit(), 0);
     term.assert_restored();
@@ -203,22 +219,25 @@ fn read_only_refuses_every_action_key_and_sends_nothing() {
 }
 
 #[test]
-fn a_500_during_refresh_is_shown_and_recovered_from() {
+fn a_429_and_a_500_during_refresh_are_shown_and_recovered_from() {
     let env = Env::new();
     let ids = seed(&env);
     let mut term = watch(&env, &["--max-attempts", "1"], &[], 24, 80);
     term.wait_for(&ids[0]);
-    env.mock
-        .inject(json!({"method": "GET", "path": "/tunnel_sessions", "status": 500, "count": 1}));
-    let screen = term.wait_for("refresh failed");
-    let bottom = screen.lines().rfind(|l| !l.trim().is_empty()).unwrap();
-    assert!(
-        bottom.contains("500"),
-        "the error in full on the bottom line:\n{screen}"
-    );
-    assert!(screen.contains(ids[0].as_str()), "the rows stay:\n{screen}");
-    let screen = term.wait_until("recovered", |s| !s.contains("refresh failed"));
-    assert!(screen.contains(ids[0].as_str()));
+    for status in [500, 429] {
+        env.mock.inject(
+            json!({"method": "GET", "path": "/tunnel_sessions", "status": status, "count": 1}),
+        );
+        let screen = term.wait_for("refresh failed");
+        let bottom = screen.lines().rfind(|l| !l.trim().is_empty()).unwrap();
+        assert!(
+            bottom.contains(&status.to_string()),
+            "the error in full on the bottom line:\n{screen}"
+        );
+        assert!(screen.contains(ids[0].as_str()), "the rows stay:\n{screen}");
+        let screen = term.wait_until("recovered", |s| !s.contains("refresh failed"));
+        assert!(screen.contains(ids[0].as_str()));
+    }
     term.send("q");
     assert_eq!(term.wait_exit(), 0);
 }

@@ -42,6 +42,7 @@ pub const KEYS: &[(&str, &str)] = &[
         "r s u",
         "restart, stop, update the marked (or this) session",
     ),
+    ("U", "rolling upgrade of those: update, wait, restart, wait"),
     ("Esc", "clear the filter; quit"),
     ("? ", "this help"),
     ("q Ctrl-C", "quit (a summary of what was done is printed)"),
@@ -98,13 +99,8 @@ pub fn draw(f: &mut Frame<'_>, state: &WatchState, look: Look, title: &str) {
                 " y: go on · any other key: cancel",
                 Style::default().add_modifier(Modifier::BOLD),
             )));
-            let area = centered(f.area(), 60, lines.len() as u16 + 2);
-            f.render_widget(Clear, area);
-            f.render_widget(
-                Paragraph::new(lines)
-                    .block(Block::default().borders(Borders::ALL).title(" Confirm ")),
-                area,
-            );
+            let area = centered(f.area(), 72, lines.len() as u16 + 2);
+            boxed(f, area, Paragraph::new(lines), " Confirm ".into());
         }
         WatchMode::List | WatchMode::Filtering(_) => {}
     }
@@ -302,15 +298,19 @@ fn draw_help(f: &mut Frame<'_>, area: Rect) {
         })
         .collect();
     let popup = centered(area, 76, lines.len() as u16 + 2);
-    f.render_widget(Clear, popup);
-    f.render_widget(
-        Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(" Help · any key closes "),
-        ),
+    boxed(
+        f,
         popup,
+        Paragraph::new(lines),
+        " Help · any key closes ".into(),
     );
+}
+
+/// `text` in a framed box over `area`, what was under it cleared.
+fn boxed(f: &mut Frame<'_>, area: Rect, text: Paragraph<'_>, title: String) {
+    f.render_widget(Clear, area);
+    let frame = Block::default().borders(Borders::ALL).title(title);
+    f.render_widget(text.block(frame), area);
 }
 
 fn draw_detail(f: &mut Frame<'_>, area: Rect, state: &WatchState, id: &str) {
@@ -355,13 +355,6 @@ fn draw_detail(f: &mut Frame<'_>, area: Rect, state: &WatchState, id: &str) {
         area.width.saturating_sub(4),
         area.height.saturating_sub(2),
     );
-    f.render_widget(Clear, popup);
-    f.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(format!(" {id} · any key closes ")),
-        ),
-        popup,
-    );
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    boxed(f, popup, text, format!(" {id} · any key closes "));
 }
