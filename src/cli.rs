@@ -237,6 +237,17 @@ pub struct GlobalArgs {
     )]
     pub rate: Option<crate::ratelimit::RateSetting>,
 
+    /// Refuse every command that changes sessions (restart, stop, update, upgrade, the
+    /// actions of `sessions watch`)
+    #[arg(
+        long,
+        global = true,
+        env = registry::env::READ_ONLY,
+        hide_env_values = true,
+        value_parser = crate::parse::parse_switch
+    )]
+    pub read_only: bool,
+
     /// The settings' values as given, each with whether as its flag or its variable (set
     /// by [`parse`] from clap's matches, which alone know which).
     #[arg(skip)]

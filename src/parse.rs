@@ -177,6 +177,16 @@ pub fn parse_history_size(text: &str) -> Result<u64, String> {
     Ok(n)
 }
 
+/// A yes-or-no setting: `true` or `false` (also `yes`/`no`, `on`/`off`, `1`/`0`), in any
+/// case; anything else is refused rather than taken for either.
+pub fn parse_switch(s: &str) -> Result<bool, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Ok(true),
+        "false" | "no" | "off" | "0" => Ok(false),
+        _ => Err(format!("'{s}' is not true or false")),
+    }
+}
+
 /// 1 to 20 attempts.
 pub fn parse_attempts(s: &str) -> Result<u32, String> {
     match s.trim().parse::<i64>() {

@@ -24,6 +24,8 @@ pub mod env {
     pub const CONFIG: &str = "TUNNELCTL_CONFIG";
     /// The profile of the config file.
     pub const PROFILE: &str = "TUNNELCTL_PROFILE";
+    /// Read-only: no command changes sessions.
+    pub const READ_ONLY: &str = "TUNNELCTL_READ_ONLY";
     /// The capture history's file.
     pub const HISTORY_FILE: &str = "TUNNELCTL_HISTORY_FILE";
     /// GitHub's webhook secret.
@@ -81,6 +83,9 @@ pub struct Setting {
     /// Its value's check, when it is more than text (URLs and secrets have checks of their
     /// own, in `config set`).
     pub check: Option<ValueCheck>,
+    /// A switch: its flag takes no value (typed, it means `true`); its variable and its key
+    /// hold `true` or `false`.
+    pub switch: bool,
 }
 
 impl Setting {
@@ -103,6 +108,13 @@ impl Setting {
             secret: false,
             about,
             check: None,
+            switch: false,
+        }
+    }
+    const fn switch(self) -> Setting {
+        Setting {
+            switch: true,
+            ..self
         }
     }
     const fn check(self, check: ValueCheck) -> Setting {
@@ -181,6 +193,17 @@ pub const RATE: Setting = Setting::new("rate", "pace of management requests, N/S
     .flag("--rate")
     .default(Default::Value("120/60"))
     .check(|t| t.parse::<crate::ratelimit::RateSetting>().map(drop));
+/// Read-only: every command that changes sessions refuses, and `sessions watch` takes no
+/// action.
+pub const READ_ONLY: Setting = Setting::new(
+    "read_only",
+    "refuse every command that changes sessions, true or false",
+)
+.flag("--read-only")
+.env(env::READ_ONLY)
+.default(Default::Value("false"))
+.switch()
+.check(|t| crate::parse::parse_switch(t).map(drop));
 /// The capture history's file.
 pub const HISTORY_FILE: Setting = Setting::new("history_file", "the capture history's SQLite file")
     .flag("--history-file")
@@ -247,6 +270,7 @@ pub const SETTINGS: &[Setting] = &[
     PROFILE,
     MAX_ATTEMPTS,
     RATE,
+    READ_ONLY,
     HISTORY_FILE,
     HISTORY_MAX_SIZE,
     HISTORY_MAX_AGE,

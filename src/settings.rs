@@ -133,6 +133,8 @@ pub struct SettingValues {
     pub max_attempts: Resolved<u32>,
     /// The pacing of management requests.
     pub rate: Resolved<RateSetting>,
+    /// Read-only: no command changes sessions.
+    pub read_only: Resolved<bool>,
     /// The capture history's file.
     pub history_file: Resolved<PathBuf>,
     /// How large the capture history may grow, in bytes.
@@ -172,7 +174,7 @@ impl Settings {
     }
 
     fn resolve(&self) -> Result<SettingValues> {
-        use crate::parse::{parse_attempts, parse_history_size, parse_lookback};
+        use crate::parse::{parse_attempts, parse_history_size, parse_lookback, parse_switch};
         let mut webhook_secrets = Secrets::new();
         for provider in Provider::ALL {
             if let Some(secret) = self.text(provider.setting())?.value {
@@ -185,6 +187,7 @@ impl Settings {
             agent_url: self.typed(&registry::AGENT_URL, |t| Ok(t.to_string()))?,
             max_attempts: self.typed(&registry::MAX_ATTEMPTS, parse_attempts)?,
             rate: self.typed(&registry::RATE, str::parse)?,
+            read_only: self.typed(&registry::READ_ONLY, parse_switch)?,
             history_file: self.history_file()?,
             history_max_size: self.typed(&registry::HISTORY_MAX_SIZE, parse_history_size)?,
             history_max_age: self.typed(&registry::HISTORY_MAX_AGE, parse_lookback)?,

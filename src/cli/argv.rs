@@ -65,6 +65,11 @@ fn given(matches: &clap::ArgMatches) -> Vec<Given> {
         .iter()
         .filter(|s| s.flag.is_some())
         .filter_map(|setting| {
+            // A switch's `false` when neither its flag nor its variable is given is clap's
+            // default, not a value given: the profile may still set it.
+            if matches.value_source(setting.key) == Some(ValueSource::DefaultValue) {
+                return None;
+            }
             let text = matches
                 .try_get_raw(setting.key)
                 .ok()

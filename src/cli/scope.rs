@@ -81,6 +81,11 @@ fn table() -> &'static [(&'static str, Scope)] {
             ("max_attempts", of(Reaches::Management, "max_attempts")),
             ("history_file", of(Reaches::Agent, "history_file")),
             ("rate", of(Reaches::Management, "rate")),
+            ("read_only", {
+                let mut paths = vec!["sessions".to_string()];
+                paths.extend(settings("read_only"));
+                Scope::In(paths, Vec::new())
+            }),
             (
                 "show_secrets",
                 Scope::In(groups(|g| g.echoes_secrets), Vec::new()),

@@ -29,7 +29,7 @@ mod show;
   printf '%s\\n' \"$SECRET\" | tunnelctl config set webhook_secret_github -
 
 Keys: api_key (secret), api_url, agent_url, max_attempts (1 to 20), rate (N/SECONDS or off),
-history_file, history_max_size (1GiB), history_max_age (30d), webhook_secret_github, webhook_secret_stripe, webhook_secret_slack, webhook_secret_shopify,
+read_only (true or false), history_file, history_max_size (1GiB), history_max_age (30d), webhook_secret_github, webhook_secret_stripe, webhook_secret_slack, webhook_secret_shopify,
 webhook_secret_standard (secrets, set from stdin only; TUNNELCTL_WEBHOOK_SECRET_<PROVIDER> wins).")]
 pub struct ConfigArgs {
     #[command(subcommand)]
@@ -166,6 +166,7 @@ impl super::Group for ConfigArgs {
         ("max_attempts", &["show"]),
         ("history_file", &["show"]),
         ("rate", &["show"]),
+        ("read_only", &["show"]),
     ];
 
     async fn run(self, ctx: &crate::context::Context) -> crate::error::CommandResult {

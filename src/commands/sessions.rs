@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
+mod watch;
+
 use super::print_list;
 use crate::api::sessions::{AgentCommand, RESOURCE};
 use crate::context::Context;
@@ -21,7 +23,8 @@ use crate::fleet::{command, targets, wait, Selection};
   tunnelctl sessions restart ts_2Qm… ts_2Qn… --wait
   tunnelctl sessions restart --agent-version '<3.20' --parallel 8 --dry-run
   tunnelctl sessions upgrade --all --batch 10
-  tunnelctl sessions stop --metadata-contains staging --yes")]
+  tunnelctl sessions stop --metadata-contains staging --yes
+  tunnelctl sessions watch --region eu")]
 pub struct SessionsArgs {
     #[command(subcommand)]
     command: SessionsCommand,
@@ -184,6 +187,29 @@ Windows sessions (restart is not supported on Windows), reported as skipped as b
         #[arg(long)]
         keep_going: bool,
     },
+    /// A full-screen live view of the online sessions: mark some, restart, stop or update them
+    #[command(after_help = "Example:
+  tunnelctl sessions watch --region eu --every 10s
+
+Keys: ↑ ↓ j k move · / filter (text, or column=value: region=eu version=<3.20
+ip=203.0.113.0/24 os=linux credential=cr_… metadata=web) · 1…8 sort by a column (again:
+the other way) · space mark · a mark all shown · Enter details · r restart, s stop,
+u update the marked (or the current) sessions, U rolling upgrade of them (update, wait 10 s,
+restart, wait, 5 at a time), asked first (y goes on) · ? help · q quit.
+
+New sessions and changed versions stand out; a session gone from the list stays, dimmed and
+labelled gone, for three refreshes. The list is refreshed every few seconds (less often for a
+large fleet, to stay under the rate limit), and after an error less and less often, the error
+in the title. With --read-only (or read_only in the profile) every action key refuses. On quit,
+what was done is printed on stderr; the exit code is 5 when an action failed. It needs a
+terminal: scripts use 'sessions list --json'.")]
+    Watch {
+        #[command(flatten)]
+        select: SelectArgs,
+        /// Refresh at most this often: seconds, or with a unit (10s, 1m)
+        #[arg(long, value_name = "DURATION", default_value = "3s", value_parser = watch::parse_every, allow_hyphen_values = true)]
+        every: Duration,
+    },
 }
 
 fn parse_settle(s: &str) -> std::result::Result<Duration, String> {
@@ -234,6 +260,17 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
             let client = ctx.management()?;
             ctx.printer
                 .object(RESOURCE.kind, &RESOURCE.get(&client, &id).await?)
+        }
+        SessionsCommand::Watch { select, every } => {
+            watch::watch(ctx, select.selector(), every).await
+        }
+        SessionsCommand::Restart { .. }
+        | SessionsCommand::Stop { .. }
+        | SessionsCommand::Update { .. }
+        | SessionsCommand::Upgrade { .. }
+            if read_only(ctx)?.is_some() =>
+        {
+            Err(read_only_refusal(ctx, args.command.verb())?)
         }
         SessionsCommand::Restart { fleet, wait } => {
             agent_command(ctx, &fleet, AgentCommand::Restart, wait).await
@@ -311,6 +348,36 @@ async fn agent_command(
         wait_back,
     )
     .await
+}
+
+impl SessionsCommand {
+    /// Its name, as typed after `sessions`.
+    fn verb(&self) -> &'static str {
+        match self {
+            SessionsCommand::List { .. } => "list",
+            SessionsCommand::Get { .. } => "get",
+            SessionsCommand::Restart { .. } => "restart",
+            SessionsCommand::Stop { .. } => "stop",
+            SessionsCommand::Update { .. } => "update",
+            SessionsCommand::Upgrade { .. } => "upgrade",
+            SessionsCommand::Watch { .. } => "watch",
+        }
+    }
+}
+
+/// Where read-only comes from when it is on (`None`: sessions may be changed).
+pub(super) fn read_only(ctx: &Context) -> Result<Option<crate::settings::Source>> {
+    let r = &ctx.settings.values()?.read_only;
+    Ok(r.value.then(|| r.source.clone()))
+}
+
+/// The refusal of `sessions VERB` in read-only, naming where read-only was set.
+fn read_only_refusal(ctx: &Context, verb: &str) -> Result<crate::error::Error> {
+    let source = read_only(ctx)?.unwrap_or(crate::settings::Source::Default);
+    Ok(crate::error::Error::Usage(format!(
+        "'sessions {verb}' changes sessions and read-only is on (read_only from {source}): \
+         nothing was sent; run it without --read-only, TUNNELCTL_READ_ONLY or the profile's read_only"
+    )))
 }
 
 /// What a fleet command prints with and asks with.

@@ -15,6 +15,7 @@ pub mod targets;
 pub mod upgrade;
 pub mod upgrade_view;
 pub mod wait;
+pub mod watch;
 
 pub use targets::Selection;
 

@@ -14,7 +14,7 @@ mod exchange_list;
 mod help_overlay;
 pub mod kept;
 pub mod model;
-mod popup;
+pub mod popup;
 pub mod run;
 pub mod screen;
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
 /// A rectangle of at most `w` x `h` in the middle of `area`.
-pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
+pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let rows = middle(area, Direction::Vertical, area.height, h);
     middle(rows, Direction::Horizontal, area.width, w)
 }

@@ -34,10 +34,10 @@ use crate::output::Printer;
 use crate::signature::Secrets;
 
 /// Room for a whole frame of a large terminal, written at once.
-const FRAME_BYTES: usize = 1 << 18;
+pub const FRAME_BYTES: usize = 1 << 18;
 
 /// The terminal the inspector draws on.
-type Screenful = Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>;
+pub type Screenful = Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>;
 
 /// How often an agent that does not answer is tried again.
 const RETRY: Duration = Duration::from_secs(1);
@@ -493,7 +493,7 @@ fn write_new(id: &str, ext: &str, bytes: &[u8]) -> std::io::Result<String> {
 }
 
 /// The model's name for a key press; `None` for keys it has no use for (and releases).
-fn key_of(k: KeyEvent) -> Option<KeyPress> {
+pub fn key_of(k: KeyEvent) -> Option<KeyPress> {
     if k.kind == KeyEventKind::Release {
         return None;
     }
@@ -518,17 +518,18 @@ fn key_of(k: KeyEvent) -> Option<KeyPress> {
     })
 }
 
-fn io_error(e: std::io::Error) -> Error {
+pub fn io_error(e: std::io::Error) -> Error {
     Error::Io(format!("the terminal: {e}"))
 }
 
 /// Holds the terminal in raw mode on the alternate screen; gives it back when dropped, which
 /// also happens when the command is ended by SIGTERM or Ctrl-C (the future holding it is
 /// dropped) and, through the panic hook, on a panic.
-struct TerminalGuard(());
+pub struct TerminalGuard(());
 
 impl TerminalGuard {
-    fn enter() -> Result<TerminalGuard> {
+    /// Takes the terminal (raw mode, the alternate screen, no cursor) until dropped.
+    pub fn enter() -> Result<TerminalGuard> {
         let previous = std::panic::take_hook();
         // The release build aborts on panic; the hook still runs first, so the terminal is
         // given back before the usual message is printed.

@@ -34,6 +34,10 @@ const SKIPPED_COMMANDS: &[(&str, &str)] = &[
         "full-screen: it needs a terminal (tests/cli/inspect.rs drives it in a pseudo-terminal)",
     ),
     (
+        "tunnelctl sessions watch",
+        "full-screen: it needs a terminal (tests/cli/sessions_watch.rs drives it in a pseudo-terminal)",
+    ),
+    (
         "tunnelctl local requests tail",
         "follows requests until Ctrl-C: it never ends by itself (tests/cli/local.rs stops it)",
     ),

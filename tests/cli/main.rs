@@ -51,6 +51,7 @@ mod reliability;
 mod replay;
 mod screens;
 mod sessions;
+mod sessions_watch;
 mod settings_and_errors;
 mod signed_webhooks;
 mod tables;

@@ -401,23 +401,102 @@ fn config_show_says_whether_a_setting_came_from_its_flag_or_its_variable() {
     let settings = tunnelctl::registry::profile_keys();
     for s in settings.filter(|s| s.flag.is_some() && s.env.is_some()) {
         let (flag, var) = (s.flag.unwrap(), s.env.unwrap());
+        // A switch's flag takes no value: typed, it is `true`; its variable says `false`.
+        let (from_env, from_flag) = match s.switch {
+            true => ("false", "true"),
+            false => ("https://from-env.example", "https://from-flag.example"),
+        };
+        let flag_args: Vec<&str> = match s.switch {
+            true => vec![flag],
+            false => vec![flag, from_flag],
+        };
         let show = |cmd: &mut assert_cmd::Command| {
             let out = run(cmd.args(["config", "show", "--json"]));
             out.ok();
             out.json()["settings"][s.key].clone()
         };
-        let shown = show(env.bare().env(var, "https://from-env.example"));
+        let shown = show(env.bare().env(var, from_env));
         assert_eq!(shown["source"], format!("env {var}"), "{}", s.key);
-        let shown = show(env.bare().args([flag, "https://from-flag.example"]));
+        let shown = show(env.bare().args(&flag_args));
         assert_eq!(shown["source"], "flag", "{}", s.key);
-        let shown = show(
-            env.bare()
-                .env(var, "https://from-env.example")
-                .args([flag, "https://from-flag.example"]),
-        );
+        let shown = show(env.bare().env(var, from_env).args(&flag_args));
         assert_eq!(shown["source"], "flag", "{}", s.key);
         if !s.secret {
-            assert_eq!(shown["value"], "https://from-flag.example", "{}", s.key);
+            assert_eq!(shown["value"], from_flag, "{}", s.key);
         }
     }
+}
+
+/// Read-only, from its flag, its variable or the profile, refuses every command that changes
+/// sessions (exit 2) and sends nothing at all; a wrong value is refused wherever it is given,
+/// and `false` (or nothing) lets the command through.
+#[test]
+fn read_only_refuses_every_command_that_changes_sessions_and_sends_nothing() {
+    let env = Env::new();
+    let ids = crate::common::strings(
+        &env.seed(json!({"sessions": [{"os": "linux", "region": "eu"}]}))["sessions"],
+    );
+    let id = ids[0].as_str();
+    let verbs: [&[&str]; 5] = [
+        &["restart", id],
+        &["stop", id, "--yes"],
+        &["update", id],
+        &["upgrade", id],
+        &["restart", "--all"],
+    ];
+    type Give = fn(&mut assert_cmd::Command);
+    let ways: [(&str, Give); 3] = [
+        ("flag", |c| {
+            c.arg("--read-only");
+        }),
+        ("env", |c| {
+            c.env(var::READ_ONLY, "true");
+        }),
+        ("profile", |_| {}),
+    ];
+    for (way, give) in ways {
+        env.write_config(if way == "profile" {
+            "[default]\nread_only = \"true\"\n"
+        } else {
+            ""
+        });
+        for args in verbs {
+            let mut cmd = env.cmd();
+            give(&mut cmd);
+            let out = run(cmd.arg("sessions").args(args));
+            out.code(2)
+                .says("read-only is on")
+                .says("nothing was sent")
+                .says(&format!("'sessions {}'", args[0]));
+            assert!(env.requests().is_empty(), "{way} {args:?}: nothing is sent");
+        }
+    }
+    // Reading is still allowed.
+    run(env.cmd().arg("--read-only").args(["sessions", "list"])).ok();
+    assert_eq!(env.writes().len(), 0);
+    // A wrong value: from the variable, the profile, and `config set`; nothing sent.
+    env.mock.clear_requests();
+    env.write_config("");
+    let out = run(env
+        .cmd()
+        .env(var::READ_ONLY, "maybe")
+        .args(["sessions", "restart", id]));
+    out.code(2).says("'maybe' is not true or false");
+    env.write_config("[default]\nread_only = \"maybe\"\n");
+    let out = env.run(&["sessions", "restart", id]);
+    out.code(3)
+        .says("the config key 'read_only' of profile 'default'")
+        .says("'maybe' is not true or false");
+    env.write_config("");
+    let out = env.run(&["config", "set", "read_only", "maybe"]);
+    out.code(2).says("'maybe' is not true or false");
+    assert!(env.requests().is_empty());
+    // Off: the variable's `false` wins over the profile's `true`, and the restart is sent.
+    env.write_config("[default]\nread_only = \"true\"\n");
+    let out = run(env
+        .cmd()
+        .env(var::READ_ONLY, "false")
+        .args(["sessions", "restart", id]));
+    out.ok();
+    assert_eq!(env.writes().len(), 1);
 }

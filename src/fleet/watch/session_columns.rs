@@ -1,0 +1,69 @@
+//! The columns of `sessions watch`: their headers, and a session's value in each (what the
+//! table shows, sorts and the `/` filter's free words search).
+
+use serde_json::Value;
+
+use crate::fleet::{credential_of, field, id_of};
+
+/// A column of the table, in the order shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionColumn {
+    /// The session ID.
+    Id,
+    /// The agent version.
+    Version,
+    /// The region.
+    Region,
+    /// The OS.
+    Os,
+    /// The IP address.
+    Ip,
+    /// When it started.
+    Started,
+    /// The credential's ID.
+    Credential,
+    /// The metadata.
+    Metadata,
+}
+
+impl SessionColumn {
+    /// Every column, in order; a digit key (1 to 8) sorts by the column of its place.
+    pub const ALL: [SessionColumn; 8] = [
+        SessionColumn::Id,
+        SessionColumn::Version,
+        SessionColumn::Region,
+        SessionColumn::Os,
+        SessionColumn::Ip,
+        SessionColumn::Started,
+        SessionColumn::Credential,
+        SessionColumn::Metadata,
+    ];
+
+    /// Its header.
+    pub fn title(self) -> &'static str {
+        match self {
+            SessionColumn::Id => "ID",
+            SessionColumn::Version => "VERSION",
+            SessionColumn::Region => "REGION",
+            SessionColumn::Os => "OS",
+            SessionColumn::Ip => "IP",
+            SessionColumn::Started => "STARTED",
+            SessionColumn::Credential => "CREDENTIAL",
+            SessionColumn::Metadata => "METADATA",
+        }
+    }
+
+    /// A session's value in it, as sorted (the start time as the service wrote it).
+    pub fn value(self, s: &Value) -> &str {
+        match self {
+            SessionColumn::Id => id_of(s),
+            SessionColumn::Version => field(s, "agent_version"),
+            SessionColumn::Region => field(s, "region"),
+            SessionColumn::Os => field(s, "os"),
+            SessionColumn::Ip => field(s, "ip"),
+            SessionColumn::Started => field(s, "started_at"),
+            SessionColumn::Credential => credential_of(s),
+            SessionColumn::Metadata => field(s, "metadata"),
+        }
+    }
+}

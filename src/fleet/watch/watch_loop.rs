@@ -1,0 +1,260 @@
+//! The event loop of `sessions watch`: takes the terminal through the inspector's layer
+//! ([`crate::inspect::run::TerminalGuard`], its key model), refreshes the session list on a
+//! pace the rate limit allows (backing off on errors, shown in the title), reads keys, and
+//! sends the commands the model asks for through the bulk runner ([`crate::bulk::run`]), each
+//! answer landing on its row as it comes.
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::io::{BufWriter, IsTerminal};
+use std::pin::Pin;
+use std::time::Duration;
+
+use crossterm::event::{Event, EventStream};
+use futures_util::stream::FuturesUnordered;
+use futures_util::StreamExt;
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::watch_model::{handle, Verb, WatchAction, WatchState};
+use super::watch_view::{self, Look};
+use crate::api::sessions::{self, AgentCommand};
+use crate::api::Client;
+use crate::bulk::{self, Outcome};
+use crate::error::{Error, Result};
+use crate::fleet::select::Selector;
+use crate::fleet::upgrade::{self, Plan, Progress, UpgradeStep};
+use crate::fleet::wait;
+use crate::inspect::run::{io_error, key_of, TerminalGuard, FRAME_BYTES};
+
+/// The longest wait after failed refreshes.
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
+/// Sessions a page of the list holds: a refresh of N sessions costs N / this requests.
+const PAGE: usize = 100;
+/// The service's rate limit, requests per second (120 a minute); a refresh spends at most
+/// half of it, leaving the rest to actions and to other commands.
+const RATE_PER_SECOND: f64 = 2.0;
+/// Requests of one action batch at once.
+const PARALLEL: usize = 4;
+
+/// What the command gives the screen.
+pub struct WatchLaunch {
+    /// The management client.
+    pub client: Client,
+    /// The selectors of the command line.
+    pub selector: Selector,
+    /// Read-only: every action key refuses.
+    pub read_only: bool,
+    /// The title's text (what is watched).
+    pub title: String,
+    /// Colours allowed.
+    pub color: bool,
+    /// How often to refresh (at least; a large fleet waits longer).
+    pub every: Duration,
+}
+
+/// Refuses to start off a terminal (exit 2): a script reads `sessions list --json`.
+pub fn check_terminal() -> Result<()> {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(Error::usage(
+            "sessions watch needs a terminal; in a script or a pipe, use \
+             `tunnelctl sessions list --json` (or `sessions list` with selectors)",
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the screen until the user quits; returns what was done (the summary's source).
+pub async fn run(launch: WatchLaunch) -> Result<WatchState> {
+    check_terminal()?;
+    let mut state = WatchState::new(launch.selector.clone(), launch.read_only);
+    let guard = TerminalGuard::enter()?;
+    let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BYTES, std::io::stdout()));
+    let mut term = Terminal::new(backend).map_err(io_error)?;
+    let result = event_loop(&launch, &mut term, &mut state).await;
+    drop(term);
+    drop(guard);
+    result.map(|()| state)
+}
+
+type Refresh<'a> = Pin<Box<dyn Future<Output = Result<Vec<Value>>> + 'a>>;
+type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
+
+/// One session's answer: the command, the session, and why it failed.
+type SendAnswer = (Verb, String, std::result::Result<(), String>);
+
+async fn event_loop(
+    launch: &WatchLaunch,
+    term: &mut Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>,
+    state: &mut WatchState,
+) -> Result<()> {
+    let client = &launch.client;
+    let look = Look {
+        color: launch.color,
+    };
+    let mut events = EventStream::new();
+    let mut refresh: Option<Refresh<'_>> = None;
+    let mut next_refresh = Instant::now();
+    let mut backoff = launch.every;
+    let mut batches: FuturesUnordered<Batch<'_>> = FuturesUnordered::new();
+    let (tx, mut answers) = mpsc::unbounded_channel::<SendAnswer>();
+    loop {
+        term.draw(|f| watch_view::draw(f, state, look, &launch.title))
+            .map_err(io_error)?;
+        if crate::interrupt::requested() {
+            return Err(crate::interrupt::stop_error());
+        }
+        if refresh.is_none() && Instant::now() >= next_refresh {
+            refresh = Some(Box::pin(wait::all_sessions(client)));
+        }
+        tokio::select! {
+            ev = events.next() => match ev {
+                Some(Ok(Event::Key(k))) => {
+                    let Some(key) = key_of(k) else { continue };
+                    match handle(state, key) {
+                        WatchAction::None => {}
+                        WatchAction::Quit => return Ok(()),
+                        WatchAction::Send(Verb::Agent(command), ids) => {
+                            batches.push(Box::pin(send(client, command, ids, tx.clone())));
+                        }
+                        WatchAction::Send(Verb::Upgrade, ids) => {
+                            let sessions = state.sessions(&ids);
+                            batches.push(Box::pin(upgrade(client, sessions, tx.clone())));
+                        }
+                    }
+                }
+                Some(Ok(_)) => {} // a resize: drawn again at the top of the loop
+                Some(Err(e)) => return Err(io_error(e)),
+                None => return Ok(()),
+            },
+            listed = async {
+                match refresh.as_mut() {
+                    Some(r) => r.await,
+                    None => std::future::pending().await,
+                }
+            }, if refresh.is_some() => {
+                refresh = None;
+                let wait = match listed {
+                    Ok(list) => {
+                        backoff = launch.every;
+                        let pages = list.len().div_ceil(PAGE).max(1);
+                        state.refreshed(list, &clock());
+                        launch
+                            .every
+                            .max(Duration::from_secs_f64(pages as f64 / (RATE_PER_SECOND / 2.0)))
+                    }
+                    Err(e) => {
+                        backoff = (backoff * 2).min(MAX_BACKOFF);
+                        state.refresh_failed(format!(
+                            "{} (again in {}s)",
+                            first_line(&e.to_string()),
+                            backoff.as_secs()
+                        ));
+                        backoff
+                    }
+                };
+                next_refresh = Instant::now() + wait;
+            }
+            Some(()) = batches.next(), if !batches.is_empty() => {}
+            Some((command, id, result)) = answers.recv() => {
+                state.answered(command, &id, result, &clock());
+            }
+            _ = tokio::time::sleep_until(next_refresh), if refresh.is_none() => {}
+        }
+    }
+}
+
+/// Sends `command` to `ids` through the bulk runner; each answer goes to `tx` as it lands.
+async fn send(
+    client: &Client,
+    command: AgentCommand,
+    ids: Vec<String>,
+    tx: mpsc::UnboundedSender<SendAnswer>,
+) {
+    bulk::run(
+        &ids,
+        PARALLEL,
+        |id| async move {
+            match sessions::send(client, &id, command).await {
+                Ok(()) => Outcome::Done,
+                Err(e) => Outcome::Failed(e),
+            }
+        },
+        |id, outcome| {
+            let result = match outcome {
+                Outcome::Failed(e) => Err(first_line(&e.to_string())),
+                _ => Ok(()),
+            };
+            // The screen may be gone (quit while sending): the answer has no one to tell.
+            let _ = tx.send((Verb::Agent(command), id.to_string(), result));
+        },
+    )
+    .await;
+}
+
+/// A rolling upgrade of `sessions` as `sessions upgrade` runs one ([`upgrade::run`], its
+/// defaults), each session's end going to `tx` as it lands.
+async fn upgrade(client: &Client, sessions: Vec<Value>, tx: mpsc::UnboundedSender<SendAnswer>) {
+    let plan = Plan {
+        batch: UPGRADE_BATCH,
+        parallel: PARALLEL,
+        settle: upgrade::MIN_SETTLE,
+        keep_going: false,
+        reconnect_timeout: wait::DEFAULT_WAIT,
+    };
+    let mut told = ToScreen {
+        tx: tx.clone(),
+        told: HashSet::new(),
+    };
+    let steps = upgrade::run(client, &sessions, &plan, &mut told).await;
+    // Those not started (a batch before failed) end too.
+    for (id, step) in &steps {
+        if !told.told.contains(id) {
+            let _ = tx.send((Verb::Upgrade, id.clone(), step_result(step)));
+        }
+    }
+}
+
+/// Sessions a batch of the screen's rolling upgrade holds (`sessions upgrade`'s default).
+const UPGRADE_BATCH: usize = 5;
+
+/// Tells the screen each session's end of a rolling upgrade.
+struct ToScreen {
+    tx: mpsc::UnboundedSender<SendAnswer>,
+    told: HashSet<String>,
+}
+
+impl Progress for ToScreen {
+    fn phase(&mut self, _batch: usize, _batches: usize, _what: &str) {}
+
+    fn done(&mut self, old: &Value, step: &UpgradeStep) {
+        let id = crate::fleet::id_of(old).to_string();
+        self.told.insert(id.clone());
+        // The screen may be gone (quit while upgrading): no one to tell.
+        let _ = self.tx.send((Verb::Upgrade, id, step_result(step)));
+    }
+}
+
+/// An upgrade's end as a row shows it.
+fn step_result(step: &UpgradeStep) -> std::result::Result<(), String> {
+    match step {
+        UpgradeStep::Upgraded { .. } => Ok(()),
+        UpgradeStep::UpdateFailed(e) => Err(format!("update: {}", first_line(&e.to_string()))),
+        UpgradeStep::RestartFailed(e) => Err(format!("restart: {}", first_line(&e.to_string()))),
+        UpgradeStep::NotBack => Err("not back in time after the restart".into()),
+        UpgradeStep::NotStarted => Err("not started: an earlier batch failed".into()),
+    }
+}
+
+/// The time of day, as a row's history says it.
+fn clock() -> String {
+    let now = crate::output::time::now();
+    format!("{:02}:{:02}:{:02}", now.hour(), now.minute(), now.second())
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_string()
+}

@@ -1,0 +1,685 @@
+//! The state of `sessions watch` and what each key does: pure (no terminal, no network), so
+//! every rule is tested without either.
+//!
+//! Rows are kept across refreshes: a session seen for the first time after the first refresh
+//! is new (it stands out for [`NEW_KEPT`] refreshes), one whose agent version changed shows
+//! the old one, and one no longer listed stays, dimmed and labelled gone, for [`GONE_KEPT`]
+//! refreshes before it is dropped. Ages are counted in refreshes, not seconds, so what the
+//! screen shows depends only on what the service answered.
+
+use serde_json::Value;
+
+use super::session_columns::SessionColumn;
+use super::watch_filter::RowFilter;
+use crate::api::sessions::AgentCommand;
+use crate::fleet::select::Selector;
+use crate::fleet::{field, id_of, same_agent};
+use crate::inspect::model::KeyPress;
+
+/// Refreshes a new session stands out for.
+pub const NEW_KEPT: u64 = 3;
+/// Refreshes a gone session stays on screen.
+pub const GONE_KEPT: u64 = 3;
+
+/// What the screen may do to sessions: an agent command, or a rolling upgrade (update, wait,
+/// restart, wait, in batches, as `sessions upgrade` does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    /// Restart, stop or update.
+    Agent(AgentCommand),
+    /// A rolling upgrade.
+    Upgrade,
+}
+
+impl Verb {
+    /// Its name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Agent(c) => c.as_str(),
+            Verb::Upgrade => "upgrade",
+        }
+    }
+}
+
+/// What was last done to a row's agent from this screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RowCommand {
+    /// Sent, no answer yet.
+    Sending(Verb),
+    /// The service took it.
+    Done(Verb),
+    /// It failed: why, on one line.
+    Failed(Verb, String),
+}
+
+/// One session on screen.
+#[derive(Debug, Clone)]
+pub struct SessionRow {
+    /// The session as last listed.
+    pub session: Value,
+    /// The refresh it first appeared in.
+    pub seen_at: u64,
+    /// New (seen after the first refresh).
+    pub new: bool,
+    /// The version it had before, when a refresh saw it change, and when.
+    pub changed_from: Option<(String, u64)>,
+    /// The refresh it was first missing from.
+    pub gone_at: Option<u64>,
+    /// Marked with space.
+    pub marked: bool,
+    /// The last command sent to it from here.
+    pub sent: Option<RowCommand>,
+    /// The session of the same agent it replaced (a restart's old one).
+    pub replaced: Option<String>,
+    /// The session of the same agent that replaced it (a restart's new one).
+    pub replaced_by: Option<String>,
+    /// What happened to it on this screen, oldest first.
+    pub history: Vec<String>,
+}
+
+impl SessionRow {
+    /// Its ID.
+    pub fn id(&self) -> &str {
+        id_of(&self.session)
+    }
+
+    /// The word of the status column: what last happened to it.
+    pub fn status(&self, refresh: u64) -> String {
+        if self.gone_at.is_some() {
+            // What was done to it stays said; then gone, or back under a new session.
+            let done = match &self.sent {
+                Some(RowCommand::Done(c)) => format!("{}, ", past(*c)),
+                _ => String::new(),
+            };
+            let end = match self.replaced_by {
+                Some(_) => "back",
+                None => "gone",
+            };
+            return format!("{done}{end}");
+        }
+        match &self.sent {
+            Some(RowCommand::Sending(c)) => return format!("{}…", c.as_str()),
+            Some(RowCommand::Done(c)) => return format!("{} ✓", past(*c)),
+            Some(RowCommand::Failed(..)) => return "failed".into(),
+            None => {}
+        }
+        if let Some((from, at)) = &self.changed_from {
+            if refresh < at + NEW_KEPT {
+                return format!("was {from}");
+            }
+        }
+        if self.new && refresh < self.seen_at + NEW_KEPT {
+            return match self.replaced {
+                Some(_) => "new, back".into(),
+                None => "new".into(),
+            };
+        }
+        String::new()
+    }
+
+    /// Does it stand out (new, or its version just changed)?
+    pub fn fresh(&self, refresh: u64) -> bool {
+        self.gone_at.is_none()
+            && ((self.new && refresh < self.seen_at + NEW_KEPT)
+                || self
+                    .changed_from
+                    .as_ref()
+                    .is_some_and(|(_, at)| refresh < at + NEW_KEPT))
+    }
+}
+
+/// A command's past tense, as a row and the summary say it.
+pub fn past(v: Verb) -> &'static str {
+    match v {
+        Verb::Agent(AgentCommand::Restart) => "restarted",
+        Verb::Agent(AgentCommand::Stop) => "stopped",
+        Verb::Agent(AgentCommand::Update) => "updated",
+        Verb::Upgrade => "upgraded",
+    }
+}
+
+/// What the screen shows on top of the list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WatchMode {
+    /// The list.
+    List,
+    /// Typing a filter (the text so far).
+    Filtering(String),
+    /// Asking whether to send a command to these sessions.
+    Confirm(Verb, Vec<String>),
+    /// The help overlay.
+    Help,
+    /// Every field of one session, and its history here.
+    Detail(String),
+}
+
+/// What a key asks of the event loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WatchAction {
+    /// Nothing beyond the state's change.
+    None,
+    /// Quit.
+    Quit,
+    /// Send this command to these sessions.
+    Send(Verb, Vec<String>),
+}
+
+/// What was done from this screen, for the summary on quit.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WatchTally {
+    /// Restarted.
+    pub restarted: usize,
+    /// Stopped.
+    pub stopped: usize,
+    /// Updated.
+    pub updated: usize,
+    /// Upgraded (updated, restarted and back).
+    pub upgraded: usize,
+    /// The sessions whose command failed.
+    pub failed: Vec<String>,
+}
+
+impl WatchTally {
+    /// One line: what was done, and the failures with their IDs; `None` when nothing was.
+    pub fn summary(&self) -> Option<String> {
+        if *self == WatchTally::default() {
+            return None;
+        }
+        let mut line = format!(
+            "sessions watch: restarted {}, stopped {}, updated {}, upgraded {}, failed {}",
+            self.restarted,
+            self.stopped,
+            self.updated,
+            self.upgraded,
+            self.failed.len()
+        );
+        if !self.failed.is_empty() {
+            line.push_str(&format!(" ({})", self.failed.join(" ")));
+        }
+        Some(line)
+    }
+}
+
+/// The whole state of the screen.
+#[derive(Debug)]
+pub struct WatchState {
+    /// Every row, listed or gone, in the order first seen.
+    pub rows: Vec<SessionRow>,
+    /// The place of the current row among those shown.
+    pub cursor: usize,
+    /// The filter in force, and its text.
+    pub filter: RowFilter,
+    /// The column sorted by, and whether descending.
+    pub sort: (SessionColumn, bool),
+    /// What is shown over the list.
+    pub mode: WatchMode,
+    /// Refreshes taken in so far.
+    pub refreshes: u64,
+    /// The last refresh's error (the rows stay as they were).
+    pub error: Option<String>,
+    /// The bottom line's message.
+    pub message: Option<String>,
+    /// Read-only: every action key refuses.
+    pub read_only: bool,
+    /// The selectors of the command line: sessions they leave out are not shown.
+    pub selector: Selector,
+    /// What was done.
+    pub tally: WatchTally,
+}
+
+impl WatchState {
+    /// A state before the first refresh.
+    pub fn new(selector: Selector, read_only: bool) -> WatchState {
+        WatchState {
+            rows: Vec::new(),
+            cursor: 0,
+            filter: RowFilter::default(),
+            sort: (SessionColumn::Id, false),
+            mode: WatchMode::List,
+            refreshes: 0,
+            error: None,
+            message: None,
+            read_only,
+            selector,
+            tally: WatchTally::default(),
+        }
+    }
+
+    /// Takes in a refresh: every session listed now.
+    pub fn refreshed(&mut self, list: Vec<Value>, at: &str) {
+        self.refreshes += 1;
+        let now = self.refreshes;
+        let first = now == 1;
+        let mut seen = std::collections::HashSet::new();
+        let listed: Vec<Value> = list
+            .into_iter()
+            .filter(|s| self.selector.matches(s) && seen.insert(id_of(s).to_string()))
+            .collect();
+        // Gone first, so that a new session can be linked to the one it replaced.
+        for row in &mut self.rows {
+            if !seen.contains(row.id()) && row.gone_at.is_none() {
+                row.gone_at = Some(now);
+                row.marked = false;
+                row.history.push(format!("{at}: gone"));
+            }
+        }
+        for s in listed {
+            let id = id_of(&s).to_string();
+            match self.rows.iter_mut().find(|r| r.id() == id) {
+                Some(row) => {
+                    let old = field(&row.session, "agent_version").to_string();
+                    let new = field(&s, "agent_version");
+                    if old != new {
+                        row.history.push(format!("{at}: version {old} → {new}"));
+                        row.changed_from = Some((old, now));
+                    }
+                    if row.gone_at.take().is_some() {
+                        row.history.push(format!("{at}: listed again"));
+                    }
+                    row.session = s;
+                }
+                None => {
+                    let replaced = self
+                        .rows
+                        .iter()
+                        .find(|r| {
+                            r.gone_at.is_some()
+                                && r.replaced_by.is_none()
+                                && same_agent(&r.session, &s)
+                        })
+                        .map(|r| r.id().to_string());
+                    let mut history = vec![format!("{at}: seen")];
+                    if let Some(old) = &replaced {
+                        history.push(format!(
+                            "{at}: the same agent as {old}, back under a new session"
+                        ));
+                        if let Some(r) = self.rows.iter_mut().find(|r| r.id() == old) {
+                            r.replaced_by = Some(id.clone());
+                            r.history.push(format!("{at}: back as {id}"));
+                        }
+                    }
+                    self.rows.push(SessionRow {
+                        session: s,
+                        seen_at: now,
+                        new: !first,
+                        changed_from: None,
+                        gone_at: None,
+                        marked: false,
+                        sent: None,
+                        replaced,
+                        replaced_by: None,
+                        history,
+                    });
+                }
+            }
+        }
+        self.rows
+            .retain(|r| r.gone_at.is_none_or(|at| now < at + GONE_KEPT));
+        self.error = None;
+        self.clamp();
+    }
+
+    /// A refresh failed: said on screen; the rows stay.
+    pub fn refresh_failed(&mut self, why: String) {
+        self.error = Some(why);
+    }
+
+    /// The rows shown, filtered and sorted: their places in [`WatchState::rows`].
+    pub fn shown(&self) -> Vec<usize> {
+        let mut shown: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| self.filter.matches(&self.rows[i].session))
+            .collect();
+        let (col, desc) = self.sort;
+        shown.sort_by(|&a, &b| {
+            let (a, b) = (&self.rows[a].session, &self.rows[b].session);
+            let o = col.value(a).cmp(col.value(b)).then(id_of(a).cmp(id_of(b)));
+            if desc {
+                o.reverse()
+            } else {
+                o
+            }
+        });
+        shown
+    }
+
+    /// The current row.
+    pub fn current(&self) -> Option<&SessionRow> {
+        self.shown().get(self.cursor).map(|&i| &self.rows[i])
+    }
+
+    fn clamp(&mut self) {
+        let n = self.shown().len();
+        self.cursor = self.cursor.min(n.saturating_sub(1));
+    }
+
+    fn row_mut(&mut self, id: &str) -> Option<&mut SessionRow> {
+        self.rows.iter_mut().find(|r| r.id() == id)
+    }
+
+    /// What a command is sent to: the marked rows shown, else the current one; never a gone
+    /// one, nor one with a command under way.
+    fn targets(&self) -> Vec<String> {
+        let shown = self.shown();
+        let usable = |r: &&SessionRow| {
+            r.gone_at.is_none() && !matches!(r.sent, Some(RowCommand::Sending(_)))
+        };
+        let marked: Vec<&SessionRow> = shown
+            .iter()
+            .map(|&i| &self.rows[i])
+            .filter(|r| r.marked)
+            .collect();
+        let chosen: Vec<&SessionRow> = if marked.is_empty() {
+            self.current().into_iter().collect()
+        } else {
+            marked
+        };
+        chosen
+            .into_iter()
+            .filter(usable)
+            .map(|r| r.id().to_string())
+            .collect()
+    }
+
+    /// The sessions of these IDs, as last listed.
+    pub fn sessions(&self, ids: &[String]) -> Vec<Value> {
+        ids.iter()
+            .filter_map(|id| self.rows.iter().find(|r| r.id() == id))
+            .map(|r| r.session.clone())
+            .collect()
+    }
+
+    /// The command is under way for these sessions.
+    pub fn sending(&mut self, command: Verb, ids: &[String]) {
+        for id in ids {
+            if let Some(row) = self.row_mut(id) {
+                row.sent = Some(RowCommand::Sending(command));
+                row.marked = false;
+            }
+        }
+    }
+
+    /// One session's answer landed: on its row, and in the tally.
+    pub fn answered(&mut self, command: Verb, id: &str, result: Result<(), String>, at: &str) {
+        match &result {
+            Ok(()) => match command {
+                Verb::Agent(AgentCommand::Restart) => self.tally.restarted += 1,
+                Verb::Agent(AgentCommand::Stop) => self.tally.stopped += 1,
+                Verb::Agent(AgentCommand::Update) => self.tally.updated += 1,
+                Verb::Upgrade => self.tally.upgraded += 1,
+            },
+            Err(_) => self.tally.failed.push(id.to_string()),
+        }
+        if let Some(row) = self.row_mut(id) {
+            row.history.push(match &result {
+                Ok(()) => format!("{at}: {}", past(command)),
+                Err(why) => format!("{at}: {} failed: {why}", command.as_str()),
+            });
+            row.sent = Some(match result {
+                Ok(()) => RowCommand::Done(command),
+                Err(why) => RowCommand::Failed(command, why),
+            });
+        }
+    }
+}
+
+/// What `key` does to `state`, and what it asks of the event loop.
+pub fn handle(state: &mut WatchState, key: KeyPress) -> WatchAction {
+    if key == KeyPress::CtrlC {
+        return WatchAction::Quit;
+    }
+    match std::mem::replace(&mut state.mode, WatchMode::List) {
+        WatchMode::Help | WatchMode::Detail(_) => WatchAction::None,
+        WatchMode::Confirm(command, ids) => match key {
+            KeyPress::Char('y') | KeyPress::Char('Y') => {
+                state.sending(command, &ids);
+                state.message = Some(format!(
+                    "{} sent to {} session(s)…",
+                    command.as_str(),
+                    ids.len()
+                ));
+                WatchAction::Send(command, ids)
+            }
+            _ => {
+                state.message = Some(format!("Cancelled: no {} sent.", command.as_str()));
+                WatchAction::None
+            }
+        },
+        WatchMode::Filtering(mut text) => {
+            match key {
+                KeyPress::Enter => match RowFilter::parse(&text) {
+                    Ok(f) => {
+                        state.filter = f;
+                        state.cursor = 0;
+                        state.message = None;
+                    }
+                    Err(e) => {
+                        state.message = Some(format!("RowFilter not applied: {e}"));
+                        state.mode = WatchMode::Filtering(text);
+                    }
+                },
+                KeyPress::Esc => {}
+                KeyPress::Backspace => {
+                    text.pop();
+                    state.mode = WatchMode::Filtering(text);
+                }
+                KeyPress::CtrlU => state.mode = WatchMode::Filtering(String::new()),
+                KeyPress::Char(c) => {
+                    text.push(c);
+                    state.mode = WatchMode::Filtering(text);
+                }
+                _ => state.mode = WatchMode::Filtering(text),
+            }
+            WatchAction::None
+        }
+        WatchMode::List => list_key(state, key),
+    }
+}
+
+fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
+    let n = state.shown().len();
+    match key {
+        KeyPress::Char('q') => return WatchAction::Quit,
+        KeyPress::Esc if !state.filter.is_empty() => {
+            state.filter = RowFilter::default();
+        }
+        KeyPress::Esc => return WatchAction::Quit,
+        KeyPress::Up | KeyPress::Char('k') => state.cursor = state.cursor.saturating_sub(1),
+        KeyPress::Down | KeyPress::Char('j') => {
+            state.cursor = (state.cursor + 1).min(n.saturating_sub(1))
+        }
+        KeyPress::PageUp => state.cursor = state.cursor.saturating_sub(10),
+        KeyPress::PageDown => state.cursor = (state.cursor + 10).min(n.saturating_sub(1)),
+        KeyPress::Home | KeyPress::Char('g') => state.cursor = 0,
+        KeyPress::End | KeyPress::Char('G') => state.cursor = n.saturating_sub(1),
+        KeyPress::Char('/') => state.mode = WatchMode::Filtering(state.filter.text.clone()),
+        KeyPress::Char('?') => state.mode = WatchMode::Help,
+        KeyPress::Enter => {
+            if let Some(row) = state.current() {
+                state.mode = WatchMode::Detail(row.id().to_string());
+            }
+        }
+        KeyPress::Char(' ') => {
+            let shown = state.shown();
+            if let Some(&i) = shown.get(state.cursor) {
+                let row = &mut state.rows[i];
+                row.marked = !row.marked && row.gone_at.is_none();
+                state.cursor = (state.cursor + 1).min(n.saturating_sub(1));
+            }
+        }
+        KeyPress::Char('a') => {
+            let shown = state.shown();
+            let all = shown
+                .iter()
+                .filter(|&&i| state.rows[i].gone_at.is_none())
+                .all(|&i| state.rows[i].marked);
+            for i in shown {
+                let row = &mut state.rows[i];
+                row.marked = !all && row.gone_at.is_none();
+            }
+        }
+        KeyPress::Char(d @ '1'..='8') => {
+            let col = SessionColumn::ALL[(d as usize) - ('1' as usize)];
+            state.sort = match state.sort {
+                (c, desc) if c == col => (c, !desc),
+                _ => (col, false),
+            };
+        }
+        KeyPress::Char(c @ ('r' | 's' | 'u' | 'U')) => {
+            let command = match c {
+                'r' => Verb::Agent(AgentCommand::Restart),
+                's' => Verb::Agent(AgentCommand::Stop),
+                'u' => Verb::Agent(AgentCommand::Update),
+                _ => Verb::Upgrade,
+            };
+            if state.read_only {
+                state.message = Some(format!(
+                    "Read-only: no {} sent (read_only is on).",
+                    command.as_str()
+                ));
+                return WatchAction::None;
+            }
+            let ids = state.targets();
+            if ids.is_empty() {
+                state.message = Some("No session to send it to.".into());
+                return WatchAction::None;
+            }
+            state.mode = WatchMode::Confirm(command, ids);
+        }
+        _ => {}
+    }
+    WatchAction::None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn s(id: &str, version: &str, region: &str) -> Value {
+        json!({"id": id, "agent_version": version, "region": region, "os": "linux",
+               "ip": "203.0.113.1", "credential": {"id": "cr_1"}, "metadata": id})
+    }
+
+    fn ids(state: &WatchState) -> Vec<String> {
+        state
+            .shown()
+            .iter()
+            .map(|&i| state.rows[i].id().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn new_gone_and_changed_rows_stand_out_then_settle() {
+        let mut st = WatchState::new(Selector::default(), false);
+        st.refreshed(
+            vec![s("ts_a", "3.19.1", "eu"), s("ts_b", "3.18.4", "us")],
+            "t1",
+        );
+        assert_eq!(
+            st.rows[0].status(st.refreshes),
+            "",
+            "the first refresh marks nothing new"
+        );
+        st.refreshed(
+            vec![s("ts_a", "3.19.1", "eu"), s("ts_c", "3.19.1", "ap")],
+            "t2",
+        );
+        let row = |st: &WatchState, id: &str| st.rows.iter().find(|r| r.id() == id).cloned();
+        assert_eq!(row(&st, "ts_b").unwrap().status(st.refreshes), "gone");
+        assert_eq!(row(&st, "ts_c").unwrap().status(st.refreshes), "new");
+        st.refreshed(
+            vec![s("ts_a", "3.20.0", "eu"), s("ts_c", "3.19.1", "ap")],
+            "t3",
+        );
+        assert_eq!(row(&st, "ts_a").unwrap().status(st.refreshes), "was 3.19.1");
+        for _ in 0..GONE_KEPT {
+            st.refreshed(
+                vec![s("ts_a", "3.20.0", "eu"), s("ts_c", "3.19.1", "ap")],
+                "t",
+            );
+        }
+        assert!(
+            row(&st, "ts_b").is_none(),
+            "a gone row is dropped in the end"
+        );
+        assert_eq!(row(&st, "ts_c").unwrap().status(st.refreshes), "");
+    }
+
+    #[test]
+    fn filter_sort_and_marks() {
+        let mut st = WatchState::new(Selector::default(), false);
+        st.refreshed(
+            vec![
+                s("ts_b", "3.18.4", "us"),
+                s("ts_a", "3.19.1", "eu"),
+                s("ts_c", "3.19.1", "eu"),
+            ],
+            "t",
+        );
+        assert_eq!(ids(&st), ["ts_a", "ts_b", "ts_c"]);
+        handle(&mut st, KeyPress::Char('2'));
+        handle(&mut st, KeyPress::Char('2'));
+        assert_eq!(ids(&st)[2], "ts_b", "version, descending");
+        handle(&mut st, KeyPress::Char('/'));
+        for c in "region=eu".chars() {
+            handle(&mut st, KeyPress::Char(c));
+        }
+        handle(&mut st, KeyPress::Enter);
+        assert_eq!(ids(&st).len(), 2);
+        handle(&mut st, KeyPress::Char('a'));
+        assert_eq!(handle(&mut st, KeyPress::Char('r')), WatchAction::None);
+        assert_eq!(
+            st.mode,
+            WatchMode::Confirm(
+                Verb::Agent(AgentCommand::Restart),
+                vec!["ts_c".into(), "ts_a".into()]
+            )
+        );
+        let sent = handle(&mut st, KeyPress::Char('y'));
+        assert!(
+            matches!(sent, WatchAction::Send(Verb::Agent(AgentCommand::Restart), ref v) if v.len() == 2)
+        );
+        // Under way: not sent twice.
+        handle(&mut st, KeyPress::Char('a'));
+        handle(&mut st, KeyPress::Char('r'));
+        assert_eq!(st.mode, WatchMode::List);
+        st.answered(Verb::Agent(AgentCommand::Restart), "ts_a", Ok(()), "t");
+        st.answered(
+            Verb::Agent(AgentCommand::Restart),
+            "ts_c",
+            Err("boom".into()),
+            "t",
+        );
+        assert_eq!(
+            st.tally.summary().unwrap(),
+            "sessions watch: restarted 1, stopped 0, updated 0, upgraded 0, failed 1 (ts_c)"
+        );
+    }
+
+    #[test]
+    fn anything_but_y_cancels_and_read_only_refuses() {
+        let mut st = WatchState::new(Selector::default(), false);
+        st.refreshed(vec![s("ts_a", "3.19.1", "eu")], "t");
+        handle(&mut st, KeyPress::Char('s'));
+        assert_eq!(handle(&mut st, KeyPress::Char('n')), WatchAction::None);
+        assert_eq!(st.mode, WatchMode::List);
+        let mut st = WatchState::new(Selector::default(), true);
+        st.refreshed(vec![s("ts_a", "3.19.1", "eu")], "t");
+        for k in ['r', 's', 'u', 'U'] {
+            assert_eq!(handle(&mut st, KeyPress::Char(k)), WatchAction::None);
+            assert_eq!(st.mode, WatchMode::List);
+            assert!(st.message.as_deref().unwrap_or("").contains("Read-only"));
+        }
+    }
+
+    #[test]
+    fn a_restarted_agents_new_session_names_its_old_one() {
+        let mut st = WatchState::new(Selector::default(), false);
+        st.refreshed(vec![s("ts_a", "3.19.1", "eu")], "t");
+        let mut new = s("ts_n", "3.19.1", "eu");
+        new["metadata"] = json!("ts_a");
+        st.refreshed(vec![new], "t");
+        let row = st.rows.iter().find(|r| r.id() == "ts_n").unwrap();
+        assert_eq!(row.replaced.as_deref(), Some("ts_a"));
+    }
+}
