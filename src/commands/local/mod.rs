@@ -4,28 +4,16 @@
 //! `crate::fixture`.
 //!
 //! - [`tunnels`]: `local tunnels` (list, get, start, stop).
-//! - [`requests`]: `local requests`, its verbs, and get, tail and clear; the other verbs each
-//!   in a file of their own: [`list_requests`] (list), [`send_again`] (replay; send, with
-//!   [`send_files`]), [`save`], [`verify`], [`export`], [`history_verbs`] (record, and the
-//!   `--history` of list, export and clear), [`testing`] (test), [`compare`] (diff).
-//! - What the verbs share: [`filter_flags`] (the flags that select captures), [`listing`] (how
-//!   a list prints, the agent's or the history's) and [`user_file`] (a file the user named for
-//!   captured traffic).
+//! - [`requests`]: `local requests`, a folder with one file per verb (`requests/list.rs`,
+//!   `get.rs`, `replay.rs`, …) and the helpers they share.
+//! - [`user_file`]: a file the user named (`requests save --out`, `requests export --har`;
+//!   also the `--out` of `export` and `plan`, in `commands::as_code`).
+//! - Here: `local inspect`'s clap definition and dispatch (the inspector is `crate::inspect`),
+//!   and [`find_capture`], a capture by ID from the agent else from the history.
 
-pub mod compare;
-pub mod export;
-pub mod filter_flags;
-pub mod history_verbs;
-pub mod list_requests;
-pub mod listing;
 pub mod requests;
-pub mod save;
-pub mod send_again;
-pub mod send_files;
-pub mod testing;
 pub mod tunnels;
 pub mod user_file;
-pub mod verify;
 
 use clap::{Args, Subcommand};
 
@@ -136,7 +124,7 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
                 })?;
                 CaptureSource::History(store)
             } else if record {
-                CaptureSource::Recording(Box::new(history_verbs::recorder(ctx, None, None)?))
+                CaptureSource::Recording(Box::new(requests::record::recorder(ctx, None, None)?))
             } else {
                 CaptureSource::Agent
             };

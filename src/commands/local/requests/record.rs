@@ -1,22 +1,18 @@
-//! The capture history's commands: `local requests record`, and the `--history` of `list`,
-//! `export` and `clear` ([`crate::history`] holds the store and the recorder).
+//! `tunnelctl local requests record`: every capture the agent shows kept in the history; and
+//! the recorder that `tail --record` and the inspector's `--record` keep with too
+//! ([`crate::history`] holds the store and the recorder).
 
 use std::time::Duration;
 
 use clap::Args;
-use time::OffsetDateTime;
 
-use super::listing::CaptureRows;
+use super::history_file::history_path;
 use crate::agent;
-use crate::capture::filter::Query;
 use crate::capture::follow::{Follower, EVERY, MAX_WINDOW};
-use crate::capture::Exchange;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::escape::escape;
 use crate::escape::escape_path;
 use crate::history::recorder::{Limits, Recorder};
-use crate::history::store::StoredSelection;
 use crate::history::Store;
 
 /// `local requests record`.
@@ -61,13 +57,6 @@ pub fn recorder(
             humantime::format_duration(limits.max_age),
         ))
     })
-}
-
-/// The history file of this run. Its captures may hold the user's API key, redacted as in the
-/// agent's.
-fn history_path(ctx: &Context) -> Result<std::path::PathBuf> {
-    ctx.know_api_key();
-    Ok(ctx.settings.values()?.history_file.value.clone())
 }
 
 /// Says what a recorder that follows something else (`tail`, the inspector) kept, on stderr.
@@ -184,7 +173,7 @@ async fn no_such_tunnel(client: &agent::AgentClient, name: &str) -> Result<()> {
     if tunnels.iter().any(|t| agent::name_of(t) == name) {
         return Ok(());
     }
-    let why = super::list_requests::why_none_on(client, name).await?;
+    let why = super::list::why_none_on(client, name).await?;
     Err(Error::usage(format!("--tunnel: {}", why.join(" "))))
 }
 
@@ -200,110 +189,4 @@ pub(super) async fn stopping(d: Duration) -> bool {
         waited += step;
     }
     crate::interrupt::requested()
-}
-
-/// `list --history`: the kept captures, newest first, through the same rows as the agent's.
-pub fn list(ctx: &Context, limit: Option<usize>, tunnel: Option<&str>, query: Query) -> Result<()> {
-    let (texts, rest) = query.take_text();
-    let mut rows = CaptureRows::start(ctx, &rest, limit)?;
-    if let Some(store) = open_for_reading(ctx)? {
-        let selection = StoredSelection {
-            tunnel: tunnel.map(str::to_string),
-            texts,
-        };
-        store.each(&selection, |json| rows.push(json))?;
-    }
-    rows.finish(ctx)
-}
-
-/// The history to read, if there is one (a note on a terminal when there is none yet).
-fn open_for_reading(ctx: &Context) -> Result<Option<Store>> {
-    let path = &history_path(ctx)?;
-    let store = Store::open_existing(path)?;
-    if store.is_none() && ctx.printer.tty {
-        ctx.note(&format!(
-            "No history at {} yet: keep captures with 'tunnelctl local requests record'",
-            escape_path(path)
-        ));
-    }
-    Ok(store)
-}
-
-/// The kept captures `export --history` writes, newest first.
-pub fn exported(
-    ctx: &Context,
-    limit: Option<usize>,
-    tunnel: Option<&str>,
-    query: Query,
-) -> Result<Vec<Exchange>> {
-    let (texts, rest) = query.take_text();
-    let mut all = Vec::new();
-    if let Some(store) = open_for_reading(ctx)? {
-        let selection = StoredSelection {
-            tunnel: tunnel.map(str::to_string),
-            texts,
-        };
-        store.each(&selection, |json| {
-            if let Ok(e) = Exchange::from_agent(json.to_string()) {
-                if rest.matches(&e) {
-                    all.push(e);
-                }
-            }
-            Ok(limit.is_none_or(|n| all.len() < n))
-        })?;
-    }
-    Ok(all)
-}
-
-/// `clear --history [--before DURATION]`: removes kept captures, all of them or those
-/// captured longer ago than DURATION; the question says how many. Says how many went (a
-/// result object with `--json`).
-pub fn clear(ctx: &Context, before: Option<Duration>) -> Result<()> {
-    let path = history_path(ctx)?;
-    let cut = match before {
-        Some(d) => Some(
-            OffsetDateTime::now_utc()
-                - time::Duration::try_from(d).map_err(|_| {
-                    Error::usage(format!(
-                        "--before {} is too far back",
-                        escape(&humantime::format_duration(d).to_string())
-                    ))
-                })?,
-        ),
-        None => None,
-    };
-    let shown = escape_path(&path);
-    let Some(mut store) = Store::open_existing(&path)? else {
-        ctx.note(&format!("No history at {shown}: nothing to delete"));
-        return finish_clear(ctx, &path, 0);
-    };
-    let doomed = store.count_before(cut)?;
-    if doomed == 0 {
-        ctx.note(&format!(
-            "Deleted 0 kept capture(s) from {shown}: none to delete"
-        ));
-        return finish_clear(ctx, &path, 0);
-    }
-    let question = match before {
-        Some(d) => format!(
-            "Delete the {doomed} capture(s) kept in {shown} that are older than {}?",
-            humantime::format_duration(d)
-        ),
-        None => format!("Delete the {doomed} capture(s) kept in {shown}, all of them?"),
-    };
-    ctx.confirm(&question)?;
-    let n = store.clear(cut)?;
-    ctx.note(&format!("Deleted {n} kept capture(s) from {shown}"));
-    finish_clear(ctx, &path, n)
-}
-
-/// The result object of `clear --history`, for `--json`/`--jq`.
-fn finish_clear(ctx: &Context, path: &std::path::Path, deleted: usize) -> Result<()> {
-    if ctx.printer.for_people() {
-        return Ok(());
-    }
-    ctx.printer.document(&serde_json::json!({
-        "file": path.to_string_lossy(),
-        "deleted": deleted,
-    }))
 }

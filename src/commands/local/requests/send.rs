@@ -6,7 +6,7 @@ use clap::Args;
 use serde_json::Value;
 use url::Url;
 
-use super::send_again::{sign_again, signing_secrets, MAX_FILE};
+use super::replay::{sign_again, signing_secrets, MAX_FILE};
 use crate::capture::replay::send;
 use crate::capture::replay::send::{aim, parse_upstream, upstream_of};
 use crate::capture::request_file;

@@ -12,7 +12,9 @@ use clap::Args;
 use crate::capture::body::decoded_body;
 use crate::capture::request_file;
 use crate::capture::Exchange;
-use crate::commands::local::user_file;
+use crate::commands::local::{
+    find_capture, find_capture_unsaid, note_read_from_history, user_file,
+};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::{escape, escape_path};
@@ -88,7 +90,7 @@ fn request_bytes(captured: &Exchange) -> Result<Vec<u8>> {
 async fn save_out(ctx: &Context, id: &str, out: &Path, force: bool) -> Result<()> {
     user_file::check_free(out, force)?;
     let client = ctx.agent()?;
-    let bytes = request_bytes(&super::find_capture(ctx, &client, id).await?.capture)?;
+    let bytes = request_bytes(&find_capture(ctx, &client, id).await?.capture)?;
     user_file::write(ctx, out, &bytes, force)?;
     // What went to stdout speaks for itself.
     if !crate::files::is_stdout(out) {
@@ -145,7 +147,7 @@ async fn save_into(
     // One client for every ID: its connection is kept between them.
     let client = ctx.agent()?;
     for id in ids {
-        let found = super::find_capture_unsaid(ctx, &client, id).await?;
+        let found = find_capture_unsaid(ctx, &client, id).await?;
         if found.origin == crate::history::lookup::Origin::History {
             from_history.push(id);
         }
@@ -193,7 +195,7 @@ async fn save_into(
         saved.push((id.clone(), stem, first..files.len()));
     }
     // Said once for all of them (it was a line per capture, two on a terminal).
-    super::note_read_from_history(ctx, &from_history)?;
+    note_read_from_history(ctx, &from_history)?;
     for (path, _) in &files {
         user_file::check_free(path, force)?;
     }

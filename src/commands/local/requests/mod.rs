@@ -1,21 +1,33 @@
-//! `tunnelctl local requests …`: the HTTP requests the local agent captured — get, follow
-//! (`tail`), clear; list (with the filter flags) is in [`super::list_requests`], export in
-//! [`super::export`], verify in [`super::verify`], replay in [`super::send_again`], save in
-//! [`super::save`], send in [`super::send_files`], test and diff in [`super::testing`] and
-//! [`super::compare`], the history's verbs in [`super::history_verbs`]. Each capture is read once
+//! `tunnelctl local requests …`: the HTTP requests the local agent captured. This file holds
+//! the clap tree of the group and its dispatch; each verb is in the file named for it:
+//! [`list`], [`get`], [`verify`], [`replay`], [`save`], [`test`](mod@test), [`diff`], [`send`],
+//! [`clear`], [`tail`], [`record`], [`export`]. What several verbs share: [`filter_flags`]
+//! (the flags that select captures), [`listing`] (how a list prints, the agent's or the
+//! history's) and [`history_file`] (the history file of this run). Each capture is read once
 //! into [`crate::capture::Exchange`] and shown by [`crate::capture::view`].
 
-use std::collections::{HashMap, HashSet};
-use std::io::Write;
-use std::time::{Duration, Instant};
+pub mod clear;
+pub mod diff;
+pub mod export;
+pub mod filter_flags;
+pub mod get;
+pub mod history_file;
+pub mod list;
+pub mod listing;
+pub mod record;
+pub mod replay;
+pub mod save;
+pub mod send;
+pub mod tail;
+pub mod test;
+pub mod verify;
+
+use std::time::Duration;
 
 use clap::{Args, Subcommand};
 
-use super::filter_flags::{Chosen, TunnelFlag};
-use crate::capture::follow::{Follower, EVERY, MAX_WINDOW};
-use crate::capture::{signed, view, view::GetAs};
 use crate::context::Context;
-use crate::error::Result;
+use filter_flags::{Chosen, TunnelFlag};
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -129,7 +141,7 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
         #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         tunnel: Option<String>,
         #[command(flatten)]
-        changes: Box<super::send_again::ChangeArgs>,
+        changes: Box<replay::ChangeArgs>,
     },
     /// Write a captured request to a file as an HTTP message (what 'get --raw' shows, a
     /// chunked body written out whole), to send again later with 'send'; with --into, as
@@ -139,9 +151,9 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
   tunnelctl local requests save airt_2Qm… --out paid.http --force  # overwrite
   tunnelctl local requests save airt_2Qm… --out - | head -20
   tunnelctl local requests save airt_2Qm… --into hooks/")]
-    Save(super::save::SaveArgs),
-    Test(super::testing::TestArgs),
-    Diff(super::compare::DiffArgs),
+    Save(save::SaveArgs),
+    Test(test::TestArgs),
+    Diff(diff::DiffArgs),
     /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
     /// printing each answer's status (one request: the whole answer, as 'get' shows it)
     #[command(after_help = "Examples:
@@ -160,7 +172,7 @@ no signature, such as a fixture written by hand.
 Any answer, whatever its status, counts as sent. Exit 2: a file is not a request (nothing
 is sent); 3: --sign with no secret set for the provider (nothing is sent); 6: the server could not be reached; 1: its answer was not HTTP, or the connection
 failed after sending; 5: several files, some sent and some not.")]
-    Send(super::send_files::SendArgs),
+    Send(send::SendArgs),
     /// Delete every captured request (or, with --history, the kept ones)
     #[command(after_help = "Examples:
   tunnelctl local requests clear --yes
@@ -195,28 +207,21 @@ failed after sending; 5: several files, some sent and some not.")]
 The history outlives the agent's restarts: get, replay, save and verify read a capture
 from it when the agent no longer has it. The file is history_file (--history-file,
 TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
-    Record(super::history_verbs::RecordArgs),
+    Record(record::RecordArgs),
     /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
     #[command(after_help = "Examples:
   tunnelctl local requests export --har hooks.har
   tunnelctl local requests export --har - --tunnel 'web (http)' \\
       --limit 50 > hooks.har
   tunnelctl local requests export --har kept.har --history --since 2h")]
-    Export(Box<super::export::ExportArgs>),
+    Export(Box<export::ExportArgs>),
 }
 
 /// Runs a `local requests` command.
 pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResult {
     Ok(match args.command {
-        RequestsCommand::List { history, chosen } => {
-            let query = chosen.only.query_signing(ctx)?;
-            let (limit, tunnel) = (chosen.limit, chosen.filter.tunnel.as_deref());
-            match history {
-                true => super::history_verbs::list(ctx, limit, tunnel, query),
-                false => super::list_requests::list(ctx, limit, tunnel, &query).await,
-            }
-        }
-        RequestsCommand::Verify { ids } => super::verify::verify(ctx, &ids).await,
+        RequestsCommand::List { history, chosen } => list::run(ctx, history, chosen).await,
+        RequestsCommand::Verify { ids } => verify::verify(ctx, &ids).await,
         RequestsCommand::Get {
             id,
             raw,
@@ -224,125 +229,26 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
             response,
             force,
             curl,
-        } => {
-            let client = ctx.agent()?;
-            let captured = super::find_capture(ctx, &client, &id).await?.capture;
-            let how = if raw {
-                GetAs::Raw { response, force }
-            } else if body_only {
-                GetAs::Body { response, force }
-            } else if curl {
-                GetAs::Curl
-            } else {
-                GetAs::Decoded
-            };
-            // The decoded view for people says what the handler will make of a signed
-            // request; the check is made only when that view is printed.
-            let check = || {
-                let check = signed::check(
-                    &captured,
-                    &ctx.settings.values()?.webhook_secrets.clone(),
-                    signed::now(),
-                );
-                Ok(check.provider.is_some().then_some(check))
-            };
-            view::get(&ctx.printer, &captured, how, check)
-        }
+        } => get::run(ctx, &id, raw, body_only, response, force, curl).await,
         RequestsCommand::Replay {
             id,
             tunnel,
             changes,
         } if changes.any() => {
-            return super::send_again::replay_changed(ctx, &id, tunnel.as_deref(), *changes, None)
-                .await;
+            return replay::replay_changed(ctx, &id, tunnel.as_deref(), *changes, None).await;
         }
         RequestsCommand::Replay { id, tunnel, .. } => {
-            return super::send_again::replay_unchanged(ctx, &id, tunnel.as_deref()).await;
+            return replay::replay_unchanged(ctx, &id, tunnel.as_deref()).await;
         }
-        RequestsCommand::Save(args) => super::save::run(ctx, args).await,
-        RequestsCommand::Test(args) => super::testing::run(ctx, args).await,
-        RequestsCommand::Diff(args) => super::compare::run(ctx, args).await,
-        RequestsCommand::Send(args) => return super::send_files::send_files(ctx, args).await,
-        RequestsCommand::Clear {
-            history: true,
-            before,
-        } => super::history_verbs::clear(ctx, before),
-        RequestsCommand::Clear { .. } => {
-            let client = ctx.agent()?;
-            ctx.confirm("Delete every captured request?")?;
-            client.clear().await?;
-            ctx.note("Deleted every captured request");
-            Ok(())
-        }
+        RequestsCommand::Save(args) => save::run(ctx, args).await,
+        RequestsCommand::Test(args) => test::run(ctx, args).await,
+        RequestsCommand::Diff(args) => diff::run(ctx, args).await,
+        RequestsCommand::Send(args) => return send::send_files(ctx, args).await,
+        RequestsCommand::Clear { history, before } => clear::run(ctx, history, before).await,
         RequestsCommand::Tail { filter, record } => {
-            tail(ctx, filter.tunnel.as_deref(), record).await
+            tail::tail(ctx, filter.tunnel.as_deref(), record).await
         }
-        RequestsCommand::Export(args) => return super::export::export(ctx, *args).await,
-        RequestsCommand::Record(args) => super::history_verbs::record(ctx, args).await,
+        RequestsCommand::Export(args) => return export::export(ctx, *args).await,
+        RequestsCommand::Record(args) => record::record(ctx, args).await,
     }?)
-}
-
-/// How long `tail` holds a request whose response is pending before printing it anyway.
-const TAIL_HOLD: Duration = Duration::from_secs(10);
-
-/// Follows captured requests ([`Follower`]) and prints each new one once it has its response
-/// (or has waited too long), oldest first; a held one answered once it has fallen behind the
-/// window is printed when its answer comes. With `record`, keeps what it follows, says so
-/// at the start, and on Ctrl-C or SIGTERM stops, says what it kept, and exits 0 (as `record`
-/// does).
-async fn tail(ctx: &Context, tunnel: Option<&str>, record: bool) -> Result<()> {
-    crate::heap::hold_mmap_threshold();
-    let client = &ctx.agent()?;
-    let mut recorder = match record {
-        true => Some(super::history_verbs::recorder(ctx, None, None)?),
-        false => None,
-    };
-    let _graceful = recorder
-        .as_ref()
-        .map(|_| crate::interrupt::graceful_saying(""));
-    let mut follower = Follower::new(tunnel);
-    let first = follower.poll(client, MAX_WINDOW, record).await?;
-    if let Some(r) = recorder.as_mut() {
-        r.keep(&first.newest)?;
-    }
-    let mut seen: HashSet<String> = first.newest.into_iter().map(|e| e.id).collect();
-    let mut first_seen: HashMap<String, Instant> = HashMap::new();
-    ctx.note("Following captured requests; Ctrl-C to stop.");
-    if let Some(r) = &recorder {
-        ctx.note(&format!("{}.", r.recording_into()));
-    }
-    loop {
-        if recorder.is_some() && super::history_verbs::stopping(EVERY).await {
-            break;
-        } else if recorder.is_none() {
-            tokio::time::sleep(EVERY).await;
-        }
-        let polled = follower.poll(client, MAX_WINDOW, record).await?;
-        if let Some(r) = recorder.as_mut() {
-            r.keep(&polled.newest)?;
-            r.keep(&polled.answered_later)?;
-        }
-        let mut out = ctx.printer.writer();
-        let late = polled.answered_later.iter();
-        for item in polled.newest.iter().rev().chain(late) {
-            if seen.contains(&item.id) {
-                continue;
-            }
-            let held = first_seen
-                .entry(item.id.clone())
-                .or_insert_with(Instant::now)
-                .elapsed();
-            if !item.answered() && held < TAIL_HOLD {
-                continue;
-            }
-            seen.insert(item.id.clone());
-            first_seen.remove(&item.id);
-            view::tail_item(&ctx.printer, &mut out, item)?;
-        }
-        out.flush()?;
-    }
-    if let Some(r) = &recorder {
-        super::history_verbs::say_recorded(ctx, r)?;
-    }
-    Ok(())
 }

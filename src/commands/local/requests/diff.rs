@@ -8,6 +8,7 @@ use clap::Args;
 
 use crate::capture::message::Message;
 use crate::capture::request_file;
+use crate::commands::local::find_capture;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::escape::escape;
@@ -68,7 +69,7 @@ async fn side(ctx: &Context, what: &str) -> Result<DiffSide> {
         });
     }
     let client = ctx.agent()?;
-    let captured = super::find_capture(ctx, &client, what).await?.capture;
+    let captured = find_capture(ctx, &client, what).await?.capture;
     Ok(DiffSide {
         request: captured.request_message(),
         answer: captured.response_message(),

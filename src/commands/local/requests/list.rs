@@ -1,18 +1,31 @@
 //! `tunnelctl local requests list`: the captured requests, filtered; and, when `--tunnel NAME`
 //! got nothing from the agent, a word on stderr on why: which tunnels have captures, and
 //! whether a tunnel of that name exists at all (an http tunnel `hook` captures on its twin
-//! `hook (http)`).
+//! `hook (http)`). With `--history`, the captures kept by `record` instead.
 
+use super::filter_flags::Chosen;
+use super::history_file::open_for_reading;
 use super::listing::CaptureRows;
 use crate::agent;
 use crate::capture::filter::Query;
 use crate::context::Context;
 use crate::error::Result;
 use crate::escape::escape;
+use crate::history::store::StoredSelection;
+
+/// `list [--history]`: the agent's captures, or the kept ones, that the filter flags select.
+pub async fn run(ctx: &Context, history: bool, chosen: Chosen) -> Result<()> {
+    let query = chosen.only.query_signing(ctx)?;
+    let (limit, tunnel) = (chosen.limit, chosen.filter.tunnel.as_deref());
+    match history {
+        true => list_history(ctx, limit, tunnel, query),
+        false => list(ctx, limit, tunnel, &query).await,
+    }
+}
 
 /// `list`: the agent's captures, printed as [`CaptureRows`] prints them (each one's JSON
 /// text passed on as it came).
-pub async fn list(
+async fn list(
     ctx: &Context,
     limit: Option<usize>,
     tunnel: Option<&str>,
@@ -41,6 +54,25 @@ pub async fn list(
         }
     }
     Ok(())
+}
+
+/// `list --history`: the kept captures, newest first, through the same rows as the agent's.
+fn list_history(
+    ctx: &Context,
+    limit: Option<usize>,
+    tunnel: Option<&str>,
+    query: Query,
+) -> Result<()> {
+    let (texts, rest) = query.take_text();
+    let mut rows = CaptureRows::start(ctx, &rest, limit)?;
+    if let Some(store) = open_for_reading(ctx)? {
+        let selection = StoredSelection {
+            tunnel: tunnel.map(str::to_string),
+            texts,
+        };
+        store.each(&selection, |json| rows.push(json))?;
+    }
+    rows.finish(ctx)
 }
 
 /// Why the agent has no captures on the tunnel `name`: whether it exists, and which tunnels

@@ -4,9 +4,13 @@
 use clap::Args;
 
 use super::filter_flags::Chosen;
+use super::history_file::open_for_reading;
+use crate::capture::filter::Query;
 use crate::capture::{self, Exchange};
+use crate::commands::local::user_file;
 use crate::context::Context;
-use crate::error::{CommandResult, Error};
+use crate::error::{CommandResult, Error, Result};
+use crate::history::store::StoredSelection;
 
 /// `export --har FILE`.
 #[derive(Debug, Args)]
@@ -31,11 +35,11 @@ pub struct ExportArgs {
 /// file or stdout.
 pub async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
     let har = args.har.as_path();
-    super::user_file::check_free(har, args.force)?;
+    user_file::check_free(har, args.force)?;
     let query = args.chosen.only.query_signing(ctx)?;
     let tunnel = args.chosen.filter.tunnel.as_deref();
     let all = if args.history {
-        super::history_verbs::exported(ctx, args.chosen.limit, tunnel, query)?
+        exported(ctx, args.chosen.limit, tunnel, query)?
     } else {
         let client = ctx.agent()?;
         let asked = if query.is_empty() {
@@ -51,9 +55,35 @@ pub async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
     let doc = capture::har::document(&all);
     let text = serde_json::to_string_pretty(&doc)
         .map_err(|e| Error::Io(format!("could not encode the HAR file: {e}")))?;
-    let shown = super::user_file::shown(har);
+    let shown = user_file::shown(har);
     // Its errors name the file and say why.
-    super::user_file::write(ctx, har, (text + "\n").as_bytes(), args.force)?;
+    user_file::write(ctx, har, (text + "\n").as_bytes(), args.force)?;
     ctx.note(&format!("Wrote {} exchange(s) to {shown}", all.len()));
     Ok(())
+}
+
+/// The kept captures `export --history` writes, newest first.
+fn exported(
+    ctx: &Context,
+    limit: Option<usize>,
+    tunnel: Option<&str>,
+    query: Query,
+) -> Result<Vec<Exchange>> {
+    let (texts, rest) = query.take_text();
+    let mut all = Vec::new();
+    if let Some(store) = open_for_reading(ctx)? {
+        let selection = StoredSelection {
+            tunnel: tunnel.map(str::to_string),
+            texts,
+        };
+        store.each(&selection, |json| {
+            if let Ok(e) = Exchange::from_agent(json.to_string()) {
+                if rest.matches(&e) {
+                    all.push(e);
+                }
+            }
+            Ok(limit.is_none_or(|n| all.len() < n))
+        })?;
+    }
+    Ok(all)
 }

@@ -2,6 +2,7 @@
 //! the secrets set; an ID the agent no longer has is read from the history.
 
 use crate::capture::{signed, Exchange};
+use crate::commands::local::{find_capture_unsaid, note_read_from_history};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::output::columns::{CAPTURED_REQUEST, SIGNATURE_CHECK};
@@ -35,13 +36,13 @@ pub async fn verify(ctx: &Context, ids: &[String]) -> Result<()> {
     } else {
         let mut from_history = Vec::new();
         for id in ids {
-            let found = super::find_capture_unsaid(ctx, &client, id).await?;
+            let found = find_capture_unsaid(ctx, &client, id).await?;
             if found.origin == crate::history::lookup::Origin::History {
                 from_history.push(id.as_str());
             }
             row(&found.capture)?;
         }
-        super::note_read_from_history(ctx, &from_history)?;
+        note_read_from_history(ctx, &from_history)?;
     }
     let shown = sink.finish()?;
     crate::commands::note_if_empty(ctx, &CAPTURED_REQUEST, shown);

@@ -1,5 +1,6 @@
-//! `local requests replay` and `send`: captured requests sent again by `tunnelctl` itself,
-//! changed, or read back from files (`save` writes them: [`super::save`]).
+//! `local requests replay`: captured requests sent again by `tunnelctl` itself, changed; and
+//! the signing again and the file bound that `send` ([`super::send`]) shares, for requests read
+//! back from files (`save` writes them: [`super::save`]).
 //!
 //! The agent's API replays a capture only as it was, so a replay with changes (or to another
 //! upstream) is sent straight to the tunnel's upstream (its `config.addr`) or to `--to`,
@@ -25,6 +26,7 @@ use crate::capture::replay::send::{parse_upstream, upstream_for};
 use crate::capture::replay::{apply, send, Mods};
 use crate::capture::view;
 use crate::capture::{signed, Exchange, Message};
+use crate::commands::local::find_capture;
 use crate::commands::{read_input, shown_input};
 use crate::context::Context;
 use crate::error::{CommandResult, Error, Result};
@@ -145,7 +147,7 @@ pub async fn replay_unchanged(ctx: &Context, id: &str, tunnel: Option<&str>) -> 
     let client = ctx.agent()?;
     // The agent says best whether it can replay `id`: a capture neither it nor the history
     // can show is its to refuse.
-    let found = super::find_capture(ctx, &client, id).await.ok();
+    let found = find_capture(ctx, &client, id).await.ok();
     let expired = match found {
         Some(f) if f.origin == Origin::History => {
             return replay_changed(ctx, id, tunnel, ChangeArgs::default(), Some(f.capture)).await;
@@ -231,7 +233,7 @@ pub async fn replay_changed(
     let client = ctx.agent()?;
     let captured = match found {
         Some(c) => c,
-        None => super::find_capture(ctx, &client, id).await?.capture,
+        None => find_capture(ctx, &client, id).await?.capture,
     };
     let mut msg = captured.request_to_send()?;
     apply(&mut msg, &mods)?;

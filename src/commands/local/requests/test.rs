@@ -155,7 +155,7 @@ pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
     if let Some(path) = &args.junit {
         let xml = results::junit(&outcomes, took)?;
         // Replaced whole at each run (or written into a device or FIFO); `-` is stdout.
-        super::user_file::write(ctx, path, xml.as_bytes(), true)?;
+        crate::commands::local::user_file::write(ctx, path, xml.as_bytes(), true)?;
     }
     conclude(ctx, &to, &outcomes)
 }

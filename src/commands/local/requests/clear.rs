@@ -1,0 +1,77 @@
+//! `tunnelctl local requests clear`: deletes every captured request, the agent's or (with
+//! `--history`) the kept ones, all of them or those older than `--before`.
+
+use std::time::Duration;
+
+use time::OffsetDateTime;
+
+use super::history_file::history_path;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::escape::{escape, escape_path};
+use crate::history::Store;
+
+/// `clear [--history [--before DURATION]]`: asks first (`--yes` in a script).
+pub async fn run(ctx: &Context, history: bool, before: Option<Duration>) -> Result<()> {
+    if history {
+        return clear_history(ctx, before);
+    }
+    let client = ctx.agent()?;
+    ctx.confirm("Delete every captured request?")?;
+    client.clear().await?;
+    ctx.note("Deleted every captured request");
+    Ok(())
+}
+
+/// `clear --history [--before DURATION]`: removes kept captures, all of them or those
+/// captured longer ago than DURATION; the question says how many. Says how many went (a
+/// result object with `--json`).
+fn clear_history(ctx: &Context, before: Option<Duration>) -> Result<()> {
+    let path = history_path(ctx)?;
+    let cut = match before {
+        Some(d) => Some(
+            OffsetDateTime::now_utc()
+                - time::Duration::try_from(d).map_err(|_| {
+                    Error::usage(format!(
+                        "--before {} is too far back",
+                        escape(&humantime::format_duration(d).to_string())
+                    ))
+                })?,
+        ),
+        None => None,
+    };
+    let shown = escape_path(&path);
+    let Some(mut store) = Store::open_existing(&path)? else {
+        ctx.note(&format!("No history at {shown}: nothing to delete"));
+        return finish_clear(ctx, &path, 0);
+    };
+    let doomed = store.count_before(cut)?;
+    if doomed == 0 {
+        ctx.note(&format!(
+            "Deleted 0 kept capture(s) from {shown}: none to delete"
+        ));
+        return finish_clear(ctx, &path, 0);
+    }
+    let question = match before {
+        Some(d) => format!(
+            "Delete the {doomed} capture(s) kept in {shown} that are older than {}?",
+            humantime::format_duration(d)
+        ),
+        None => format!("Delete the {doomed} capture(s) kept in {shown}, all of them?"),
+    };
+    ctx.confirm(&question)?;
+    let n = store.clear(cut)?;
+    ctx.note(&format!("Deleted {n} kept capture(s) from {shown}"));
+    finish_clear(ctx, &path, n)
+}
+
+/// The result object of `clear --history`, for `--json`/`--jq`.
+fn finish_clear(ctx: &Context, path: &std::path::Path, deleted: usize) -> Result<()> {
+    if ctx.printer.for_people() {
+        return Ok(());
+    }
+    ctx.printer.document(&serde_json::json!({
+        "file": path.to_string_lossy(),
+        "deleted": deleted,
+    }))
+}
