@@ -2,7 +2,7 @@
 //!
 //! jaq's values are not `Send`, so filters run synchronously once the data is in hand; a
 //! watcher thread bounds each evaluation by `--timeout`, the stop signals and a memory budget
-//! (see [`bound`]).
+//! (see `bound`).
 //!
 //! A list meets a filter in one of two ways. A filter that starts with `.[] |` (or any filter
 //! with `-o ndjson`) runs on each item as it arrives, in constant memory. Any other filter sees

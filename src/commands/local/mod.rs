@@ -9,7 +9,7 @@
 //! - [`user_file`]: a file the user named (`requests save --out`, `requests export --har`;
 //!   also the `--out` of `export` and `plan`, in `commands::as_code`).
 //! - Here: `local inspect`'s clap definition and dispatch (the inspector is `crate::inspect`),
-//!   and [`find_capture`], a capture by ID from the agent else from the history.
+//!   and `find_capture`, a capture by ID from the agent else from the history.
 
 pub mod requests;
 pub mod tunnels;

@@ -19,7 +19,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::watch_model::{handle, Verb, WatchAction, WatchState};
+use super::watch_model::{handle, SessionsVerb, WatchAction, WatchState};
 use super::watch_view::{self, Look};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;
@@ -84,7 +84,7 @@ type Refresh<'a> = Pin<Box<dyn Future<Output = Result<Vec<Value>>> + 'a>>;
 type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
 /// One session's answer: the command, the session, and why it failed.
-type SendAnswer = (Verb, String, std::result::Result<(), String>);
+type SendAnswer = (SessionsVerb, String, std::result::Result<(), String>);
 
 async fn event_loop(
     launch: &WatchLaunch,
@@ -117,10 +117,10 @@ async fn event_loop(
                     match handle(state, key) {
                         WatchAction::None => {}
                         WatchAction::Quit => return Ok(()),
-                        WatchAction::Send(Verb::Agent(command), ids) => {
+                        WatchAction::Send(SessionsVerb::Agent(command), ids) => {
                             batches.push(Box::pin(send(client, command, ids, tx.clone())));
                         }
-                        WatchAction::Send(Verb::Upgrade, ids) => {
+                        WatchAction::Send(SessionsVerb::Upgrade, ids) => {
                             let sessions = state.sessions(&ids);
                             batches.push(Box::pin(upgrade(client, sessions, tx.clone())));
                         }
@@ -189,7 +189,7 @@ async fn send(
                 _ => Ok(()),
             };
             // The screen may be gone (quit while sending): the answer has no one to tell.
-            let _ = tx.send((Verb::Agent(command), id.to_string(), result));
+            let _ = tx.send((SessionsVerb::Agent(command), id.to_string(), result));
         },
     )
     .await;
@@ -213,7 +213,7 @@ async fn upgrade(client: &Client, sessions: Vec<Value>, tx: mpsc::UnboundedSende
     // Those not started (a batch before failed) end too.
     for (id, step) in &steps {
         if !told.told.contains(id) {
-            let _ = tx.send((Verb::Upgrade, id.clone(), step_result(step)));
+            let _ = tx.send((SessionsVerb::Upgrade, id.clone(), step_result(step)));
         }
     }
 }
@@ -234,7 +234,7 @@ impl Progress for ToScreen {
         let id = crate::fleet::id_of(old).to_string();
         self.told.insert(id.clone());
         // The screen may be gone (quit while upgrading): no one to tell.
-        let _ = self.tx.send((Verb::Upgrade, id, step_result(step)));
+        let _ = self.tx.send((SessionsVerb::Upgrade, id, step_result(step)));
     }
 }
 

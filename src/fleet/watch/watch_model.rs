@@ -24,19 +24,19 @@ pub const GONE_KEPT: u64 = 3;
 /// What the screen may do to sessions: an agent command, or a rolling upgrade (update, wait,
 /// restart, wait, in batches, as `sessions upgrade` does).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verb {
+pub enum SessionsVerb {
     /// Restart, stop or update.
     Agent(AgentCommand),
     /// A rolling upgrade.
     Upgrade,
 }
 
-impl Verb {
+impl SessionsVerb {
     /// Its name.
     pub fn as_str(self) -> &'static str {
         match self {
-            Verb::Agent(c) => c.as_str(),
-            Verb::Upgrade => "upgrade",
+            SessionsVerb::Agent(c) => c.as_str(),
+            SessionsVerb::Upgrade => "upgrade",
         }
     }
 }
@@ -45,11 +45,11 @@ impl Verb {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowCommand {
     /// Sent, no answer yet.
-    Sending(Verb),
+    Sending(SessionsVerb),
     /// The service took it.
-    Done(Verb),
+    Done(SessionsVerb),
     /// It failed: why, on one line.
-    Failed(Verb, String),
+    Failed(SessionsVerb, String),
 }
 
 /// One session on screen.
@@ -129,12 +129,12 @@ impl SessionRow {
 }
 
 /// A command's past tense, as a row and the summary say it.
-pub fn past(v: Verb) -> &'static str {
+pub fn past(v: SessionsVerb) -> &'static str {
     match v {
-        Verb::Agent(AgentCommand::Restart) => "restarted",
-        Verb::Agent(AgentCommand::Stop) => "stopped",
-        Verb::Agent(AgentCommand::Update) => "updated",
-        Verb::Upgrade => "upgraded",
+        SessionsVerb::Agent(AgentCommand::Restart) => "restarted",
+        SessionsVerb::Agent(AgentCommand::Stop) => "stopped",
+        SessionsVerb::Agent(AgentCommand::Update) => "updated",
+        SessionsVerb::Upgrade => "upgraded",
     }
 }
 
@@ -146,7 +146,7 @@ pub enum WatchMode {
     /// Typing a filter (the text so far).
     Filtering(String),
     /// Asking whether to send a command to these sessions.
-    Confirm(Verb, Vec<String>),
+    Confirm(SessionsVerb, Vec<String>),
     /// The help overlay.
     Help,
     /// Every field of one session, and its history here.
@@ -161,7 +161,7 @@ pub enum WatchAction {
     /// Quit.
     Quit,
     /// Send this command to these sessions.
-    Send(Verb, Vec<String>),
+    Send(SessionsVerb, Vec<String>),
 }
 
 /// What was done from this screen, for the summary on quit.
@@ -389,7 +389,7 @@ impl WatchState {
     }
 
     /// The command is under way for these sessions.
-    pub fn sending(&mut self, command: Verb, ids: &[String]) {
+    pub fn sending(&mut self, command: SessionsVerb, ids: &[String]) {
         for id in ids {
             if let Some(row) = self.row_mut(id) {
                 row.sent = Some(RowCommand::Sending(command));
@@ -399,13 +399,19 @@ impl WatchState {
     }
 
     /// One session's answer landed: on its row, and in the tally.
-    pub fn answered(&mut self, command: Verb, id: &str, result: Result<(), String>, at: &str) {
+    pub fn answered(
+        &mut self,
+        command: SessionsVerb,
+        id: &str,
+        result: Result<(), String>,
+        at: &str,
+    ) {
         match &result {
             Ok(()) => match command {
-                Verb::Agent(AgentCommand::Restart) => self.tally.restarted += 1,
-                Verb::Agent(AgentCommand::Stop) => self.tally.stopped += 1,
-                Verb::Agent(AgentCommand::Update) => self.tally.updated += 1,
-                Verb::Upgrade => self.tally.upgraded += 1,
+                SessionsVerb::Agent(AgentCommand::Restart) => self.tally.restarted += 1,
+                SessionsVerb::Agent(AgentCommand::Stop) => self.tally.stopped += 1,
+                SessionsVerb::Agent(AgentCommand::Update) => self.tally.updated += 1,
+                SessionsVerb::Upgrade => self.tally.upgraded += 1,
             },
             Err(_) => self.tally.failed.push(id.to_string()),
         }
@@ -526,10 +532,10 @@ fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
         }
         KeyPress::Char(c @ ('r' | 's' | 'u' | 'U')) => {
             let command = match c {
-                'r' => Verb::Agent(AgentCommand::Restart),
-                's' => Verb::Agent(AgentCommand::Stop),
-                'u' => Verb::Agent(AgentCommand::Update),
-                _ => Verb::Upgrade,
+                'r' => SessionsVerb::Agent(AgentCommand::Restart),
+                's' => SessionsVerb::Agent(AgentCommand::Stop),
+                'u' => SessionsVerb::Agent(AgentCommand::Update),
+                _ => SessionsVerb::Upgrade,
             };
             if state.read_only {
                 state.message = Some(format!(
@@ -631,21 +637,26 @@ mod tests {
         assert_eq!(
             st.mode,
             WatchMode::Confirm(
-                Verb::Agent(AgentCommand::Restart),
+                SessionsVerb::Agent(AgentCommand::Restart),
                 vec!["ts_c".into(), "ts_a".into()]
             )
         );
         let sent = handle(&mut st, KeyPress::Char('y'));
         assert!(
-            matches!(sent, WatchAction::Send(Verb::Agent(AgentCommand::Restart), ref v) if v.len() == 2)
+            matches!(sent, WatchAction::Send(SessionsVerb::Agent(AgentCommand::Restart), ref v) if v.len() == 2)
         );
         // Under way: not sent twice.
         handle(&mut st, KeyPress::Char('a'));
         handle(&mut st, KeyPress::Char('r'));
         assert_eq!(st.mode, WatchMode::List);
-        st.answered(Verb::Agent(AgentCommand::Restart), "ts_a", Ok(()), "t");
         st.answered(
-            Verb::Agent(AgentCommand::Restart),
+            SessionsVerb::Agent(AgentCommand::Restart),
+            "ts_a",
+            Ok(()),
+            "t",
+        );
+        st.answered(
+            SessionsVerb::Agent(AgentCommand::Restart),
             "ts_c",
             Err("boom".into()),
             "t",

@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row as TableRow, Table,
 use ratatui::Frame;
 
 use super::session_columns::SessionColumn;
-use super::watch_model::{RowCommand, SessionRow, Verb, WatchMode, WatchState};
+use super::watch_model::{RowCommand, SessionRow, SessionsVerb, WatchMode, WatchState};
 use crate::inspect::popup::centered;
 
 /// Columns, in the order they give way when the terminal is narrow (the last first).
@@ -84,7 +84,7 @@ pub fn draw(f: &mut Frame<'_>, state: &WatchState, look: Look, title: &str) {
                 capitalized(command.as_str()),
                 ids.len()
             ))];
-            if *command == Verb::Upgrade {
+            if *command == SessionsVerb::Upgrade {
                 lines.push(Line::from(
                     " update, wait 10 s, restart, wait for each to be back; 5 at a time",
                 ));
