@@ -164,6 +164,19 @@ impl Settings {
         }
     }
 
+    /// The settings of another profile of the same config file: this run's flags and
+    /// variables, with `profile` given as if by `--profile` (`sessions watch` over several
+    /// accounts reads each one's URL, key, rate and read-only this way).
+    pub fn for_profile(&self, profile: &str) -> Settings {
+        let mut flags = self.flags.clone();
+        flags.give(&registry::PROFILE, profile);
+        Settings {
+            flags,
+            config: OnceCell::new(),
+            values: OnceCell::new(),
+        }
+    }
+
     /// Every setting, resolved on the first call.
     pub fn values(&self) -> Result<&SettingValues> {
         if let Some(v) = self.values.get() {
