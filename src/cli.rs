@@ -242,6 +242,7 @@ pub struct GlobalArgs {
     #[arg(
         long,
         global = true,
+        hide_short_help = true,
         env = registry::env::READ_ONLY,
         hide_env_values = true,
         value_parser = crate::parse::parse_switch

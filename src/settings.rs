@@ -445,6 +445,24 @@ mod tests {
     }
 
     #[test]
+    fn another_profile_reads_its_own_keys_and_the_flags_still_win() {
+        let (_d, mut s) = with_profile(
+            "[default]\napi_url = \"https://d.example\"\n[prod]\napi_url = \"https://p.example\"\nread_only = \"true\"\n",
+        );
+        s.flags.give(&registry::MAX_ATTEMPTS, "5");
+        let prod = s.for_profile("prod");
+        assert_eq!(prod.profile(), "prod");
+        let v = prod.values().unwrap();
+        assert_eq!(v.api_url.value.as_deref(), Some("https://p.example"));
+        assert_eq!(v.api_url.source, Source::Profile("prod".into()));
+        assert!(v.read_only.value);
+        assert_eq!(v.max_attempts.value, 5);
+        let d = s.values().unwrap();
+        assert_eq!(d.api_url.value.as_deref(), Some("https://d.example"));
+        assert!(!d.read_only.value);
+    }
+
+    #[test]
     fn a_bad_profile_value_names_the_key() {
         let (_d, s) = with_profile("[default]\nmax_attempts = \"99\"\n");
         let e = s.values().err().unwrap();

@@ -9,6 +9,26 @@ use crate::fleet::select::Selector;
 use crate::fleet::watch::watch_loop::{self, Account, WatchLaunch};
 use crate::registry;
 
+/// The text after `sessions watch --help`'s options: examples and keys.
+pub const AFTER_HELP: &str = "Examples:
+  tunnelctl sessions watch --region eu --every 10s
+  tunnelctl sessions watch --profiles staging,prod
+
+Keys: ↑ ↓ j k move · / filter (text, or column=value: region=eu version=<3.20
+ip=203.0.113.0/24 os=linux credential=cr_… metadata=web) · 1…9 sort by a column (again:
+the other way) · space mark · a mark all shown · Enter details · r restart, s stop,
+u update the marked (or the current) sessions, U rolling upgrade of them (update, wait 10 s,
+restart, wait, 5 at a time), asked first (y goes on) · ? help · q quit.
+
+New sessions and changed versions stand out; a session gone from the list stays, dimmed and
+labelled gone, for three refreshes. The list is refreshed every few seconds (less often for a
+large fleet, to stay under the rate limit), and after an error less and less often, the error
+in the title. With --read-only (or read_only in the profile) every action key refuses. With --profiles or --all-profiles, each profile is
+read with its own settings (URL, key, rate, read_only) and a session's action goes to its own
+account; a read-only profile's rows refuse. On quit,
+what was done is printed on stderr; the exit code is 5 when an action failed. It needs a
+terminal: scripts use 'sessions list --json'.";
+
 /// The shortest refresh interval `--every` takes.
 pub const MIN_EVERY: Duration = Duration::from_secs(1);
 
