@@ -54,10 +54,15 @@ fn two_accounts() -> Accounts {
 /// `tunnelctl sessions watch --every 1s [args]` with the config file alone (no URL or key in
 /// the environment), on a 50 x 200 terminal.
 fn watch(env: &Env, args: &[&str]) -> Pty {
+    watch_at(env, args, 50, 200)
+}
+
+/// [`watch`] on a `rows` x `cols` terminal.
+fn watch_at(env: &Env, args: &[&str], rows: u16, cols: u16) -> Pty {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("tunnelctl"));
     env.isolate(&mut cmd);
     cmd.args(["sessions", "watch", "--every", "1s"]).args(args);
-    Pty::spawn(&cmd, 50, 200)
+    Pty::spawn(&cmd, rows, cols)
 }
 
 fn writes(requests: Vec<RecordedRequest>) -> Vec<RecordedRequest> {
@@ -119,6 +124,32 @@ fn two_profiles_in_one_view_send_each_restart_to_its_own_account_with_its_own_ke
     term.wait_for("restarted 2");
     assert!(!term.screen().contains(OTHER_KEY), "no key shown");
     term.assert_restored();
+}
+
+#[test]
+fn the_profile_column_fits_80x24_and_sorts_with_9() {
+    let w = two_accounts();
+    let mut term = watch_at(&w.env, &["--profiles", "b", "--profiles", "a"], 24, 80);
+    let screen = term.wait_until("both accounts' sessions", |s| {
+        s.contains(w.a[1].as_str()) && s.contains(w.b[1].as_str())
+    });
+    for header in ["PROFILE", "ID", "VERSION"] {
+        assert!(screen.contains(header), "{header} at 80 columns:\n{screen}");
+    }
+    assert!(
+        screen.contains("profiles b, a"),
+        "the title names them:\n{screen}"
+    );
+    term.send("9");
+    let screen = term.wait_for("PROFILE▲");
+    let rows: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.contains("ts_"))
+        .filter_map(|l| l.split_whitespace().find(|c| *c == "a" || *c == "b"))
+        .collect();
+    assert_eq!(rows, ["a", "a", "b", "b"], "sorted by profile:\n{screen}");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
 }
 
 #[test]
