@@ -67,8 +67,14 @@ impl Context {
 
     /// The management API client, or exit 3 when the URL or key is missing or unusable.
     pub fn management(&self) -> Result<api::Client> {
-        let values = self.settings.values()?;
-        let profile = self.settings.profile();
+        self.management_of(&self.settings)
+    }
+
+    /// The management API client of these settings (another profile's, [`Settings::for_profile`]),
+    /// or exit 3 when its URL or key is missing or unusable.
+    pub fn management_of(&self, settings: &Settings) -> Result<api::Client> {
+        let values = settings.values()?;
+        let profile = settings.profile();
         let (url, key) = match (&values.api_url.value, &values.api_key.value) {
             (Some(u), Some(k)) => (u, k),
             (u, k) => {
@@ -89,8 +95,8 @@ impl Context {
                 )));
             }
         };
-        let hint = unauthorized_hint(&values.api_key.source, &self.settings.config_path());
-        self.management_at(url, key, Some(hint))
+        let hint = unauthorized_hint(&values.api_key.source, &settings.config_path());
+        self.client_of(settings, url, key, Some(hint))
     }
 
     /// A management API client for this URL and key, whatever the settings say (`config
@@ -101,8 +107,19 @@ impl Context {
         key: &str,
         unauthorized_hint: Option<String>,
     ) -> Result<api::Client> {
+        self.client_of(&self.settings, url, key, unauthorized_hint)
+    }
+
+    /// A management API client for this URL and key, with the attempts and rate of `settings`.
+    fn client_of(
+        &self,
+        settings: &Settings,
+        url: &str,
+        key: &str,
+        unauthorized_hint: Option<String>,
+    ) -> Result<api::Client> {
         let base = validate_api_url(url)?;
-        let values = self.settings.values()?;
+        let values = settings.values()?;
         let mut opts = self.http_options(
             base,
             "Check the API URL (--api-url, TUNNELCTL_API_URL or 'tunnelctl config set api_url URL') and your network.".into(),

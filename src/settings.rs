@@ -164,6 +164,19 @@ impl Settings {
         }
     }
 
+    /// The settings of another profile of the same config file: this run's flags and
+    /// variables, with `profile` given as if by `--profile` (`sessions watch` over several
+    /// accounts reads each one's URL, key, rate and read-only this way).
+    pub fn for_profile(&self, profile: &str) -> Settings {
+        let mut flags = self.flags.clone();
+        flags.give(&registry::PROFILE, profile);
+        Settings {
+            flags,
+            config: OnceCell::new(),
+            values: OnceCell::new(),
+        }
+    }
+
     /// Every setting, resolved on the first call.
     pub fn values(&self) -> Result<&SettingValues> {
         if let Some(v) = self.values.get() {
@@ -429,6 +442,24 @@ mod tests {
             (v.max_attempts.value, &v.max_attempts.source),
             (5, &Source::Flag)
         );
+    }
+
+    #[test]
+    fn another_profile_reads_its_own_keys_and_the_flags_still_win() {
+        let (_d, mut s) = with_profile(
+            "[default]\napi_url = \"https://d.example\"\n[prod]\napi_url = \"https://p.example\"\nread_only = \"true\"\n",
+        );
+        s.flags.give(&registry::MAX_ATTEMPTS, "5");
+        let prod = s.for_profile("prod");
+        assert_eq!(prod.profile(), "prod");
+        let v = prod.values().unwrap();
+        assert_eq!(v.api_url.value.as_deref(), Some("https://p.example"));
+        assert_eq!(v.api_url.source, Source::Profile("prod".into()));
+        assert!(v.read_only.value);
+        assert_eq!(v.max_attempts.value, 5);
+        let d = s.values().unwrap();
+        assert_eq!(d.api_url.value.as_deref(), Some("https://d.example"));
+        assert!(!d.read_only.value);
     }
 
     #[test]

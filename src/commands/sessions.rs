@@ -188,27 +188,20 @@ Windows sessions (restart is not supported on Windows), reported as skipped as b
         keep_going: bool,
     },
     /// A full-screen live view of the online sessions: mark some, restart, stop or update them
-    #[command(after_help = "Example:
-  tunnelctl sessions watch --region eu --every 10s
-
-Keys: ↑ ↓ j k move · / filter (text, or column=value: region=eu version=<3.20
-ip=203.0.113.0/24 os=linux credential=cr_… metadata=web) · 1…8 sort by a column (again:
-the other way) · space mark · a mark all shown · Enter details · r restart, s stop,
-u update the marked (or the current) sessions, U rolling upgrade of them (update, wait 10 s,
-restart, wait, 5 at a time), asked first (y goes on) · ? help · q quit.
-
-New sessions and changed versions stand out; a session gone from the list stays, dimmed and
-labelled gone, for three refreshes. The list is refreshed every few seconds (less often for a
-large fleet, to stay under the rate limit), and after an error less and less often, the error
-in the title. With --read-only (or read_only in the profile) every action key refuses. On quit,
-what was done is printed on stderr; the exit code is 5 when an action failed. It needs a
-terminal: scripts use 'sessions list --json'.")]
+    #[command(after_help = watch::AFTER_HELP)]
     Watch {
         #[command(flatten)]
         select: SelectArgs,
         /// Refresh at most this often: seconds, or with a unit (10s, 1m)
         #[arg(long, value_name = "DURATION", default_value = "3s", value_parser = watch::parse_every, allow_hyphen_values = true)]
         every: Duration,
+        /// Watch these profiles of the config file at once, in one list with a PROFILE column
+        /// (comma-separated or repeated); actions go to each session's own account
+        #[arg(long, value_name = "NAME,...", value_delimiter = ',', value_parser = super::non_empty, conflicts_with = "all_profiles")]
+        profiles: Vec<String>,
+        /// Watch every profile of the config file at once, as --profiles does
+        #[arg(long)]
+        all_profiles: bool,
     },
 }
 
@@ -261,8 +254,14 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
             ctx.printer
                 .object(RESOURCE.kind, &RESOURCE.get(&client, &id).await?)
         }
-        SessionsCommand::Watch { select, every } => {
-            watch::watch(ctx, select.selector(), every).await
+        SessionsCommand::Watch {
+            select,
+            every,
+            profiles,
+            all_profiles,
+        } => {
+            let accounts = watch::Accounts::of(profiles, all_profiles);
+            watch::watch(ctx, select.selector(), every, accounts).await
         }
         SessionsCommand::Restart { .. }
         | SessionsCommand::Stop { .. }

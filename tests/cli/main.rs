@@ -52,6 +52,7 @@ mod replay;
 mod screens;
 mod sessions;
 mod sessions_watch;
+mod sessions_watch_profiles;
 mod settings_and_errors;
 mod signed_webhooks;
 mod tables;

@@ -24,11 +24,27 @@ pub enum SessionColumn {
     Credential,
     /// The metadata.
     Metadata,
+    /// The profile of the config file whose account lists it (shown when several are
+    /// watched).
+    Profile,
+}
+
+/// The field the screen adds to a session listed by one of several accounts: the name of its
+/// profile. The service's sessions have no such field.
+pub const PROFILE_FIELD: &str = "profile";
+
+/// A session's key on the screen: its ID, after its profile's name when several accounts are
+/// watched (two accounts may each have a session of the same ID).
+pub fn row_key(s: &Value) -> String {
+    match s.get(PROFILE_FIELD).and_then(Value::as_str) {
+        Some(profile) => format!("{profile}/{}", id_of(s)),
+        None => id_of(s).to_string(),
+    }
 }
 
 impl SessionColumn {
-    /// Every column, in order; a digit key (1 to 8) sorts by the column of its place.
-    pub const ALL: [SessionColumn; 8] = [
+    /// Every column, in order; a digit key (1 to 9) sorts by the column of its place.
+    pub const ALL: [SessionColumn; 9] = [
         SessionColumn::Id,
         SessionColumn::Version,
         SessionColumn::Region,
@@ -37,6 +53,7 @@ impl SessionColumn {
         SessionColumn::Started,
         SessionColumn::Credential,
         SessionColumn::Metadata,
+        SessionColumn::Profile,
     ];
 
     /// Its header.
@@ -50,6 +67,7 @@ impl SessionColumn {
             SessionColumn::Started => "STARTED",
             SessionColumn::Credential => "CREDENTIAL",
             SessionColumn::Metadata => "METADATA",
+            SessionColumn::Profile => "PROFILE",
         }
     }
 
@@ -64,6 +82,7 @@ impl SessionColumn {
             SessionColumn::Started => field(s, "started_at"),
             SessionColumn::Credential => credential_of(s),
             SessionColumn::Metadata => field(s, "metadata"),
+            SessionColumn::Profile => field(s, PROFILE_FIELD),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The `/` filter of `sessions watch`: words that must all match, each free text (found in any
 //! column, case aside) or `column=value` read as the selectors read their flags (`region=eu`,
-//! `os=linux`, `version=<3.20`, `ip=203.0.113.0/24`, `credential=cr_…`, `metadata=web`).
+//! `os=linux`, `version=<3.20`, `ip=203.0.113.0/24`, `credential=cr_…`, `metadata=web`), or `profile=NAME` when several
+//! accounts are watched.
 
 use serde_json::Value;
 
@@ -16,6 +17,8 @@ pub struct RowFilter {
     selector: Selector,
     /// Its free words, lower-cased.
     words: Vec<String>,
+    /// Its `profile=NAME`: the sessions of that profile's account only.
+    profile: Option<String>,
 }
 
 impl RowFilter {
@@ -39,9 +42,10 @@ impl RowFilter {
                 "ip" => sel.ip = Some(value.parse()?),
                 "credential" | "credential_id" => sel.credential_id = Some(value),
                 "metadata" => sel.metadata_contains = Some(value),
+                "profile" => f.profile = Some(value),
                 other => {
                     return Err(format!(
-                        "no column '{other}': say region, os, version, ip, credential or metadata"
+                        "no column '{other}': say region, os, version, ip, credential, metadata or profile"
                     ))
                 }
             }
@@ -57,6 +61,10 @@ impl RowFilter {
     /// Does the session pass?
     pub fn matches(&self, s: &Value) -> bool {
         self.selector.matches(s)
+            && self
+                .profile
+                .as_ref()
+                .is_none_or(|p| SessionColumn::Profile.value(s) == p)
             && self.words.iter().all(|w| {
                 SessionColumn::ALL
                     .iter()
@@ -84,5 +92,11 @@ mod tests {
             .unwrap_err()
             .contains("no column 'colour'"));
         assert!(RowFilter::parse("version=abc").is_err());
+        assert!(!ok("profile=prod"));
+        let mut labelled = s.clone();
+        labelled["profile"] = "prod".into();
+        assert!(RowFilter::parse("profile=prod region=eu")
+            .unwrap()
+            .matches(&labelled));
     }
 }

@@ -19,12 +19,14 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::session_columns::{row_key, PROFILE_FIELD};
 use super::watch_model::{handle, SessionsVerb, WatchAction, WatchState};
 use super::watch_view::{self, Look};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;
 use crate::bulk::{self, Outcome};
 use crate::error::{Error, Result};
+use crate::fleet::id_of;
 use crate::fleet::select::Selector;
 use crate::fleet::upgrade::{self, Plan, Progress, UpgradeStep};
 use crate::fleet::wait;
@@ -40,14 +42,24 @@ const RATE_PER_SECOND: f64 = 2.0;
 /// Requests of one action batch at once.
 const PARALLEL: usize = 4;
 
+/// One account the screen watches: its sessions are listed, and their actions sent, with its
+/// own client.
+pub struct Account {
+    /// Its profile's name when several are watched (each session is labelled with it); none
+    /// when one account is.
+    pub profile: Option<String>,
+    /// Its management client (its URL, key and rate).
+    pub client: Client,
+    /// Read-only: no action is sent to its sessions.
+    pub read_only: bool,
+}
+
 /// What the command gives the screen.
 pub struct WatchLaunch {
-    /// The management client.
-    pub client: Client,
+    /// The accounts watched, at least one.
+    pub accounts: Vec<Account>,
     /// The selectors of the command line.
     pub selector: Selector,
-    /// Read-only: every action key refuses.
-    pub read_only: bool,
     /// The title's text (what is watched).
     pub title: String,
     /// Colours allowed.
@@ -70,7 +82,16 @@ pub fn check_terminal() -> Result<()> {
 /// Runs the screen until the user quits; returns what was done (the summary's source).
 pub async fn run(launch: WatchLaunch) -> Result<WatchState> {
     check_terminal()?;
-    let mut state = WatchState::new(launch.selector.clone(), launch.read_only);
+    let read_only = launch.accounts.iter().all(|a| a.read_only);
+    let mut state = WatchState::new(launch.selector.clone(), read_only);
+    if !read_only {
+        state.read_only_profiles = launch
+            .accounts
+            .iter()
+            .filter(|a| a.read_only)
+            .filter_map(|a| a.profile.clone())
+            .collect();
+    }
     let guard = TerminalGuard::enter()?;
     let backend = CrosstermBackend::new(BufWriter::with_capacity(FRAME_BYTES, std::io::stdout()));
     let mut term = Terminal::new(backend).map_err(io_error)?;
@@ -80,7 +101,9 @@ pub async fn run(launch: WatchLaunch) -> Result<WatchState> {
     result.map(|()| state)
 }
 
-type Refresh<'a> = Pin<Box<dyn Future<Output = Result<Vec<Value>>> + 'a>>;
+/// Each account's sessions, in the order of the accounts.
+type Listed = Vec<Vec<Value>>;
+type Refresh<'a> = Pin<Box<dyn Future<Output = std::result::Result<Listed, String>> + 'a>>;
 type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
 /// One session's answer: the command, the session, and why it failed.
@@ -91,7 +114,7 @@ async fn event_loop(
     term: &mut Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>,
     state: &mut WatchState,
 ) -> Result<()> {
-    let client = &launch.client;
+    let accounts = &launch.accounts;
     let look = Look {
         color: launch.color,
     };
@@ -108,7 +131,7 @@ async fn event_loop(
             return Err(crate::interrupt::stop_error());
         }
         if refresh.is_none() && Instant::now() >= next_refresh {
-            refresh = Some(Box::pin(wait::all_sessions(client)));
+            refresh = Some(Box::pin(list_all(accounts)));
         }
         tokio::select! {
             ev = events.next() => match ev {
@@ -117,12 +140,22 @@ async fn event_loop(
                     match handle(state, key) {
                         WatchAction::None => {}
                         WatchAction::Quit => return Ok(()),
-                        WatchAction::Send(SessionsVerb::Agent(command), ids) => {
-                            batches.push(Box::pin(send(client, command, ids, tx.clone())));
-                        }
-                        WatchAction::Send(SessionsVerb::Upgrade, ids) => {
+                        WatchAction::Send(verb, ids) => {
                             let sessions = state.sessions(&ids);
-                            batches.push(Box::pin(upgrade(client, sessions, tx.clone())));
+                            for account in accounts {
+                                let own = of_account(account, &sessions);
+                                if own.is_empty() {
+                                    continue;
+                                }
+                                batches.push(match verb {
+                                    SessionsVerb::Agent(command) => {
+                                        Box::pin(send(account, command, own, tx.clone()))
+                                    }
+                                    SessionsVerb::Upgrade => {
+                                        Box::pin(upgrade(account, own, tx.clone()))
+                                    }
+                                });
+                            }
                         }
                     }
                 }
@@ -140,8 +173,14 @@ async fn event_loop(
                 let wait = match listed {
                     Ok(list) => {
                         backoff = launch.every;
-                        let pages = list.len().div_ceil(PAGE).max(1);
-                        state.refreshed(list, &clock());
+                        // Each account has its own rate limit: the largest sets the pace.
+                        let pages = list
+                            .iter()
+                            .map(|sessions| sessions.len().div_ceil(PAGE))
+                            .max()
+                            .unwrap_or(0)
+                            .max(1);
+                        state.refreshed(list.into_iter().flatten().collect(), &clock());
                         launch
                             .every
                             .max(Duration::from_secs_f64(pages as f64 / (RATE_PER_SECOND / 2.0)))
@@ -149,8 +188,7 @@ async fn event_loop(
                     Err(e) => {
                         backoff = (backoff * 2).min(MAX_BACKOFF);
                         state.refresh_failed(format!(
-                            "{} (again in {}s)",
-                            first_line(&e.to_string()),
+                            "{e} (again in {}s)",
                             backoff.as_secs()
                         ));
                         backoff
@@ -167,13 +205,54 @@ async fn event_loop(
     }
 }
 
-/// Sends `command` to `ids` through the bulk runner; each answer goes to `tx` as it lands.
+/// Every account's sessions, listed at once, each labelled with its profile when several are
+/// watched. A failed account fails the refresh, named: why, as the title says it.
+async fn list_all(accounts: &[Account]) -> std::result::Result<Listed, String> {
+    let lists =
+        futures_util::future::join_all(accounts.iter().map(|a| wait::all_sessions(&a.client)))
+            .await;
+    let mut all = Vec::new();
+    for (account, listed) in accounts.iter().zip(lists) {
+        let why = |e: Error| {
+            let line = first_line(&e.to_string());
+            match &account.profile {
+                Some(profile) => format!("profile {profile}: {line}"),
+                None => line,
+            }
+        };
+        let mut sessions = listed.map_err(why)?;
+        if let Some(profile) = &account.profile {
+            for s in &mut sessions {
+                if let Value::Object(o) = s {
+                    o.insert(PROFILE_FIELD.into(), Value::String(profile.clone()));
+                }
+            }
+        }
+        all.push(sessions);
+    }
+    Ok(all)
+}
+
+/// The sessions among `sessions` that `account` listed.
+fn of_account(account: &Account, sessions: &[Value]) -> Vec<Value> {
+    let profile = account.profile.as_deref().unwrap_or("");
+    sessions
+        .iter()
+        .filter(|s| crate::fleet::field(s, PROFILE_FIELD) == profile)
+        .cloned()
+        .collect()
+}
+
+/// Sends `command` to `sessions` of `account` through the bulk runner; each answer goes to
+/// `tx` as it lands, under the row's key.
 async fn send(
-    client: &Client,
+    account: &Account,
     command: AgentCommand,
-    ids: Vec<String>,
+    sessions: Vec<Value>,
     tx: mpsc::UnboundedSender<SendAnswer>,
 ) {
+    let client = &account.client;
+    let ids: Vec<String> = sessions.iter().map(|s| id_of(s).to_string()).collect();
     bulk::run(
         &ids,
         PARALLEL,
@@ -189,7 +268,11 @@ async fn send(
                 _ => Ok(()),
             };
             // The screen may be gone (quit while sending): the answer has no one to tell.
-            let _ = tx.send((SessionsVerb::Agent(command), id.to_string(), result));
+            let _ = tx.send((
+                SessionsVerb::Agent(command),
+                row_key_of(account, id),
+                result,
+            ));
         },
     )
     .await;
@@ -197,7 +280,8 @@ async fn send(
 
 /// A rolling upgrade of `sessions` as `sessions upgrade` runs one ([`upgrade::run`], its
 /// defaults), each session's end going to `tx` as it lands.
-async fn upgrade(client: &Client, sessions: Vec<Value>, tx: mpsc::UnboundedSender<SendAnswer>) {
+async fn upgrade(account: &Account, sessions: Vec<Value>, tx: mpsc::UnboundedSender<SendAnswer>) {
+    let client = &account.client;
     let plan = Plan {
         batch: UPGRADE_BATCH,
         parallel: PARALLEL,
@@ -206,6 +290,7 @@ async fn upgrade(client: &Client, sessions: Vec<Value>, tx: mpsc::UnboundedSende
         reconnect_timeout: wait::DEFAULT_WAIT,
     };
     let mut told = ToScreen {
+        account,
         tx: tx.clone(),
         told: HashSet::new(),
     };
@@ -213,7 +298,11 @@ async fn upgrade(client: &Client, sessions: Vec<Value>, tx: mpsc::UnboundedSende
     // Those not started (a batch before failed) end too.
     for (id, step) in &steps {
         if !told.told.contains(id) {
-            let _ = tx.send((SessionsVerb::Upgrade, id.clone(), step_result(step)));
+            let _ = tx.send((
+                SessionsVerb::Upgrade,
+                row_key_of(account, id),
+                step_result(step),
+            ));
         }
     }
 }
@@ -222,19 +311,31 @@ async fn upgrade(client: &Client, sessions: Vec<Value>, tx: mpsc::UnboundedSende
 const UPGRADE_BATCH: usize = 5;
 
 /// Tells the screen each session's end of a rolling upgrade.
-struct ToScreen {
+struct ToScreen<'a> {
+    account: &'a Account,
     tx: mpsc::UnboundedSender<SendAnswer>,
     told: HashSet<String>,
 }
 
-impl Progress for ToScreen {
+impl Progress for ToScreen<'_> {
     fn phase(&mut self, _batch: usize, _batches: usize, _what: &str) {}
 
     fn done(&mut self, old: &Value, step: &UpgradeStep) {
-        let id = crate::fleet::id_of(old).to_string();
-        self.told.insert(id.clone());
+        let id = id_of(old).to_string();
+        let key = row_key_of(self.account, &id);
+        self.told.insert(id);
         // The screen may be gone (quit while upgrading): no one to tell.
-        let _ = self.tx.send((SessionsVerb::Upgrade, id, step_result(step)));
+        let _ = self
+            .tx
+            .send((SessionsVerb::Upgrade, key, step_result(step)));
+    }
+}
+
+/// The screen's key of `account`'s session `id` (as [`row_key`] makes it from the session).
+fn row_key_of(account: &Account, id: &str) -> String {
+    match &account.profile {
+        Some(profile) => row_key(&serde_json::json!({ "id": id, PROFILE_FIELD: profile })),
+        None => id.to_string(),
     }
 }
 

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::session_columns::SessionColumn;
+use super::session_columns::{row_key, SessionColumn, PROFILE_FIELD};
 use super::watch_filter::RowFilter;
 use crate::api::sessions::AgentCommand;
 use crate::fleet::select::Selector;
@@ -57,6 +57,8 @@ pub enum RowCommand {
 pub struct SessionRow {
     /// The session as last listed.
     pub session: Value,
+    /// Its key on this screen ([`row_key`]).
+    pub key: String,
     /// The refresh it first appeared in.
     pub seen_at: u64,
     /// New (seen after the first refresh).
@@ -78,9 +80,10 @@ pub struct SessionRow {
 }
 
 impl SessionRow {
-    /// Its ID.
+    /// Its key on this screen: the session's ID, after its profile's name when several
+    /// accounts are watched.
     pub fn id(&self) -> &str {
-        id_of(&self.session)
+        &self.key
     }
 
     /// The word of the status column: what last happened to it.
@@ -221,6 +224,8 @@ pub struct WatchState {
     pub message: Option<String>,
     /// Read-only: every action key refuses.
     pub read_only: bool,
+    /// The read-only profiles among those watched: an action on one of their rows refuses.
+    pub read_only_profiles: Vec<String>,
     /// The selectors of the command line: sessions they leave out are not shown.
     pub selector: Selector,
     /// What was done.
@@ -240,6 +245,7 @@ impl WatchState {
             error: None,
             message: None,
             read_only,
+            read_only_profiles: Vec::new(),
             selector,
             tally: WatchTally::default(),
         }
@@ -253,7 +259,7 @@ impl WatchState {
         let mut seen = std::collections::HashSet::new();
         let listed: Vec<Value> = list
             .into_iter()
-            .filter(|s| self.selector.matches(s) && seen.insert(id_of(s).to_string()))
+            .filter(|s| self.selector.matches(s) && seen.insert(row_key(s)))
             .collect();
         // Gone first, so that a new session can be linked to the one it replaced.
         for row in &mut self.rows {
@@ -264,7 +270,7 @@ impl WatchState {
             }
         }
         for s in listed {
-            let id = id_of(&s).to_string();
+            let id = row_key(&s);
             match self.rows.iter_mut().find(|r| r.id() == id) {
                 Some(row) => {
                     let old = field(&row.session, "agent_version").to_string();
@@ -286,6 +292,7 @@ impl WatchState {
                             r.gone_at.is_some()
                                 && r.replaced_by.is_none()
                                 && same_agent(&r.session, &s)
+                                && field(&r.session, PROFILE_FIELD) == field(&s, PROFILE_FIELD)
                         })
                         .map(|r| r.id().to_string());
                     let mut history = vec![format!("{at}: seen")];
@@ -300,6 +307,7 @@ impl WatchState {
                     }
                     self.rows.push(SessionRow {
                         session: s,
+                        key: id,
                         seen_at: now,
                         new: !first,
                         changed_from: None,
@@ -378,6 +386,19 @@ impl WatchState {
             .filter(usable)
             .map(|r| r.id().to_string())
             .collect()
+    }
+
+    /// The read-only profiles these rows belong to.
+    fn read_only_among(&self, ids: &[String]) -> Vec<String> {
+        let mut refusing: Vec<String> = self
+            .sessions(ids)
+            .iter()
+            .map(|s| field(s, PROFILE_FIELD).to_string())
+            .filter(|p| self.read_only_profiles.contains(p))
+            .collect();
+        refusing.sort();
+        refusing.dedup();
+        refusing
     }
 
     /// The sessions of these IDs, as last listed.
@@ -523,7 +544,7 @@ fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
                 row.marked = !all && row.gone_at.is_none();
             }
         }
-        KeyPress::Char(d @ '1'..='8') => {
+        KeyPress::Char(d @ '1'..='9') => {
             let col = SessionColumn::ALL[(d as usize) - ('1' as usize)];
             state.sort = match state.sort {
                 (c, desc) if c == col => (c, !desc),
@@ -545,6 +566,15 @@ fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
                 return WatchAction::None;
             }
             let ids = state.targets();
+            let refusing = state.read_only_among(&ids);
+            if !refusing.is_empty() {
+                state.message = Some(format!(
+                    "Read-only: profile {} has read_only on; no {} sent (unmark its rows).",
+                    refusing.join(", "),
+                    command.as_str()
+                ));
+                return WatchAction::None;
+            }
             if ids.is_empty() {
                 state.message = Some("No session to send it to.".into());
                 return WatchAction::None;

@@ -14,8 +14,9 @@ use super::watch_model::{RowCommand, SessionRow, SessionsVerb, WatchMode, WatchS
 use crate::inspect::popup::centered;
 
 /// Columns, in the order they give way when the terminal is narrow (the last first).
-const BY_PRIORITY: [SessionColumn; 8] = [
+const BY_PRIORITY: [SessionColumn; 9] = [
     SessionColumn::Id,
+    SessionColumn::Profile,
     SessionColumn::Version,
     SessionColumn::Region,
     SessionColumn::Os,
@@ -34,7 +35,7 @@ pub const KEYS: &[(&str, &str)] = &[
         "/",
         "filter: text, or column=value (region=eu version=<3.20)",
     ),
-    ("1 … 8", "sort by that column (again: the other way)"),
+    ("1 … 9", "sort by that column (again: the other way)"),
     ("space", "mark or unmark the session"),
     ("a", "mark every session shown (again: unmark)"),
     ("Enter", "every field of the session, and its history here"),
@@ -127,6 +128,11 @@ fn draw_title(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look, tit
             " · READ-ONLY",
             look.fg(Color::Yellow).add_modifier(Modifier::BOLD),
         ));
+    } else if !state.read_only_profiles.is_empty() {
+        spans.push(Span::styled(
+            format!(" · READ-ONLY: {}", state.read_only_profiles.join(", ")),
+            look.fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        ));
     }
     if state.refreshes == 0 && state.error.is_none() {
         spans.push(Span::raw(" · loading…"));
@@ -158,6 +164,11 @@ fn fitted(state: &WatchState, shown: &[usize], width: u16) -> Vec<(SessionColumn
     let mut left = width.saturating_sub(STATUS_WIDTH + 2);
     let mut cols = Vec::new();
     for c in BY_PRIORITY {
+        // One account watched: its sessions have no profile, and the column is left out.
+        if c == SessionColumn::Profile && shown.iter().all(|&i| cell(&state.rows[i], c).is_empty())
+        {
+            continue;
+        }
         let w = widest(c);
         // Metadata takes what is left, when some is.
         let w = if c == SessionColumn::Metadata {
@@ -171,7 +182,11 @@ fn fitted(state: &WatchState, shown: &[usize], width: u16) -> Vec<(SessionColumn
         left -= w + 1;
         cols.push((c, w));
     }
-    cols.sort_by_key(|(c, _)| SessionColumn::ALL.iter().position(|x| x == c));
+    // The profile comes first, though its digit (9) is the last.
+    cols.sort_by_key(|(c, _)| match c {
+        SessionColumn::Profile => None,
+        c => SessionColumn::ALL.iter().position(|x| x == c),
+    });
     cols
 }
 
