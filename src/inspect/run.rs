@@ -256,8 +256,14 @@ fn window_bound(s: &State) -> usize {
         return follow::MIN_WINDOW;
     }
     let average = (kept.bytes() / kept.len()).max(1);
-    (kept.budget() / average).clamp(1, super::kept::MAX_KEPT)
+    (kept.budget() / ANSWER_SHARE / average).clamp(1, super::kept::MAX_KEPT)
 }
+
+/// One answer asks for no more captures than an eighth of the memory budget holds, at the
+/// size of those kept so far: the answer is held beside what is kept, and a window of the
+/// follower's usual size (50) of 1 MB captures would double the inspector's memory (bench
+/// S10).
+const ANSWER_SHARE: usize = 8;
 
 /// Takes in a poll's answer (kept in the history on the way with `--record`); returns how
 /// long to wait before the next one.
