@@ -115,7 +115,7 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
         } => {
             use crate::inspect::run::CaptureSource;
             let kept = if history {
-                let path = &ctx.settings.values()?.history_file.value;
+                let path = &requests::history_file::history_path(ctx)?;
                 let store = crate::history::Store::open_existing(path)?.ok_or_else(|| {
                     crate::error::Error::Config(format!(
                         "no history at {} yet: keep captures with 'tunnelctl local requests record'",
@@ -151,7 +151,7 @@ pub(crate) async fn find_capture(
     client: &crate::agent::AgentClient,
     id: &str,
 ) -> crate::error::Result<crate::history::lookup::FoundCapture> {
-    let history = &ctx.settings.values()?.history_file.value;
+    let history = &requests::history_file::history_path(ctx)?;
     crate::history::lookup::capture(client, history, &ctx.printer, id).await
 }
 
@@ -162,13 +162,13 @@ pub(crate) async fn find_capture_unsaid(
     client: &crate::agent::AgentClient,
     id: &str,
 ) -> crate::error::Result<crate::history::lookup::FoundCapture> {
-    let history = &ctx.settings.values()?.history_file.value;
+    let history = &requests::history_file::history_path(ctx)?;
     crate::history::lookup::capture_unsaid(client, history, id).await
 }
 
 /// Says once which of the captures read by [`find_capture_unsaid`] came from the history.
 pub(crate) fn note_read_from_history(ctx: &Context, ids: &[&str]) -> crate::error::Result<()> {
-    let history = &ctx.settings.values()?.history_file.value;
+    let history = &requests::history_file::history_path(ctx)?;
     crate::history::lookup::note_read_from_history(&ctx.printer, history, ids);
     Ok(())
 }

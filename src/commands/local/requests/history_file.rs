@@ -9,7 +9,7 @@ use crate::history::Store;
 
 /// The history file of this run. Its captures may hold the user's API key, redacted as in the
 /// agent's.
-pub(super) fn history_path(ctx: &Context) -> Result<std::path::PathBuf> {
+pub(crate) fn history_path(ctx: &Context) -> Result<std::path::PathBuf> {
     ctx.know_api_key();
     Ok(ctx.settings.values()?.history_file.value.clone())
 }
