@@ -125,12 +125,15 @@ pub fn read(paths: &[PathBuf]) -> Result<Desired, Error> {
     for path in expand(paths)? {
         let shown = escape_path(&path);
         let text = read_text(&path)?;
-        match spanned::parse(&text) {
-            Ok(root) => Checker {
+        let checked = spanned::parse(&text, |root| {
+            Checker {
                 file: &shown,
                 problems: &mut problems,
             }
-            .file(&root, &mut desired),
+            .file(root, &mut desired);
+        });
+        match checked {
+            Ok(()) => {}
             Err((line, msg)) => problems.push(FileProblem {
                 spot: Spot { file: shown, line },
                 key: "(syntax)".into(),
@@ -183,11 +186,12 @@ fn across_files(desired: &Desired, problems: &mut Vec<FileProblem>) {
     let mut names: BTreeMap<(Section, &str), &Spot> = BTreeMap::new();
     let mut ids: BTreeMap<&str, (&Spot, &str)> = BTreeMap::new();
     for w in &desired.wanted {
-        let key = format!("{}.{}", w.section.table(), w.name);
+        // The key is spelled only for a problem: thousands of resources have none.
+        let key = || format!("{}.{}", w.section.table(), w.name);
         if let Some(first) = names.insert((w.section, &w.name), &w.spot) {
             problems.push(FileProblem {
                 spot: w.spot.clone(),
-                key: key.clone(),
+                key: key(),
                 reason: format!("the name is also given at {first}; each name once"),
             });
         }
@@ -195,7 +199,7 @@ fn across_files(desired: &Desired, problems: &mut Vec<FileProblem>) {
             if let Some((first, other)) = ids.insert(id, (&w.spot, &w.name)) {
                 problems.push(FileProblem {
                     spot: w.spot.clone(),
-                    key: format!("{key}.id"),
+                    key: format!("{}.id", key()),
                     reason: format!(
                         "'{id}' is also adopted by '{other}' at {first}; one name per resource"
                     ),
@@ -310,7 +314,7 @@ impl Checker<'_> {
             );
         }
         for (k, v) in fields {
-            if !section.keys().contains(&k.as_str()) {
+            if !section.keys().contains(k) {
                 self.problem(
                     v.line,
                     &format!("{key}.{k}"),
@@ -343,7 +347,6 @@ impl Checker<'_> {
             );
             let m = self.text(key, "metadata", get("metadata"));
             let user = ownership::user_value(&m);
-            let sent = ownership::merged(&user, name);
             self.limit(
                 key,
                 "metadata",
@@ -352,7 +355,7 @@ impl Checker<'_> {
                 limits.map(|l| l.metadata),
                 limits,
             );
-            self.limit_marked(key, get("metadata"), &m, &sent, limits);
+            self.limit_marked(key, name, get("metadata"), &m, &user, limits);
             form.insert("description".into(), json!(d));
             form.insert("metadata".into(), user);
         }
@@ -418,7 +421,7 @@ impl Checker<'_> {
             Leaf::Text(s)
                 if is_id(s, resource.prefix) && crate::http::encode_segment("ID", s).is_ok() =>
             {
-                Some(s.clone())
+                Some(s.to_string())
             }
             Leaf::Text(s) => {
                 self.problem(
@@ -449,7 +452,7 @@ impl Checker<'_> {
     fn text(&mut self, key: &str, field: &str, node: Option<&Node>) -> String {
         match node.map(|n| (&n.value, n.line)) {
             None => String::new(),
-            Some((Leaf::Text(s), _)) => s.clone(),
+            Some((Leaf::Text(s), _)) => s.to_string(),
             Some((other, line)) => {
                 self.problem(
                     line,
@@ -484,19 +487,22 @@ impl Checker<'_> {
     }
 
     /// The metadata sent carries the ownership marker too: it must fit with it.
+    /// The metadata as sent, with the ownership marker for `name` merged into `user`
+    /// (written as `text`), must fit the limit too.
     fn limit_marked(
         &mut self,
         key: &str,
+        name: &str,
         node: Option<&Node>,
-        user: &str,
-        sent: &str,
+        text: &str,
+        user: &Value,
         limits: Option<TextLimits>,
     ) {
         let (Some(node), Some(limits)) = (node, limits) else {
             return;
         };
-        let (own, unit) = measure(user, limits.count);
-        let (len, _) = measure(sent, limits.count);
+        let (own, unit) = measure(text, limits.count);
+        let (len, _) = measure(&ownership::merged(user, name), limits.count);
         if own <= limits.metadata && len > limits.metadata {
             self.problem(node.line, &format!("{key}.metadata"), format!("is {len} {unit} long with the ownership marker tunnelctl adds (see the guide); at most {} {unit} are allowed", limits.metadata));
         }
@@ -521,7 +527,7 @@ impl Checker<'_> {
         for (k, v) in entries {
             match &v.value {
                 Leaf::Text(s) if !k.is_empty() => {
-                    out.insert(k.clone(), json!(s));
+                    out.insert(k.to_string(), json!(s));
                 }
                 other => self.problem(
                     v.line,
@@ -551,7 +557,7 @@ impl Checker<'_> {
         let mut out = Vec::new();
         for item in items {
             match &item.value {
-                Leaf::Text(s) if !s.trim().is_empty() => out.push(s.clone()),
+                Leaf::Text(s) if !s.trim().is_empty() => out.push(s.to_string()),
                 other => self.problem(
                     item.line,
                     &format!("{key}.{field}"),
@@ -576,18 +582,18 @@ impl Checker<'_> {
             return (Value::Null, None);
         };
         if members.len() != 1 {
-            let names: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+            let names: Vec<&str> = members.iter().map(|(k, _)| *k).collect();
             self.problem(node.line, key, format!("exactly one member must be set (kinesis, firehose or cloudwatch_logs); found {}", if names.is_empty() { "none".to_string() } else { names.join(", ") }));
             return (Value::Null, None);
         }
         let (member, body) = &members[0];
         let mkey = format!("{key}.{member}");
-        let arn_field = match member.as_str() {
+        let arn_field = match *member {
             "kinesis" => "stream_arn",
             "firehose" => "delivery_stream_arn",
             "cloudwatch_logs" => "log_group_arn",
             // Members whose fields the API reference does not show: kept as written.
-            "s3" | "datadog" => return (json!({ member.clone(): plain(body) }), None),
+            "s3" | "datadog" => return (json!({ member.to_string(): plain(body) }), None),
             _ => {
                 self.problem(body.line, &mkey, "unknown target; one of kinesis, firehose, cloudwatch_logs (s3 and datadog are passed on as written)");
                 return (Value::Null, None);
@@ -598,7 +604,7 @@ impl Checker<'_> {
             return (Value::Null, None);
         };
         for (k, v) in fields {
-            if k != "auth" && k != arn_field {
+            if *k != "auth" && *k != arn_field {
                 self.problem(
                     v.line,
                     &format!("{mkey}.{k}"),
@@ -623,7 +629,7 @@ impl Checker<'_> {
             }
         };
         (
-            json!({ member.clone(): { arn_field: arn, "auth": auth } }),
+            json!({ member.to_string(): { arn_field: arn, "auth": auth } }),
             env,
         )
     }
@@ -644,7 +650,7 @@ impl Checker<'_> {
             return (Value::Null, None);
         };
         let get = |k: &str| field(fields, k);
-        let allowed: &[&str] = match kind.as_str() {
+        let allowed: &[&str] = match *kind {
             "role" => &["role_arn"],
             "creds" => &["aws_access_key_id", "aws_secret_access_key_env"],
             _ => {
@@ -653,9 +659,9 @@ impl Checker<'_> {
             }
         };
         for (k, v) in fields {
-            if k == "aws_secret_access_key" {
+            if *k == "aws_secret_access_key" {
                 self.problem(v.line, &format!("{ckey}.{k}"), "a secret is never written in the file: name the environment variable that holds it with aws_secret_access_key_env = \"VAR\"");
-            } else if !allowed.contains(&k.as_str()) {
+            } else if !allowed.contains(k) {
                 self.problem(
                     v.line,
                     &format!("{ckey}.{k}"),
@@ -674,7 +680,7 @@ impl Checker<'_> {
             }
             v
         };
-        if kind == "role" {
+        if *kind == "role" {
             let arn = required(self, "role_arn");
             (json!({"role": {"role_arn": arn}}), None)
         } else {
@@ -694,11 +700,11 @@ impl Checker<'_> {
         }
     }
 
-    fn tls(
+    fn tls<'a>(
         &mut self,
         key: &str,
         node: &Node,
-        fields: &[(String, Node)],
+        fields: &[(&'a str, Node<'a>)],
         form: &mut Map<String, Value>,
     ) {
         let get = |k: &str| field(fields, k);
@@ -768,13 +774,16 @@ fn plain(node: &Node) -> Value {
         Leaf::Bool(b) => json!(b),
         Leaf::Other(_) => Value::Null,
         Leaf::List(items) => Value::Array(items.iter().map(plain).collect()),
-        Leaf::Table(entries) => {
-            Value::Object(entries.iter().map(|(k, v)| (k.clone(), plain(v))).collect())
-        }
+        Leaf::Table(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (k.to_string(), plain(v)))
+                .collect(),
+        ),
     }
 }
 
 /// The value of key `k` of a table.
-fn field<'a>(fields: &'a [(String, Node)], k: &str) -> Option<&'a Node> {
-    fields.iter().find(|(n, _)| n == k).map(|(_, n)| n)
+fn field<'a>(fields: &'a [(&'a str, Node<'a>)], k: &str) -> Option<&'a Node<'a>> {
+    fields.iter().find(|(n, _)| *n == k).map(|(_, n)| n)
 }

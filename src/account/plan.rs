@@ -8,6 +8,7 @@
 //! it saw of each resource it changes, so that a resource changed since is caught before
 //! any write.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
@@ -340,11 +341,15 @@ fn pair<'a>(section: Section, desired: &'a Desired, live: &'a LiveAccount) -> Re
 }
 
 /// The wanted form with destination names turned into IDs; names of destinations not made
-/// yet come back apart, and stand in the form as `NAME (new)`.
-fn resolved(
-    w: &Wanted,
+/// yet come back apart, and stand in the form as `NAME (new)`. Only a form naming
+/// destinations is copied (an account has thousands of the others).
+fn resolved<'w>(
+    w: &'w Wanted,
     dest_ids: &BTreeMap<&str, Option<&str>>,
-) -> (Map<String, Value>, Vec<String>) {
+) -> (Cow<'w, Map<String, Value>>, Vec<String>) {
+    if !w.form.contains_key("destination_ids") {
+        return (Cow::Borrowed(&w.form), Vec::new());
+    }
     let mut form = w.form.clone();
     let mut needs = Vec::new();
     if let Some(Value::Array(refs)) = form.get_mut("destination_ids") {
@@ -363,7 +368,7 @@ fn resolved(
         out.dedup();
         *refs = out.into_iter().map(Value::String).collect();
     }
-    (form, needs)
+    (Cow::Owned(form), needs)
 }
 
 fn create(w: &Wanted, form: &Map<String, Value>, needs: Vec<String>) -> Planned {
