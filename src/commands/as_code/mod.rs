@@ -41,6 +41,8 @@ pub async fn make_plan(
     let desired = desired::read(files)?;
     let client = ctx.management()?;
     let mut plan = plan_against(&client, &desired, prune).await?;
+    // As the account's in `plan_against`: left to the exit.
+    std::mem::forget(desired);
     plan.api = api_origin(ctx)?;
     Ok((client, plan))
 }
@@ -61,7 +63,11 @@ async fn plan_against(client: &Client, desired: &Desired, prune: bool) -> Result
         .map(|w| w.name.clone())
         .collect();
     let live = live::read(client, &sections, &edges).await?;
-    plan::make(desired, &live, prune, &sections)
+    let plan = plan::make(desired, &live, prune, &sections);
+    // The account's thousands of small maps are left to the process's exit, which frees
+    // them at once: freeing them one by one took a tenth of a plan's time (bench S14).
+    std::mem::forget(live);
+    plan
 }
 
 /// Prints a plan: a table or TSV for people, the plan itself as JSON for machines.
