@@ -226,6 +226,8 @@ async fn event_loop(
                     let action = handle(state, key);
                     match action {
                         Action::Quit => return Ok(()),
+                        // The terminal is given back and what was recorded said, as on `q`.
+                        Action::Interrupted => return Err(Error::Interrupted),
                         Action::Edit(id) => editing = Some(id),
                         other => act(ctx, client, term, state, &mut follower, other).await,
                     }
@@ -337,7 +339,7 @@ async fn act(
     action: Action,
 ) {
     let said = match action {
-        Action::None | Action::Quit | Action::Edit(_) => return,
+        Action::None | Action::Quit | Action::Interrupted | Action::Edit(_) => return,
         Action::Replay(id) if state.source == ShownSource::History => {
             let Some(kept) = state.get(&id).cloned() else {
                 return;

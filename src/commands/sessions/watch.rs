@@ -26,8 +26,9 @@ large fleet, to stay under the rate limit), and after an error less and less oft
 in the title. With --read-only (or read_only in the profile) every action key refuses. With --profiles or --all-profiles, each profile is
 read with its own settings (URL, key, rate, read_only) and a session's action goes to its own
 account; a read-only profile's rows refuse. On quit,
-what was done is printed on stderr; the exit code is 5 when an action failed. It needs a
-terminal: scripts use 'sessions list --json'.";
+what was done is printed on stderr; the exit code is 5 when an action failed. Ctrl-C and
+SIGTERM print the same, then exit 130 and 143 (interrupted). It needs a terminal: scripts use
+'sessions list --json'.";
 
 /// The shortest refresh interval `--every` takes.
 pub const MIN_EVERY: Duration = Duration::from_secs(1);
@@ -142,7 +143,7 @@ pub async fn watch(
     // Off a terminal nothing is read or sent, whatever else is wrong.
     watch_loop::check_terminal()?;
     let (accounts, watched) = accounts(ctx, which)?;
-    let state = watch_loop::run(WatchLaunch {
+    let (state, stopped) = watch_loop::run(WatchLaunch {
         accounts,
         selector,
         title: format!("sessions watch · {watched}"),
@@ -153,6 +154,10 @@ pub async fn watch(
     let tally = &state.tally;
     if let Some(line) = tally.summary() {
         ctx.printer.streams.err_line(&line);
+    }
+    // Ctrl-C (130) or SIGTERM (143) says how it ended, whatever was done.
+    if let Some(stop) = stopped {
+        return Err(stop);
     }
     if !tally.failed.is_empty() {
         return Err(Error::Partial {

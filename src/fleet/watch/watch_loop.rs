@@ -79,9 +79,13 @@ pub fn check_terminal() -> Result<()> {
     Ok(())
 }
 
-/// Runs the screen until the user quits; returns what was done (the summary's source).
-pub async fn run(launch: WatchLaunch) -> Result<WatchState> {
+/// Runs the screen until the user quits; returns what was done (the summary's source), and
+/// the error to end on when Ctrl-C or a stop signal ended it (130, 143) rather than `q`.
+pub async fn run(launch: WatchLaunch) -> Result<(WatchState, Option<Error>)> {
     check_terminal()?;
+    // A stop signal ends the screen as `q` does (the terminal given back, the summary
+    // printed), with its exit code; nothing is said over the screen meanwhile.
+    let _graceful = crate::interrupt::graceful_saying("");
     let read_only = launch.accounts.iter().all(|a| a.read_only);
     let mut state = WatchState::new(launch.selector.clone(), read_only);
     if !read_only {
@@ -98,7 +102,7 @@ pub async fn run(launch: WatchLaunch) -> Result<WatchState> {
     let result = event_loop(&launch, &mut term, &mut state).await;
     drop(term);
     drop(guard);
-    result.map(|()| state)
+    result.map(|stopped| (state, stopped))
 }
 
 /// Each account's sessions, in the order of the accounts.
@@ -109,11 +113,12 @@ type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 /// One session's answer: the command, the session, and why it failed.
 type SendAnswer = (SessionsVerb, String, std::result::Result<(), String>);
 
+/// Runs until `q` (`None`), or Ctrl-C or a stop signal (the error to end on).
 async fn event_loop(
     launch: &WatchLaunch,
     term: &mut Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>,
     state: &mut WatchState,
-) -> Result<()> {
+) -> Result<Option<Error>> {
     let accounts = &launch.accounts;
     let look = Look {
         color: launch.color,
@@ -128,7 +133,7 @@ async fn event_loop(
         term.draw(|f| watch_view::draw(f, state, look, &launch.title))
             .map_err(io_error)?;
         if crate::interrupt::requested() {
-            return Err(crate::interrupt::stop_error());
+            return Ok(Some(crate::interrupt::stop_error()));
         }
         if refresh.is_none() && Instant::now() >= next_refresh {
             refresh = Some(Box::pin(list_all(accounts)));
@@ -139,7 +144,8 @@ async fn event_loop(
                     let Some(key) = key_of(k) else { continue };
                     match handle(state, key) {
                         WatchAction::None => {}
-                        WatchAction::Quit => return Ok(()),
+                        WatchAction::Quit => return Ok(None),
+                        WatchAction::Interrupted => return Ok(Some(Error::Interrupted)),
                         WatchAction::Send(verb, ids) => {
                             let sessions = state.sessions(&ids);
                             for account in accounts {
@@ -161,7 +167,7 @@ async fn event_loop(
                 }
                 Some(Ok(_)) => {} // a resize: drawn again at the top of the loop
                 Some(Err(e)) => return Err(io_error(e)),
-                None => return Ok(()),
+                None => return Ok(None),
             },
             listed = async {
                 match refresh.as_mut() {
@@ -201,6 +207,8 @@ async fn event_loop(
                 state.answered(command, &id, result, &clock());
             }
             _ = tokio::time::sleep_until(next_refresh), if refresh.is_none() => {}
+            // Checked at the top of the loop.
+            () = crate::interrupt::stop_requested() => {}
         }
     }
 }

@@ -163,6 +163,9 @@ pub enum WatchAction {
     None,
     /// Quit.
     Quit,
+    /// Quit as a Ctrl-C does: the same summary, exit 130 (the terminal is in raw mode, so
+    /// Ctrl-C comes as a key, not as the signal).
+    Interrupted,
     /// Send this command to these sessions.
     Send(SessionsVerb, Vec<String>),
 }
@@ -452,7 +455,7 @@ impl WatchState {
 /// What `key` does to `state`, and what it asks of the event loop.
 pub fn handle(state: &mut WatchState, key: KeyPress) -> WatchAction {
     if key == KeyPress::CtrlC {
-        return WatchAction::Quit;
+        return WatchAction::Interrupted;
     }
     match std::mem::replace(&mut state.mode, WatchMode::List) {
         WatchMode::Help | WatchMode::Detail(_) => WatchAction::None,
