@@ -20,14 +20,17 @@ the other way) · space mark · a mark all shown · Enter details · r restart, 
 u update the marked (or the current) sessions, U rolling upgrade of them (update, wait 10 s,
 restart, wait, 5 at a time), asked first (y goes on) · ? help · q quit.
 
-New sessions and changed versions stand out; a session gone from the list stays, dimmed and
-labelled gone, for three refreshes. The list is refreshed every few seconds (less often for a
-large fleet, to stay under the rate limit), and after an error less and less often, the error
-in the title. With --read-only (or read_only in the profile) every action key refuses. With --profiles or --all-profiles, each profile is
-read with its own settings (URL, key, rate, read_only) and a session's action goes to its own
-account; a read-only profile's rows refuse. On quit,
-what was done is printed on stderr; the exit code is 5 when an action failed. Ctrl-C and
-SIGTERM print the same, then exit 130 and 143 (interrupted). It needs a terminal: scripts use
+New sessions and changed versions stand out; a session gone from the list
+stays, dimmed and labelled gone, for three refreshes. The list is refreshed
+every few seconds (less often for a large fleet, to stay under the rate
+limit), and after an error less and less often, the error in the title. With
+--read-only (or read_only in the profile) every action key refuses. With
+--profiles or --all-profiles, each profile is read with its own settings (URL,
+key, rate, read_only) and a session's action goes to its own account; a
+read-only profile's rows refuse, and a profile whose list fails keeps its rows
+and backs off alone, named in the title. On quit, what was done is printed on
+stderr; the exit code is 5 when an action failed. Ctrl-C and SIGTERM print the
+same, then exit 130 and 143 (interrupted). It needs a terminal: scripts use
 'sessions list --json'.";
 
 /// The shortest refresh interval `--every` takes.
