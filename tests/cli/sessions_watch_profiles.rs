@@ -297,3 +297,44 @@ fn a_second_profiles_key_echoed_by_its_server_is_redacted() {
         assert!(!all.contains(key), "a key reached the terminal");
     }
 }
+
+/// `-v` over several accounts: the trace is never drawn over the screen; it goes to a file
+/// named on stderr, where each account's requests show its own key redacted, never whole.
+#[test]
+fn verbose_traces_every_account_to_a_named_file_with_each_key_redacted() {
+    let w = two_accounts();
+    let mut term = watch(&w.env, &["--profiles", "a,b", "-v"]);
+    let screen = term.wait_until("both accounts' sessions", |s| {
+        s.contains("host-a1") && s.contains("host-b1")
+    });
+    for traced in ["> GET", "< 200", "authorization"] {
+        assert!(
+            !screen.contains(traced),
+            "the trace is on the screen:\n{screen}"
+        );
+    }
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    let after = term.screen();
+    let path = after
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("The --verbose trace is in "))
+        .unwrap_or_else(|| panic!("the trace file is not named:\n{after}"))
+        .trim()
+        .to_string();
+    let trace = std::fs::read_to_string(&path).expect("the trace file");
+    std::fs::remove_file(&path).ok();
+    for (url, key) in [(w.env.mock.url(), API_KEY), (w.other.url(), OTHER_KEY)] {
+        assert!(
+            trace.contains(&format!("> GET {url}/tunnel_sessions")),
+            "{trace}"
+        );
+        assert!(!trace.contains(key), "a key is in the trace");
+    }
+    for key in [API_KEY, OTHER_KEY] {
+        let shown = format!("> authorization: Bearer {}", redact(key));
+        assert!(trace.contains(&shown), "{shown} not in:\n{trace}");
+    }
+    let all = String::from_utf8_lossy(&term.output()).into_owned();
+    assert!(!all.contains(API_KEY) && !all.contains(OTHER_KEY));
+}

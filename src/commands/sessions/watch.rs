@@ -7,6 +7,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::fleet::select::Selector;
 use crate::fleet::watch::watch_loop::{self, Account, WatchLaunch};
+use crate::inspect::trace_aside::TraceAside;
 use crate::registry;
 
 /// The text after `sessions watch --help`'s options: examples and keys.
@@ -30,8 +31,8 @@ key, rate, read_only) and a session's action goes to its own account; a
 read-only profile's rows refuse, and a profile whose list fails keeps its rows
 and backs off alone, named in the title. On quit, what was done is printed on
 stderr; the exit code is 5 when an action failed. Ctrl-C and SIGTERM print the
-same, then exit 130 and 143 (interrupted). It needs a terminal: scripts use
-'sessions list --json'.";
+same, then exit 130 and 143 (interrupted). With -v the trace goes to a file,
+named on stderr. It needs a terminal: scripts use 'sessions list --json'.";
 
 /// The shortest refresh interval `--every` takes.
 pub const MIN_EVERY: Duration = Duration::from_secs(1);
@@ -146,14 +147,23 @@ pub async fn watch(
     // Off a terminal nothing is read or sent, whatever else is wrong.
     watch_loop::check_terminal()?;
     let (accounts, watched) = accounts(ctx, which)?;
-    let (state, stopped) = watch_loop::run(WatchLaunch {
+    // The trace would be drawn over the screen: it goes to a file, named before and after.
+    let trace = match ctx.settings.flags.verbose {
+        true => Some(TraceAside::start(&ctx.printer, "sessions watch")?),
+        false => None,
+    };
+    let ran = watch_loop::run(WatchLaunch {
         accounts,
         selector,
         title: format!("sessions watch · {watched}"),
         color: ctx.printer.color,
         every,
     })
-    .await?;
+    .await;
+    if let Some(trace) = trace {
+        trace.end(&ctx.printer);
+    }
+    let (state, stopped) = ran?;
     let tally = &state.tally;
     if let Some(line) = tally.summary() {
         ctx.printer.streams.err_line(&line);
