@@ -238,7 +238,7 @@ pub struct GlobalArgs {
     pub rate: Option<crate::ratelimit::RateSetting>,
 
     /// Refuse every command that changes sessions (restart, stop, update, upgrade, the
-    /// actions of `sessions watch`)
+    /// actions of `sessions watch`, `api` with any method but GET)
     #[arg(
         long,
         global = true,

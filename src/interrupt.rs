@@ -7,12 +7,19 @@
 //! at once. The exit code says which signal ended the run, as a shell would: 130 for SIGINT,
 //! 143 for SIGTERM.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, AtomicUsize, Ordering};
+
+use tokio::sync::Notify;
 
 use crate::error::Error;
 
-static GRACEFUL: AtomicBool = AtomicBool::new(false);
+/// The graceful guards alive: a bulk operation runs inside a command that is graceful itself
+/// (a rolling upgrade's batches, the actions of `sessions watch`), and the inner one ending
+/// must not end the outer one's.
+static GRACEFUL: AtomicUsize = AtomicUsize::new(0);
 static REQUESTED: AtomicBool = AtomicBool::new(false);
+/// Wakes those waiting in [`stop_requested`] when a graceful stop is asked for.
+static STOP_ASKED: Notify = Notify::const_new();
 /// The last stop signal received: 0 (none), [`SIGINT`] or [`SIGTERM`].
 static LAST: AtomicU8 = AtomicU8::new(0);
 
@@ -30,7 +37,7 @@ pub struct GracefulGuard(());
 
 impl Drop for GracefulGuard {
     fn drop(&mut self) {
-        GRACEFUL.store(false, Ordering::SeqCst);
+        GRACEFUL.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -47,18 +54,35 @@ pub fn graceful() -> GracefulGuard {
 }
 
 /// Enters graceful mode; the first stop signal says `note` (what happens now), or nothing
-/// when it is empty.
+/// when it is empty. Inside another graceful guard the outer one's note stays: the command
+/// that owns the terminal says what a stop does (a full-screen view wants nothing said).
 pub fn graceful_saying(note: &'static str) -> GracefulGuard {
-    if let Ok(mut n) = NOTE.lock() {
-        *n = note;
+    if GRACEFUL.fetch_add(1, Ordering::SeqCst) == 0 {
+        if let Ok(mut n) = NOTE.lock() {
+            *n = note;
+        }
     }
-    GRACEFUL.store(true, Ordering::SeqCst);
     GracefulGuard(())
 }
 
 /// Has a graceful stop been asked for?
 pub fn requested() -> bool {
     REQUESTED.load(Ordering::SeqCst)
+}
+
+/// Resolves once a graceful stop has been asked for (at once if it already was): an event
+/// loop waiting for keys and timers wakes to end as its quit key does.
+pub async fn stop_requested() {
+    loop {
+        let asked = STOP_ASKED.notified();
+        tokio::pin!(asked);
+        // Registered before the check, so a stop asked in between still wakes it.
+        asked.as_mut().enable();
+        if requested() {
+            return;
+        }
+        asked.await;
+    }
 }
 
 /// The error to end on after a graceful stop: it carries the exit code of the last signal
@@ -144,7 +168,8 @@ pub async fn hard_stop() -> Error {
     loop {
         let signal = signals.next().await;
         LAST.store(signal, Ordering::SeqCst);
-        if GRACEFUL.load(Ordering::SeqCst) && !REQUESTED.swap(true, Ordering::SeqCst) {
+        if GRACEFUL.load(Ordering::SeqCst) > 0 && !REQUESTED.swap(true, Ordering::SeqCst) {
+            STOP_ASKED.notify_waiters();
             let note = NOTE.lock().map_or(BULK_NOTE, |n| *n);
             // An empty note: the command says it stops itself (below its spinner's line).
             if !note.is_empty() {

@@ -82,7 +82,7 @@ fn table() -> &'static [(&'static str, Scope)] {
             ("history_file", of(Reaches::Agent, "history_file")),
             ("rate", of(Reaches::Management, "rate")),
             ("read_only", {
-                let mut paths = vec!["sessions".to_string()];
+                let mut paths = vec!["sessions".to_string(), "api".to_string()];
                 paths.extend(settings("read_only"));
                 Scope::In(paths, Vec::new())
             }),

@@ -19,7 +19,9 @@ use crate::output::columns::RAW;
   tunnelctl api PATCH /ip_policies/ipp_2Qm… --input patch.json
   tunnelctl api DELETE /ip_policies/ipp_2Qm…
 
-Fields (-f, -F) form the JSON body; on GET and DELETE they become query parameters.")]
+Fields (-f, -F) form the JSON body; on GET and DELETE they become query parameters.
+Under --read-only (or read_only in the profile) only GET is sent: any other method may
+change sessions (POST /tunnel_sessions/ID/restart) and is refused, exit 2.")]
 pub struct ApiArgs {
     /// GET, POST, PUT, PATCH or DELETE
     #[arg(value_parser = parse_method)]
@@ -81,6 +83,12 @@ impl super::Group for ApiArgs {
 
 /// Runs `api`.
 pub async fn run(args: ApiArgs, ctx: &Context) -> crate::error::CommandResult {
+    // Read-only means "change nothing": every method but GET may change sessions (a restart,
+    // a stop, an update are POSTs), so each is refused before anything is read or sent.
+    if args.method != Method::GET && super::sessions::read_only(ctx)?.is_some() {
+        let changes = format!("'api {}' may change sessions", args.method);
+        return Err(super::sessions::read_only_refusal(ctx, &changes)?.into());
+    }
     let mut fields = Map::new();
     for (k, v) in args.fields.into_iter().chain(args.typed) {
         if fields.insert(k.clone(), v).is_some() {

@@ -269,7 +269,11 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
         | SessionsCommand::Upgrade { .. }
             if read_only(ctx)?.is_some() =>
         {
-            Err(read_only_refusal(ctx, args.command.verb())?)
+            let verb = args.command.verb();
+            Err(read_only_refusal(
+                ctx,
+                &format!("'sessions {verb}' changes sessions"),
+            )?)
         }
         SessionsCommand::Restart { fleet, wait } => {
             agent_command(ctx, &fleet, AgentCommand::Restart, wait).await
@@ -370,11 +374,12 @@ pub(super) fn read_only(ctx: &Context) -> Result<Option<crate::settings::Source>
     Ok(r.value.then(|| r.source.clone()))
 }
 
-/// The refusal of `sessions VERB` in read-only, naming where read-only was set.
-fn read_only_refusal(ctx: &Context, verb: &str) -> Result<crate::error::Error> {
+/// The refusal in read-only of a command that `changes` (what it does, e.g. "'sessions
+/// restart' changes sessions"), naming where read-only was set.
+pub(super) fn read_only_refusal(ctx: &Context, changes: &str) -> Result<crate::error::Error> {
     let source = read_only(ctx)?.unwrap_or(crate::settings::Source::Default);
     Ok(crate::error::Error::Usage(format!(
-        "'sessions {verb}' changes sessions and read-only is on (read_only from {source}): \
+        "{changes} and read-only is on (read_only from {source}): \
          nothing was sent; run it without --read-only, TUNNELCTL_READ_ONLY or the profile's read_only"
     )))
 }

@@ -27,7 +27,7 @@ const KEYS: &[(&str, &str)] = &[
     ("x", "delete every capture (asks first)"),
     ("p", "pause or resume live updates"),
     ("Esc", "back from the detail; clear the filter; quit"),
-    ("q Ctrl-C", "quit"),
+    ("q Ctrl-C", "quit (Ctrl-C exits 130, as interrupted)"),
 ];
 
 /// What `r`, `e`, `x` and `p` do in the history (`--history`).

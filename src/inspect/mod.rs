@@ -5,7 +5,8 @@
 //! captures [`kept`] within a memory budget; [`run`] is the thin event loop around them (the
 //! terminal, the agent through the one capture follower [`crate::capture::follow`], the
 //! keys); [`screen`] draws the state, with its parts in `exchange_list`,
-//! [`detail_pane`], `help_overlay` and `bottom`, coloured by `theme`. A capture is the one typed
+//! [`detail_pane`], `help_overlay` and `bottom`, coloured by `theme`; with `--verbose` the
+//! trace goes aside to a file ([`trace_aside`], which `sessions watch` uses too). A capture is the one typed
 //! [`crate::capture::Exchange`], kept without its JSON text.
 
 mod bottom;
@@ -20,3 +21,4 @@ pub mod screen;
 #[cfg(test)]
 mod tests;
 mod theme;
+pub mod trace_aside;

@@ -49,6 +49,9 @@ pub enum Action {
     None,
     /// Leave the inspector.
     Quit,
+    /// Leave the inspector as a Ctrl-C does: exit 130, as any interrupted command (in raw
+    /// mode Ctrl-C comes as a key, not as the signal).
+    Interrupted,
     /// Replay this capture through the agent.
     Replay(String),
     /// Copy this capture as a curl command.
@@ -473,7 +476,7 @@ impl State {
 /// What a key does: changes the state and says what the event loop must do.
 pub fn handle(s: &mut State, key: KeyPress) -> Action {
     if key == KeyPress::CtrlC {
-        return Action::Quit;
+        return Action::Interrupted;
     }
     match s.mode {
         Mode::Help => {
@@ -759,7 +762,7 @@ mod tests {
             Action::None,
             "Esc closes the help"
         );
-        assert_eq!(handle(&mut s, KeyPress::CtrlC), Action::Quit);
+        assert_eq!(handle(&mut s, KeyPress::CtrlC), Action::Interrupted);
         assert_eq!(handle(&mut s, KeyPress::Char('q')), Action::Quit);
         let mut empty = State::new("u");
         assert_eq!(handle(&mut empty, KeyPress::Char('r')), Action::None);

@@ -15,6 +15,7 @@ use tokio::time::Instant;
 
 use super::model::{handle, Action, Agent, KeyPress, ShownSource, State};
 use super::screen::Screen;
+use super::trace_aside::TraceAside;
 use crate::agent;
 use crate::capture::curl;
 use crate::capture::filter::Query;
@@ -113,16 +114,10 @@ pub async fn run(
     // with its exit code.
     let _graceful = crate::interrupt::graceful_saying("");
     let mut screen = Screen::new(ctx.printer.color);
-    // The trace would be drawn over the screen: it goes to a file, named before and after.
     let trace = match ctx.verbose {
-        true => Some(trace_file(ctx.printer)?),
+        true => Some(TraceAside::start(ctx.printer, "the inspector")?),
         false => None,
     };
-    let diverted = trace
-        .as_ref()
-        .map(|(file, _)| file.try_clone().map(crate::http::trace::divert))
-        .transpose()
-        .map_err(|e| Error::Io(format!("could not open the trace file: {e}")))?;
     let guard = TerminalGuard::enter()?;
     // A frame goes out in one write (stdout alone would flush it in pieces of a kilobyte,
     // and a terminal could show half a frame).
@@ -139,36 +134,13 @@ pub async fn run(
     .await;
     drop(term);
     drop(guard);
-    drop(diverted);
-    if let Some((_, path)) = &trace {
-        ctx.printer
-            .streams
-            .err_line(&format!("The --verbose trace is in {}", path.display()));
+    if let Some(trace) = trace {
+        trace.end(ctx.printer);
     }
     if let Some(r) = recorder {
         ctx.printer.note(&r.into_inner().summary()?.1);
     }
     result
-}
-
-/// A new file (0600, in the temporary folder) for the `--verbose` trace while the inspector
-/// runs, said on stderr.
-fn trace_file(printer: &Printer) -> Result<(std::fs::File, std::path::PathBuf)> {
-    let (file, path) = tempfile::Builder::new()
-        .prefix("tunnelctl-trace-")
-        .suffix(".log")
-        .tempfile()
-        .and_then(|f| f.keep().map_err(|e| e.error))
-        .map_err(|e| {
-            Error::Io(format!(
-                "could not create a file for the --verbose trace: {e}"
-            ))
-        })?;
-    printer.streams.err_line(&format!(
-        "The --verbose trace goes to {} while the inspector runs",
-        path.display()
-    ));
-    Ok((file, path))
 }
 
 type Poll<'a> = Pin<Box<dyn Future<Output = Fetched> + 'a>>;
@@ -226,6 +198,8 @@ async fn event_loop(
                     let action = handle(state, key);
                     match action {
                         Action::Quit => return Ok(()),
+                        // The terminal is given back and what was recorded said, as on `q`.
+                        Action::Interrupted => return Err(Error::Interrupted),
                         Action::Edit(id) => editing = Some(id),
                         other => act(ctx, client, term, state, &mut follower, other).await,
                     }
@@ -337,7 +311,7 @@ async fn act(
     action: Action,
 ) {
     let said = match action {
-        Action::None | Action::Quit | Action::Edit(_) => return,
+        Action::None | Action::Quit | Action::Interrupted | Action::Edit(_) => return,
         Action::Replay(id) if state.source == ShownSource::History => {
             let Some(kept) = state.get(&id).cloned() else {
                 return;

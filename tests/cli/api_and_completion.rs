@@ -115,6 +115,62 @@ fn api_refuses_bad_input_before_sending() {
     env.run(&["api", "GET", "/nope"]).code(4);
 }
 
+/// Read-only means "change nothing": under its flag, its variable or the profile's key, `api`
+/// refuses every method but GET (a session's restart, stop or update is a POST), exit 2, with
+/// nothing read from stdin and nothing sent; GET still goes through.
+#[test]
+fn api_under_read_only_refuses_every_method_but_get_and_sends_nothing() {
+    let env = Env::new();
+    let ids = common::strings(&env.seed(json!({"sessions": [{"os": "linux"}]}))["sessions"]);
+    let session = format!("/tunnel_sessions/{}", ids[0]);
+    let writes: [(&str, String); 6] = [
+        ("POST", format!("{session}/restart")),
+        ("POST", format!("{session}/stop")),
+        ("POST", format!("{session}/update")),
+        ("post", "/ip_policies".to_string()),
+        ("PATCH", "/ip_policies/ipp_1".to_string()),
+        ("DELETE", "/ip_policies/ipp_1".to_string()),
+    ];
+    let read_only = |way: &str| {
+        let mut cmd = env.cmd();
+        match way {
+            "flag" => cmd.arg("--read-only"),
+            "env" => cmd.env(tunnelctl::registry::env::READ_ONLY, "true"),
+            _ => &mut cmd,
+        };
+        cmd
+    };
+    for way in ["flag", "env", "profile"] {
+        env.write_config(if way == "profile" {
+            "[default]\nread_only = \"true\"\n"
+        } else {
+            ""
+        });
+        for (method, path) in &writes {
+            let out = run(read_only(way)
+                .args(["api", method, path, "--input", "-"])
+                .write_stdin("{}"));
+            out.code(2)
+                .says(&format!(
+                    "'api {}' may change sessions",
+                    method.to_uppercase()
+                ))
+                .says("read-only is on")
+                .says("nothing was sent");
+            assert!(env.requests().is_empty(), "{way} {method} {path}");
+        }
+        let out = run(read_only(way).args(["api", "GET", &session]));
+        out.ok();
+        assert_eq!(out.json()["id"], ids[0].as_str(), "{way}: GET is sent");
+        env.mock.clear_requests();
+    }
+    // Off, the restart goes through.
+    env.write_config("");
+    env.run(&["api", "POST", &format!("{session}/restart")])
+        .ok();
+    assert_eq!(common::only_write(&env).path, format!("{session}/restart"));
+}
+
 #[test]
 fn completion_lists_live_ids() {
     let env = Env::new();

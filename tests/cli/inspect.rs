@@ -180,9 +180,28 @@ fn clear_asks_first_then_empties_the_agent() {
     term.wait_for("0 captured");
     let list = env.local(&["requests", "list", "--json"]);
     assert_eq!(list.json(), serde_json::json!([]));
-    term.send(keys::CTRL_C);
+    term.send("q");
     assert_eq!(term.wait_exit(), 0);
     term.assert_restored();
+}
+
+/// Ctrl-C (a key: the inspector's terminal is in raw mode) ends it as `q` does, the terminal
+/// given back and what `--record` kept said, but with the exit code of an interrupted command
+/// (130), as CLI.md and `sessions watch` have it.
+#[test]
+fn ctrl_c_gives_the_terminal_back_says_what_was_kept_and_exits_130() {
+    let env = Env::new();
+    env.mock
+        .seed_captures(serde_json::json!([{"method": "GET", "uri": "/kept"}]));
+    let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], &["--record"]);
+    cmd.env("TUNNELCTL_HISTORY_FILE", env.dir.path().join("h.sqlite3"));
+    let mut term = Pty::spawn(&cmd, 24, 80);
+    term.wait_for("/kept");
+    term.send(keys::CTRL_C);
+    assert_eq!(term.wait_exit(), 130, "{}", term.screen());
+    term.assert_restored();
+    term.wait_for("Kept 1 new capture(s)");
+    term.wait_for("interrupted");
 }
 
 #[test]

@@ -243,21 +243,33 @@ fn a_429_and_a_500_during_refresh_are_shown_and_recovered_from() {
     assert_eq!(term.wait_exit(), 0);
 }
 
+/// Ctrl-C (a key: the screen's terminal is in raw mode), a SIGINT sent with kill and SIGTERM
+/// end the screen as `q` does, the terminal given back and the summary printed, but with the
+/// exit code of an interrupted command (CLI.md: 130, 143), whatever was done before.
 #[test]
-fn ctrl_c_and_sigterm_give_the_terminal_back() {
-    let env = Env::new();
-    let ids = seed(&env);
-    let mut term = watch(&env, &[], &[], 24, 80);
-    term.wait_for(&ids[0]);
-    term.send("\x03");
-    assert_eq!(term.wait_exit(), 0);
-    term.assert_restored();
-    let mut term = watch(&env, &[], &[], 24, 80);
-    term.wait_for(&ids[0]);
-    // SAFETY: kill sends a signal to the child this test started.
-    unsafe { libc::kill(term.pid() as i32, libc::SIGTERM) };
-    assert_eq!(term.wait_exit(), 143);
-    term.assert_restored();
+fn ctrl_c_and_sigterm_give_the_terminal_back_print_the_summary_and_exit_130_or_143() {
+    for (stop, code) in [("Ctrl-C", 130), ("SIGINT", 130), ("SIGTERM", 143)] {
+        let env = Env::new();
+        let ids = seed(&env);
+        let mut term = watch(&env, &[], &["--region", "us"], 24, 80);
+        term.wait_for(&ids[2]);
+        term.send("u");
+        term.wait_for("Update the agent of 1 session(s)?");
+        term.send("y");
+        term.wait_for("updated ✓");
+        match stop {
+            "Ctrl-C" => {
+                term.send("\x03");
+            }
+            // SAFETY: kill sends a signal to the child this test started.
+            "SIGINT" => assert_eq!(unsafe { libc::kill(term.pid() as i32, libc::SIGINT) }, 0),
+            _ => assert_eq!(unsafe { libc::kill(term.pid() as i32, libc::SIGTERM) }, 0),
+        }
+        assert_eq!(term.wait_exit(), code, "{stop}:\n{}", term.screen());
+        term.assert_restored();
+        term.wait_for("restarted 0, stopped 0, updated 1, upgraded 0, failed 0");
+        assert_eq!(posts(&env).len(), 1, "{stop}: the one update, nothing more");
+    }
 }
 
 #[test]

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use crate::common::pty::Pty;
 use crate::common::{strings, wait_until, Env, API_KEY};
+use tunnelctl::secrets::redact;
 use tunnelctl_mock::{Mock, MockOptions, RecordedRequest};
 
 /// The second account's key: another one than [`API_KEY`], which its emulator refuses.
@@ -214,4 +215,126 @@ fn an_unknown_profile_or_no_config_file_exits_3_before_any_request() {
     term.wait_for("has no profiles to watch");
     assert!(w.env.requests().is_empty(), "nothing sent to a");
     assert!(w.other.requests().is_empty(), "nothing sent to b");
+}
+
+/// The list requests an emulator received.
+fn lists(requests: Vec<RecordedRequest>) -> usize {
+    requests
+        .iter()
+        .filter(|r| r.method == "GET" && r.path == "/tunnel_sessions")
+        .count()
+}
+
+/// Issue 36: one account's list failing does not fail the refresh. Its rows stay (none gone),
+/// the title names its profile and the error, and it backs off alone: the other account goes
+/// on being listed every second (a session that appears there is shown new), far more often
+/// than the failing one.
+#[test]
+fn one_account_failing_keeps_its_rows_and_backs_off_alone_while_the_other_refreshes() {
+    let w = two_accounts();
+    let mut term = watch(&w.env, &["--profiles", "a,b"]);
+    term.wait_until("both accounts' sessions", |s| {
+        s.contains("host-a1") && s.contains("host-b1")
+    });
+    w.other
+        .inject(json!({"method": "GET", "path": "/tunnel_sessions", "status": 500}));
+    let screen = term.wait_until("b's error in the title", |s| {
+        s.contains("refresh failed: profile b:")
+    });
+    let bottom = screen.lines().rfind(|l| !l.trim().is_empty()).unwrap();
+    assert!(
+        bottom.contains("500"),
+        "the error on the bottom line:\n{screen}"
+    );
+    w.env.mock.clear_requests();
+    w.other.clear_requests();
+    let added = strings(
+        &w.env.seed(json!({"sessions": [
+            {"region": "eu", "os": "linux", "metadata": "host-a-new"}
+        ]}))["sessions"],
+    );
+    let screen = term.wait_until("a's new session", |s| {
+        s.lines()
+            .any(|l| l.contains(added[0].as_str()) && l.contains("new"))
+    });
+    for id in w.b.iter().chain(&w.a) {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(id.as_str()))
+            .unwrap_or_else(|| panic!("{id} is kept:\n{screen}"));
+        assert!(!line.contains("gone"), "{line}");
+    }
+    assert!(screen.contains("profile b:"), "b still fails:\n{screen}");
+    // b backs off (2 s, 4 s, ...) while a is listed every second.
+    wait_until("six lists of a", || lists(w.env.requests()) >= 6);
+    let (a, b) = (lists(w.env.requests()), lists(w.other.requests()));
+    assert!(b * 2 <= a, "b listed {b} times, a {a} times");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    term.assert_restored();
+}
+
+/// Every watched profile's key is a secret of the run, not only the current profile's: a
+/// failing account whose server quotes the key it was sent shows the error with the key
+/// redacted, on the screen and in what is left on the terminal after quitting.
+#[test]
+fn a_second_profiles_key_echoed_by_its_server_is_redacted() {
+    let w = two_accounts();
+    w.other.inject(json!({
+        "method": "GET", "path": "/tunnel_sessions", "status": 500,
+        "body": json!({"error_code": "ERR_NGROK_999", "status_code": 500,
+                       "msg": format!("no account for the key {OTHER_KEY}"), "details": {}})
+            .to_string()
+    }));
+    let mut term = watch(&w.env, &["--profiles", "a,b"]);
+    let screen = term.wait_until("b's error", |s| s.contains("no account for the key"));
+    assert!(screen.contains(&redact(OTHER_KEY)), "{screen}");
+    assert!(screen.contains("host-a1"), "a is listed:\n{screen}");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    let all = String::from_utf8_lossy(&term.output()).into_owned();
+    for key in [OTHER_KEY, API_KEY] {
+        assert!(!all.contains(key), "a key reached the terminal");
+    }
+}
+
+/// `-v` over several accounts: the trace is never drawn over the screen; it goes to a file
+/// named on stderr, where each account's requests show its own key redacted, never whole.
+#[test]
+fn verbose_traces_every_account_to_a_named_file_with_each_key_redacted() {
+    let w = two_accounts();
+    let mut term = watch(&w.env, &["--profiles", "a,b", "-v"]);
+    let screen = term.wait_until("both accounts' sessions", |s| {
+        s.contains("host-a1") && s.contains("host-b1")
+    });
+    for traced in ["> GET", "< 200", "authorization"] {
+        assert!(
+            !screen.contains(traced),
+            "the trace is on the screen:\n{screen}"
+        );
+    }
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    let after = term.screen();
+    let path = after
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("The --verbose trace is in "))
+        .unwrap_or_else(|| panic!("the trace file is not named:\n{after}"))
+        .trim()
+        .to_string();
+    let trace = std::fs::read_to_string(&path).expect("the trace file");
+    std::fs::remove_file(&path).ok();
+    for (url, key) in [(w.env.mock.url(), API_KEY), (w.other.url(), OTHER_KEY)] {
+        assert!(
+            trace.contains(&format!("> GET {url}/tunnel_sessions")),
+            "{trace}"
+        );
+        assert!(!trace.contains(key), "a key is in the trace");
+    }
+    for key in [API_KEY, OTHER_KEY] {
+        let shown = format!("> authorization: Bearer {}", redact(key));
+        assert!(trace.contains(&shown), "{shown} not in:\n{trace}");
+    }
+    let all = String::from_utf8_lossy(&term.output()).into_owned();
+    assert!(!all.contains(API_KEY) && !all.contains(OTHER_KEY));
 }

@@ -61,7 +61,8 @@ enum LocalCommand {
 
 Keys: arrows or j/k, PgUp/PgDn, g/G (g: up to ↑ new), Enter (list/detail), Tab
 (request/response), / filter, r replay, c copy as curl, s save the request, x clear all,
-p pause, ? help; Esc goes back from the detail, then clears a filter, then quits; q quits.
+p pause, ? help; Esc goes back from the detail, then clears a filter, then quits; q quits
+(Ctrl-C too, with exit 130).
 A row marked ! has a webhook signature the handler will refuse (invalid or expired; the
 detail says which); the filter word sig:invalid (valid, expired, unsigned, no-secret) finds
 them.

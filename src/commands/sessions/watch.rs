@@ -7,6 +7,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::fleet::select::Selector;
 use crate::fleet::watch::watch_loop::{self, Account, WatchLaunch};
+use crate::inspect::trace_aside::TraceAside;
 use crate::registry;
 
 /// The text after `sessions watch --help`'s options: examples and keys.
@@ -20,14 +21,18 @@ the other way) · space mark · a mark all shown · Enter details · r restart, 
 u update the marked (or the current) sessions, U rolling upgrade of them (update, wait 10 s,
 restart, wait, 5 at a time), asked first (y goes on) · ? help · q quit.
 
-New sessions and changed versions stand out; a session gone from the list stays, dimmed and
-labelled gone, for three refreshes. The list is refreshed every few seconds (less often for a
-large fleet, to stay under the rate limit), and after an error less and less often, the error
-in the title. With --read-only (or read_only in the profile) every action key refuses. With --profiles or --all-profiles, each profile is
-read with its own settings (URL, key, rate, read_only) and a session's action goes to its own
-account; a read-only profile's rows refuse. On quit,
-what was done is printed on stderr; the exit code is 5 when an action failed. It needs a
-terminal: scripts use 'sessions list --json'.";
+New sessions and changed versions stand out; a session gone from the list
+stays, dimmed and labelled gone, for three refreshes. The list is refreshed
+every few seconds (less often for a large fleet, to stay under the rate
+limit), and after an error less and less often, the error in the title. With
+--read-only (or read_only in the profile) every action key refuses. With
+--profiles or --all-profiles, each profile is read with its own settings (URL,
+key, rate, read_only) and a session's action goes to its own account; a
+read-only profile's rows refuse, and a profile whose list fails keeps its rows
+and backs off alone, named in the title. On quit, what was done is printed on
+stderr; the exit code is 5 when an action failed. Ctrl-C and SIGTERM print the
+same, then exit 130 and 143 (interrupted). With -v the trace goes to a file,
+named on stderr. It needs a terminal: scripts use 'sessions list --json'.";
 
 /// The shortest refresh interval `--every` takes.
 pub const MIN_EVERY: Duration = Duration::from_secs(1);
@@ -142,17 +147,30 @@ pub async fn watch(
     // Off a terminal nothing is read or sent, whatever else is wrong.
     watch_loop::check_terminal()?;
     let (accounts, watched) = accounts(ctx, which)?;
-    let state = watch_loop::run(WatchLaunch {
+    // The trace would be drawn over the screen: it goes to a file, named before and after.
+    let trace = match ctx.settings.flags.verbose {
+        true => Some(TraceAside::start(&ctx.printer, "sessions watch")?),
+        false => None,
+    };
+    let ran = watch_loop::run(WatchLaunch {
         accounts,
         selector,
         title: format!("sessions watch · {watched}"),
         color: ctx.printer.color,
         every,
     })
-    .await?;
+    .await;
+    if let Some(trace) = trace {
+        trace.end(&ctx.printer);
+    }
+    let (state, stopped) = ran?;
     let tally = &state.tally;
     if let Some(line) = tally.summary() {
         ctx.printer.streams.err_line(&line);
+    }
+    // Ctrl-C (130) or SIGTERM (143) says how it ended, whatever was done.
+    if let Some(stop) = stopped {
+        return Err(stop);
     }
     if !tally.failed.is_empty() {
         return Err(Error::Partial {

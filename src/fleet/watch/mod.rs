@@ -2,9 +2,11 @@
 //!
 //! [`watch_model`] is the state and what each key does (pure: no terminal, no network), with
 //! the `/` filter in [`watch_filter`] and the columns in [`session_columns`]; [`watch_view`]
-//! draws it; [`watch_loop`] is the event loop around them, on the inspector's terminal layer.
+//! draws it; [`watch_loop`] is the event loop around them, on the inspector's terminal layer,
+//! listing each account on its own pace ([`refresh_pace`]).
 //! The command hands it a client and settled choices ([`watch_loop::WatchLaunch`]).
 
+pub mod refresh_pace;
 pub mod session_columns;
 pub mod watch_filter;
 pub mod watch_loop;

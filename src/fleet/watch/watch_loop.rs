@@ -19,6 +19,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::refresh_pace::{self, Pace};
 use super::session_columns::{row_key, PROFILE_FIELD};
 use super::watch_model::{handle, SessionsVerb, WatchAction, WatchState};
 use super::watch_view::{self, Look};
@@ -32,13 +33,6 @@ use crate::fleet::upgrade::{self, Plan, Progress, UpgradeStep};
 use crate::fleet::wait;
 use crate::inspect::run::{io_error, key_of, TerminalGuard, FRAME_BYTES};
 
-/// The longest wait after failed refreshes.
-const MAX_BACKOFF: Duration = Duration::from_secs(60);
-/// Sessions a page of the list holds: a refresh of N sessions costs N / this requests.
-const PAGE: usize = 100;
-/// The service's rate limit, requests per second (120 a minute); a refresh spends at most
-/// half of it, leaving the rest to actions and to other commands.
-const RATE_PER_SECOND: f64 = 2.0;
 /// Requests of one action batch at once.
 const PARALLEL: usize = 4;
 
@@ -79,9 +73,13 @@ pub fn check_terminal() -> Result<()> {
     Ok(())
 }
 
-/// Runs the screen until the user quits; returns what was done (the summary's source).
-pub async fn run(launch: WatchLaunch) -> Result<WatchState> {
+/// Runs the screen until the user quits; returns what was done (the summary's source), and
+/// the error to end on when Ctrl-C or a stop signal ended it (130, 143) rather than `q`.
+pub async fn run(launch: WatchLaunch) -> Result<(WatchState, Option<Error>)> {
     check_terminal()?;
+    // A stop signal ends the screen as `q` does (the terminal given back, the summary
+    // printed), with its exit code; nothing is said over the screen meanwhile.
+    let _graceful = crate::interrupt::graceful_saying("");
     let read_only = launch.accounts.iter().all(|a| a.read_only);
     let mut state = WatchState::new(launch.selector.clone(), read_only);
     if !read_only {
@@ -98,40 +96,43 @@ pub async fn run(launch: WatchLaunch) -> Result<WatchState> {
     let result = event_loop(&launch, &mut term, &mut state).await;
     drop(term);
     drop(guard);
-    result.map(|()| state)
+    result.map(|stopped| (state, stopped))
 }
 
-/// Each account's sessions, in the order of the accounts.
-type Listed = Vec<Vec<Value>>;
-type Refresh<'a> = Pin<Box<dyn Future<Output = std::result::Result<Listed, String>> + 'a>>;
+/// The accounts listed in one refresh, each by its place, with its sessions or why not.
+type Listed = Vec<(usize, std::result::Result<Vec<Value>, String>)>;
+type Refresh<'a> = Pin<Box<dyn Future<Output = Listed> + 'a>>;
 type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
 /// One session's answer: the command, the session, and why it failed.
 type SendAnswer = (SessionsVerb, String, std::result::Result<(), String>);
 
+/// Runs until `q` (`None`), or Ctrl-C or a stop signal (the error to end on).
 async fn event_loop(
     launch: &WatchLaunch,
     term: &mut Terminal<CrosstermBackend<BufWriter<std::io::Stdout>>>,
     state: &mut WatchState,
-) -> Result<()> {
+) -> Result<Option<Error>> {
     let accounts = &launch.accounts;
     let look = Look {
         color: launch.color,
     };
     let mut events = EventStream::new();
     let mut refresh: Option<Refresh<'_>> = None;
+    let mut paces: Vec<Pace> = accounts.iter().map(|_| Pace::new(launch.every)).collect();
     let mut next_refresh = Instant::now();
-    let mut backoff = launch.every;
     let mut batches: FuturesUnordered<Batch<'_>> = FuturesUnordered::new();
     let (tx, mut answers) = mpsc::unbounded_channel::<SendAnswer>();
     loop {
         term.draw(|f| watch_view::draw(f, state, look, &launch.title))
             .map_err(io_error)?;
         if crate::interrupt::requested() {
-            return Err(crate::interrupt::stop_error());
+            return Ok(Some(crate::interrupt::stop_error()));
         }
         if refresh.is_none() && Instant::now() >= next_refresh {
-            refresh = Some(Box::pin(list_all(accounts)));
+            let now = Instant::now();
+            let due: Vec<usize> = (0..accounts.len()).filter(|&i| paces[i].due(now)).collect();
+            refresh = Some(Box::pin(list_all(accounts, due)));
         }
         tokio::select! {
             ev = events.next() => match ev {
@@ -139,7 +140,8 @@ async fn event_loop(
                     let Some(key) = key_of(k) else { continue };
                     match handle(state, key) {
                         WatchAction::None => {}
-                        WatchAction::Quit => return Ok(()),
+                        WatchAction::Quit => return Ok(None),
+                        WatchAction::Interrupted => return Ok(Some(Error::Interrupted)),
                         WatchAction::Send(verb, ids) => {
                             let sessions = state.sessions(&ids);
                             for account in accounts {
@@ -161,7 +163,7 @@ async fn event_loop(
                 }
                 Some(Ok(_)) => {} // a resize: drawn again at the top of the loop
                 Some(Err(e)) => return Err(io_error(e)),
-                None => return Ok(()),
+                None => return Ok(None),
             },
             listed = async {
                 match refresh.as_mut() {
@@ -170,67 +172,91 @@ async fn event_loop(
                 }
             }, if refresh.is_some() => {
                 refresh = None;
-                let wait = match listed {
-                    Ok(list) => {
-                        backoff = launch.every;
-                        // Each account has its own rate limit: the largest sets the pace.
-                        let pages = list
-                            .iter()
-                            .map(|sessions| sessions.len().div_ceil(PAGE))
-                            .max()
-                            .unwrap_or(0)
-                            .max(1);
-                        state.refreshed(list.into_iter().flatten().collect(), &clock());
-                        launch
-                            .every
-                            .max(Duration::from_secs_f64(pages as f64 / (RATE_PER_SECOND / 2.0)))
-                    }
-                    Err(e) => {
-                        backoff = (backoff * 2).min(MAX_BACKOFF);
-                        state.refresh_failed(format!(
-                            "{e} (again in {}s)",
-                            backoff.as_secs()
-                        ));
-                        backoff
-                    }
-                };
-                next_refresh = Instant::now() + wait;
+                took(accounts, &mut paces, listed, launch.every, state);
+                next_refresh = refresh_pace::next_due(&paces);
             }
             Some(()) = batches.next(), if !batches.is_empty() => {}
             Some((command, id, result)) = answers.recv() => {
                 state.answered(command, &id, result, &clock());
             }
             _ = tokio::time::sleep_until(next_refresh), if refresh.is_none() => {}
+            // Checked at the top of the loop.
+            () = crate::interrupt::stop_requested() => {}
         }
     }
 }
 
-/// Every account's sessions, listed at once, each labelled with its profile when several are
-/// watched. A failed account fails the refresh, named: why, as the title says it.
-async fn list_all(accounts: &[Account]) -> std::result::Result<Listed, String> {
-    let lists =
-        futures_util::future::join_all(accounts.iter().map(|a| wait::all_sessions(&a.client)))
-            .await;
-    let mut all = Vec::new();
-    for (account, listed) in accounts.iter().zip(lists) {
-        let why = |e: Error| {
-            let line = first_line(&e.to_string());
-            match &account.profile {
-                Some(profile) => format!("profile {profile}: {line}"),
-                None => line,
-            }
-        };
-        let mut sessions = listed.map_err(why)?;
-        if let Some(profile) = &account.profile {
-            for s in &mut sessions {
-                if let Value::Object(o) = s {
-                    o.insert(PROFILE_FIELD.into(), Value::String(profile.clone()));
+/// The sessions of the accounts `due` (by their place in `accounts`), listed at once, each
+/// labelled with its profile when several are watched; an account that failed says why, named.
+async fn list_all(accounts: &[Account], due: Vec<usize>) -> Listed {
+    let lists = futures_util::future::join_all(
+        due.iter().map(|&i| wait::all_sessions(&accounts[i].client)),
+    )
+    .await;
+    due.into_iter()
+        .zip(lists)
+        .map(|(i, listed)| {
+            let account = &accounts[i];
+            let listed = listed.map_err(|e| {
+                let line = first_line(&e.to_string());
+                match &account.profile {
+                    Some(profile) => format!("profile {profile}: {line}"),
+                    None => line,
                 }
+            });
+            let labelled = listed.map(|mut sessions| {
+                if let Some(profile) = &account.profile {
+                    for s in &mut sessions {
+                        if let Value::Object(o) = s {
+                            o.insert(PROFILE_FIELD.into(), Value::String(profile.clone()));
+                        }
+                    }
+                }
+                sessions
+            });
+            (i, labelled)
+        })
+        .collect()
+}
+
+/// Takes in a refresh: the accounts that listed refresh their rows; one that failed backs
+/// off alone, its rows kept as they were and its error in the title; those not due keep
+/// theirs too. Only when none listed is the refresh not counted.
+fn took(
+    accounts: &[Account],
+    paces: &mut [Pace],
+    listed: Listed,
+    every: Duration,
+    state: &mut WatchState,
+) {
+    let now = Instant::now();
+    let mut read = vec![false; accounts.len()];
+    let mut sessions = Vec::new();
+    for (i, result) in listed {
+        match result {
+            Ok(list) => {
+                paces[i].listed(list.len(), every, now);
+                read[i] = true;
+                sessions.extend(list);
             }
+            Err(why) => paces[i].failed(why, now),
         }
-        all.push(sessions);
     }
-    Ok(all)
+    if read.iter().any(|&r| r) {
+        let kept: Vec<String> = accounts
+            .iter()
+            .zip(&read)
+            .filter(|(_, &r)| !r)
+            .filter_map(|(a, _)| a.profile.clone())
+            .collect();
+        state.refreshed_keeping(sessions, &kept, &clock());
+    }
+    let errors: Vec<&str> = paces.iter().filter_map(Pace::error).collect();
+    if errors.is_empty() {
+        state.error = None;
+    } else {
+        state.refresh_failed(errors.join("; "));
+    }
 }
 
 /// The sessions among `sessions` that `account` listed.

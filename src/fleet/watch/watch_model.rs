@@ -163,6 +163,9 @@ pub enum WatchAction {
     None,
     /// Quit.
     Quit,
+    /// Quit as a Ctrl-C does: the same summary, exit 130 (the terminal is in raw mode, so
+    /// Ctrl-C comes as a key, not as the signal).
+    Interrupted,
     /// Send this command to these sessions.
     Send(SessionsVerb, Vec<String>),
 }
@@ -253,6 +256,13 @@ impl WatchState {
 
     /// Takes in a refresh: every session listed now.
     pub fn refreshed(&mut self, list: Vec<Value>, at: &str) {
+        self.refreshed_keeping(list, &[], at);
+    }
+
+    /// Takes in a refresh of some accounts: every session they listed now; the rows of the
+    /// profiles in `kept` (an account whose list failed, or waits for its back-off) stay as
+    /// they were, none of them gone.
+    pub fn refreshed_keeping(&mut self, list: Vec<Value>, kept: &[String], at: &str) {
         self.refreshes += 1;
         let now = self.refreshes;
         let first = now == 1;
@@ -263,7 +273,8 @@ impl WatchState {
             .collect();
         // Gone first, so that a new session can be linked to the one it replaced.
         for row in &mut self.rows {
-            if !seen.contains(row.id()) && row.gone_at.is_none() {
+            let unread = || kept.iter().any(|p| p == field(&row.session, PROFILE_FIELD));
+            if !seen.contains(row.id()) && row.gone_at.is_none() && !unread() {
                 row.gone_at = Some(now);
                 row.marked = false;
                 row.history.push(format!("{at}: gone"));
@@ -452,7 +463,7 @@ impl WatchState {
 /// What `key` does to `state`, and what it asks of the event loop.
 pub fn handle(state: &mut WatchState, key: KeyPress) -> WatchAction {
     if key == KeyPress::CtrlC {
-        return WatchAction::Quit;
+        return WatchAction::Interrupted;
     }
     match std::mem::replace(&mut state.mode, WatchMode::List) {
         WatchMode::Help | WatchMode::Detail(_) => WatchAction::None,
@@ -711,6 +722,25 @@ mod tests {
             assert_eq!(st.mode, WatchMode::List);
             assert!(st.message.as_deref().unwrap_or("").contains("Read-only"));
         }
+    }
+
+    #[test]
+    fn the_rows_of_an_account_not_read_stay_as_they_were() {
+        let of = |id: &str, profile: &str| {
+            let mut v = s(id, "3.19.1", "eu");
+            v[PROFILE_FIELD] = json!(profile);
+            v
+        };
+        let mut st = WatchState::new(Selector::default(), false);
+        st.refreshed(vec![of("ts_a", "a"), of("ts_b", "b")], "t1");
+        st.refreshed_keeping(vec![of("ts_c", "a")], &["b".to_string()], "t2");
+        let status = |st: &WatchState, key: &str| {
+            let row = st.rows.iter().find(|r| r.id() == key).unwrap();
+            row.status(st.refreshes)
+        };
+        assert_eq!(status(&st, "a/ts_a"), "gone", "a was read");
+        assert_eq!(status(&st, "a/ts_c"), "new");
+        assert_eq!(status(&st, "b/ts_b"), "", "b was not read: its row stays");
     }
 
     #[test]

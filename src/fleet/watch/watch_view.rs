@@ -46,7 +46,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("U", "rolling upgrade of those: update, wait, restart, wait"),
     ("Esc", "clear the filter; quit"),
     ("? ", "this help"),
-    ("q Ctrl-C", "quit (a summary of what was done is printed)"),
+    (
+        "q Ctrl-C",
+        "quit (a summary of what was done; Ctrl-C exits 130)",
+    ),
 ];
 
 /// How the screen is coloured: colour, or bold, dim and reverse video alone.
