@@ -237,8 +237,9 @@ pub struct GlobalArgs {
     )]
     pub rate: Option<crate::ratelimit::RateSetting>,
 
-    /// Refuse every command that changes sessions (restart, stop, update, upgrade, the
-    /// actions of `sessions watch`, `api` with any method but GET)
+    /// Change nothing: refuse every command that changes sessions (restart, stop, update,
+    /// upgrade, the actions of `sessions watch`) or anything else of the account (create,
+    /// update, delete, apply, `api` with any method but GET)
     #[arg(
         long,
         global = true,

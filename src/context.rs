@@ -62,6 +62,7 @@ impl Context {
             limiter: None,
             deadline: crate::deadline::get(),
             secret_fields: api::SECRET_FIELDS,
+            read_only: None,
         }
     }
 
@@ -134,6 +135,9 @@ impl Context {
             RateSetting::Off => None,
         };
         opts.fixed_headers.push(("Service-Version", "2"));
+        if values.read_only.value {
+            opts.read_only = Some(read_only_note(&values.read_only.source));
+        }
         Ok(api::Client::new(Http::new(opts)?))
     }
 
@@ -275,4 +279,14 @@ mod tests {
         let hint = unauthorized_hint(&Source::Profile("staging".into()), &path);
         assert!(hint.contains("profile 'staging' in cfg.toml"), "{hint}");
     }
+}
+
+/// What a refusal in read-only says after what was refused: where read-only was set and
+/// how to lift it.
+pub fn read_only_note(source: &crate::settings::Source) -> String {
+    format!(
+        "read-only is on (read_only from {source}): nothing was sent; run it without \
+         --read-only, {} or the profile's read_only",
+        env::READ_ONLY
+    )
 }

@@ -24,7 +24,7 @@ pub mod env {
     pub const CONFIG: &str = "TUNNELCTL_CONFIG";
     /// The profile of the config file.
     pub const PROFILE: &str = "TUNNELCTL_PROFILE";
-    /// Read-only: no command changes sessions.
+    /// Read-only: no command changes sessions, nor anything else of the account.
     pub const READ_ONLY: &str = "TUNNELCTL_READ_ONLY";
     /// The capture history's file.
     pub const HISTORY_FILE: &str = "TUNNELCTL_HISTORY_FILE";
@@ -193,11 +193,11 @@ pub const RATE: Setting = Setting::new("rate", "pace of management requests, N/S
     .flag("--rate")
     .default(Default::Value("120/60"))
     .check(|t| t.parse::<crate::ratelimit::RateSetting>().map(drop));
-/// Read-only: every command that changes sessions refuses, and `sessions watch` takes no
-/// action.
+/// Read-only: every command that changes sessions, or anything else of the account, refuses,
+/// and `sessions watch` takes no action.
 pub const READ_ONLY: Setting = Setting::new(
     "read_only",
-    "refuse every command that changes sessions, true or false",
+    "refuse every command that changes the account (sessions or any resource), true or false",
 )
 .flag("--read-only")
 .env(env::READ_ONLY)

@@ -133,7 +133,7 @@ pub struct SettingValues {
     pub max_attempts: Resolved<u32>,
     /// The pacing of management requests.
     pub rate: Resolved<RateSetting>,
-    /// Read-only: no command changes sessions.
+    /// Read-only: no command changes sessions, nor anything else of the account.
     pub read_only: Resolved<bool>,
     /// The capture history's file.
     pub history_file: Resolved<PathBuf>,

@@ -21,7 +21,7 @@ use crate::output::columns::RAW;
 
 Fields (-f, -F) form the JSON body; on GET and DELETE they become query parameters.
 Under --read-only (or read_only in the profile) only GET is sent: any other method may
-change sessions (POST /tunnel_sessions/ID/restart) and is refused, exit 2.")]
+change the account (POST /tunnel_sessions/ID/restart) and is refused, exit 2.")]
 pub struct ApiArgs {
     /// GET, POST, PUT, PATCH or DELETE
     #[arg(value_parser = parse_method)]

@@ -379,8 +379,8 @@ pub(super) fn read_only(ctx: &Context) -> Result<Option<crate::settings::Source>
 pub(super) fn read_only_refusal(ctx: &Context, changes: &str) -> Result<crate::error::Error> {
     let source = read_only(ctx)?.unwrap_or(crate::settings::Source::Default);
     Ok(crate::error::Error::Usage(format!(
-        "{changes} and read-only is on (read_only from {source}): \
-         nothing was sent; run it without --read-only, TUNNELCTL_READ_ONLY or the profile's read_only"
+        "{changes} and {}",
+        crate::context::read_only_note(&source)
     )))
 }
 

@@ -109,6 +109,11 @@ pub struct HttpOptions {
     /// Names of the fields that hold secrets, masked in traces and errors (given by the layer
     /// that knows the resources).
     pub secret_fields: &'static [&'static str],
+    /// Read-only: every method but GET is refused (exit 2) before anything is sent, with
+    /// this said of why (where read-only was set, how to lift it). The management client of
+    /// a read-only profile carries it, so that no command, whatever it does, changes the
+    /// account.
+    pub read_only: Option<String>,
 }
 
 /// An answer with a success status.
@@ -257,6 +262,12 @@ impl Http {
     /// status becomes an [`Error::Api`]. Retries what is safe to retry. No attempt, wait or
     /// read goes past the command's deadline (`--timeout`): running out of it is exit 7.
     pub async fn send(&self, method: Method, url: &Url, body: Option<&Value>) -> Result<Response> {
+        if let (Some(why), false) = (&self.opts.read_only, method == Method::GET) {
+            return Err(Error::Usage(format!(
+                "{method} {} would change the account and {why}",
+                url.path()
+            )));
+        }
         let body_bytes = match body {
             Some(v) => Some(
                 serde_json::to_vec(v)

@@ -500,3 +500,42 @@ fn read_only_refuses_every_command_that_changes_sessions_and_sends_nothing() {
     out.ok();
     assert_eq!(env.writes().len(), 1);
 }
+
+/// Read-only means the account is not changed by any command, not only the sessions': a
+/// create, a delete and an `apply` are refused (exit 2, `apply` before it asks), nothing
+/// but reads reaches the server, and `plan` still shows what would change.
+#[test]
+fn read_only_refuses_every_write_to_the_account_and_sends_none() {
+    let env = Env::new();
+    let seeded = env.seed(json!({"ip_policies": [{"description": "office"}]}));
+    let id = crate::common::strings(&seeded["ip_policies"])[0].clone();
+    let file = env.dir.path().join("account.toml");
+    std::fs::write(&file, "[ip_policies.lab]\ndescription = \"lab\"\n").unwrap();
+    let file = file.to_str().unwrap();
+    let writes: [&[&str]; 4] = [
+        &["ip-policies", "create", "--description", "new"],
+        &["ip-policies", "update", &id, "--description", "changed"],
+        &["ip-policies", "delete", &id, "--yes"],
+        &["apply", "-f", file, "--yes"],
+    ];
+    for args in writes {
+        let out = run(env.cmd().arg("--read-only").args(args));
+        out.code(2)
+            .says("would change the account")
+            .says("read-only is on (read_only from flag)")
+            .says("nothing was sent");
+        assert!(env.writes().is_empty(), "{args:?}: no write is sent");
+    }
+    env.write_config("[default]\nread_only = \"true\"\n");
+    let out = env.run(&["apply", "-f", file, "--yes"]);
+    out.code(2)
+        .says("read-only is on (read_only from profile default)");
+    // Reading and planning still work, and say what would change.
+    let out = env.run(&["plan", "-f", file]);
+    out.ok().says("1 to create");
+    assert!(env.writes().is_empty());
+    // Off, the same apply goes through.
+    env.write_config("");
+    env.run(&["apply", "-f", file, "--yes"]).ok();
+    assert_eq!(env.writes().len(), 1);
+}
