@@ -247,6 +247,16 @@ pub fn validate_agent_url(raw: &str) -> Result<Url> {
     Ok(base)
 }
 
+/// What a refusal in read-only says after what was refused: where read-only was set and
+/// how to lift it.
+pub fn read_only_note(source: &crate::settings::Source) -> String {
+    format!(
+        "read-only is on (read_only from {source}): nothing was sent; run it without \
+         --read-only, {} or the profile's read_only",
+        env::READ_ONLY
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,14 +289,4 @@ mod tests {
         let hint = unauthorized_hint(&Source::Profile("staging".into()), &path);
         assert!(hint.contains("profile 'staging' in cfg.toml"), "{hint}");
     }
-}
-
-/// What a refusal in read-only says after what was refused: where read-only was set and
-/// how to lift it.
-pub fn read_only_note(source: &crate::settings::Source) -> String {
-    format!(
-        "read-only is on (read_only from {source}): nothing was sent; run it without \
-         --read-only, {} or the profile's read_only",
-        env::READ_ONLY
-    )
 }
