@@ -2,7 +2,7 @@
 //! compares, or every problem found, each with its file, line and key. Nothing here reaches
 //! the network: a bad file is refused before any request.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -183,8 +183,8 @@ fn read_text(path: &Path) -> Result<String, Error> {
 /// Checks what no single file can: a name given twice (in two files), an ID adopted twice,
 /// a subscription naming a destination no file has.
 fn across_files(desired: &Desired, problems: &mut Vec<FileProblem>) {
-    let mut names: BTreeMap<(Section, &str), &Spot> = BTreeMap::new();
-    let mut ids: BTreeMap<&str, (&Spot, &str)> = BTreeMap::new();
+    let mut names: HashMap<(Section, &str), &Spot> = HashMap::with_capacity(desired.wanted.len());
+    let mut ids: HashMap<&str, (&Spot, &str)> = HashMap::with_capacity(desired.wanted.len());
     for w in &desired.wanted {
         // The key is spelled only for a problem: thousands of resources have none.
         let key = || format!("{}.{}", w.section.table(), w.name);
