@@ -327,7 +327,7 @@ impl Checker<'_> {
             }
         }
         let get = |k: &str| field(fields, k);
-        let mut form = Map::new();
+        let mut form = Map::with_capacity(4);
         let mut secret_env = None;
         let id = if section == Section::TlsTermination {
             Some(name.to_string())

@@ -93,7 +93,7 @@ pub fn item(section: Section, v: &Value) -> Result<LiveItem> {
             .to_string()
     };
     let split = ownership::split(v.get("metadata").and_then(Value::as_str));
-    let mut form = Map::new();
+    let mut form = Map::with_capacity(4);
     form.insert("description".into(), json!(text("description")));
     form.insert("metadata".into(), split.user);
     match section {
