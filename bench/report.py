@@ -86,6 +86,16 @@ def check(scenario, label, ratio_text, bound, ok, value=""):
     summary.append((scenario, label, ratio_text or value, bound, verdict))
 
 
+def by_turns(scenario, name, label, bound):
+    """Checks the ratio of two commands run by turns (bench/interleave.py wrote NAME_interleaved.json)."""
+    with open(os.path.join(tmp, f"{name}_interleaved.json")) as f:
+        il = json.load(f)
+    a, b = il["a"], il["b"]
+    check(scenario, f"{label}, run by turns ({a['runs']:,} runs each: "
+          f"{ms(a['median'])} against {ms(b['median'])})",
+          x(il["ratio"]), f"<= {bound}x", il["ratio"] <= bound)
+
+
 def timing_rows(results, labels):
     for key, label in labels:
         r = results[key]
@@ -115,13 +125,7 @@ if ran("S1"):
     check("S1", "tunnelctl / curl", x(t / c), "<= 0.5x", t / c <= 0.5)
     check("S1", "tunnelctl / true", x(t / tr), "<= 3x", t / tr <= 3)
     out.append(f"| tunnelctl / minimal Rust program, in the blocks above | | {x(t / fl)} | | |")
-    # The checked ratio: the two programs run by turns (bench/interleave.py).
-    with open(os.path.join(tmp, "s1_interleaved.json")) as f:
-        il = json.load(f)
-    own, floor = il["a"], il["b"]
-    check("S1", f"tunnelctl / minimal Rust program, run by turns ({own['runs']:,} runs each: "
-          f"{ms(own['median'])} against {ms(floor['median'])})",
-          x(il["ratio"]), "<= 1.5x", il["ratio"] <= 1.5)
+    by_turns("S1", "s1", "tunnelctl / minimal Rust program", 1.5)
     commands(s1, labels)
 
 # S2 ------------------------------------------------------------------------------------------
@@ -356,13 +360,7 @@ if ran("S14"):
     timing_rows(r, labels)
     t, c = r["plan"]["median"], r["curl"]["median"]
     out.append(f"| plan / curl, in the blocks above | | {x(t / c)} | | |")
-    # The checked ratio: the two run by turns (bench/interleave.py).
-    with open(os.path.join(tmp, "s14_interleaved.json")) as f:
-        il = json.load(f)
-    own, peer = il["a"], il["b"]
-    check("S14", f"plan / curl, run by turns ({own['runs']:,} runs each: "
-          f"{ms(own['median'])} against {ms(peer['median'])})",
-          x(il["ratio"]), "<= 1.3x", il["ratio"] <= 1.3)
+    by_turns("S14", "s14", "plan / curl", 1.3)
     check("S14", "requests sent", "", "= 20 (the pages)", facts["s14_requests"] == "20",
           value=facts["s14_requests"])
     peak = rss_kib("s14_rss") * 1024
