@@ -803,3 +803,51 @@ fn an_id_the_account_lacks_or_a_name_two_resources_claim_is_refused_before_any_w
     out.code(2).says(&twins[0]).says(&twins[1]).says("id = ");
     assert!(a.writes().is_empty());
 }
+
+/// A file of more resources than are checked at once on one thread (it is checked in two
+/// halves) reports every problem, in the file's order, from both halves, and sends nothing;
+/// fixed, it plans every resource in the file's order.
+#[test]
+fn a_large_file_reports_every_problem_in_order_and_plans_every_resource_in_order() {
+    let env = Env::new();
+    let bad = [3, 700];
+    let text: String = (0..800)
+        .map(|i| {
+            let description = if bad.contains(&i) {
+                "x".repeat(256)
+            } else {
+                format!("policy {i}")
+            };
+            format!("[ip_policies.p{i:03}]\ndescription = \"{description}\"\n\n")
+        })
+        .collect();
+    let file = env.dir.path().join("large.toml");
+    std::fs::write(&file, &text).unwrap();
+    let file = file.to_string_lossy().into_owned();
+    let out = env.run(&["plan", "-f", &file]);
+    out.code(2).says("2 problem(s)");
+    let first = out
+        .stderr
+        .find("large.toml:11: ip_policies.p003.description");
+    let second = out
+        .stderr
+        .find("large.toml:2102: ip_policies.p700.description");
+    assert!(
+        matches!((first, second), (Some(a), Some(b)) if a < b),
+        "both problems, in the file's order: {}",
+        out.stderr
+    );
+    assert!(env.requests().is_empty());
+    let fixed = text.replace(&"x".repeat(256), "long");
+    std::fs::write(&file, fixed).unwrap();
+    let out = env.run(&["plan", "-f", &file, "--json"]);
+    let plan: Value = serde_json::from_str(&out.ok().stdout).unwrap();
+    let names: Vec<&str> = plan["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = (0..800).map(|i| format!("p{i:03}")).collect();
+    assert_eq!(names, expected);
+}
