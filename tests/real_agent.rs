@@ -14,6 +14,7 @@ use common::skip;
 
 use common::real_agent::{edge_port, start_http_tunnel, tunnelctl, visit, wait_for_requests, WHY};
 use serde_json::Value;
+use tunnelctl::registry::env as var;
 
 #[test]
 #[ignore = "needs the real agent: run through ../shared/real-agent/with-agent (see .ci/run)"]
@@ -444,7 +445,7 @@ fn signed_webhooks_against_the_real_agent() {
         return;
     };
     const SECRET: &str = "real-agent-github-secret-9e2b";
-    const VAR: &str = "TUNNELCTL_WEBHOOK_SECRET_GITHUB";
+    const VAR: &str = var::WEBHOOK_SECRET_GITHUB;
     let with_secret = |args: &[&str]| {
         assert_eq!(std::env::var("REAL_AGENT").as_deref(), Ok("1"), "{WHY}");
         let mut cmd = assert_cmd::Command::cargo_bin("tunnelctl").expect("the binary is built");

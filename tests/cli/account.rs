@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use crate::common::{self, Env, Out, AWS_SECRET};
+use tunnelctl::registry::env as var;
 
 /// A seeded account: two IP policies, a backend, a destination and a subscription naming
 /// it, all made outside tunnelctl.
@@ -352,7 +353,7 @@ fn a_saved_plan_is_written_like_export_and_refused_when_it_is_not_one() {
     let elsewhere = common::run(
         a.env
             .cmd()
-            .env("TUNNELCTL_API_URL", other.mock.url())
+            .env(var::API_URL, other.mock.url())
             .args(["apply", &saved, "--yes"]),
     );
     elsewhere.code(2).says("was made against the API at");
@@ -504,7 +505,7 @@ fn a_fresh_checkout_with_another_config_folder_plans_the_same() {
     let there = common::run(
         a.env
             .cmd()
-            .env("TUNNELCTL_CONFIG", other.path().join("config.toml"))
+            .env(var::CONFIG, other.path().join("config.toml"))
             .env("HOME", other.path())
             .env("XDG_CONFIG_HOME", other.path())
             .args(["plan", "-f", &copy.to_string_lossy(), "--prune"]),
@@ -527,12 +528,14 @@ fn exit_code_tells_no_changes_from_pending_from_an_error() {
         .prints("create\tip_policies.new");
     // Without --exit-code, pending changes are a success.
     a.run(&["plan", "-f", &file]).ok();
-    let closed = common::run(
-        a.env
-            .cmd()
-            .env("TUNNELCTL_API_URL", "http://127.0.0.1:9")
-            .args(["plan", "-f", &file, "--exit-code", "--max-attempts", "1"]),
-    );
+    let closed = common::run(a.env.cmd().env(var::API_URL, "http://127.0.0.1:9").args([
+        "plan",
+        "-f",
+        &file,
+        "--exit-code",
+        "--max-attempts",
+        "1",
+    ]));
     closed.code(6);
     a.write("bad.toml", "[ip_policies.x]\ncolour = \"red\"\n");
     let bad = a.path("bad.toml").to_string_lossy().into_owned();
@@ -722,7 +725,7 @@ fn the_plan_is_a_table_on_a_terminal_and_a_documented_object_in_json() {
     let table = common::run(
         a.env
             .cmd()
-            .env("TUNNELCTL_FORCE_TTY", "1")
+            .env(var::FORCE_TTY, "1")
             .env("COLUMNS", "200")
             .args(["plan", "-f", &file]),
     );

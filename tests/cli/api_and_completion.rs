@@ -4,6 +4,7 @@ use crate::common;
 
 use crate::common::{assert_management_headers, run, words, Env};
 use serde_json::json;
+use tunnelctl::registry::env as var;
 use tunnelctl_mock::MockOptions;
 
 #[test]
@@ -207,7 +208,7 @@ fn completion_lists_live_ids() {
     // Unreachable API: no candidates, no error, quickly.
     let out = run(env
         .cmd()
-        .env("TUNNELCTL_API_URL", "http://127.0.0.1:9")
+        .env(var::API_URL, "http://127.0.0.1:9")
         .env("COMPLETE", "fish")
         .args(["--", "tunnelctl", "ip-policies", "get", ""]));
     out.ok();

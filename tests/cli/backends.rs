@@ -7,6 +7,7 @@ use crate::common;
 use crate::common::seed::sorted;
 use crate::common::{assert_request, assert_write, only_write, Env};
 use serde_json::{json, Value};
+use tunnelctl::registry::env as var;
 
 /// The command words of this module.
 const CMD: &[&str] = &["backends", "tunnel-group"];
@@ -230,7 +231,7 @@ fn get_prints_the_backend_and_the_tunnels_it_matches() {
     out.ok();
     assert_eq!(out.json()["tunnels"], json!([]), "no tunnel has env=dev");
 
-    let table = common::run(env.cmd().env("TUNNELCTL_FORCE_TTY", "1").args([
+    let table = common::run(env.cmd().env(var::FORCE_TTY, "1").args([
         "backends",
         "tunnel-group",
         "get",

@@ -15,6 +15,7 @@ use tunnelctl_mock::MockOptions;
 
 use crate::common::pty::{keys, Pty};
 use crate::common::{strings, Env, Out};
+use tunnelctl::registry::env as var;
 
 /// A mixed fleet: `linux` Linux sessions, then `windows` Windows ones.
 fn fleet(env: &Env, linux: usize, windows: usize) -> (Vec<String>, Vec<String>) {
@@ -499,7 +500,7 @@ fn stop_web_answering(env: &Env, answer: &str) -> String {
     ])
     .ok();
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
         .args(["local", "tunnels", "stop", "web"]);
     let mut term = Pty::spawn(&cmd, 24, 100);
     term.wait_for("Also stop");

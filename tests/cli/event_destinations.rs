@@ -8,6 +8,7 @@ use crate::common::words;
 use crate::common::{assert_write, only_write, run, Env, AWS_SECRET};
 use assert_cmd::Command;
 use serde_json::{json, Value};
+use tunnelctl::registry::env as var;
 
 /// The command words of this module.
 const CMD: &[&str] = &["event-destinations"];
@@ -15,7 +16,7 @@ const CMD: &[&str] = &["event-destinations"];
 const FIREHOSE: &str = "arn:aws:firehose:us-east-1:123456789012:deliverystream/events";
 const LOGS: &str = "arn:aws:logs:us-east-1:123456789012:log-group:tunnels";
 const KEY_ID: &str = "AKIAIOSFODNN7EXAMPLE";
-const SECRET_ENV: &str = "TUNNELCTL_AWS_SECRET_ACCESS_KEY";
+const SECRET_ENV: &str = var::AWS_SECRET_ACCESS_KEY;
 
 /// `event-destinations ARGS` with the AWS secret in the environment.
 fn run_with_secret(env: &Env, args: &[&str]) -> common::Out {
@@ -309,7 +310,7 @@ fn a_table_shows_the_key_id_but_never_the_secret() {
     let out = run(env
         .cmd()
         .env(SECRET_ENV, AWS_SECRET)
-        .env("TUNNELCTL_FORCE_TTY", "1")
+        .env(var::FORCE_TTY, "1")
         .args([
             "event-destinations",
             "create",

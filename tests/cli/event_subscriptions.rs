@@ -5,6 +5,7 @@ use crate::common;
 
 use crate::common::{assert_management_headers, assert_write, only_write, Env};
 use serde_json::{json, Value};
+use tunnelctl::registry::env as var;
 use tunnelctl_mock::MockOptions;
 
 /// The command words of this module.
@@ -486,7 +487,7 @@ fn sources_list_prints_every_type_from_one_request() {
 
     let table = common::run(
         env.cmd()
-            .env("TUNNELCTL_FORCE_TTY", "1")
+            .env(var::FORCE_TTY, "1")
             .env("COLUMNS", "200")
             .args(["event-subscriptions", "sources", "list", &id]),
     );

@@ -26,6 +26,7 @@ use crate::common::upstream::Upstream;
 use crate::common::{assert_no_secret, Env, Out, API_KEY, AWS_SECRET};
 use crate::docs::{after_help, unroff_line};
 use crate::guides;
+use tunnelctl::registry::env as var;
 
 /// Commands that cannot run here whatever their flags, by how they begin, and why.
 const SKIPPED_COMMANDS: &[(&str, &str)] = &[
@@ -461,13 +462,13 @@ impl World {
             .arg(&script)
             .current_dir(self.cwd.path())
             .env("PATH", path)
-            .env("TUNNELCTL_API_URL", self.env.mock.url())
-            .env("TUNNELCTL_API_KEY", API_KEY)
-            .env("TUNNELCTL_AGENT_URL", self.env.mock.agent_url())
+            .env(var::API_URL, self.env.mock.url())
+            .env(var::API_KEY, API_KEY)
+            .env(var::AGENT_URL, self.env.mock.agent_url())
             .env("KEY", API_KEY)
             .env("SECRET", AWS_SECRET)
-            .env("TUNNELCTL_WEBHOOK_SECRET_GITHUB", WEBHOOK_SECRET_GITHUB)
-            .env("TUNNELCTL_WEBHOOK_SECRET_STRIPE", WEBHOOK_SECRET_STRIPE)
+            .env(var::WEBHOOK_SECRET_GITHUB, WEBHOOK_SECRET_GITHUB)
+            .env(var::WEBHOOK_SECRET_STRIPE, WEBHOOK_SECRET_STRIPE)
             .env("EDITOR", self.cwd.path().join("edit-request"))
             .env_remove("VISUAL")
             .stdin(Stdio::null())
@@ -702,8 +703,8 @@ fn the_demo_tour_runs_and_prints_pasteable_commands() {
                 )
                 .unwrap(),
             )
-            .env("TUNNELCTL_API_URL", env.mock.url())
-            .env("TUNNELCTL_API_KEY", API_KEY),
+            .env(var::API_URL, env.mock.url())
+            .env(var::API_KEY, API_KEY),
     );
     out.ok();
     for line in [

@@ -6,6 +6,7 @@ use clap::CommandFactory;
 use tunnelctl::cli::Cli;
 
 use crate::common::{run, Env, Out};
+use tunnelctl::registry::env as var;
 
 /// Every command path below the root, the root itself as an empty path.
 fn command_paths() -> Vec<Vec<String>> {
@@ -299,7 +300,7 @@ fn each_command_shows_only_the_global_options_that_mean_something_to_it() {
 fn hidden_global_options_are_still_taken_everywhere() {
     let env = Env::new();
     let agent = env.mock.agent_url();
-    let local = |args: &[&str]| run(env.cmd().env("TUNNELCTL_AGENT_URL", &agent).args(args));
+    let local = |args: &[&str]| run(env.cmd().env(var::AGENT_URL, &agent).args(args));
     local(&["--api-key", "K", "local", "tunnels", "list"]).ok();
     local(&[
         "local",
@@ -345,7 +346,7 @@ fn no_color_covers_usage_errors_and_help() {
         let out = run(cmd.args(args));
         out.stdout.contains('\u{1b}') || out.stderr.contains('\u{1b}')
     };
-    let forced = [("TUNNELCTL_FORCE_TTY", "1")];
+    let forced = [(var::FORCE_TTY, "1")];
     let usage_error = ["sessions", "list", "--bogus"];
     assert!(
         colour(&forced, &usage_error),
@@ -360,7 +361,7 @@ fn no_color_covers_usage_errors_and_help() {
     );
     assert!(!colour(&[("CLICOLOR_FORCE", "1")], &flagged));
     assert!(!colour(
-        &[("TUNNELCTL_FORCE_TTY", "1"), ("NO_COLOR", "1")],
+        &[(var::FORCE_TTY, "1"), ("NO_COLOR", "1")],
         &usage_error
     ));
     assert!(!colour(
@@ -382,7 +383,7 @@ fn help_never_shows_the_value_of_an_environment_variable() {
     for path in command_paths() {
         let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
         args.push("--help");
-        let out = run(env.cmd().env("TUNNELCTL_PROFILE", "prof-x9q").args(&args));
+        let out = run(env.cmd().env(var::PROFILE, "prof-x9q").args(&args));
         assert_eq!(out.code, 0, "{args:?}");
         assert!(!out.stdout.contains("prof-x9q"), "{args:?}: {}", out.stdout);
     }
@@ -474,8 +475,8 @@ fn usage_errors_do_not_list_settings_read_from_the_environment() {
     let usage_of = |args: &[&str]| {
         let out = run(env
             .cmd()
-            .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-            .env("TUNNELCTL_PROFILE", "default")
+            .env(var::AGENT_URL, env.mock.agent_url())
+            .env(var::PROFILE, "default")
             .args(args));
         out.code(2);
         assert_eq!(out.stdout, "");
@@ -527,7 +528,7 @@ fn bare_tunnelctl_lists_the_commands_and_exits_2_off_a_terminal() {
     ] {
         out.says(word);
     }
-    let forced = run(env.cmd().env("TUNNELCTL_FORCE_TTY", "1"));
+    let forced = run(env.cmd().env(var::FORCE_TTY, "1"));
     forced.ok().prints("Commands:").prints("local");
     // Flags without a command are still an error about the missing command.
     run(env.cmd().arg("--json")).code(2).says("subcommand");
@@ -596,7 +597,7 @@ fn the_help_topics_cover_the_filter_flags_and_the_output_formats() {
         "--json",
         "--jq",
         "NO_COLOR",
-        "TUNNELCTL_FORCE_TTY",
+        var::FORCE_TTY,
         "tab-separated",
     ] {
         assert!(output.stdout.contains(name), "help output lacks {name}");

@@ -13,6 +13,7 @@ use crate::common::upstream::visit;
 use crate::common::{run, strings, wait_until, Env, Out, API_KEY};
 use crate::local::edge_port;
 use crate::replay::one_webhook;
+use tunnelctl::registry::env as var;
 
 /// The history file of a test.
 fn history_file(env: &Env) -> PathBuf {
@@ -26,8 +27,8 @@ fn local(env: &Env, args: &[&str]) -> Out {
 
 fn local_env(env: &Env, vars: &[(&str, &str)], args: &[&str]) -> Out {
     let mut cmd = env.cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", history_file(env));
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, history_file(env));
     for (k, v) in vars {
         cmd.env(k, v);
     }
@@ -228,7 +229,7 @@ fn every_filter_and_output_of_list_reads_the_history_as_it_read_the_agent() {
     // A table on a terminal, newest first.
     let table = local_env(
         &env,
-        &[("TUNNELCTL_FORCE_TTY", "1")],
+        &[(var::FORCE_TTY, "1")],
         &["requests", "list", "--history"],
     );
     table.ok();
@@ -244,8 +245,8 @@ fn two_recorders_at_once_neither_fail_nor_keep_a_capture_twice() {
         .seed_captures(json!([{"method": "POST", "uri": "/a", "body_size": 2000, "repeat": 1500}]));
     let spawn = || {
         let mut cmd = env.std_cmd();
-        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-            .env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+        cmd.env(var::AGENT_URL, env.mock.agent_url())
+            .env(var::HISTORY_FILE, history_file(&env))
             .args(["local", "requests", "record", "--once"]);
         cmd.output().expect("the binary runs")
     };
@@ -367,7 +368,7 @@ fn every_recorder_brings_a_pending_capture_up_to_date_when_it_is_answered_beyond
         let running: Box<dyn std::any::Any> = match follower {
             "inspect --record" => {
                 let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], &["--record"]);
-                cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env));
+                cmd.env(var::HISTORY_FILE, history_file(&env));
                 Box::new(crate::common::pty::Pty::spawn(&cmd, 24, 80))
             }
             _ => {
@@ -477,8 +478,8 @@ fn a_recorder_killed_mid_write_leaves_a_sound_file_with_all_it_reported() {
     let env = Env::new();
     let path = history_file(&env);
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", &path)
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, &path)
         .args(["local", "requests", "record"]);
     let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 200);
     // Captures keep coming while it records: it is writing when it is killed.
@@ -595,7 +596,7 @@ fn the_file_is_the_users_alone() {
     // `config show` says where it is and why.
     let config = |args: &[&str]| {
         let mut cmd = env.cmd();
-        cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env));
+        cmd.env(var::HISTORY_FILE, history_file(&env));
         run(cmd.args(args))
     };
     let show = config(&["--history-file", "/tmp/elsewhere.sqlite3", "config", "show"]);
@@ -611,7 +612,7 @@ fn the_file_is_the_users_alone() {
         text.contains("history_max_size") && text.contains("history_max_age"),
         "{text}"
     );
-    assert!(text.contains("TUNNELCTL_HISTORY_FILE"), "{text}");
+    assert!(text.contains(var::HISTORY_FILE), "{text}");
 }
 
 /// A history file whose name is not UTF-8 is the file written, not one named with
@@ -627,8 +628,8 @@ fn a_history_file_name_that_is_not_utf8_is_the_file_written() {
         .path()
         .join(std::ffi::OsStr::from_bytes(b"h\xff.sqlite3"));
     let mut cmd = env.cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", &file)
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, &file)
         .args(["local", "requests", "record", "--once"]);
     run(&mut cmd).ok();
     assert!(file.is_file(), "{} was not written", file.display());
@@ -646,7 +647,7 @@ fn the_api_key_read_from_history_is_redacted_on_a_terminal() {
         .clone();
     local(&env, &["requests", "record", "--once"]).ok();
     clear_agent(&env);
-    let tty = [("TUNNELCTL_FORCE_TTY", "1")];
+    let tty = [(var::FORCE_TTY, "1")];
     // `run` fails the test if the key shows; the escape is shown, not sent.
     let get = local_env(&env, &tty, &["requests", "get", &id]);
     get.ok();
@@ -712,7 +713,7 @@ fn the_inspector_records_what_it_shows_and_browses_the_history() {
     );
     let spawn = |args: &[&str]| {
         let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], args);
-        cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env));
+        cmd.env(var::HISTORY_FILE, history_file(&env));
         crate::common::pty::Pty::spawn(&cmd, 24, 100)
     };
     let mut term = spawn(&["--record"]);
@@ -736,8 +737,8 @@ fn the_inspector_records_what_it_shows_and_browses_the_history() {
 /// Starts `tunnelctl local ARGS` with the test's history, its stderr piped.
 fn spawn_local(env: &Env, args: &[&str]) -> std::process::Child {
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", history_file(env))
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, history_file(env))
         .arg("local")
         .args(args)
         .stdout(std::process::Stdio::piped())
@@ -834,7 +835,7 @@ fn the_api_key_in_kept_captures_is_redacted_in_every_format() {
         // that it holds the key: the same for the agent's captures and the kept ones.
         let mut args = vec!["requests", "export", "--har", "-"];
         args.extend_from_slice(h);
-        local_env(&env, &[("TUNNELCTL_FORCE_TTY", "1")], &args)
+        local_env(&env, &[(var::FORCE_TTY, "1")], &args)
             .ok()
             .says("Wrote 1 exchange");
         let mut args = vec![
@@ -947,7 +948,7 @@ fn the_history_view_replays_kept_captures_itself_and_never_clears_the_agent() {
     std::fs::write(&editor, "#!/bin/sh\nsed -i 's/paid/edited/' \"$1\"\n").unwrap();
     std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
     let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], &["--history"]);
-    cmd.env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+    cmd.env(var::HISTORY_FILE, history_file(&env))
         .env("EDITOR", &editor);
     let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 80);
     term.wait_for("/hooks/pay");
@@ -1077,7 +1078,7 @@ fn record_checks_the_tunnel_itself_and_says_what_is_wrong() {
         _ => Reply::Json(404, "{}".into()),
     });
     let hostile = format!("{}/api", agent.url());
-    let vars = [("TUNNELCTL_AGENT_URL", hostile.as_str())];
+    let vars = [(var::AGENT_URL, hostile.as_str())];
     local_env(
         &env,
         &vars,
@@ -1088,7 +1089,7 @@ fn record_checks_the_tunnel_itself_and_says_what_is_wrong() {
 
     // A tunnel that does not exist: said, and nothing kept or made.
     let elsewhere = env.dir.path().join("elsewhere.sqlite3");
-    let other_file = [("TUNNELCTL_HISTORY_FILE", elsewhere.to_str().unwrap())];
+    let other_file = [(var::HISTORY_FILE, elsewhere.to_str().unwrap())];
     local_env(
         &env,
         &other_file,
@@ -1106,8 +1107,8 @@ fn record_checks_the_tunnel_itself_and_says_what_is_wrong() {
     );
     drop(closed);
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", &gone)
-        .env("TUNNELCTL_HISTORY_FILE", history_file(&env))
+    cmd.env(var::AGENT_URL, &gone)
+        .env(var::HISTORY_FILE, history_file(&env))
         .args(["local", "requests", "record"])
         .stderr(std::process::Stdio::piped());
     let mut child = cmd.spawn().unwrap();
@@ -1184,13 +1185,13 @@ fn the_three_recorders_say_they_record_and_what_they_kept() {
             "inspect --record" => env.inspector_cmd(&env.mock.agent_url(), &[], &["--record"]),
             _ => {
                 let mut cmd = env.std_cmd();
-                cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+                cmd.env(var::AGENT_URL, env.mock.agent_url())
                     .args(["local", "requests"])
                     .args(follower.split(' '));
                 cmd
             }
         };
-        cmd.env("TUNNELCTL_HISTORY_FILE", &file);
+        cmd.env(var::HISTORY_FILE, &file);
         let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 80);
         let says = match follower {
             "inspect --record" => "recording",

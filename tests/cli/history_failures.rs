@@ -11,13 +11,14 @@ use rusqlite::Connection;
 use serde_json::json;
 
 use crate::common::{run, Env, Out};
+use tunnelctl::registry::env as var;
 
 /// `tunnelctl local ARGS` against the emulator's agent, with the history at `file`.
 pub fn local(env: &Env, file: &Path, args: &[&str]) -> Out {
     run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", file)
+        .env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, file)
         .arg("local")
         .args(args))
 }

@@ -8,6 +8,7 @@ use crate::common::pty::{keys, Pty};
 use crate::common::upstream::visit;
 use crate::common::Env;
 use crate::local::{edge_port, tunnels_to_upstream};
+use tunnelctl::registry::env as var;
 use tunnelctl_mock::MockOptions;
 
 /// `tunnelctl local inspect ARGS` on a 24x80 terminal, against the agent at `agent_url`,
@@ -194,7 +195,7 @@ fn ctrl_c_gives_the_terminal_back_says_what_was_kept_and_exits_130() {
     env.mock
         .seed_captures(serde_json::json!([{"method": "GET", "uri": "/kept"}]));
     let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], &["--record"]);
-    cmd.env("TUNNELCTL_HISTORY_FILE", env.dir.path().join("h.sqlite3"));
+    cmd.env(var::HISTORY_FILE, env.dir.path().join("h.sqlite3"));
     let mut term = Pty::spawn(&cmd, 24, 80);
     term.wait_for("/kept");
     term.send(keys::CTRL_C);
@@ -245,8 +246,8 @@ fn sigterm_gives_the_terminal_back() {
         "sh",
     ])
     .arg(bin)
-    .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-    .env("TUNNELCTL_CONFIG", env.config_path())
+    .env(var::AGENT_URL, env.mock.agent_url())
+    .env(var::CONFIG, env.config_path())
     .env("HOME", env.dir.path());
     let mut term = Pty::spawn(&cmd, 24, 80);
     term.wait_for("tunnelctl inspect");

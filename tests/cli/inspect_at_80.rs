@@ -10,6 +10,7 @@ use crate::common::pty::{keys, Pty};
 use crate::common::upstream::visit;
 use crate::common::Env;
 use crate::local::{edge_port, tunnels_to_upstream};
+use tunnelctl::registry::env as var;
 
 /// `tunnelctl local inspect` on a 24x80 terminal in the test's folder.
 fn inspect(env: &Env) -> Pty {
@@ -202,8 +203,8 @@ fn the_history_view_says_how_many_older_captures_it_left_out() {
     let file = env.dir.path().join("history.sqlite3");
     let mut record = env.std_cmd();
     record
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", &file)
+        .env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, &file)
         .args(["local", "requests", "record", "--once"]);
     assert!(record.status().unwrap().success());
     let mut cmd = env.inspector_cmd(
@@ -211,7 +212,7 @@ fn the_history_view_says_how_many_older_captures_it_left_out() {
         &[],
         &["--history", "--max-memory", "20KB"],
     );
-    cmd.env("TUNNELCTL_HISTORY_FILE", &file);
+    cmd.env(var::HISTORY_FILE, &file);
     let mut term = Pty::spawn(&cmd, 24, 80);
     let screen = term.wait_for("older not read");
     let title = screen

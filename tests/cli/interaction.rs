@@ -3,6 +3,7 @@
 //! from, a `--jq` error in one short line. (Questions on a terminal: `prompts`.)
 
 use crate::common::{run, Env, Out, API_KEY};
+use tunnelctl::registry::env as var;
 
 /// A key the emulator does not accept; distinctive, so a leak would be found.
 const WRONG_KEY: &str = "tk_wrong_5f4e3d2c1b0a99887766";
@@ -70,7 +71,7 @@ fn config_init_stores_nothing_from_the_environment() {
     out.code(2).says("--api-key-stdin");
     assert!(!env.config_path().exists());
     let mut with_agent = env.cmd();
-    with_agent.env("TUNNELCTL_AGENT_URL", "http://127.0.0.1:4999/api");
+    with_agent.env(var::AGENT_URL, "http://127.0.0.1:4999/api");
     let out = init_piped(with_agent, &env.mock.url(), API_KEY, &[]);
     out.ok().says("accepted the key");
     let saved = std::fs::read_to_string(env.config_path()).unwrap();
@@ -93,7 +94,7 @@ fn a_401_says_to_check_the_key_and_where_it_came_from() {
     let env = Env::new();
     let out = run_wrong(
         env.cmd()
-            .env("TUNNELCTL_API_KEY", WRONG_KEY)
+            .env(var::API_KEY, WRONG_KEY)
             .args(["ip-policies", "list"]),
     );
     out.code(1)

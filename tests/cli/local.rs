@@ -12,6 +12,7 @@ use crate::common::upstream::{visit, Upstream};
 use crate::common::{run, strings, strings_at, wait_until, words, Env, Out};
 use base64::Engine;
 use serde_json::{json, Value};
+use tunnelctl::registry::env as var;
 
 /// The edge port of a tunnel leg.
 pub(crate) fn edge_port(env: &Env, name: &str) -> u16 {
@@ -429,7 +430,7 @@ fn tail_prints_a_request_at_its_next_look() {
     visit(port, "GET", "/old", &[], b"");
     let mut child = env
         .std_cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env(var::AGENT_URL, env.mock.agent_url())
         .args(["local", "requests", "tail"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -518,7 +519,7 @@ fn big_binary_and_hostile_captures_display_safely() {
     assert!(big_out.stdout.contains("use --raw"));
     let raw = run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env(var::AGENT_URL, env.mock.agent_url())
         .args(["local", "requests", "get", &ids[0], "--raw"]));
     assert!(
         raw.stdout.len() > 5 * 1024 * 1024,
@@ -539,8 +540,8 @@ fn big_binary_and_hostile_captures_display_safely() {
     check(&list);
     let table = run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_FORCE_TTY", "1")
+        .env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::FORCE_TTY, "1")
         .args(["local", "requests", "list"]));
     check(&table);
     let pending = env.local(&["requests", "get", &ids[3]]);
@@ -559,11 +560,11 @@ fn agent_down_exits_6_and_says_where_it_looked() {
     let env = Env::new();
     let out = run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", "http://127.0.0.1:9/api")
+        .env(var::AGENT_URL, "http://127.0.0.1:9/api")
         .args(["local", "tunnels", "list"]));
     out.code(6).says("http://127.0.0.1:9/api");
     assert!(
-        out.stderr.contains("--agent-url") && out.stderr.contains("TUNNELCTL_AGENT_URL"),
+        out.stderr.contains("--agent-url") && out.stderr.contains(var::AGENT_URL),
         "{}",
         out.stderr
     );
@@ -651,8 +652,8 @@ fn list_filters_by_method_status_path_text_and_time_with_tunnel_and_limit() {
     assert!(tsv.stdout.starts_with(&id[2]));
     let none = run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_FORCE_TTY", "1")
+        .env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::FORCE_TTY, "1")
         .args(words("local requests list --status 418")));
     none.ok().says("No captured requests.");
 }

@@ -11,6 +11,7 @@ use crate::common::pty::Pty;
 use crate::common::upstream::visit;
 use crate::common::{run, Env, Out};
 use crate::local::{edge_port, tunnels_to_upstream};
+use tunnelctl::registry::env as var;
 
 /// The history file of a test: a note naming it with an ID runs past 80 columns, while the
 /// path alone fits a line.
@@ -22,8 +23,8 @@ fn long_history_file(env: &Env) -> PathBuf {
 /// folder.
 fn local(env: &Env, args: &[&str]) -> Out {
     let mut cmd = env.cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", long_history_file(env))
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, long_history_file(env))
         .current_dir(env.dir.path())
         .arg("local")
         .args(args);
@@ -102,8 +103,8 @@ fn a_long_note_is_folded_at_spaces_on_a_terminal() {
     let env = Env::new();
     let ids = kept_and_gone(&env, 1);
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", long_history_file(&env))
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, long_history_file(&env))
         .current_dir(env.dir.path())
         .args(["local", "requests", "save", &ids[0], "--out", "one.http"]);
     let mut term = Pty::spawn(&cmd, 24, 80);
@@ -127,7 +128,7 @@ fn tail_at_80_columns_keeps_the_path_and_its_columns() {
     let (env, _up) = tunnels_to_upstream(&["t"]);
     let port = edge_port(&env, "t (http)");
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
         .args(["local", "requests", "tail"]);
     let mut term = Pty::spawn(&cmd, 24, 80);
     term.wait_for("Following captured requests");
@@ -264,7 +265,7 @@ fn messages_say_once_what_is_wrong() {
 fn a_missing_editor_is_said_to_be_not_found() {
     let (env, up, id) = crate::replay::one_webhook();
     let mut cmd = env.cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
         .env("VISUAL", "")
         .env("EDITOR", "no-such-editor-9q")
         .args(["local", "requests", "replay", &id, "--edit"]);
@@ -447,8 +448,8 @@ fn the_sent_line_is_folded_before_took() {
 fn a_long_error_is_folded_on_a_terminal() {
     let env = Env::new();
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", long_history_file(&env))
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, long_history_file(&env))
         .args(["local", "requests", "get", "airt_nope"]);
     let mut term = Pty::spawn(&cmd, 24, 80);
     assert_eq!(term.wait_exit(), 4, "{}", term.screen());

@@ -7,12 +7,12 @@ use serde_json::{json, Value};
 
 use crate::common::pty::Pty;
 use crate::common::{run, strings, Env};
+use tunnelctl::registry::env as var;
 
 /// The binary on a pseudo-terminal of 24 x 80, pointed at the emulator's agent too.
 fn on_terminal(env: &Env, args: &[&str]) -> Pty {
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .args(args);
+    cmd.env(var::AGENT_URL, env.mock.agent_url()).args(args);
     Pty::spawn(&cmd, 24, 80)
 }
 
@@ -127,8 +127,8 @@ fn body_only_refuses_control_characters_on_a_terminal_and_bad_combinations() {
     let id = capture_with(&env, "red \u{1b}[31m text", "{}");
     let out = run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_FORCE_TTY", "1")
+        .env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::FORCE_TTY, "1")
         .args(["local", "requests", "get", &id, "--body-only"]));
     out.code(2).says("--force");
     assert!(!out.stdout.contains('\u{1b}'));
@@ -174,10 +174,10 @@ fn verify_at_80_columns_keeps_the_variable_to_set_and_the_age_readable() {
     webhooks(&env);
     let out = run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_FORCE_TTY", "1")
+        .env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::FORCE_TTY, "1")
         .env("COLUMNS", "80")
-        .env("TUNNELCTL_WEBHOOK_SECRET_STRIPE", STRIPE_SECRET)
+        .env(var::WEBHOOK_SECRET_STRIPE, STRIPE_SECRET)
         .args(["local", "requests", "verify"]));
     out.code(8);
     assert!(!out.stdout.contains('…'), "DETAIL was cut:\n{}", out.stdout);
@@ -187,7 +187,7 @@ fn verify_at_80_columns_keeps_the_variable_to_set_and_the_age_readable() {
     // Each word of a detail is whole on some line (wrapped at spaces, never inside one).
     let words: Vec<&str> = out.stdout.split_whitespace().collect();
     assert!(
-        words.contains(&"TUNNELCTL_WEBHOOK_SECRET_GITHUB"),
+        words.contains(&var::WEBHOOK_SECRET_GITHUB),
         "the variable to set:\n{}",
         out.stdout
     );
@@ -209,8 +209,8 @@ fn a_tunnel_filter_that_matches_nothing_says_where_the_captures_are() {
     // `hook` runs (the https half of an http tunnel) but its captures are on its twin.
     let out = run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_FORCE_TTY", "1")
+        .env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::FORCE_TTY, "1")
         .args(["local", "requests", "list", "--tunnel", "hook"]));
     out.ok();
     assert_eq!(out.stdout, "", "data stays on stdout, and there is none");

@@ -7,6 +7,7 @@
 use serde_json::json;
 
 use crate::common::{run, Env};
+use tunnelctl::registry::env as var;
 
 #[test]
 fn send_without_a_target_names_to_and_tunnel() {
@@ -102,12 +103,8 @@ fn a_whole_list_filter_under_ndjson_is_shown_its_per_item_form() {
 fn a_timeout_that_stops_the_inspector_says_so_cleanly() {
     let env = Env::new();
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url()).args([
-        "--timeout",
-        "1s",
-        "local",
-        "inspect",
-    ]);
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .args(["--timeout", "1s", "local", "inspect"]);
     let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 80);
     assert_eq!(term.wait_exit(), 7, "{}", term.screen());
     let shown = String::from_utf8_lossy(&term.output()).into_owned();
@@ -125,7 +122,7 @@ fn bare_send_usage_names_the_targets_with_the_environment_set() {
     let env = Env::new();
     let out = run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env(var::AGENT_URL, env.mock.agent_url())
         .args(["local", "requests", "send", "x.http"]));
     out.code(2);
     let usage = out

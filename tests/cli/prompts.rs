@@ -8,6 +8,7 @@ use std::process::Command;
 use crate::common::pty::{keys, Pty};
 use crate::common::seed::KINESIS;
 use crate::common::{Env, API_KEY, AWS_SECRET};
+use tunnelctl::registry::env as var;
 
 /// Rows and columns of the terminal most tests run on.
 const ROWS: u16 = 24;
@@ -16,8 +17,7 @@ const COLS: u16 = 100;
 /// The binary pointed at the emulator's URL but given no key nor URL by the environment.
 fn without_settings(env: &Env) -> Command {
     let mut cmd = env.std_cmd();
-    cmd.env_remove("TUNNELCTL_API_URL")
-        .env_remove("TUNNELCTL_API_KEY");
+    cmd.env_remove(var::API_URL).env_remove(var::API_KEY);
     cmd
 }
 

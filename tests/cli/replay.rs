@@ -8,6 +8,7 @@ use crate::common::hostile::{Hostile, Reply};
 use crate::common::upstream::{visit, Received, Upstream};
 use crate::common::{run, words, Env, Out, API_KEY};
 use crate::local::{captured, edge_port, tunnels_to_upstream};
+use tunnelctl::registry::env as var;
 
 /// A tunnel `hook` to an upstream, and one webhook captured on it: its ID.
 pub(crate) fn one_webhook() -> (Env, Upstream, String) {
@@ -31,7 +32,7 @@ pub(crate) fn one_webhook() -> (Env, Upstream, String) {
 /// `tunnelctl local ARGS` with extra environment variables and stdin.
 fn local_with(env: &Env, vars: &[(&str, &str)], stdin: &[u8], args: &[&str]) -> Out {
     let mut cmd = env.cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url());
+    cmd.env(var::AGENT_URL, env.mock.agent_url());
     for (k, v) in vars {
         cmd.env(k, v);
     }
@@ -559,8 +560,8 @@ fn hostile_captures_are_saved_as_captured_and_never_reach_the_terminal() {
     // To a terminal only with --force, as get --raw.
     let tty = |extra: &[&str]| {
         let mut cmd = env.cmd();
-        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-            .env("TUNNELCTL_FORCE_TTY", "1")
+        cmd.env(var::AGENT_URL, env.mock.agent_url())
+            .env(var::FORCE_TTY, "1")
             .args(["local", "requests", "save", &id, "--out", "-"])
             .args(extra);
         run(&mut cmd)

@@ -12,11 +12,12 @@ use crate::common::upstream::{visit, Received, Upstream};
 use crate::common::{run, Env, Out};
 use crate::local::{captured, edge_port, tunnels_to_upstream};
 use crate::official::{accepted, verify_op, Official};
+use tunnelctl::registry::env as var;
 
 const STRIPE: &str = "whsec_cli_stripe_secret_5d1e8f0a7b";
 const GITHUB: &str = "cli-github-secret-0c4e7a9d1f";
-const STRIPE_VAR: &str = "TUNNELCTL_WEBHOOK_SECRET_STRIPE";
-const GITHUB_VAR: &str = "TUNNELCTL_WEBHOOK_SECRET_GITHUB";
+const STRIPE_VAR: &str = var::WEBHOOK_SECRET_STRIPE;
+const GITHUB_VAR: &str = var::WEBHOOK_SECRET_GITHUB;
 const BODY: &str = r#"{"type":"invoice.paid","data":{"amount":100,"note":"café"}}"#;
 
 fn now() -> i64 {
@@ -27,7 +28,7 @@ fn now() -> i64 {
 /// `tunnelctl local ARGS` with these environment variables.
 fn local(env: &Env, vars: &[(&str, &str)], args: &[&str]) -> Out {
     let mut cmd = env.cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url());
+    cmd.env(var::AGENT_URL, env.mock.agent_url());
     for (k, v) in vars {
         cmd.env(k, v);
     }
@@ -254,7 +255,7 @@ fn a_kept_capture_replayed_from_history_is_signed_again_and_stripes_library_acce
     let dir = tempfile::tempdir().unwrap();
     let history = dir.path().join("history.sqlite3");
     let history = history.to_str().unwrap();
-    let kept = [("TUNNELCTL_HISTORY_FILE", history), (STRIPE_VAR, STRIPE)];
+    let kept = [(var::HISTORY_FILE, history), (STRIPE_VAR, STRIPE)];
     local(&env, &kept, &["requests", "record", "--once"]).ok();
     // The agent forgets it, as a restart makes it.
     local(&env, &[], &["requests", "clear", "--yes"]).ok();

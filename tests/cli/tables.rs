@@ -5,6 +5,7 @@
 use crate::common::upstream::visit;
 use crate::common::{Env, Out};
 use crate::local::tunnels_to_upstream;
+use tunnelctl::registry::env as var;
 
 const KINESIS: &str = "arn:aws:kinesis:us-east-1:123456789012:stream/events";
 
@@ -133,8 +134,8 @@ fn empty_lists_say_so_on_a_terminal_and_print_nothing_in_a_pipe() {
         let mut all = vec!["local"];
         all.extend_from_slice(args);
         let mut cmd = env.cmd();
-        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-            .env("TUNNELCTL_FORCE_TTY", "1")
+        cmd.env(var::AGENT_URL, env.mock.agent_url())
+            .env(var::FORCE_TTY, "1")
             .env("COLUMNS", "80")
             .args(&all);
         let out = crate::common::run(&mut cmd);
@@ -152,7 +153,7 @@ fn headers_are_bold_only_with_colour() {
     env.seed_ip_policies(1);
     let mut cmd = env.cmd();
     cmd.env_remove("NO_COLOR")
-        .env("TUNNELCTL_FORCE_TTY", "1")
+        .env(var::FORCE_TTY, "1")
         .env("COLUMNS", "80")
         .args(["ip-policies", "list"]);
     let coloured = crate::common::run(&mut cmd);
@@ -189,8 +190,8 @@ fn local_tunnels_get_shows_metrics_and_config_as_a_person_reads_them() {
         visit(port, "GET", "/", &[], b"");
     }
     let mut cmd = env.cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_FORCE_TTY", "1")
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::FORCE_TTY, "1")
         .env("COLUMNS", "80")
         .args(["local", "tunnels", "get", "web (http)"]);
     let out = crate::common::run(&mut cmd);

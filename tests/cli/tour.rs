@@ -15,6 +15,7 @@ use crate::common::seed::{KINESIS, ROLE};
 use crate::common::{assert_no_secret, Env, Out, API_KEY, AWS_SECRET};
 use crate::examples::{bin_dir, root, substitute, Stand};
 use crate::guides::sh_commands;
+use tunnelctl::registry::env as var;
 
 /// Where the tour starts: its first ```sh block after this heading.
 const HEADING: &str = "\n## A tour\n";
@@ -89,9 +90,9 @@ fn run_line(env: &Env, dir: &std::path::Path, script: &str) -> Out {
         .arg(script)
         .current_dir(dir)
         .env("PATH", path)
-        .env("TUNNELCTL_API_URL", env.mock.url())
-        .env("TUNNELCTL_API_KEY", API_KEY)
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env(var::API_URL, env.mock.url())
+        .env(var::API_KEY, API_KEY)
+        .env(var::AGENT_URL, env.mock.agent_url())
         .env("SECRET", AWS_SECRET);
     let out = crate::common::run(&mut assert_cmd::Command::from_std(cmd));
     assert_no_secret(&out);

@@ -11,6 +11,7 @@ use crate::common::upstream::visit;
 use crate::common::{gzip, Out};
 use crate::local::edge_port;
 use crate::webhook_tests::{read, World};
+use tunnelctl::registry::env as var;
 
 /// `python3`, to read the JUnit report with a real XML reader; under CI its absence fails.
 fn python3(test: &str) -> bool {
@@ -206,7 +207,7 @@ fn agent_with(id: &str, method_json: &str, raw: &[u8]) -> crate::common::hostile
 fn save_into(w: &World, agent: &crate::common::hostile::Hostile, id: &str) -> Out {
     let mut cmd = w.env.bare();
     cmd.current_dir(w.dir.path())
-        .env("TUNNELCTL_AGENT_URL", format!("{}/api", agent.url()));
+        .env(var::AGENT_URL, format!("{}/api", agent.url()));
     crate::common::run(cmd.args(["local", "requests", "save", id, "--into", "hooks"]))
 }
 

@@ -3,6 +3,7 @@
 //! server echoes one back.
 
 use crate::common::{run, Env, Out};
+use tunnelctl::registry::env as var;
 
 /// One secret per provider, as a profile would hold them (long enough to be registered).
 const IN_PROFILE: [(&str, &str); 5] = [
@@ -18,24 +19,12 @@ const IN_PROFILE: [(&str, &str); 5] = [
 
 /// The same providers' secrets in the environment, which win.
 const IN_ENV: [(&str, &str); 5] = [
+    (var::WEBHOOK_SECRET_GITHUB, "gh-env-secret-3f8b6d2a9e"),
+    (var::WEBHOOK_SECRET_STRIPE, "whsec_env_stripe_1b7d4f9a3c"),
+    (var::WEBHOOK_SECRET_SLACK, "slack-env-secret-6a2c8e5b0d"),
+    (var::WEBHOOK_SECRET_SHOPIFY, "shpss_env_secret_4e9a1c7f3b"),
     (
-        "TUNNELCTL_WEBHOOK_SECRET_GITHUB",
-        "gh-env-secret-3f8b6d2a9e",
-    ),
-    (
-        "TUNNELCTL_WEBHOOK_SECRET_STRIPE",
-        "whsec_env_stripe_1b7d4f9a3c",
-    ),
-    (
-        "TUNNELCTL_WEBHOOK_SECRET_SLACK",
-        "slack-env-secret-6a2c8e5b0d",
-    ),
-    (
-        "TUNNELCTL_WEBHOOK_SECRET_SHOPIFY",
-        "shpss_env_secret_4e9a1c7f3b",
-    ),
-    (
-        "TUNNELCTL_WEBHOOK_SECRET_STANDARD",
+        var::WEBHOOK_SECRET_STANDARD,
         "whsec_ZW52LXN0YW5kYXJkLWtleS05ODc2NTQzMjEw",
     ),
 ];

@@ -16,9 +16,10 @@ use crate::common::upstream::visit;
 use crate::common::{gzip, words, Env, Out};
 use crate::local::{captured, edge_port};
 use crate::official::{accepted, verify_op, Official};
+use tunnelctl::registry::env as var;
 
 const STRIPE: &str = "whsec_fixture_stripe_secret_9a7c3e";
-const STRIPE_VAR: &str = "TUNNELCTL_WEBHOOK_SECRET_STRIPE";
+const STRIPE_VAR: &str = var::WEBHOOK_SECRET_STRIPE;
 const BODY: &str = r#"{"type":"invoice.paid","data":{"amount":100}}"#;
 
 /// What the handler answers; tests change it while it runs.
@@ -120,7 +121,7 @@ impl World {
     /// `tunnelctl local requests ARGS` with these environment variables.
     pub(crate) fn requests(&self, vars: &[(&str, &str)], args: &[&str]) -> Out {
         let mut cmd = self.env.cmd();
-        cmd.env("TUNNELCTL_AGENT_URL", self.env.mock.agent_url())
+        cmd.env(var::AGENT_URL, self.env.mock.agent_url())
             .current_dir(self.dir.path());
         for (k, v) in vars {
             cmd.env(k, v);
@@ -136,7 +137,7 @@ impl World {
     pub(crate) fn test_with(&self, vars: &[(&str, &str)], extra: &[&str]) -> Out {
         let mut cmd = self.env.bare();
         cmd.current_dir(self.dir.path())
-            .env("TUNNELCTL_AGENT_URL", "http://127.0.0.1:9/api");
+            .env(var::AGENT_URL, "http://127.0.0.1:9/api");
         for (k, v) in vars {
             cmd.env(k, v);
         }
@@ -218,7 +219,7 @@ fn a_capture_saved_as_a_fixture_passes_and_a_changed_handler_fails_with_the_diff
     let mut cmd = w.env.bare();
     cmd.current_dir(w.dir.path())
         .env_remove("NO_COLOR")
-        .env("TUNNELCTL_FORCE_TTY", "1");
+        .env(var::FORCE_TTY, "1");
     let url = w.handler.url();
     let out = crate::common::run(cmd.args(["local", "requests", "test", "hooks", "--to", &url]));
     out.code(8);
@@ -661,7 +662,7 @@ fn diff_reads_captures_the_agent_no_longer_has_from_the_history() {
         &[("X-Attempt", "2")],
         r#"{"type":"invoice.paid","data":{"amount":2500}}"#,
     );
-    let with_history = [("TUNNELCTL_HISTORY_FILE", history)];
+    let with_history = [(var::HISTORY_FILE, history)];
     w.requests(&with_history, &["record", "--once"]).ok();
     w.requests(&[], &["clear", "--yes"]).ok();
     w.requests(&[], &["diff", &a, &b]).code(4);

@@ -7,6 +7,7 @@ use serde_json::json;
 
 use crate::common::pty::{keys, Pty};
 use crate::common::{strings, Env};
+use tunnelctl::registry::env as var;
 
 #[test]
 fn an_agent_url_without_its_scheme_is_refused_with_the_url_to_type() {
@@ -40,8 +41,8 @@ fn an_api_url_without_its_scheme_is_refused_with_the_url_to_type() {
 fn config_init_answered_without_a_scheme_says_what_to_type() {
     let env = Env::new();
     let mut cmd = env.std_cmd();
-    cmd.env_remove("TUNNELCTL_API_URL")
-        .env_remove("TUNNELCTL_API_KEY")
+    cmd.env_remove(var::API_URL)
+        .env_remove(var::API_KEY)
         .args(["config", "init"]);
     let mut term = Pty::spawn(&cmd, 24, 80);
     term.wait_for("Management API URL:");

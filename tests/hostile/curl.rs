@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use crate::common::hostile::{Hostile, Reply, Seen};
 use crate::common::{run, Env, Out};
+use tunnelctl::registry::env as var;
 
 fn b64(b: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(b)
@@ -19,7 +20,7 @@ fn curl_of(env: &Env, capture: Value) -> Out {
     let id = ids[0].as_str().expect("an id").to_string();
     run(env
         .cmd()
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env(var::AGENT_URL, env.mock.agent_url())
         .args(["local", "requests", "get", &id, "--curl"]))
 }
 

@@ -4,6 +4,7 @@
 
 use crate::common::hostile::{page, Hostile, Reply};
 use crate::common::{words, Env, AWS_SECRET};
+use tunnelctl::registry::env as var;
 
 fn destination(secret: &str) -> String {
     format!(
@@ -52,11 +53,12 @@ fn an_echoed_secret_is_masked_in_every_output() {
             );
         }
     }
-    let tty = crate::common::run(
-        env.cmd_at(&server.url())
-            .env("TUNNELCTL_FORCE_TTY", "1")
-            .args(["event-destinations", "get", "ed_1", "--json"]),
-    );
+    let tty = crate::common::run(env.cmd_at(&server.url()).env(var::FORCE_TTY, "1").args([
+        "event-destinations",
+        "get",
+        "ed_1",
+        "--json",
+    ]));
     tty.ok();
     tty.prints("…(redacted)");
 }

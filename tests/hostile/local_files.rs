@@ -10,6 +10,7 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::common::{run, Env, Out};
+use tunnelctl::registry::env as var;
 
 /// The emulator with one captured POST carrying a body of `size` bytes: its ID.
 pub fn one_capture(size: usize) -> (Env, String) {
@@ -27,7 +28,7 @@ pub fn one_capture(size: usize) -> (Env, String) {
 /// `tunnelctl local ARGS` run with a umask and a file-size limit set in the child.
 fn local_limited(env: &Env, umask: u32, fsize: Option<u64>, args: &[&str]) -> Out {
     let mut std = env.std_cmd();
-    std.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+    std.env(var::AGENT_URL, env.mock.agent_url())
         .current_dir(env.dir.path())
         .arg("local")
         .args(args);

@@ -15,6 +15,7 @@ use serde_json::json;
 
 use crate::common::hostile::{Hostile, Reply};
 use crate::common::{run, Env, Out};
+use tunnelctl::registry::env as var;
 
 const ANSWER: &str = r#"{"received":true}"#;
 
@@ -69,7 +70,7 @@ fn written_through(link: &Path, target: &Path) -> String {
 fn local_to_file(env: &Env, stdout: &Path, args: &[&str]) -> Out {
     let file = fs::File::create(stdout).unwrap();
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
         .current_dir(env.dir.path())
         .arg("local")
         .args(args)
@@ -206,7 +207,7 @@ fn save_into_with_force_writes_through_links_in_the_fixture_folder() {
 fn save_into_hooks(env: &Env, id: &str) {
     let mut cmd = env.cmd();
     cmd.current_dir(env.dir.path())
-        .env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        .env(var::AGENT_URL, env.mock.agent_url())
         .args(["local", "requests", "save", id, "--into", "hooks"]);
     run(&mut cmd).ok();
 }
@@ -226,7 +227,7 @@ fn handler(body: &'static str) -> Hostile {
 fn test_fixtures(env: &Env, to: &Hostile, stdout: Option<&Path>, args: &[&str]) -> Out {
     let mut cmd = env.std_cmd();
     cmd.current_dir(env.dir.path())
-        .env("TUNNELCTL_AGENT_URL", "http://127.0.0.1:9/api")
+        .env(var::AGENT_URL, "http://127.0.0.1:9/api")
         .args(["local", "requests", "test", "hooks", "--to", &to.url()])
         .args(args);
     match stdout {
@@ -327,8 +328,8 @@ fn the_history_file_is_kept_where_its_link_leads() {
     let link = env.dir.path().join("history.sqlite3");
     symlink("data/history.sqlite3", &link).unwrap();
     let mut cmd = env.cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", &link)
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, &link)
         .args(["local", "requests", "record", "--once"]);
     run(&mut cmd).ok();
     assert!(is_link(&link), "the history's link stays");
@@ -345,8 +346,8 @@ fn the_history_file_is_kept_where_its_link_leads() {
         .collect();
     assert_eq!(beside_link, ["history.sqlite3"]);
     let mut cmd = env.cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-        .env("TUNNELCTL_HISTORY_FILE", &link)
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_FILE, &link)
         .args(["local", "requests", "list", "--history", "--json"]);
     let listed = run(&mut cmd);
     listed.ok();

@@ -11,6 +11,7 @@ use crate::common::hostile::{Hostile, Reply};
 use crate::common::pty::Pty;
 use crate::common::rusage::measure;
 use crate::common::Env;
+use tunnelctl::registry::env as var;
 
 /// A capture (as the agent's JSON) whose request and response carry `lines` tiny header lines
 /// each, in the `headers` maps and in the `raw` bytes alike.
@@ -69,8 +70,8 @@ fn a_header_bomb_costs_what_its_size_costs_and_shows_as_a_count() {
     ];
     for view in views {
         let mut cmd = env.std_cmd();
-        cmd.env("TUNNELCTL_AGENT_URL", format!("{}/api", agent.url()))
-            .env("TUNNELCTL_FORCE_TTY", "1")
+        cmd.env(var::AGENT_URL, format!("{}/api", agent.url()))
+            .env(var::FORCE_TTY, "1")
             .env("COLUMNS", "120")
             .arg("local")
             .args(view);
@@ -103,7 +104,7 @@ fn the_inspector_keeps_captures_within_its_memory_budget_and_says_older_were_dro
         .collect();
     env.mock.seed_captures(Value::Array(captures));
     let mut cmd = env.std_cmd();
-    cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+    cmd.env(var::AGENT_URL, env.mock.agent_url())
         .current_dir(env.dir.path())
         .args(["local", "inspect", "--max-memory", "4MiB"]);
     let mut term = Pty::spawn(&cmd, 24, 80);

@@ -13,6 +13,7 @@ use serde_json::json;
 
 use super::local_files::one_capture;
 use crate::common::{run, Env};
+use tunnelctl::registry::env as var;
 
 /// A FIFO named `name` made in `dir` (no root needed), with a second name for it in
 /// `dir/held` (a hard link), by which a reader still waiting can be let go even when the
@@ -227,7 +228,7 @@ fn a_dash_is_stdout_even_beside_a_file_named_dash() {
     std::fs::write(&dash, "keep me").expect("a file named -");
     let local = |args: &[&str]| {
         let mut cmd = env.cmd();
-        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
+        cmd.env(var::AGENT_URL, env.mock.agent_url())
             .current_dir(env.dir.path())
             .arg("local")
             .args(args);
@@ -250,8 +251,8 @@ fn a_har_log_to_a_terminal_is_guarded_as_raw_output() {
     ]));
     let tty = |extra: &[&str]| {
         let mut cmd = env.cmd();
-        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-            .env("TUNNELCTL_FORCE_TTY", "1")
+        cmd.env(var::AGENT_URL, env.mock.agent_url())
+            .env(var::FORCE_TTY, "1")
             .args(["local", "requests", "export", "--har", "-"])
             .args(extra);
         run(&mut cmd)

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use crate::common::hostile::{Hostile, Reply};
 use crate::common::{Env, Out, API_KEY};
+use tunnelctl::registry::env as var;
 
 fn har_of(urls: &[&str]) -> Value {
     let entries: Vec<Value> = urls
@@ -209,8 +210,8 @@ fn the_users_own_key_in_a_capture_is_redacted_on_screen_and_kept_in_files_with_a
         vec!["requests", "get", id.as_str(), "--curl"],
     ] {
         let mut cmd = env.cmd();
-        cmd.env("TUNNELCTL_AGENT_URL", env.mock.agent_url())
-            .env("TUNNELCTL_FORCE_TTY", "1")
+        cmd.env(var::AGENT_URL, env.mock.agent_url())
+            .env(var::FORCE_TTY, "1")
             .arg("local")
             .args(&args);
         let out = crate::common::run(&mut cmd);

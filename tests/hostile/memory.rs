@@ -5,6 +5,7 @@
 use crate::common::hostile::{Hostile, Reply};
 use crate::common::rusage::measure;
 use crate::common::Env;
+use tunnelctl::registry::env as var;
 
 /// Just under the 16 MiB bound of a management answer.
 const PAGE_BYTES: usize = 15 * 1024 * 1024;
@@ -50,7 +51,7 @@ fn a_page_of_a_million_tiny_items_costs_memory_by_its_size_in_every_mode() {
         let mut cmd = env.std_cmd_at(&server.url());
         cmd.args(["ip-policies", "list"]).args(flags);
         if tty {
-            cmd.env("TUNNELCTL_FORCE_TTY", "1").env("COLUMNS", "100");
+            cmd.env(var::FORCE_TTY, "1").env("COLUMNS", "100");
         }
         let run = measure(cmd);
         let (code, peak, took, printed) = (run.code, run.peak, run.took, run.stdout);

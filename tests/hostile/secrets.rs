@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use crate::common::hostile::{page, Hostile, Reply};
 use crate::common::{only_write, run, Env, API_KEY, AWS_SECRET};
+use tunnelctl::registry::env as var;
 
 /// A secret the service holds that this process never learnt: only field masking can hide it.
 const UNKNOWN_SECRET: &str = "UnknownSecretKeyFromTheServer0123456789";
@@ -107,7 +108,7 @@ fn verbose_traces_mask_aws_secrets_in_request_and_response_bodies() {
     });
     let out = run(env
         .cmd_at(&server.url())
-        .env("TUNNELCTL_AWS_SECRET_ACCESS_KEY", AWS_SECRET)
+        .env(var::AWS_SECRET_ACCESS_KEY, AWS_SECRET)
         .args([
             "-v",
             "event-destinations",
@@ -167,7 +168,7 @@ fn tables_detail_views_and_tsv_mask_the_secret() {
         for tty in ["1", "0"] {
             let out = run(env
                 .cmd_at(&server.url())
-                .env("TUNNELCTL_FORCE_TTY", tty)
+                .env(var::FORCE_TTY, tty)
                 .env("COLUMNS", "400")
                 .args(args));
             out.ok();
@@ -179,10 +180,11 @@ fn tables_detail_views_and_tsv_mask_the_secret() {
             out.prints("AKIAEXAMPLE");
         }
     }
-    let detail = run(env
-        .cmd_at(&server.url())
-        .env("TUNNELCTL_FORCE_TTY", "1")
-        .args(["event-destinations", "get", "ed_1"]));
+    let detail = run(env.cmd_at(&server.url()).env(var::FORCE_TTY, "1").args([
+        "event-destinations",
+        "get",
+        "ed_1",
+    ]));
     detail.prints("ROTATION");
     detail.prints("…(redacted)");
 }

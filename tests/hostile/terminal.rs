@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use crate::common::hostile::{Hostile, Reply};
 use crate::common::{run, Env, Out};
+use tunnelctl::registry::env as var;
 
 fn b64(b: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(b)
@@ -87,7 +88,7 @@ fn tail_escapes_hostile_captures() {
     });
     let out = run(env
         .cmd_at(&server.url())
-        .env("TUNNELCTL_FORCE_TTY", "1")
+        .env(var::FORCE_TTY, "1")
         .args(["local", "requests", "tail"])
         .timeout(Duration::from_secs(3)));
     assert!(calls.load(Ordering::SeqCst) >= 2, "tail polled the agent");
@@ -107,7 +108,7 @@ fn get_escapes_hostile_captures_including_invisible_characters() {
     for tty in ["1", "0"] {
         let out = run(env
             .cmd_at(&server.url())
-            .env("TUNNELCTL_FORCE_TTY", tty)
+            .env(var::FORCE_TTY, tty)
             .args(["local", "requests", "get", "airt_1"]));
         out.ok();
         assert_no_raw_danger(&out.stdout);
@@ -120,7 +121,7 @@ fn get_escapes_hostile_captures_including_invisible_characters() {
 fn raw_get(env: &Env, url: &str, tty: bool, extra: &[&str]) -> std::process::Output {
     let mut cmd = env.cmd_at(url);
     if tty {
-        cmd.env("TUNNELCTL_FORCE_TTY", "1");
+        cmd.env(var::FORCE_TTY, "1");
     }
     let output = cmd
         .args(["local", "requests", "get", "airt_1", "--raw"])

@@ -6,6 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::common::{run, Env, Out};
+use tunnelctl::registry::env as var;
 
 const EVIL: &str = "a\u{1b}]52;c;aGk=\u{7}b\u{9b}2Jc\u{202e}d\u{7f}e\u{200b}f\u{2066}g";
 
@@ -24,7 +25,7 @@ fn seeded() -> Env {
 }
 
 fn on_terminal(env: &Env, args: &[&str]) -> Out {
-    run(env.cmd().env("TUNNELCTL_FORCE_TTY", "1").args(args))
+    run(env.cmd().env(var::FORCE_TTY, "1").args(args))
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::common::hostile::{page, Hostile, Reply};
 use crate::common::{run, Env, Out};
+use tunnelctl::registry::env as var;
 
 /// How long past its `--timeout` a command may run before the test ends it as hung (its exit
 /// is then not 7, and the test fails).
@@ -175,7 +176,7 @@ fn local_commands_against_a_hung_agent_end_at_the_timeout() {
 fn tail_follows_for_the_timeout_then_exits_7() {
     let env = Env::new();
     let out = guarded(
-        env.cmd().env("TUNNELCTL_AGENT_URL", env.mock.agent_url()),
+        env.cmd().env(var::AGENT_URL, env.mock.agent_url()),
         &["local", "requests", "tail", "--timeout", "2"],
     );
     out.code(7);
