@@ -31,14 +31,12 @@ use crate::fleet::select::Selector;
 use crate::fleet::upgrade::{self, Plan, Progress, UpgradeStep};
 use crate::fleet::wait;
 use crate::inspect::run::{io_error, key_of, TerminalGuard, FRAME_BYTES};
+use crate::ratelimit::Rate;
 
 /// The longest wait after failed refreshes.
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
 /// Sessions a page of the list holds: a refresh of N sessions costs N / this requests.
 const PAGE: usize = 100;
-/// The service's rate limit, requests per second (120 a minute); a refresh spends at most
-/// half of it, leaving the rest to actions and to other commands.
-const RATE_PER_SECOND: f64 = 2.0;
 /// Requests of one action batch at once.
 const PARALLEL: usize = 4;
 
@@ -173,17 +171,14 @@ async fn event_loop(
                 let wait = match listed {
                     Ok(list) => {
                         backoff = launch.every;
-                        // Each account has its own rate limit: the largest sets the pace.
-                        let pages = list
-                            .iter()
-                            .map(|sessions| sessions.len().div_ceil(PAGE))
-                            .max()
-                            .unwrap_or(0)
-                            .max(1);
+                        let wait = refresh_wait(
+                            launch.every,
+                            accounts.iter().zip(&list).map(|(a, sessions)| {
+                                (sessions.len().div_ceil(PAGE).max(1), a.client.rate())
+                            }),
+                        );
                         state.refreshed(list.into_iter().flatten().collect(), &clock());
-                        launch
-                            .every
-                            .max(Duration::from_secs_f64(pages as f64 / (RATE_PER_SECOND / 2.0)))
+                        wait
                     }
                     Err(e) => {
                         backoff = (backoff * 2).min(MAX_BACKOFF);
@@ -203,6 +198,22 @@ async fn event_loop(
             _ = tokio::time::sleep_until(next_refresh), if refresh.is_none() => {}
         }
     }
+}
+
+/// The wait after a refresh that read `pages` pages of each account paced to its `rate`:
+/// `every`, or longer when a refresh that often would spend more than half of an account's
+/// rate (the rest is left to actions and to other commands); the slowest account sets the
+/// pace. An account not paced (`--rate off`) leaves it to `every`.
+fn refresh_wait(
+    every: Duration,
+    accounts: impl Iterator<Item = (usize, Option<Rate>)>,
+) -> Duration {
+    accounts
+        .filter_map(|(pages, rate)| {
+            let rate = rate?;
+            Some(rate.per.mul_f64(2.0 * pages as f64 / f64::from(rate.max)))
+        })
+        .fold(every, Duration::max)
 }
 
 /// Every account's sessions, listed at once, each labelled with its profile when several are
@@ -358,4 +369,36 @@ fn clock() -> String {
 
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refresh_spends_at_most_half_of_each_accounts_rate() {
+        let every = Duration::from_secs(2);
+        let service = Some(Rate {
+            max: 120,
+            per: Duration::from_secs(60),
+        });
+        // 50 pages under 120 a minute: half of it is one a second.
+        assert_eq!(
+            refresh_wait(every, [(50, service)].into_iter()),
+            Duration::from_secs(50)
+        );
+        // A small fleet refreshes as often as asked.
+        assert_eq!(refresh_wait(every, [(1, service)].into_iter()), every);
+        // The slowest account sets the pace.
+        let fast = Some(Rate {
+            max: 1200,
+            per: Duration::from_secs(60),
+        });
+        assert_eq!(
+            refresh_wait(every, [(50, fast), (20, service)].into_iter()),
+            Duration::from_secs(20)
+        );
+        // Unpaced (--rate off): as often as asked, however many pages.
+        assert_eq!(refresh_wait(every, [(50, None)].into_iter()), every);
+    }
 }
