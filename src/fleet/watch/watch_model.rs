@@ -7,9 +7,12 @@
 //! refreshes before it is dropped. Ages are counted in refreshes, not seconds, so what the
 //! screen shows depends only on what the service answered.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
-use super::session_columns::{row_key, SessionColumn, PROFILE_FIELD};
+use super::session_columns::{cell_widths, row_key, SessionColumn, PROFILE_FIELD};
 use super::watch_filter::RowFilter;
 use crate::api::sessions::AgentCommand;
 use crate::fleet::select::Selector;
@@ -77,6 +80,9 @@ pub struct SessionRow {
     pub replaced_by: Option<String>,
     /// What happened to it on this screen, oldest first.
     pub history: Vec<String>,
+    /// Its text's width in each column ([`cell_widths`]), as of the last change of its session:
+    /// a frame sizes its columns from these instead of drawing every cell of the list.
+    pub widths: [usize; 9],
 }
 
 impl SessionRow {
@@ -230,6 +236,19 @@ pub struct WatchState {
     pub selector: Selector,
     /// What was done.
     pub tally: WatchTally,
+    /// The rows shown, worked out again only when the rows, the filter or the sort change.
+    shown_cache: RefCell<ShownCache>,
+}
+
+/// [`WatchState::shown`], kept between frames: filtering and sorting 5,000 rows for each frame
+/// (each key) would take longer than a frame may.
+#[derive(Debug, Default)]
+struct ShownCache {
+    /// What it was worked out for: the refresh (the rows change only with one), the filter's
+    /// text and the sort.
+    made_for: Option<(u64, String, (SessionColumn, bool))>,
+    /// The places of the rows shown, in order.
+    shown: Vec<usize>,
 }
 
 impl WatchState {
@@ -248,6 +267,7 @@ impl WatchState {
             read_only_profiles: Vec::new(),
             selector,
             tally: WatchTally::default(),
+            shown_cache: RefCell::default(),
         }
     }
 
@@ -256,7 +276,7 @@ impl WatchState {
         self.refreshes += 1;
         let now = self.refreshes;
         let first = now == 1;
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::new();
         let listed: Vec<Value> = list
             .into_iter()
             .filter(|s| self.selector.matches(s) && seen.insert(row_key(s)))
@@ -269,9 +289,20 @@ impl WatchState {
                 row.history.push(format!("{at}: gone"));
             }
         }
+        // Each listed session's row by its key, and the gone rows that may have been replaced:
+        // looked up, not searched for, so a refresh of N sessions costs N, not N x N.
+        let mut place: HashMap<String, usize> = self
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.key.clone(), i))
+            .collect();
+        let gone: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| self.rows[i].gone_at.is_some() && self.rows[i].replaced_by.is_none())
+            .collect();
         for s in listed {
             let id = row_key(&s);
-            match self.rows.iter_mut().find(|r| r.id() == id) {
+            match place.get(&id).map(|&i| &mut self.rows[i]) {
                 Some(row) => {
                     let old = field(&row.session, "agent_version").to_string();
                     let new = field(&s, "agent_version");
@@ -282,12 +313,15 @@ impl WatchState {
                     if row.gone_at.take().is_some() {
                         row.history.push(format!("{at}: listed again"));
                     }
-                    row.session = s;
+                    if row.session != s {
+                        row.widths = cell_widths(&s);
+                        row.session = s;
+                    }
                 }
                 None => {
-                    let replaced = self
-                        .rows
+                    let replaced = gone
                         .iter()
+                        .map(|&i| &self.rows[i])
                         .find(|r| {
                             r.gone_at.is_some()
                                 && r.replaced_by.is_none()
@@ -300,12 +334,15 @@ impl WatchState {
                         history.push(format!(
                             "{at}: the same agent as {old}, back under a new session"
                         ));
-                        if let Some(r) = self.rows.iter_mut().find(|r| r.id() == old) {
+                        if let Some(&i) = place.get(old) {
+                            let r = &mut self.rows[i];
                             r.replaced_by = Some(id.clone());
                             r.history.push(format!("{at}: back as {id}"));
                         }
                     }
+                    place.insert(id.clone(), self.rows.len());
                     self.rows.push(SessionRow {
+                        widths: cell_widths(&s),
                         session: s,
                         key: id,
                         seen_at: now,
@@ -332,22 +369,38 @@ impl WatchState {
         self.error = Some(why);
     }
 
-    /// The rows shown, filtered and sorted: their places in [`WatchState::rows`].
+    /// The rows shown, filtered and sorted: their places in [`WatchState::rows`]. Worked out
+    /// again only after a refresh or a change of the filter or the sort (the rows change only
+    /// with a refresh).
     pub fn shown(&self) -> Vec<usize> {
-        let mut shown: Vec<usize> = (0..self.rows.len())
-            .filter(|&i| self.filter.matches(&self.rows[i].session))
-            .collect();
+        let made_for = (self.refreshes, self.filter.text.clone(), self.sort);
+        let mut cache = self.shown_cache.borrow_mut();
+        if cache.made_for.as_ref() != Some(&made_for) {
+            cache.shown = self.filtered_and_sorted();
+            cache.made_for = Some(made_for);
+        }
+        cache.shown.clone()
+    }
+
+    fn filtered_and_sorted(&self) -> Vec<usize> {
         let (col, desc) = self.sort;
-        shown.sort_by(|&a, &b| {
-            let (a, b) = (&self.rows[a].session, &self.rows[b].session);
-            let o = col.value(a).cmp(col.value(b)).then(id_of(a).cmp(id_of(b)));
+        // Each row's sort key read once, not at each of the sort's comparisons.
+        let mut keyed: Vec<(&str, &str, usize)> = (0..self.rows.len())
+            .filter(|&i| self.filter.matches(&self.rows[i].session))
+            .map(|i| {
+                let s = &self.rows[i].session;
+                (col.value(s), id_of(s), i)
+            })
+            .collect();
+        keyed.sort_by(|a, b| {
+            let o = (a.0, a.1).cmp(&(b.0, b.1));
             if desc {
                 o.reverse()
             } else {
                 o
             }
         });
-        shown
+        keyed.into_iter().map(|(_, _, i)| i).collect()
     }
 
     /// The current row.
@@ -710,6 +763,27 @@ mod tests {
             assert_eq!(handle(&mut st, KeyPress::Char(k)), WatchAction::None);
             assert_eq!(st.mode, WatchMode::List);
             assert!(st.message.as_deref().unwrap_or("").contains("Read-only"));
+        }
+    }
+
+    #[test]
+    fn the_rows_shown_and_their_widths_follow_each_refresh() {
+        let mut st = WatchState::new(Selector::default(), false);
+        st.refreshed(vec![s("ts_b", "3.19.1", "eu")], "t");
+        assert_eq!(ids(&st), ["ts_b"]);
+        let version = SessionColumn::Version.index();
+        assert_eq!(st.rows[0].widths[version], "3.19.1".len());
+        // Kept between frames, worked out again after a refresh: the new row is shown, in
+        // its place, and a changed session's width is its new text's.
+        st.refreshed(
+            vec![s("ts_b", "3.20.0-beta.1", "eu"), s("ts_a", "3.19.1", "eu")],
+            "t",
+        );
+        assert_eq!(ids(&st), ["ts_a", "ts_b"]);
+        let b = st.rows.iter().find(|r| r.id() == "ts_b").unwrap();
+        assert_eq!(b.widths[version], "3.20.0-beta.1".len());
+        for (i, c) in SessionColumn::ALL.iter().enumerate() {
+            assert_eq!(c.index(), i, "{c:?}");
         }
     }
 
