@@ -4,8 +4,10 @@
 //! sends the commands the model asks for through the bulk runner ([`crate::bulk::run`]), each
 //! answer landing on its row as it comes.
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
 use std::future::Future;
+use std::hash::{Hash, Hasher};
 use std::io::{BufWriter, IsTerminal};
 use std::pin::Pin;
 use std::time::Duration;
@@ -20,7 +22,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::session_columns::{row_key, PROFILE_FIELD};
-use super::watch_model::{handle, SessionsVerb, WatchAction, WatchState};
+use super::watch_model::{handle, ListedSession, SessionsVerb, WatchAction, WatchState};
 use super::watch_view::{self, Look};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;
@@ -100,7 +102,7 @@ pub async fn run(launch: WatchLaunch) -> Result<WatchState> {
 }
 
 /// Each account's sessions, in the order of the accounts.
-type Listed = Vec<Vec<Value>>;
+type Listed = Vec<Vec<ListedSession>>;
 type Refresh<'a> = Pin<Box<dyn Future<Output = std::result::Result<Listed, String>> + 'a>>;
 type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
@@ -129,7 +131,7 @@ async fn event_loop(
             return Err(crate::interrupt::stop_error());
         }
         if refresh.is_none() && Instant::now() >= next_refresh {
-            refresh = Some(Box::pin(list_all(accounts)));
+            refresh = Some(Box::pin(list_all(accounts, state.known())));
         }
         tokio::select! {
             ev = events.next() => match ev {
@@ -217,31 +219,56 @@ fn refresh_wait(
 }
 
 /// Every account's sessions, listed at once, each labelled with its profile when several are
-/// watched. A failed account fails the refresh, named: why, as the title says it.
-async fn list_all(accounts: &[Account]) -> std::result::Result<Listed, String> {
+/// watched. A session whose text (and profile) is among `known` is not read again: its row
+/// holds it. A failed account fails the refresh, named: why, as the title says it.
+async fn list_all(
+    accounts: &[Account],
+    known: HashSet<u64>,
+) -> std::result::Result<Listed, String> {
+    let known = &known;
     let lists =
-        futures_util::future::join_all(accounts.iter().map(|a| wait::all_sessions(&a.client)))
-            .await;
+        futures_util::future::join_all(accounts.iter().map(|a| list_account(a, known))).await;
     let mut all = Vec::new();
     for (account, listed) in accounts.iter().zip(lists) {
-        let why = |e: Error| {
+        all.push(listed.map_err(|e| {
             let line = first_line(&e.to_string());
             match &account.profile {
                 Some(profile) => format!("profile {profile}: {line}"),
                 None => line,
             }
-        };
-        let mut sessions = listed.map_err(why)?;
-        if let Some(profile) = &account.profile {
-            for s in &mut sessions {
-                if let Value::Object(o) = s {
-                    o.insert(PROFILE_FIELD.into(), Value::String(profile.clone()));
-                }
-            }
-        }
-        all.push(sessions);
+        })?);
     }
     Ok(all)
+}
+
+/// One account's sessions, page after page, each read only when its text is not `known`.
+async fn list_account(account: &Account, known: &HashSet<u64>) -> Result<Vec<ListedSession>> {
+    let mut pages = sessions::RESOURCE.list(&account.client, None)?;
+    let mut listed = Vec::new();
+    pages
+        .for_each_raw(|text| {
+            let mut h = DefaultHasher::new();
+            (account.profile.as_deref(), text).hash(&mut h);
+            let fingerprint = h.finish();
+            let session = if known.contains(&fingerprint) {
+                None
+            } else {
+                let mut s: Value = serde_json::from_str(text).map_err(|e| {
+                    Error::BadResponse(format!("a list item is not valid JSON ({e})"))
+                })?;
+                if let (Some(profile), Value::Object(o)) = (&account.profile, &mut s) {
+                    o.insert(PROFILE_FIELD.into(), Value::String(profile.clone()));
+                }
+                Some(s)
+            };
+            listed.push(ListedSession {
+                fingerprint,
+                session,
+            });
+            Ok(())
+        })
+        .await?;
+    Ok(listed)
 }
 
 /// The sessions among `sessions` that `account` listed.
