@@ -106,5 +106,8 @@ impl SessionColumn {
 /// sizes the columns, worked out when a session changes rather than for every frame (a frame of
 /// 5,000 sessions would otherwise escape and format 45,000 cells to size its columns).
 pub fn cell_widths(s: &Value) -> [usize; 9] {
-    SessionColumn::ALL.map(|c| c.cell(s).chars().count())
+    SessionColumn::ALL.map(|c| match c {
+        SessionColumn::Started => c.cell(s).chars().count(),
+        _ => crate::escape::escaped_len(c.value(s)),
+    })
 }
