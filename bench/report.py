@@ -396,7 +396,8 @@ if ran("S16"):
             f"{facts['s16_churn']} new, {facts['s16_churn_rounds']} times); {len(frames16)} presses of j/k from the 10th refresh "
             "to the 100th, each timed from the key to the frame with the current row moved (pty round "
             "trip included; a key landing while a refresh is taken in waits for it). RSS (VmRSS) "
-            "between two refreshes, after the 10th and the 100th; peak RSS (VmHWM) at the end.")
+            "between two refreshes: the lowest of the readings after refreshes 8 to 12, and after 96 to "
+            f"100 (KiB: {facts['s16_rss_samples']}); peak RSS (VmHWM) at the end.")
     f16, l16 = statistics.median(firsts16), statistics.median(lists16)
     measure("first full screen (median)", ms(f16))
     measure("`sessions list --json` (median)", ms(l16))
