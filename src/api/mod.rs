@@ -57,6 +57,11 @@ impl Client {
         Client { http }
     }
 
+    /// The rate its requests are paced to; `None` when they are not (`--rate off`).
+    pub fn rate(&self) -> Option<crate::ratelimit::Rate> {
+        self.http.rate()
+    }
+
     /// The URL of a path made of segments.
     pub fn url(&self, segs: &[Seg<'_>]) -> Result<Url> {
         let mut parts = Vec::with_capacity(segs.len());

@@ -4,8 +4,10 @@
 //! sends the commands the model asks for through the bulk runner ([`crate::bulk::run`]), each
 //! answer landing on its row as it comes.
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
 use std::future::Future;
+use std::hash::{Hash, Hasher};
 use std::io::{BufWriter, IsTerminal};
 use std::pin::Pin;
 use std::time::Duration;
@@ -21,7 +23,7 @@ use tokio::time::Instant;
 
 use super::refresh_pace::{self, Pace};
 use super::session_columns::{row_key, PROFILE_FIELD};
-use super::watch_model::{handle, SessionsVerb, WatchAction, WatchState};
+use super::watch_model::{handle, ListedSession, SessionsVerb, WatchAction, WatchState};
 use super::watch_view::{self, Look};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::Client;
@@ -100,7 +102,7 @@ pub async fn run(launch: WatchLaunch) -> Result<(WatchState, Option<Error>)> {
 }
 
 /// The accounts listed in one refresh, each by its place, with its sessions or why not.
-type Listed = Vec<(usize, std::result::Result<Vec<Value>, String>)>;
+type Listed = Vec<(usize, std::result::Result<Vec<ListedSession>, String>)>;
 type Refresh<'a> = Pin<Box<dyn Future<Output = Listed> + 'a>>;
 type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
@@ -119,7 +121,10 @@ async fn event_loop(
     };
     let mut events = EventStream::new();
     let mut refresh: Option<Refresh<'_>> = None;
-    let mut paces: Vec<Pace> = accounts.iter().map(|_| Pace::new(launch.every)).collect();
+    let mut paces: Vec<Pace> = accounts
+        .iter()
+        .map(|a| Pace::new(launch.every, a.client.rate()))
+        .collect();
     let mut next_refresh = Instant::now();
     let mut batches: FuturesUnordered<Batch<'_>> = FuturesUnordered::new();
     let (tx, mut answers) = mpsc::unbounded_channel::<SendAnswer>();
@@ -132,7 +137,7 @@ async fn event_loop(
         if refresh.is_none() && Instant::now() >= next_refresh {
             let now = Instant::now();
             let due: Vec<usize> = (0..accounts.len()).filter(|&i| paces[i].due(now)).collect();
-            refresh = Some(Box::pin(list_all(accounts, due)));
+            refresh = Some(Box::pin(list_all(accounts, due, state.known())));
         }
         tokio::select! {
             ev = events.next() => match ev {
@@ -172,7 +177,7 @@ async fn event_loop(
                 }
             }, if refresh.is_some() => {
                 refresh = None;
-                took(accounts, &mut paces, listed, launch.every, state);
+                took(accounts, &mut paces, listed, state);
                 next_refresh = refresh_pace::next_due(&paces);
             }
             Some(()) = batches.next(), if !batches.is_empty() => {}
@@ -188,11 +193,12 @@ async fn event_loop(
 
 /// The sessions of the accounts `due` (by their place in `accounts`), listed at once, each
 /// labelled with its profile when several are watched; an account that failed says why, named.
-async fn list_all(accounts: &[Account], due: Vec<usize>) -> Listed {
-    let lists = futures_util::future::join_all(
-        due.iter().map(|&i| wait::all_sessions(&accounts[i].client)),
-    )
-    .await;
+/// A session whose text (and profile) is among `known` is not read again: its row holds it.
+async fn list_all(accounts: &[Account], due: Vec<usize>, known: HashSet<u64>) -> Listed {
+    let known = &known;
+    let lists =
+        futures_util::future::join_all(due.iter().map(|&i| list_account(&accounts[i], known)))
+            .await;
     due.into_iter()
         .zip(lists)
         .map(|(i, listed)| {
@@ -204,17 +210,7 @@ async fn list_all(accounts: &[Account], due: Vec<usize>) -> Listed {
                     None => line,
                 }
             });
-            let labelled = listed.map(|mut sessions| {
-                if let Some(profile) = &account.profile {
-                    for s in &mut sessions {
-                        if let Value::Object(o) = s {
-                            o.insert(PROFILE_FIELD.into(), Value::String(profile.clone()));
-                        }
-                    }
-                }
-                sessions
-            });
-            (i, labelled)
+            (i, listed)
         })
         .collect()
 }
@@ -222,20 +218,14 @@ async fn list_all(accounts: &[Account], due: Vec<usize>) -> Listed {
 /// Takes in a refresh: the accounts that listed refresh their rows; one that failed backs
 /// off alone, its rows kept as they were and its error in the title; those not due keep
 /// theirs too. Only when none listed is the refresh not counted.
-fn took(
-    accounts: &[Account],
-    paces: &mut [Pace],
-    listed: Listed,
-    every: Duration,
-    state: &mut WatchState,
-) {
+fn took(accounts: &[Account], paces: &mut [Pace], listed: Listed, state: &mut WatchState) {
     let now = Instant::now();
     let mut read = vec![false; accounts.len()];
     let mut sessions = Vec::new();
     for (i, result) in listed {
         match result {
             Ok(list) => {
-                paces[i].listed(list.len(), every, now);
+                paces[i].listed(list.len(), now);
                 read[i] = true;
                 sessions.extend(list);
             }
@@ -257,6 +247,36 @@ fn took(
     } else {
         state.refresh_failed(errors.join("; "));
     }
+}
+
+/// One account's sessions, page after page, each read only when its text is not `known`.
+async fn list_account(account: &Account, known: &HashSet<u64>) -> Result<Vec<ListedSession>> {
+    let mut pages = sessions::RESOURCE.list(&account.client, None)?;
+    let mut listed = Vec::new();
+    pages
+        .for_each_raw(|text| {
+            let mut h = DefaultHasher::new();
+            (account.profile.as_deref(), text).hash(&mut h);
+            let fingerprint = h.finish();
+            let session = if known.contains(&fingerprint) {
+                None
+            } else {
+                let mut s: Value = serde_json::from_str(text).map_err(|e| {
+                    Error::BadResponse(format!("a list item is not valid JSON ({e})"))
+                })?;
+                if let (Some(profile), Value::Object(o)) = (&account.profile, &mut s) {
+                    o.insert(PROFILE_FIELD.into(), Value::String(profile.clone()));
+                }
+                Some(s)
+            };
+            listed.push(ListedSession {
+                fingerprint,
+                session,
+            });
+            Ok(())
+        })
+        .await?;
+    Ok(listed)
 }
 
 /// The sessions among `sessions` that `account` listed.
