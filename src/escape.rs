@@ -72,8 +72,12 @@ pub fn escape(s: &str) -> String {
 /// The length in characters of [`escape`]'s text for `s`, made only when `s` is not shown as it
 /// is (a character escaped, a secret redacted): sizing a table's columns measures every cell.
 pub fn escaped_len(s: &str) -> usize {
-    if s.chars().any(is_dangerous) || crate::secrets::holds_known(s) {
+    // Printable ASCII, the common case, is shown as it is: its length is its byte count.
+    let printable = s.bytes().all(|b| (0x20..0x7f).contains(&b));
+    if crate::secrets::holds_known(s) || (!printable && s.chars().any(is_dangerous)) {
         escape(s).chars().count()
+    } else if printable {
+        s.len()
     } else {
         s.chars().count()
     }
@@ -138,6 +142,10 @@ mod tests {
             "a\x1b[2Jb",
             "pay\u{200B}pal",
             "key sk_escaped_len_test_0123456789 here",
+            "3.19.1",
+            "",
+            "tab\there",
+            "\x7f",
         ] {
             assert_eq!(escaped_len(s), escape(s).chars().count(), "{s:?}");
         }

@@ -319,6 +319,25 @@ impl<'a> Pages<'a> {
         }
     }
 
+    /// The items not yet handed out of the next page that has any, whole, as the server wrote
+    /// them; `None` at the end (or once `limit` items were handed out). A caller that reads the
+    /// items elsewhere (another thread) while the next page is fetched takes them this way.
+    pub async fn next_page(&mut self) -> Result<Option<RawPage>> {
+        if self.remaining == Some(0) || !self.fill().await? {
+            return Ok(None);
+        }
+        let mut spans: Vec<(usize, usize)> = std::mem::take(&mut self.spans).into();
+        if let Some(r) = self.remaining.as_mut() {
+            spans.truncate(*r);
+            *r -= spans.len();
+        }
+        self.items_given += spans.len();
+        // The spans were cut by the JSON parser, which read the page as UTF-8.
+        let text = String::from_utf8(std::mem::take(&mut self.page))
+            .map_err(|e| Error::BadResponse(format!("a list page is not UTF-8: {e}")))?;
+        Ok(Some(RawPage { text, spans }))
+    }
+
     /// Hands each item to `f` as the server's own JSON text, page after page, without building
     /// values: the fast path for `--json` and `-o ndjson`. Returns how many items there were.
     pub async fn for_each_raw(&mut self, mut f: impl FnMut(&str) -> Result<()>) -> Result<usize> {
@@ -419,6 +438,39 @@ impl<'a> Pages<'a> {
             )));
         }
         Ok(url)
+    }
+}
+
+/// Items of a list page as the server wrote them ([`Pages::next_page`]).
+#[derive(Debug)]
+pub struct RawPage {
+    text: String,
+    /// Where each item lies in `text`.
+    spans: Vec<(usize, usize)>,
+}
+
+impl RawPage {
+    /// A page of these items, as a server would write it (tests of what reads pages).
+    #[cfg(test)]
+    pub fn of_items(items: &[&str]) -> RawPage {
+        let mut text = String::from("[");
+        let mut spans = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            spans.push((text.len(), text.len() + item.len()));
+            text.push_str(item);
+        }
+        text.push(']');
+        RawPage { text, spans }
+    }
+
+    /// Its items, in order, each as the server's JSON text.
+    pub fn items(&self) -> impl Iterator<Item = &str> {
+        self.spans
+            .iter()
+            .map(|&(start, end)| self.text.get(start..end).unwrap_or_default())
     }
 }
 

@@ -23,10 +23,12 @@ use tokio::time::Instant;
 
 use super::refresh_pace::{self, Pace};
 use super::session_columns::{row_key, PROFILE_FIELD};
-use super::watch_model::{handle, ListedSession, SessionsVerb, WatchAction, WatchState};
+use super::watch_model::{
+    handle, ListedSession, ReadSession, SessionsVerb, WatchAction, WatchState,
+};
 use super::watch_view::{self, Look};
 use crate::api::sessions::{self, AgentCommand};
-use crate::api::Client;
+use crate::api::{Client, RawPage};
 use crate::bulk::{self, Outcome};
 use crate::error::{Error, Result};
 use crate::fleet::id_of;
@@ -250,33 +252,66 @@ fn took(accounts: &[Account], paces: &mut [Pace], listed: Listed, state: &mut Wa
 }
 
 /// One account's sessions, page after page, each read only when its text is not `known`.
+/// The next page is asked for before a page is read, and the reading gives way to it now and
+/// then: the service answers while the sessions are read, instead of after.
 async fn list_account(account: &Account, known: &HashSet<u64>) -> Result<Vec<ListedSession>> {
+    let profile = account.profile.as_deref();
     let mut pages = sessions::RESOURCE.list(&account.client, None)?;
     let mut listed = Vec::new();
-    pages
-        .for_each_raw(|text| {
-            let mut h = DefaultHasher::new();
-            (account.profile.as_deref(), text).hash(&mut h);
-            let fingerprint = h.finish();
-            let session = if known.contains(&fingerprint) {
-                None
-            } else {
-                let mut s: Value = serde_json::from_str(text).map_err(|e| {
-                    Error::BadResponse(format!("a list item is not valid JSON ({e})"))
-                })?;
-                if let (Some(profile), Value::Object(o)) = (&account.profile, &mut s) {
-                    o.insert(PROFILE_FIELD.into(), Value::String(profile.clone()));
-                }
-                Some(s)
-            };
-            listed.push(ListedSession {
-                fingerprint,
-                session,
-            });
-            Ok(())
-        })
-        .await?;
+    let mut page = pages.next_page().await?;
+    while let Some(this) = page {
+        let (next, read) = futures_util::future::join(
+            pages.next_page(),
+            read_page(&this, profile, known, &mut listed),
+        )
+        .await;
+        // A session that could not be read came before a page that could not be fetched.
+        read?;
+        page = next?;
+    }
     Ok(listed)
+}
+
+/// Sessions read between two chances for the request in flight to go on.
+const READ_BETWEEN_YIELDS: usize = 25;
+
+/// The sessions of `page`, appended to `listed` in order: each labelled with `profile` when
+/// several accounts are watched, and read only when its text is not `known`.
+async fn read_page(
+    page: &RawPage,
+    profile: Option<&str>,
+    known: &HashSet<u64>,
+    listed: &mut Vec<ListedSession>,
+) -> Result<()> {
+    for (i, text) in page.items().enumerate() {
+        if i > 0 && i % READ_BETWEEN_YIELDS == 0 {
+            tokio::task::yield_now().await;
+        }
+        listed.push(read_session(text, profile, known)?);
+    }
+    Ok(())
+}
+
+/// One session of a list as the service wrote it (`text`): its fingerprint, and the session
+/// read when its text is not `known`.
+fn read_session(text: &str, profile: Option<&str>, known: &HashSet<u64>) -> Result<ListedSession> {
+    let mut h = DefaultHasher::new();
+    (profile, text).hash(&mut h);
+    let fingerprint = h.finish();
+    let session = if known.contains(&fingerprint) {
+        None
+    } else {
+        let mut s: Value = serde_json::from_str(text)
+            .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))?;
+        if let (Some(profile), Value::Object(o)) = (profile, &mut s) {
+            o.insert(PROFILE_FIELD.into(), Value::String(profile.to_string()));
+        }
+        Some(ReadSession::new(s))
+    };
+    Ok(ListedSession {
+        fingerprint,
+        session,
+    })
 }
 
 /// The sessions among `sessions` that `account` listed.
@@ -404,4 +439,79 @@ fn clock() -> String {
 
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(id: &str) -> String {
+        format!(r#"{{"id":"{id}","agent_version":"3.19.1","region":"eu"}}"#)
+    }
+
+    /// Pages read one after the other, as a refresh reads them.
+    fn read(
+        pages: Vec<Vec<String>>,
+        profile: Option<&str>,
+        known: HashSet<u64>,
+    ) -> Result<Vec<ListedSession>> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut listed = Vec::new();
+        for page in &pages {
+            let items: Vec<&str> = page.iter().map(String::as_str).collect();
+            rt.block_on(read_page(
+                &RawPage::of_items(&items),
+                profile,
+                &known,
+                &mut listed,
+            ))?;
+        }
+        Ok(listed)
+    }
+
+    #[test]
+    fn pages_read_give_every_session_in_order_and_skip_known_text() {
+        let pages = vec![vec![item("ts_c"), item("ts_a")], vec![], vec![item("ts_b")]];
+        let listed = read(pages.clone(), None, HashSet::new()).unwrap();
+        let keys: Vec<&str> = listed
+            .iter()
+            .map(|l| l.session.as_ref().unwrap().key.as_str())
+            .collect();
+        assert_eq!(
+            keys,
+            ["ts_c", "ts_a", "ts_b"],
+            "the order of the pages, then of each page"
+        );
+        let widths = listed[0].session.as_ref().unwrap().widths;
+        assert_eq!(widths, cell_widths_of(&item("ts_c")));
+        // The same text, listed again, is not read: its fingerprint names its row.
+        let known: HashSet<u64> = [listed[1].fingerprint].into();
+        let again = read(pages.clone(), None, known).unwrap();
+        assert!(again[1].session.is_none());
+        assert_eq!(again[1].fingerprint, listed[1].fingerprint);
+        assert!(again[0].session.is_some() && again[2].session.is_some());
+        // Another account's session of the same text is another fingerprint, labelled.
+        let other = read(pages, Some("b"), HashSet::new()).unwrap();
+        assert_ne!(other[0].fingerprint, listed[0].fingerprint);
+        assert_eq!(other[0].session.as_ref().unwrap().key, "b/ts_c");
+    }
+
+    #[test]
+    fn a_session_that_is_not_json_fails_the_list() {
+        let err = read(
+            vec![vec![item("ts_a")], vec!["{nope".to_string()]],
+            None,
+            HashSet::new(),
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(err.contains("not valid JSON"), "{err}");
+    }
+
+    fn cell_widths_of(text: &str) -> [usize; 9] {
+        super::super::session_columns::cell_widths(&serde_json::from_str(text).unwrap())
+    }
 }

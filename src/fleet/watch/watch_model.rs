@@ -63,7 +63,30 @@ pub struct ListedSession {
     /// The fingerprint of the session's text as the service wrote it, and of its profile.
     pub fingerprint: u64,
     /// The session, read; `None` when a row holds the same text (see [`WatchState::known`]).
-    pub session: Option<Value>,
+    pub session: Option<ReadSession>,
+}
+
+/// A session read from its text, with what its row needs of it, worked out as it is read
+/// (while the next page is fetched) rather than when the whole list is taken in.
+#[derive(Debug)]
+pub struct ReadSession {
+    /// The session.
+    pub session: Value,
+    /// Its key on this screen ([`row_key`]).
+    pub key: String,
+    /// Its text's width in each column ([`cell_widths`]).
+    pub widths: [usize; 9],
+}
+
+impl ReadSession {
+    /// `session`, its key and its cells' widths.
+    pub fn new(session: Value) -> ReadSession {
+        ReadSession {
+            key: row_key(&session),
+            widths: cell_widths(&session),
+            session,
+        }
+    }
 }
 
 /// One session on screen.
@@ -314,13 +337,13 @@ impl WatchState {
         let mut seen = HashSet::new();
         // Each session listed, under its row's key: one unchanged since it was read is its
         // row's (which passed the selectors then); one read now must pass them.
-        let listed: Vec<(String, u64, Option<Value>)> = list
+        let listed: Vec<(String, u64, Option<ReadSession>)> = list
             .into_iter()
             .filter_map(|l| match l.session {
-                Some(s) => self
+                Some(mut r) => self
                     .selector
-                    .matches(&s)
-                    .then(|| (row_key(&s), l.fingerprint, Some(s))),
+                    .matches(&r.session)
+                    .then(|| (std::mem::take(&mut r.key), l.fingerprint, Some(r))),
                 None => by_fingerprint
                     .get(&l.fingerprint)
                     .map(|&i| (self.rows[i].key.clone(), l.fingerprint, None)),
@@ -355,7 +378,12 @@ impl WatchState {
                         row.history.push(format!("{at}: listed again"));
                     }
                 }
-                (Some(row), Some(s)) => {
+                (
+                    Some(row),
+                    Some(ReadSession {
+                        session: s, widths, ..
+                    }),
+                ) => {
                     let old = field(&row.session, "agent_version").to_string();
                     let new = field(&s, "agent_version");
                     if old != new {
@@ -366,14 +394,19 @@ impl WatchState {
                         row.history.push(format!("{at}: listed again"));
                     }
                     if row.session != s {
-                        row.widths = cell_widths(&s);
+                        row.widths = widths;
                         row.session = s;
                     }
                     row.fingerprint = fingerprint;
                 }
                 // Only a row's own text is left unread.
                 (None, None) => {}
-                (None, Some(s)) => {
+                (
+                    None,
+                    Some(ReadSession {
+                        session: s, widths, ..
+                    }),
+                ) => {
                     let replaced = gone
                         .iter()
                         .map(|&i| &self.rows[i])
@@ -397,7 +430,7 @@ impl WatchState {
                     }
                     place.insert(id.clone(), self.rows.len());
                     self.rows.push(SessionRow {
-                        widths: cell_widths(&s),
+                        widths,
                         session: s,
                         fingerprint,
                         key: id,
@@ -711,7 +744,7 @@ mod tests {
             .into_iter()
             .map(|s| ListedSession {
                 fingerprint: fingerprint(&s),
-                session: Some(s),
+                session: Some(ReadSession::new(s)),
             })
             .collect()
     }
