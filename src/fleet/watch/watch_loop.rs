@@ -229,7 +229,12 @@ fn took(accounts: &[Account], paces: &mut [Pace], listed: Listed, state: &mut Wa
             Ok(list) => {
                 paces[i].listed(list.len(), now);
                 read[i] = true;
-                sessions.extend(list);
+                // One account's list is taken as it is, not copied into another.
+                if sessions.is_empty() {
+                    sessions = list;
+                } else {
+                    sessions.extend(list);
+                }
             }
             Err(why) => paces[i].failed(why, now),
         }

@@ -334,7 +334,8 @@ impl WatchState {
             .enumerate()
             .map(|(i, r)| (r.fingerprint, i))
             .collect();
-        let mut seen = HashSet::new();
+        // Sized once: 5,000 sessions would otherwise grow each table a dozen times.
+        let mut seen = HashSet::with_capacity(list.len());
         // Each session listed, under its row's key: one unchanged since it was read is its
         // row's (which passed the selectors then); one read now must pass them.
         let listed: Vec<(String, u64, Option<ReadSession>)> = list
@@ -361,12 +362,17 @@ impl WatchState {
         }
         // Each listed session's row by its key, and the gone rows that may have been replaced:
         // looked up, not searched for, so a refresh of N sessions costs N, not N x N.
-        let mut place: HashMap<String, usize> = self
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.key.clone(), i))
-            .collect();
+        let mut place: HashMap<String, usize> =
+            HashMap::with_capacity(self.rows.len() + listed.len());
+        place.extend(
+            self.rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.key.clone(), i)),
+        );
+        if self.rows.is_empty() {
+            self.rows.reserve_exact(listed.len());
+        }
         let gone: Vec<usize> = (0..self.rows.len())
             .filter(|&i| self.rows[i].gone_at.is_some() && self.rows[i].replaced_by.is_none())
             .collect();
