@@ -13,145 +13,32 @@ Usage: inspect.py TUNNELCTL AGENT_URL MOCK_URL FACTS
    them): the inspector runs with `--max-memory 32MiB`; its peak RSS after 100 captures and at
    the end (a budget by bytes keeps the second from growing with the count).
 
-The screen is parsed by a small terminal model that knows what ratatui's crossterm backend
-writes (cursor moves, erasures, colours ignored), so a row counts only once it is drawn whole.
+The screen is parsed by the small terminal model of bench/ptybench.py, so a row counts only
+once it is drawn whole.
 Appends key=value lines to FACTS.
 """
-import fcntl
 import json
 import os
-import pty
-import re
-import select
-import signal
 import socket
 import statistics
-import struct
 import sys
-import termios
 import threading
 import time
-import urllib.request
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from ptybench import PtyProgram, call, fact_writer, pct
 
 T, AGENT, MOCK, FACTS = sys.argv[1:5]
 ROWS, COLS = 24, 80
 
 
-def fact(k, v):
-    with open(FACTS, "a") as f:
-        f.write(f"{k}={v}\n")
+fact = fact_writer(FACTS)
 
 
-def call(method, url, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method=method,
-                                 headers={"Content-Type": "application/json", "Accept": "application/json"})
-    with urllib.request.urlopen(req, timeout=60) as r:
-        return r.read()
-
-
-class Screen:
-    """Just enough of a terminal for ratatui: CUP, ED, EL, SGR and private modes."""
-
-    CSI = re.compile(rb"\x1b\[([0-9;?]*)([A-Za-z@])")
-
-    def __init__(self):
-        self.grid = [[" "] * COLS for _ in range(ROWS)]
-        self.r = self.c = 0
-        self.pending = b""
-
-    def feed(self, data):
-        data = self.pending + data
-        self.pending = b""
-        i = 0
-        while i < len(data):
-            b = data[i]
-            if b == 0x1B:
-                m = self.CSI.match(data, i)
-                if m is None:
-                    if len(data) - i < 16:
-                        self.pending = data[i:]
-                        return
-                    i += 1
-                    continue
-                self.csi(m.group(1).decode(), m.group(2).decode())
-                i = m.end()
-            elif b == 0x0D:
-                self.c = 0
-                i += 1
-            elif b == 0x0A:
-                self.r = min(self.r + 1, ROWS - 1)
-                i += 1
-            elif b < 0x20:
-                i += 1
-            else:
-                n = 1 if b < 0x80 else 2 if b >> 5 == 6 else 3 if b >> 4 == 14 else 4
-                if i + n > len(data):
-                    self.pending = data[i:]
-                    return
-                ch = data[i:i + n].decode("utf-8", "replace")
-                if self.r < ROWS and self.c < COLS:
-                    self.grid[self.r][self.c] = ch
-                self.c += 1
-                i += n
-
-    def csi(self, params, final):
-        if params.startswith("?"):
-            return
-        nums = [int(p) if p else 0 for p in params.split(";")] if params else []
-        if final == "H":
-            self.r = max((nums[0] if nums else 1) - 1, 0)
-            self.c = max((nums[1] if len(nums) > 1 else 1) - 1, 0)
-        elif final == "J":
-            self.grid = [[" "] * COLS for _ in range(ROWS)]
-        elif final == "K" and self.r < ROWS:
-            for c in range(self.c, COLS):
-                self.grid[self.r][c] = " "
-
-    def text(self):
-        return "\n".join("".join(row) for row in self.grid)
-
-
-class Inspector:
+class Inspector(PtyProgram):
     def __init__(self, env, args=()):
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.execvpe(T, [T, "local", "inspect", *args], env)
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        self.screen = Screen()
-
-    def pump(self, timeout):
-        r, _, _ = select.select([self.fd], [], [], timeout)
-        if r:
-            try:
-                self.screen.feed(os.read(self.fd, 65536))
-            except OSError:
-                pass
-
-    def wait_for(self, pred, limit=60):
-        start = time.monotonic()
-        while not pred(self.screen.text()):
-            if time.monotonic() - start > limit:
-                raise SystemExit(f"bench S10: timed out; the screen:\n{self.screen.text()}")
-            self.pump(0.05)
-        return time.monotonic()
-
-    def peak_rss_kib(self):
-        with open(f"/proc/{self.pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-        return 0
-
-    def quit(self):
-        os.write(self.fd, b"q")
-        try:
-            os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
-        os.close(self.fd)
+        super().__init__([T, "local", "inspect", *args], env, ROWS, COLS, "bench S10")
 
 
 class Upstream(BaseHTTPRequestHandler):
@@ -168,11 +55,6 @@ class Upstream(BaseHTTPRequestHandler):
 def env():
     e = dict(os.environ, TUNNELCTL_AGENT_URL=AGENT, TERM="xterm-256color", NO_COLOR="1")
     return e
-
-
-def pct(values, p):
-    s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
 
 
 # 1. Row latency ------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ with open(facts_path) as f:
 
 # The scenarios this run measured (run.sh may be asked for a few); a report of an older run
 # that does not say measured them all.
-ALL = {f"S{i}" for i in range(1, 16)}
+ALL = {f"S{i}" for i in range(1, 17)}
 scenarios = set(facts["scenarios"].split()) if "scenarios" in facts else ALL
 
 
@@ -382,6 +382,41 @@ if ran("S15"):
     check("S15", "429 answers", "", "= 0", facts["s15_429"] == "0" and facts["s15_429_last"] == "0",
           value=f"{facts['s15_429']}, {facts['s15_429_last']}")
     commands(r, labels)
+
+# S16 -----------------------------------------------------------------------------------------
+if ran("S16"):
+    firsts16 = [float(v) for v in facts["s16_first_samples"].split()]
+    lists16 = [float(v) for v in facts["s16_list_samples"].split()]
+    frames16 = [float(v) for v in facts["s16_frame_samples"].split()]
+    n16 = int(facts["s16_sessions"])
+    rss10, rss100 = int(facts["s16_rss10_kib"]) * 1024, int(facts["s16_rss100_kib"]) * 1024
+    peak16 = int(facts["s16_peak_kib"]) * 1024
+    section(f"S16 the fleet live (`sessions watch` on a pseudo-terminal, 80x24), {n16:,} sessions",
+            f"{n16:,} sessions in pages of 100 ({facts['s16_pages_per_refresh']} pages a refresh). First "
+            f"full screen: from the start to \"{n16} online\" in the title and a session on every row, "
+            f"against `sessions list --json > /dev/null` from its start to its exit ({len(firsts16)} runs "
+            "of each, by turns). Then `--rate off sessions watch --every 1s` for "
+            f"{facts['s16_refreshes']} refreshes, the fleet churning between two of them ("
+            f"{facts['s16_churn']} agents restarted, {facts['s16_churn']} sessions stopped, "
+            f"{facts['s16_churn']} new, {facts['s16_churn_rounds']} times); {len(frames16)} presses of j/k from the 10th refresh "
+            "to the 100th, each timed from the key to the frame with the current row moved (pty round "
+            "trip included; a key landing while a refresh is taken in waits for it). RSS (VmRSS) "
+            "between two refreshes: the lowest of the readings after refreshes 8 to 12, and after 96 to "
+            f"100 (KiB: {facts['s16_rss_samples']}); peak RSS (VmHWM) at the end.")
+    f16, l16 = statistics.median(firsts16), statistics.median(lists16)
+    measure("first full screen (median)", ms(f16))
+    measure("`sessions list --json` (median)", ms(l16))
+    check("S16", "first full screen / sessions list --json", x(f16 / l16), "<= 1.2x", f16 / l16 <= 1.2)
+    measure("frame on a key press during refreshes, p50", ms(float(facts["s16_frame_p50"])))
+    f95 = float(facts["s16_frame_p95"])
+    check("S16", "frame on a key press during refreshes, p95", "", "<= 16 ms", f95 <= 0.016, value=ms(f95))
+    check("S16", "peak RSS", "", "<= 40 MB", peak16 <= 40e6, value=mb(peak16))
+    measure("RSS after the 10th refresh", mb(rss10))
+    measure("RSS after the 100th refresh", mb(rss100))
+    # Flat within the allocator's noise (bench/README.md): gone rows never dropped would pass
+    # 1 MB well before the 100th refresh.
+    check("S16", "RSS growth from the 10th to the 100th refresh", "", "<= 1 MB", rss100 - rss10 <= 1e6,
+          value=mb(rss100 - rss10))
 
 # The page ------------------------------------------------------------------------------------
 mem = int(facts["mem_kib"]) * 1024

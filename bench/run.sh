@@ -25,7 +25,7 @@ log() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 # The scenarios to run, in the order they run: those named on the command line, or all.
-ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12 S13 S14 S15"
+ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12 S13 S14 S15 S16"
 SCENARIOS=$(printf '%s ' "${@:-$ALL_SCENARIOS}" | tr '[:lower:]' '[:upper:]')
 for s in $SCENARIOS; do
     [[ " $ALL_SCENARIOS " == *" $s "* ]] || die "no scenario $s (there are: $ALL_SCENARIOS)"
@@ -724,6 +724,18 @@ EOF
     # The stats of the last timed run (each run starts from a reset).
     fact s15_429_last "$(ctl GET stats | jq '.rate_limited // 0')"
     ctl POST config '{"rate_limit": null}' >/dev/null
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S16 the fleet live: `sessions watch` over 5,000 sessions (50 pages of 100) on a pseudo-terminal
+# (bench/watch.py drives it and parses its screen): the first full screen against
+# `sessions list --json`, frame time on a key press during refreshes, RSS after the 10th and the
+# 100th refresh of a fleet that churns, peak RSS.
+# ---------------------------------------------------------------------------------------------
+if want S16; then
+    log "S16 sessions watch"
+    python3 "$HERE/watch.py" "$T" "$API" "$FACTS"
+    ctl POST reset >/dev/null
 fi
 
 # ---------------------------------------------------------------------------------------------

@@ -69,6 +69,20 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// The length in characters of [`escape`]'s text for `s`, made only when `s` is not shown as it
+/// is (a character escaped, a secret redacted): sizing a table's columns measures every cell.
+pub fn escaped_len(s: &str) -> usize {
+    // Printable ASCII, the common case, is shown as it is: its length is its byte count.
+    let printable = s.bytes().all(|b| (0x20..0x7f).contains(&b));
+    if crate::secrets::holds_known(s) || (!printable && s.chars().any(is_dangerous)) {
+        escape(s).chars().count()
+    } else if printable {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
 /// A path as messages show it: [`escape`] of its display form.
 pub fn escape_path(path: &std::path::Path) -> String {
     escape(&path.display().to_string())
@@ -118,6 +132,23 @@ mod tests {
         assert_eq!(escape("x\r\ny\u{9b}"), "x\\r\\ny\\u{9b}");
         assert_eq!(escape("plain – text"), "plain – text");
         assert_eq!(escape("\u{202E}evil"), "\\u{202e}evil");
+    }
+
+    #[test]
+    fn escaped_len_is_the_length_of_the_escaped_text() {
+        crate::secrets::register_secret("sk_escaped_len_test_0123456789");
+        for s in [
+            "plain – text",
+            "a\x1b[2Jb",
+            "pay\u{200B}pal",
+            "key sk_escaped_len_test_0123456789 here",
+            "3.19.1",
+            "",
+            "tab\there",
+            "\x7f",
+        ] {
+            assert_eq!(escaped_len(s), escape(s).chars().count(), "{s:?}");
+        }
     }
 
     #[test]

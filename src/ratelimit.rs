@@ -105,6 +105,11 @@ impl Limiter {
         }
     }
 
+    /// The rate it paces to.
+    pub fn rate(&self) -> Rate {
+        self.rate
+    }
+
     /// Waits until a request may be sent, and counts it.
     pub async fn acquire(&self) {
         loop {

@@ -57,6 +57,11 @@ impl Client {
         Client { http }
     }
 
+    /// The rate its requests are paced to; `None` when they are not (`--rate off`).
+    pub fn rate(&self) -> Option<crate::ratelimit::Rate> {
+        self.http.rate()
+    }
+
     /// The URL of a path made of segments.
     pub fn url(&self, segs: &[Seg<'_>]) -> Result<Url> {
         let mut parts = Vec::with_capacity(segs.len());
@@ -314,6 +319,25 @@ impl<'a> Pages<'a> {
         }
     }
 
+    /// The items not yet handed out of the next page that has any, whole, as the server wrote
+    /// them; `None` at the end (or once `limit` items were handed out). A caller that reads the
+    /// items elsewhere (another thread) while the next page is fetched takes them this way.
+    pub async fn next_page(&mut self) -> Result<Option<RawPage>> {
+        if self.remaining == Some(0) || !self.fill().await? {
+            return Ok(None);
+        }
+        let mut spans: Vec<(usize, usize)> = std::mem::take(&mut self.spans).into();
+        if let Some(r) = self.remaining.as_mut() {
+            spans.truncate(*r);
+            *r -= spans.len();
+        }
+        self.items_given += spans.len();
+        // The spans were cut by the JSON parser, which read the page as UTF-8.
+        let text = String::from_utf8(std::mem::take(&mut self.page))
+            .map_err(|e| Error::BadResponse(format!("a list page is not UTF-8: {e}")))?;
+        Ok(Some(RawPage { text, spans }))
+    }
+
     /// Hands each item to `f` as the server's own JSON text, page after page, without building
     /// values: the fast path for `--json` and `-o ndjson`. Returns how many items there were.
     pub async fn for_each_raw(&mut self, mut f: impl FnMut(&str) -> Result<()>) -> Result<usize> {
@@ -417,6 +441,39 @@ impl<'a> Pages<'a> {
     }
 }
 
+/// Items of a list page as the server wrote them ([`Pages::next_page`]).
+#[derive(Debug)]
+pub struct RawPage {
+    text: String,
+    /// Where each item lies in `text`.
+    spans: Vec<(usize, usize)>,
+}
+
+impl RawPage {
+    /// A page of these items, as a server would write it (tests of what reads pages).
+    #[cfg(test)]
+    pub fn of_items(items: &[&str]) -> RawPage {
+        let mut text = String::from("[");
+        let mut spans = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            spans.push((text.len(), text.len() + item.len()));
+            text.push_str(item);
+        }
+        text.push(']');
+        RawPage { text, spans }
+    }
+
+    /// Its items, in order, each as the server's JSON text.
+    pub fn items(&self) -> impl Iterator<Item = &str> {
+        self.spans
+            .iter()
+            .map(|&(start, end)| self.text.get(start..end).unwrap_or_default())
+    }
+}
+
 /// At most `max` characters of `s`, with `…` when cut.
 fn shorten(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -511,5 +568,139 @@ impl Resource {
     /// Deletes an item.
     pub async fn delete(&self, client: &Client, id: &str) -> Result<()> {
         client.delete(&self.segs(Some(id))).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::TcpListener;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::http::HttpOptions;
+
+    /// A server of three pages of IP policies, a then b then c; c leads back to a when `cycle`.
+    fn pages_server(cycle: bool) -> Url {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = Url::parse(&format!("http://{}/", listener.local_addr().unwrap())).unwrap();
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(conn) = conn else { return };
+                let mut reader = BufReader::new(conn.try_clone().unwrap());
+                let mut conn = conn;
+                loop {
+                    let mut request = String::new();
+                    if reader.read_line(&mut request).unwrap_or(0) == 0 {
+                        break;
+                    }
+                    let mut line = String::new();
+                    while reader.read_line(&mut line).unwrap_or(0) > 2 {
+                        line.clear();
+                    }
+                    let (items, next) = match request.split_whitespace().nth(1) {
+                        Some("/ip_policies?p=b") => ("3,4", Some("/ip_policies?p=c")),
+                        Some("/ip_policies?p=c") => ("5", cycle.then_some("/ip_policies")),
+                        _ => ("1,2", Some("/ip_policies?p=b")),
+                    };
+                    let items: Vec<String> = items
+                        .split(',')
+                        .map(|n| format!("{{\"id\":\"ipp_{n}\"}}"))
+                        .collect();
+                    let next = next.map_or("null".to_string(), |n| format!("\"{n}\""));
+                    let body = format!(
+                        "{{\"ip_policies\":[{}],\"uri\":\"/ip_policies\",\"next_page_uri\":{next}}}",
+                        items.join(",")
+                    );
+                    let _ = write!(
+                        conn,
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                        body.len()
+                    );
+                }
+            }
+        });
+        base
+    }
+
+    fn client(base: Url) -> Client {
+        Client::new(
+            Http::new(HttpOptions {
+                base,
+                bearer: None,
+                fixed_headers: Vec::new(),
+                timeout: Duration::from_secs(10),
+                verbose: false,
+                max_attempts: 1,
+                unreachable_hint: String::new(),
+                unauthorized_hint: None,
+                max_body: 1 << 20,
+                limiter: None,
+                deadline: None,
+                secret_fields: &[],
+                read_only: None,
+            })
+            .unwrap(),
+        )
+    }
+
+    fn ids_by_page(
+        client: &Client,
+        limit: Option<usize>,
+        rt: &tokio::runtime::Runtime,
+    ) -> (Vec<Vec<String>>, Option<String>) {
+        let mut pages = client
+            .list(&[Seg::Lit("ip_policies")], "ip_policies", limit)
+            .unwrap();
+        let mut all = Vec::new();
+        loop {
+            match rt.block_on(pages.next_page()) {
+                Ok(Some(page)) => all.push(
+                    page.items()
+                        .map(|t| serde_json::from_str::<Value>(t).unwrap()["id"].to_string())
+                        .collect(),
+                ),
+                Ok(None) => return (all, None),
+                Err(e) => return (all, Some(e.to_string())),
+            }
+        }
+    }
+
+    #[test]
+    fn whole_pages_give_the_items_one_by_one_gives_and_stop_at_a_cycle() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let one_by_one = |c: &Client| {
+            let mut ids = Vec::new();
+            let mut pages = c
+                .list(&[Seg::Lit("ip_policies")], "ip_policies", None)
+                .unwrap();
+            while let Ok(Some(item)) = rt.block_on(pages.next_item()) {
+                ids.push(item["id"].to_string());
+            }
+            ids
+        };
+        let c = client(pages_server(false));
+        let (by_page, end) = ids_by_page(&c, None, &rt);
+        assert_eq!(end, None);
+        assert_eq!(by_page.len(), 3);
+        assert_eq!(
+            by_page.concat(),
+            one_by_one(&c),
+            "the same items, in the same order"
+        );
+        // A limit cuts the page it ends in.
+        let (limited, _) = ids_by_page(&c, Some(3), &rt);
+        assert_eq!(limited.concat(), one_by_one(&c)[..3]);
+        // A page that leads back to one already read ends the list, refused whole as one by
+        // one does: the items of the pages before it, then the error.
+        let c = client(pages_server(true));
+        let (cycled, end) = ids_by_page(&c, None, &rt);
+        assert_eq!(cycled.len(), 2);
+        assert_eq!(cycled.concat(), one_by_one(&c));
+        let end = end.unwrap_or_default();
+        assert!(end.contains("leads back to a page already read"), "{end}");
     }
 }

@@ -246,6 +246,11 @@ impl Http {
         &self.opts.base
     }
 
+    /// The rate its requests are paced to; `None` when they are not (`--rate off`).
+    pub fn rate(&self) -> Option<crate::ratelimit::Rate> {
+        self.opts.limiter.as_ref().map(|l| l.rate())
+    }
+
     /// The base URL with already-encoded path segments appended.
     pub fn url(&self, encoded_segments: &[&str]) -> Url {
         let mut url = self.opts.base.clone();

@@ -4,8 +4,10 @@
 //! sends the commands the model asks for through the bulk runner ([`crate::bulk::run`]), each
 //! answer landing on its row as it comes.
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
 use std::future::Future;
+use std::hash::{Hash, Hasher};
 use std::io::{BufWriter, IsTerminal};
 use std::pin::Pin;
 use std::time::Duration;
@@ -21,10 +23,12 @@ use tokio::time::Instant;
 
 use super::refresh_pace::{self, Pace};
 use super::session_columns::{row_key, PROFILE_FIELD};
-use super::watch_model::{handle, SessionsVerb, WatchAction, WatchState};
+use super::watch_model::{
+    handle, ListedSession, ReadSession, SessionsVerb, WatchAction, WatchState,
+};
 use super::watch_view::{self, Look};
 use crate::api::sessions::{self, AgentCommand};
-use crate::api::Client;
+use crate::api::{Client, RawPage};
 use crate::bulk::{self, Outcome};
 use crate::error::{Error, Result};
 use crate::fleet::id_of;
@@ -100,7 +104,7 @@ pub async fn run(launch: WatchLaunch) -> Result<(WatchState, Option<Error>)> {
 }
 
 /// The accounts listed in one refresh, each by its place, with its sessions or why not.
-type Listed = Vec<(usize, std::result::Result<Vec<Value>, String>)>;
+type Listed = Vec<(usize, std::result::Result<Vec<ListedSession>, String>)>;
 type Refresh<'a> = Pin<Box<dyn Future<Output = Listed> + 'a>>;
 type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
@@ -119,7 +123,10 @@ async fn event_loop(
     };
     let mut events = EventStream::new();
     let mut refresh: Option<Refresh<'_>> = None;
-    let mut paces: Vec<Pace> = accounts.iter().map(|_| Pace::new(launch.every)).collect();
+    let mut paces: Vec<Pace> = accounts
+        .iter()
+        .map(|a| Pace::new(launch.every, a.client.rate()))
+        .collect();
     let mut next_refresh = Instant::now();
     let mut batches: FuturesUnordered<Batch<'_>> = FuturesUnordered::new();
     let (tx, mut answers) = mpsc::unbounded_channel::<SendAnswer>();
@@ -132,7 +139,7 @@ async fn event_loop(
         if refresh.is_none() && Instant::now() >= next_refresh {
             let now = Instant::now();
             let due: Vec<usize> = (0..accounts.len()).filter(|&i| paces[i].due(now)).collect();
-            refresh = Some(Box::pin(list_all(accounts, due)));
+            refresh = Some(Box::pin(list_all(accounts, due, state.known())));
         }
         tokio::select! {
             ev = events.next() => match ev {
@@ -172,7 +179,7 @@ async fn event_loop(
                 }
             }, if refresh.is_some() => {
                 refresh = None;
-                took(accounts, &mut paces, listed, launch.every, state);
+                took(accounts, &mut paces, listed, state);
                 next_refresh = refresh_pace::next_due(&paces);
             }
             Some(()) = batches.next(), if !batches.is_empty() => {}
@@ -188,11 +195,12 @@ async fn event_loop(
 
 /// The sessions of the accounts `due` (by their place in `accounts`), listed at once, each
 /// labelled with its profile when several are watched; an account that failed says why, named.
-async fn list_all(accounts: &[Account], due: Vec<usize>) -> Listed {
-    let lists = futures_util::future::join_all(
-        due.iter().map(|&i| wait::all_sessions(&accounts[i].client)),
-    )
-    .await;
+/// A session whose text (and profile) is among `known` is not read again: its row holds it.
+async fn list_all(accounts: &[Account], due: Vec<usize>, known: HashSet<u64>) -> Listed {
+    let known = &known;
+    let lists =
+        futures_util::future::join_all(due.iter().map(|&i| list_account(&accounts[i], known)))
+            .await;
     due.into_iter()
         .zip(lists)
         .map(|(i, listed)| {
@@ -204,17 +212,7 @@ async fn list_all(accounts: &[Account], due: Vec<usize>) -> Listed {
                     None => line,
                 }
             });
-            let labelled = listed.map(|mut sessions| {
-                if let Some(profile) = &account.profile {
-                    for s in &mut sessions {
-                        if let Value::Object(o) = s {
-                            o.insert(PROFILE_FIELD.into(), Value::String(profile.clone()));
-                        }
-                    }
-                }
-                sessions
-            });
-            (i, labelled)
+            (i, listed)
         })
         .collect()
 }
@@ -222,22 +220,21 @@ async fn list_all(accounts: &[Account], due: Vec<usize>) -> Listed {
 /// Takes in a refresh: the accounts that listed refresh their rows; one that failed backs
 /// off alone, its rows kept as they were and its error in the title; those not due keep
 /// theirs too. Only when none listed is the refresh not counted.
-fn took(
-    accounts: &[Account],
-    paces: &mut [Pace],
-    listed: Listed,
-    every: Duration,
-    state: &mut WatchState,
-) {
+fn took(accounts: &[Account], paces: &mut [Pace], listed: Listed, state: &mut WatchState) {
     let now = Instant::now();
     let mut read = vec![false; accounts.len()];
     let mut sessions = Vec::new();
     for (i, result) in listed {
         match result {
             Ok(list) => {
-                paces[i].listed(list.len(), every, now);
+                paces[i].listed(list.len(), now);
                 read[i] = true;
-                sessions.extend(list);
+                // One account's list is taken as it is, not copied into another.
+                if sessions.is_empty() {
+                    sessions = list;
+                } else {
+                    sessions.extend(list);
+                }
             }
             Err(why) => paces[i].failed(why, now),
         }
@@ -257,6 +254,69 @@ fn took(
     } else {
         state.refresh_failed(errors.join("; "));
     }
+}
+
+/// One account's sessions, page after page, each read only when its text is not `known`.
+/// The next page is asked for before a page is read, and the reading gives way to it now and
+/// then: the service answers while the sessions are read, instead of after.
+async fn list_account(account: &Account, known: &HashSet<u64>) -> Result<Vec<ListedSession>> {
+    let profile = account.profile.as_deref();
+    let mut pages = sessions::RESOURCE.list(&account.client, None)?;
+    let mut listed = Vec::new();
+    let mut page = pages.next_page().await?;
+    while let Some(this) = page {
+        let (next, read) = futures_util::future::join(
+            pages.next_page(),
+            read_page(&this, profile, known, &mut listed),
+        )
+        .await;
+        // A session that could not be read came before a page that could not be fetched.
+        read?;
+        page = next?;
+    }
+    Ok(listed)
+}
+
+/// Sessions read between two chances for the request in flight to go on.
+const READ_BETWEEN_YIELDS: usize = 25;
+
+/// The sessions of `page`, appended to `listed` in order: each labelled with `profile` when
+/// several accounts are watched, and read only when its text is not `known`.
+async fn read_page(
+    page: &RawPage,
+    profile: Option<&str>,
+    known: &HashSet<u64>,
+    listed: &mut Vec<ListedSession>,
+) -> Result<()> {
+    for (i, text) in page.items().enumerate() {
+        if i > 0 && i % READ_BETWEEN_YIELDS == 0 {
+            tokio::task::yield_now().await;
+        }
+        listed.push(read_session(text, profile, known)?);
+    }
+    Ok(())
+}
+
+/// One session of a list as the service wrote it (`text`): its fingerprint, and the session
+/// read when its text is not `known`.
+fn read_session(text: &str, profile: Option<&str>, known: &HashSet<u64>) -> Result<ListedSession> {
+    let mut h = DefaultHasher::new();
+    (profile, text).hash(&mut h);
+    let fingerprint = h.finish();
+    let session = if known.contains(&fingerprint) {
+        None
+    } else {
+        let mut s: Value = serde_json::from_str(text)
+            .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))?;
+        if let (Some(profile), Value::Object(o)) = (profile, &mut s) {
+            o.insert(PROFILE_FIELD.into(), Value::String(profile.to_string()));
+        }
+        Some(ReadSession::new(s))
+    };
+    Ok(ListedSession {
+        fingerprint,
+        session,
+    })
 }
 
 /// The sessions among `sessions` that `account` listed.
@@ -384,4 +444,79 @@ fn clock() -> String {
 
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(id: &str) -> String {
+        format!(r#"{{"id":"{id}","agent_version":"3.19.1","region":"eu"}}"#)
+    }
+
+    /// Pages read one after the other, as a refresh reads them.
+    fn read(
+        pages: Vec<Vec<String>>,
+        profile: Option<&str>,
+        known: HashSet<u64>,
+    ) -> Result<Vec<ListedSession>> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let mut listed = Vec::new();
+        for page in &pages {
+            let items: Vec<&str> = page.iter().map(String::as_str).collect();
+            rt.block_on(read_page(
+                &RawPage::of_items(&items),
+                profile,
+                &known,
+                &mut listed,
+            ))?;
+        }
+        Ok(listed)
+    }
+
+    #[test]
+    fn pages_read_give_every_session_in_order_and_skip_known_text() {
+        let pages = vec![vec![item("ts_c"), item("ts_a")], vec![], vec![item("ts_b")]];
+        let listed = read(pages.clone(), None, HashSet::new()).unwrap();
+        let keys: Vec<&str> = listed
+            .iter()
+            .map(|l| l.session.as_ref().unwrap().key.as_str())
+            .collect();
+        assert_eq!(
+            keys,
+            ["ts_c", "ts_a", "ts_b"],
+            "the order of the pages, then of each page"
+        );
+        let widths = listed[0].session.as_ref().unwrap().widths;
+        assert_eq!(widths, cell_widths_of(&item("ts_c")));
+        // The same text, listed again, is not read: its fingerprint names its row.
+        let known: HashSet<u64> = [listed[1].fingerprint].into();
+        let again = read(pages.clone(), None, known).unwrap();
+        assert!(again[1].session.is_none());
+        assert_eq!(again[1].fingerprint, listed[1].fingerprint);
+        assert!(again[0].session.is_some() && again[2].session.is_some());
+        // Another account's session of the same text is another fingerprint, labelled.
+        let other = read(pages, Some("b"), HashSet::new()).unwrap();
+        assert_ne!(other[0].fingerprint, listed[0].fingerprint);
+        assert_eq!(other[0].session.as_ref().unwrap().key, "b/ts_c");
+    }
+
+    #[test]
+    fn a_session_that_is_not_json_fails_the_list() {
+        let err = read(
+            vec![vec![item("ts_a")], vec!["{nope".to_string()]],
+            None,
+            HashSet::new(),
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(err.contains("not valid JSON"), "{err}");
+    }
+
+    fn cell_widths_of(text: &str) -> [usize; 9] {
+        super::super::session_columns::cell_widths(&serde_json::from_str(text).unwrap())
+    }
 }

@@ -7,9 +7,12 @@
 //! refreshes before it is dropped. Ages are counted in refreshes, not seconds, so what the
 //! screen shows depends only on what the service answered.
 
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
-use super::session_columns::{row_key, SessionColumn, PROFILE_FIELD};
+use super::session_columns::{cell_widths, row_key, SessionColumn, PROFILE_FIELD};
 use super::watch_filter::RowFilter;
 use crate::api::sessions::AgentCommand;
 use crate::fleet::select::Selector;
@@ -52,11 +55,47 @@ pub enum RowCommand {
     Failed(SessionsVerb, String),
 }
 
+/// A session as a refresh lists it: the fingerprint of its text (and of its profile), and the
+/// session itself, read only when no row was listed with that text. 5,000 sessions, read into
+/// values, take some 15 MB: a refresh that read them all again would hold two lists at once.
+#[derive(Debug)]
+pub struct ListedSession {
+    /// The fingerprint of the session's text as the service wrote it, and of its profile.
+    pub fingerprint: u64,
+    /// The session, read; `None` when a row holds the same text (see [`WatchState::known`]).
+    pub session: Option<ReadSession>,
+}
+
+/// A session read from its text, with what its row needs of it, worked out as it is read
+/// (while the next page is fetched) rather than when the whole list is taken in.
+#[derive(Debug)]
+pub struct ReadSession {
+    /// The session.
+    pub session: Value,
+    /// Its key on this screen ([`row_key`]).
+    pub key: String,
+    /// Its text's width in each column ([`cell_widths`]).
+    pub widths: [usize; 9],
+}
+
+impl ReadSession {
+    /// `session`, its key and its cells' widths.
+    pub fn new(session: Value) -> ReadSession {
+        ReadSession {
+            key: row_key(&session),
+            widths: cell_widths(&session),
+            session,
+        }
+    }
+}
+
 /// One session on screen.
 #[derive(Debug, Clone)]
 pub struct SessionRow {
     /// The session as last listed.
     pub session: Value,
+    /// The fingerprint of the text it was read from ([`ListedSession::fingerprint`]).
+    pub fingerprint: u64,
     /// Its key on this screen ([`row_key`]).
     pub key: String,
     /// The refresh it first appeared in.
@@ -77,6 +116,9 @@ pub struct SessionRow {
     pub replaced_by: Option<String>,
     /// What happened to it on this screen, oldest first.
     pub history: Vec<String>,
+    /// Its text's width in each column ([`cell_widths`]), as of the last change of its session:
+    /// a frame sizes its columns from these instead of drawing every cell of the list.
+    pub widths: [usize; 9],
 }
 
 impl SessionRow {
@@ -233,6 +275,19 @@ pub struct WatchState {
     pub selector: Selector,
     /// What was done.
     pub tally: WatchTally,
+    /// The rows shown, worked out again only when the rows, the filter or the sort change.
+    shown_cache: RefCell<ShownCache>,
+}
+
+/// [`WatchState::shown`], kept between frames: filtering and sorting 5,000 rows for each frame
+/// (each key) would take longer than a frame may.
+#[derive(Debug, Default)]
+struct ShownCache {
+    /// What it was worked out for: the refresh (the rows change only with one), the filter's
+    /// text and the sort.
+    made_for: Option<(u64, String, (SessionColumn, bool))>,
+    /// The places of the rows shown, in order.
+    shown: Vec<usize>,
 }
 
 impl WatchState {
@@ -251,25 +306,50 @@ impl WatchState {
             read_only_profiles: Vec::new(),
             selector,
             tally: WatchTally::default(),
+            shown_cache: RefCell::default(),
         }
     }
 
+    /// The fingerprints of the rows' texts: a refresh need not read again a session listed
+    /// with one of them ([`ListedSession`]).
+    pub fn known(&self) -> HashSet<u64> {
+        self.rows.iter().map(|r| r.fingerprint).collect()
+    }
+
     /// Takes in a refresh: every session listed now.
-    pub fn refreshed(&mut self, list: Vec<Value>, at: &str) {
+    pub fn refreshed(&mut self, list: Vec<ListedSession>, at: &str) {
         self.refreshed_keeping(list, &[], at);
     }
 
     /// Takes in a refresh of some accounts: every session they listed now; the rows of the
     /// profiles in `kept` (an account whose list failed, or waits for its back-off) stay as
     /// they were, none of them gone.
-    pub fn refreshed_keeping(&mut self, list: Vec<Value>, kept: &[String], at: &str) {
+    pub fn refreshed_keeping(&mut self, list: Vec<ListedSession>, kept: &[String], at: &str) {
         self.refreshes += 1;
         let now = self.refreshes;
         let first = now == 1;
-        let mut seen = std::collections::HashSet::new();
-        let listed: Vec<Value> = list
+        let by_fingerprint: HashMap<u64, usize> = self
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.fingerprint, i))
+            .collect();
+        // Sized once: 5,000 sessions would otherwise grow each table a dozen times.
+        let mut seen = HashSet::with_capacity(list.len());
+        // Each session listed, under its row's key: one unchanged since it was read is its
+        // row's (which passed the selectors then); one read now must pass them.
+        let listed: Vec<(String, u64, Option<ReadSession>)> = list
             .into_iter()
-            .filter(|s| self.selector.matches(s) && seen.insert(row_key(s)))
+            .filter_map(|l| match l.session {
+                Some(mut r) => self
+                    .selector
+                    .matches(&r.session)
+                    .then(|| (std::mem::take(&mut r.key), l.fingerprint, Some(r))),
+                None => by_fingerprint
+                    .get(&l.fingerprint)
+                    .map(|&i| (self.rows[i].key.clone(), l.fingerprint, None)),
+            })
+            .filter(|(id, _, _)| seen.insert(id.clone()))
             .collect();
         // Gone first, so that a new session can be linked to the one it replaced.
         for row in &mut self.rows {
@@ -280,10 +360,36 @@ impl WatchState {
                 row.history.push(format!("{at}: gone"));
             }
         }
-        for s in listed {
-            let id = row_key(&s);
-            match self.rows.iter_mut().find(|r| r.id() == id) {
-                Some(row) => {
+        // Each listed session's row by its key, and the gone rows that may have been replaced:
+        // looked up, not searched for, so a refresh of N sessions costs N, not N x N.
+        let mut place: HashMap<String, usize> =
+            HashMap::with_capacity(self.rows.len() + listed.len());
+        place.extend(
+            self.rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.key.clone(), i)),
+        );
+        if self.rows.is_empty() {
+            self.rows.reserve_exact(listed.len());
+        }
+        let gone: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| self.rows[i].gone_at.is_some() && self.rows[i].replaced_by.is_none())
+            .collect();
+        for (id, fingerprint, listed) in listed {
+            let row = place.get(&id).map(|&i| &mut self.rows[i]);
+            match (row, listed) {
+                (Some(row), None) => {
+                    if row.gone_at.take().is_some() {
+                        row.history.push(format!("{at}: listed again"));
+                    }
+                }
+                (
+                    Some(row),
+                    Some(ReadSession {
+                        session: s, widths, ..
+                    }),
+                ) => {
                     let old = field(&row.session, "agent_version").to_string();
                     let new = field(&s, "agent_version");
                     if old != new {
@@ -293,12 +399,23 @@ impl WatchState {
                     if row.gone_at.take().is_some() {
                         row.history.push(format!("{at}: listed again"));
                     }
-                    row.session = s;
+                    if row.session != s {
+                        row.widths = widths;
+                        row.session = s;
+                    }
+                    row.fingerprint = fingerprint;
                 }
-                None => {
-                    let replaced = self
-                        .rows
+                // Only a row's own text is left unread.
+                (None, None) => {}
+                (
+                    None,
+                    Some(ReadSession {
+                        session: s, widths, ..
+                    }),
+                ) => {
+                    let replaced = gone
                         .iter()
+                        .map(|&i| &self.rows[i])
                         .find(|r| {
                             r.gone_at.is_some()
                                 && r.replaced_by.is_none()
@@ -311,13 +428,17 @@ impl WatchState {
                         history.push(format!(
                             "{at}: the same agent as {old}, back under a new session"
                         ));
-                        if let Some(r) = self.rows.iter_mut().find(|r| r.id() == old) {
+                        if let Some(&i) = place.get(old) {
+                            let r = &mut self.rows[i];
                             r.replaced_by = Some(id.clone());
                             r.history.push(format!("{at}: back as {id}"));
                         }
                     }
+                    place.insert(id.clone(), self.rows.len());
                     self.rows.push(SessionRow {
+                        widths,
                         session: s,
+                        fingerprint,
                         key: id,
                         seen_at: now,
                         new: !first,
@@ -343,22 +464,38 @@ impl WatchState {
         self.error = Some(why);
     }
 
-    /// The rows shown, filtered and sorted: their places in [`WatchState::rows`].
+    /// The rows shown, filtered and sorted: their places in [`WatchState::rows`]. Worked out
+    /// again only after a refresh or a change of the filter or the sort (the rows change only
+    /// with a refresh).
     pub fn shown(&self) -> Vec<usize> {
-        let mut shown: Vec<usize> = (0..self.rows.len())
-            .filter(|&i| self.filter.matches(&self.rows[i].session))
-            .collect();
+        let made_for = (self.refreshes, self.filter.text.clone(), self.sort);
+        let mut cache = self.shown_cache.borrow_mut();
+        if cache.made_for.as_ref() != Some(&made_for) {
+            cache.shown = self.filtered_and_sorted();
+            cache.made_for = Some(made_for);
+        }
+        cache.shown.clone()
+    }
+
+    fn filtered_and_sorted(&self) -> Vec<usize> {
         let (col, desc) = self.sort;
-        shown.sort_by(|&a, &b| {
-            let (a, b) = (&self.rows[a].session, &self.rows[b].session);
-            let o = col.value(a).cmp(col.value(b)).then(id_of(a).cmp(id_of(b)));
+        // Each row's sort key read once, not at each of the sort's comparisons.
+        let mut keyed: Vec<(&str, &str, usize)> = (0..self.rows.len())
+            .filter(|&i| self.filter.matches(&self.rows[i].session))
+            .map(|i| {
+                let s = &self.rows[i].session;
+                (col.value(s), id_of(s), i)
+            })
+            .collect();
+        keyed.sort_by(|a, b| {
+            let o = (a.0, a.1).cmp(&(b.0, b.1));
             if desc {
                 o.reverse()
             } else {
                 o
             }
         });
-        shown
+        keyed.into_iter().map(|(_, _, i)| i).collect()
     }
 
     /// The current row.
@@ -607,6 +744,24 @@ mod tests {
                "ip": "203.0.113.1", "credential": {"id": "cr_1"}, "metadata": id})
     }
 
+    /// Sessions as a refresh lists them, each read.
+    fn read(sessions: Vec<Value>) -> Vec<ListedSession> {
+        sessions
+            .into_iter()
+            .map(|s| ListedSession {
+                fingerprint: fingerprint(&s),
+                session: Some(ReadSession::new(s)),
+            })
+            .collect()
+    }
+
+    fn fingerprint(s: &Value) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.to_string().hash(&mut h);
+        h.finish()
+    }
+
     fn ids(state: &WatchState) -> Vec<String> {
         state
             .shown()
@@ -619,7 +774,7 @@ mod tests {
     fn new_gone_and_changed_rows_stand_out_then_settle() {
         let mut st = WatchState::new(Selector::default(), false);
         st.refreshed(
-            vec![s("ts_a", "3.19.1", "eu"), s("ts_b", "3.18.4", "us")],
+            read(vec![s("ts_a", "3.19.1", "eu"), s("ts_b", "3.18.4", "us")]),
             "t1",
         );
         assert_eq!(
@@ -628,20 +783,20 @@ mod tests {
             "the first refresh marks nothing new"
         );
         st.refreshed(
-            vec![s("ts_a", "3.19.1", "eu"), s("ts_c", "3.19.1", "ap")],
+            read(vec![s("ts_a", "3.19.1", "eu"), s("ts_c", "3.19.1", "ap")]),
             "t2",
         );
         let row = |st: &WatchState, id: &str| st.rows.iter().find(|r| r.id() == id).cloned();
         assert_eq!(row(&st, "ts_b").unwrap().status(st.refreshes), "gone");
         assert_eq!(row(&st, "ts_c").unwrap().status(st.refreshes), "new");
         st.refreshed(
-            vec![s("ts_a", "3.20.0", "eu"), s("ts_c", "3.19.1", "ap")],
+            read(vec![s("ts_a", "3.20.0", "eu"), s("ts_c", "3.19.1", "ap")]),
             "t3",
         );
         assert_eq!(row(&st, "ts_a").unwrap().status(st.refreshes), "was 3.19.1");
         for _ in 0..GONE_KEPT {
             st.refreshed(
-                vec![s("ts_a", "3.20.0", "eu"), s("ts_c", "3.19.1", "ap")],
+                read(vec![s("ts_a", "3.20.0", "eu"), s("ts_c", "3.19.1", "ap")]),
                 "t",
             );
         }
@@ -656,11 +811,11 @@ mod tests {
     fn filter_sort_and_marks() {
         let mut st = WatchState::new(Selector::default(), false);
         st.refreshed(
-            vec![
+            read(vec![
                 s("ts_b", "3.18.4", "us"),
                 s("ts_a", "3.19.1", "eu"),
                 s("ts_c", "3.19.1", "eu"),
-            ],
+            ]),
             "t",
         );
         assert_eq!(ids(&st), ["ts_a", "ts_b", "ts_c"]);
@@ -711,12 +866,12 @@ mod tests {
     #[test]
     fn anything_but_y_cancels_and_read_only_refuses() {
         let mut st = WatchState::new(Selector::default(), false);
-        st.refreshed(vec![s("ts_a", "3.19.1", "eu")], "t");
+        st.refreshed(read(vec![s("ts_a", "3.19.1", "eu")]), "t");
         handle(&mut st, KeyPress::Char('s'));
         assert_eq!(handle(&mut st, KeyPress::Char('n')), WatchAction::None);
         assert_eq!(st.mode, WatchMode::List);
         let mut st = WatchState::new(Selector::default(), true);
-        st.refreshed(vec![s("ts_a", "3.19.1", "eu")], "t");
+        st.refreshed(read(vec![s("ts_a", "3.19.1", "eu")]), "t");
         for k in ['r', 's', 'u', 'U'] {
             assert_eq!(handle(&mut st, KeyPress::Char(k)), WatchAction::None);
             assert_eq!(st.mode, WatchMode::List);
@@ -732,8 +887,8 @@ mod tests {
             v
         };
         let mut st = WatchState::new(Selector::default(), false);
-        st.refreshed(vec![of("ts_a", "a"), of("ts_b", "b")], "t1");
-        st.refreshed_keeping(vec![of("ts_c", "a")], &["b".to_string()], "t2");
+        st.refreshed(read(vec![of("ts_a", "a"), of("ts_b", "b")]), "t1");
+        st.refreshed_keeping(read(vec![of("ts_c", "a")]), &["b".to_string()], "t2");
         let status = |st: &WatchState, key: &str| {
             let row = st.rows.iter().find(|r| r.id() == key).unwrap();
             row.status(st.refreshes)
@@ -744,12 +899,60 @@ mod tests {
     }
 
     #[test]
+    fn the_rows_shown_and_their_widths_follow_each_refresh() {
+        let mut st = WatchState::new(Selector::default(), false);
+        st.refreshed(read(vec![s("ts_b", "3.19.1", "eu")]), "t");
+        assert_eq!(ids(&st), ["ts_b"]);
+        let version = SessionColumn::Version.index();
+        assert_eq!(st.rows[0].widths[version], "3.19.1".len());
+        // Kept between frames, worked out again after a refresh: the new row is shown, in
+        // its place, and a changed session's width is its new text's.
+        st.refreshed(
+            read(vec![
+                s("ts_b", "3.20.0-beta.1", "eu"),
+                s("ts_a", "3.19.1", "eu"),
+            ]),
+            "t",
+        );
+        assert_eq!(ids(&st), ["ts_a", "ts_b"]);
+        let b = st.rows.iter().find(|r| r.id() == "ts_b").unwrap();
+        assert_eq!(b.widths[version], "3.20.0-beta.1".len());
+        for (i, c) in SessionColumn::ALL.iter().enumerate() {
+            assert_eq!(c.index(), i, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn a_session_listed_with_its_rows_text_is_taken_unread() {
+        let mut st = WatchState::new(Selector::default(), false);
+        let (a, b) = (s("ts_a", "3.19.1", "eu"), s("ts_b", "3.19.1", "us"));
+        st.refreshed(read(vec![a.clone(), b.clone()]), "t");
+        assert!(st.known().contains(&fingerprint(&a)));
+        let unread = |s: &Value| ListedSession {
+            fingerprint: fingerprint(s),
+            session: None,
+        };
+        let row = |st: &WatchState, id: &str| st.rows.iter().find(|r| r.id() == id).cloned();
+        st.refreshed(vec![unread(&a)], "t");
+        assert_eq!(row(&st, "ts_a").unwrap().gone_at, None);
+        assert_eq!(row(&st, "ts_a").unwrap().session, a);
+        assert_eq!(row(&st, "ts_b").unwrap().status(st.refreshes), "gone");
+        // Back with the text it had: listed again.
+        st.refreshed(vec![unread(&a), unread(&b)], "t");
+        assert_eq!(row(&st, "ts_b").unwrap().gone_at, None);
+        // A fingerprint no row has names no session.
+        st.refreshed(vec![unread(&a), unread(&s("ts_x", "3.19.1", "ap"))], "t");
+        assert!(row(&st, "ts_x").is_none());
+        assert_eq!(row(&st, "ts_b").unwrap().status(st.refreshes), "gone");
+    }
+
+    #[test]
     fn a_restarted_agents_new_session_names_its_old_one() {
         let mut st = WatchState::new(Selector::default(), false);
-        st.refreshed(vec![s("ts_a", "3.19.1", "eu")], "t");
+        st.refreshed(read(vec![s("ts_a", "3.19.1", "eu")]), "t");
         let mut new = s("ts_n", "3.19.1", "eu");
         new["metadata"] = json!("ts_a");
-        st.refreshed(vec![new], "t");
+        st.refreshed(read(vec![new]), "t");
         let row = st.rows.iter().find(|r| r.id() == "ts_n").unwrap();
         assert_eq!(row.replaced.as_deref(), Some("ts_a"));
     }

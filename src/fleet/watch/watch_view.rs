@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row as TableRow, Table,
 use ratatui::Frame;
 
 use super::session_columns::SessionColumn;
-use super::watch_model::{RowCommand, SessionRow, SessionsVerb, WatchMode, WatchState};
+use super::watch_model::{RowCommand, SessionsVerb, WatchMode, WatchState};
 use crate::inspect::popup::centered;
 
 /// Columns, in the order they give way when the terminal is narrow (the last first).
@@ -153,9 +153,7 @@ fn draw_title(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look, tit
 /// The columns that fit `width`, with each one's width.
 fn fitted(state: &WatchState, shown: &[usize], width: u16) -> Vec<(SessionColumn, u16)> {
     let widest = |c: SessionColumn| -> u16 {
-        let cells = shown
-            .iter()
-            .map(|&i| cell(&state.rows[i], c).chars().count());
+        let cells = shown.iter().map(|&i| state.rows[i].widths[c.index()]);
         let w = cells.max().unwrap_or(0).max(c.title().len() + 2);
         let cap = match c {
             SessionColumn::Id | SessionColumn::Credential => 30,
@@ -168,7 +166,8 @@ fn fitted(state: &WatchState, shown: &[usize], width: u16) -> Vec<(SessionColumn
     let mut cols = Vec::new();
     for c in BY_PRIORITY {
         // One account watched: its sessions have no profile, and the column is left out.
-        if c == SessionColumn::Profile && shown.iter().all(|&i| cell(&state.rows[i], c).is_empty())
+        if c == SessionColumn::Profile
+            && shown.iter().all(|&i| state.rows[i].widths[c.index()] == 0)
         {
             continue;
         }
@@ -191,17 +190,6 @@ fn fitted(state: &WatchState, shown: &[usize], width: u16) -> Vec<(SessionColumn
         c => SessionColumn::ALL.iter().position(|x| x == c),
     });
     cols
-}
-
-/// A row's text in a column.
-fn cell(row: &SessionRow, c: SessionColumn) -> String {
-    let s = &row.session;
-    match c {
-        SessionColumn::Started => {
-            crate::output::time::human_time(c.value(s)).unwrap_or_else(|| c.value(s).to_string())
-        }
-        other => crate::escape::escape(other.value(s)),
-    }
 }
 
 fn draw_table(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look) {
@@ -237,7 +225,7 @@ fn draw_table(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look) {
                 },
                 row.status(state.refreshes),
             ];
-            cells.extend(cols.iter().map(|(c, _)| cell(row, *c)));
+            cells.extend(cols.iter().map(|(c, _)| c.cell(&row.session)));
             let mut style = Style::default();
             if row.gone_at.is_some() {
                 style = style.add_modifier(Modifier::DIM);
