@@ -200,7 +200,7 @@ pub struct RawList {
 }
 
 #[derive(serde::Deserialize)]
-struct RawPage<'a> {
+struct RequestsPage<'a> {
     #[serde(borrow, default)]
     requests: Option<&'a serde_json::value::RawValue>,
 }
@@ -211,7 +211,7 @@ struct RawItems<'a>(#[serde(borrow)] Vec<&'a serde_json::value::RawValue>);
 impl RawList {
     /// The `requests` array as the agent wrote it (`[]` when absent).
     pub fn array(&self) -> Result<&str> {
-        let page: RawPage<'_> = serde_json::from_slice(&self.body).map_err(|e| {
+        let page: RequestsPage<'_> = serde_json::from_slice(&self.body).map_err(|e| {
             Error::BadResponse(format!(
                 "GET {}: the answer is not valid JSON ({e})",
                 self.url.path()
