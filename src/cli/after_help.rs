@@ -90,21 +90,32 @@ pub fn reflowed(text: &str) -> String {
     blocks.join("\n\n")
 }
 
-/// The examples of `text` alone, as `-h` shows them (the notes are `--help`'s); `None`
-/// when it has none.
+/// How many examples `-h` shows; `--help` shows them all. Two, so that with the options
+/// a command's short help fits a 24-row screen.
+pub const SHORT_EXAMPLES: usize = 2;
+
+/// The first [`SHORT_EXAMPLES`] examples of `text` alone, as `-h` shows them (the others and
+/// the notes are `--help`'s); `None` when `-h` would show the whole text anyway or it has no
+/// examples.
 pub fn examples_only(text: &str) -> Option<String> {
     let parsed = parse(text);
-    if parsed.examples.is_empty() || parsed.notes.is_empty() {
+    if parsed.examples.is_empty()
+        || (parsed.notes.is_empty() && parsed.examples.len() <= SHORT_EXAMPLES)
+    {
         return None;
     }
-    let reflowed = reflowed(text);
-    reflowed
-        .split_once("\n\n")
-        .map(|(examples, _)| examples.to_string())
+    let heading = text.lines().next().unwrap_or("Examples:").trim_end();
+    let shown = &parsed.examples[..parsed.examples.len().min(SHORT_EXAMPLES)];
+    let mut block = heading.to_string();
+    for line in shown.iter().flat_map(|e| &e.lines) {
+        block.push_str("\n  ");
+        block.push_str(line);
+    }
+    Some(block)
 }
 
 /// `cmd` and every command under it with their `after_help` [`reflowed`]: `--help` shows it
-/// whole, `-h` its examples only, so that a command's short help fits a screen.
+/// whole, `-h` its first examples only, so that a command's short help fits a screen.
 pub fn reflow_all(mut cmd: clap::Command) -> clap::Command {
     let long = cmd
         .get_after_long_help()
@@ -158,6 +169,10 @@ mod tests {
             Some("Examples:\n  tunnelctl a\n  tunnelctl b \\\n      --long x")
         );
         assert_eq!(examples_only("Example:\n  tunnelctl x"), None);
+        assert_eq!(
+            examples_only("Examples:\n  tunnelctl a\n  tunnelctl b\n  tunnelctl c").as_deref(),
+            Some("Examples:\n  tunnelctl a\n  tunnelctl b")
+        );
         assert_eq!(examples_only("Only prose."), None);
     }
 

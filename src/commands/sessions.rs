@@ -46,13 +46,13 @@ struct SelectArgs {
     /// =>3.19, ~3.19) is refused
     #[arg(long, value_name = "VERSION")]
     agent_version: Option<VersionMatch>,
-    /// Only sessions started with this credential (cr_…)
+    /// Only sessions of this credential (cr_…)
     #[arg(long, value_name = "ID", value_parser = super::non_empty)]
     credential_id: Option<String>,
-    /// Only sessions from this IP address or CIDR block (203.0.113.0/24)
+    /// Only sessions from this IP or CIDR block (203.0.113.0/24)
     #[arg(long, value_name = "IP|CIDR")]
     ip: Option<IpMatch>,
-    /// Only sessions whose metadata contains this text
+    /// Only sessions whose metadata holds this text
     #[arg(long, value_name = "TEXT", value_parser = super::non_empty)]
     metadata_contains: Option<String>,
     /// Every online session
@@ -128,7 +128,9 @@ enum SessionsCommand {
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
     },
-    /// Restart agents (each reconnects with a new session ID; not on Windows)
+    /// Restart agents (not on Windows)
+    ///
+    /// Each agent reconnects with a new session ID. Not on Windows.
     #[command(after_help = "Examples:
   tunnelctl sessions restart ts_2Qm… ts_2Qn…
   tunnelctl sessions restart --region eu --wait --timeout 2m
@@ -142,7 +144,10 @@ remaining, then failures are grouped by reason; elsewhere each session gets a li
     Restart {
         #[command(flatten)]
         fleet: FleetArgs,
-        /// Wait until every agent is back under a new session ID (exit 7 when --timeout runs out)
+        /// Wait for every agent to reconnect
+        ///
+        /// Waits until every agent is back under a new session ID (exit 7 when --timeout runs
+        /// out).
         #[arg(long)]
         wait: bool,
     },
@@ -154,7 +159,9 @@ remaining, then failures are grouped by reason; elsewhere each session gets a li
         #[command(flatten)]
         fleet: FleetArgs,
     },
-    /// Update agents; restart them 10 seconds or more later (or use 'sessions upgrade')
+    /// Update agents; restart them 10 seconds or more later
+    ///
+    /// Or use 'sessions upgrade', which does both.
     #[command(after_help = "Examples:
   tunnelctl sessions update ts_2Qm… && sleep 10 \\
       && tunnelctl sessions restart ts_2Qm… --wait
@@ -163,8 +170,14 @@ remaining, then failures are grouped by reason; elsewhere each session gets a li
         #[command(flatten)]
         fleet: FleetArgs,
     },
-    /// Rolling upgrade: update, wait, restart and wait for each agent to reconnect, in batches
-    #[command(after_help = "Examples:
+    /// Rolling upgrade of agents, in batches
+    ///
+    /// Update, wait, restart and wait for each agent to reconnect, in batches.
+    // -h has room for one example only, beside the many options.
+    #[command(
+        after_help = "Example:
+  tunnelctl sessions upgrade --region eu --batch 5 --settle 30s --keep-going",
+        after_long_help = "Examples:
   tunnelctl sessions upgrade --all
   tunnelctl sessions upgrade --region eu --batch 5 --settle 30s --keep-going
   tunnelctl sessions upgrade ts_2Qm… --timeout 10m
@@ -173,7 +186,8 @@ Agents whose update is refused (no update available, update checks disabled, alr
 updating, updated but not restarted) are reported with the reason and not restarted. The
 rollout stops after the first batch with a failure unless --keep-going. Selectors leave out
 Windows sessions (restart is not supported on Windows), reported as skipped as by
-'sessions restart'.")]
+'sessions restart'."
+    )]
     Upgrade {
         #[command(flatten)]
         fleet: FleetArgs,
@@ -183,11 +197,15 @@ Windows sessions (restart is not supported on Windows), reported as skipped as b
         /// Wait between update and restart (at least 10s, as the service requires)
         #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_settle, allow_hyphen_values = true)]
         settle: Duration,
-        /// Go on with the next batches after a batch with failures
+        /// Go on with the next batch after failures
+        ///
+        /// Without it, the rollout stops after the first batch with a failure.
         #[arg(long)]
         keep_going: bool,
     },
-    /// A full-screen live view of the online sessions: mark some, restart, stop or update them
+    /// A full-screen live view of the online sessions
+    ///
+    /// Mark some sessions, then restart, stop or update them.
     #[command(after_help = watch::AFTER_HELP)]
     Watch {
         #[command(flatten)]
@@ -195,11 +213,13 @@ Windows sessions (restart is not supported on Windows), reported as skipped as b
         /// Refresh at most this often: seconds, or with a unit (10s, 1m)
         #[arg(long, value_name = "DURATION", default_value = "3s", value_parser = watch::parse_every, allow_hyphen_values = true)]
         every: Duration,
-        /// Watch these profiles of the config file at once, in one list with a PROFILE column
-        /// (comma-separated or repeated); actions go to each session's own account
+        /// Watch these config profiles at once
+        ///
+        /// The profiles of the config file, comma-separated or repeated, are watched in one list
+        /// with a PROFILE column; actions go to each session's own account.
         #[arg(long, value_name = "NAME,...", value_delimiter = ',', value_parser = super::non_empty, conflicts_with = "all_profiles")]
         profiles: Vec<String>,
-        /// Watch every profile of the config file at once, as --profiles does
+        /// Watch every config profile, as --profiles does
         #[arg(long)]
         all_profiles: bool,
     },
