@@ -48,7 +48,9 @@ enum DestinationsCommand {
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::Ids(&RESOURCE)))]
         id: String,
     },
-    /// Create an event destination: exactly one target and exactly one way to authenticate
+    /// Create an event destination
+    ///
+    /// It takes exactly one target and exactly one way to authenticate.
     #[command(after_help = "Examples:
   tunnelctl event-destinations create \\
       --kinesis-stream-arn arn:aws:kinesis:…:stream/events \\
@@ -57,7 +59,9 @@ enum DestinationsCommand {
       --firehose-delivery-stream-arn arn:aws:firehose:… \\
       --aws-access-key-id AKIA… --aws-secret-access-key-stdin")]
     Create(ResourceFlags<EventDestinationFlags>),
-    /// Change an event destination (only the flags given are sent; a target replaces the target)
+    /// Change an event destination
+    ///
+    /// Only the flags given are sent; a target replaces the target.
     #[command(
         after_help = "Example:\n  tunnelctl event-destinations update ed_2Qm… --description 'audit (eu)'"
     )]
@@ -81,28 +85,40 @@ enum DestinationsCommand {
 #[command(group(ArgGroup::new("target").args(["kinesis_stream_arn", "firehose_delivery_stream_arn", "cloudwatch_log_group_arn", "target_json"]).multiple(false)))]
 #[command(group(ArgGroup::new("auth").args(["role_arn", "aws_access_key_id"]).multiple(false).conflicts_with("target_json")))]
 struct EventDestinationFlags {
-    /// Serialization of the events; only json is accepted
+    /// Event format
+    ///
+    /// Serialization of the events; only json is accepted.
     #[arg(long, value_name = "FORMAT", value_parser = ["json"])]
     format: Option<String>,
     /// Target: the ARN of a Kinesis stream
     #[arg(long, value_name = "ARN", value_parser = non_empty)]
     kinesis_stream_arn: Option<String>,
-    /// Target: the ARN of a Firehose delivery stream
+    /// Target: Firehose delivery stream ARN
+    ///
+    /// The ARN of a Firehose delivery stream.
     #[arg(long, value_name = "ARN", value_parser = non_empty)]
     firehose_delivery_stream_arn: Option<String>,
-    /// Target: the ARN of a CloudWatch Logs log group
+    /// Target: CloudWatch log group ARN
+    ///
+    /// The ARN of a CloudWatch Logs log group.
     #[arg(long, value_name = "ARN", value_parser = non_empty)]
     cloudwatch_log_group_arn: Option<String>,
-    /// Auth: the ARN of a role the service assumes to deliver
+    /// Auth: ARN of a role to assume
+    ///
+    /// The ARN of a role the service assumes to deliver the events.
     #[arg(long, value_name = "ARN", value_parser = non_empty)]
     role_arn: Option<String>,
     /// Auth: the ID of an AWS access key; its secret comes from TUNNELCTL_AWS_SECRET_ACCESS_KEY,
     /// --aws-secret-access-key-stdin, or a hidden prompt
     #[arg(long, value_name = "ID", value_parser = non_empty)]
     aws_access_key_id: Option<String>,
-    /// Read the AWS secret access key from the first line of stdin
+    /// Read the AWS secret key from stdin
+    ///
+    /// Reads the AWS secret access key from the first line of stdin.
     #[arg(long, requires = "aws_access_key_id")]
     aws_secret_access_key_stdin: bool,
+    /// Whole target as JSON, @FILE or -
+    ///
     /// The whole target as JSON (an EventTarget object), @FILE to read it from a file, or - to
     /// read it from stdin; one holding an AWS secret access key must come from a file or stdin
     #[arg(long, value_name = "JSON|@FILE|-")]
