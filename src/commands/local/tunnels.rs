@@ -57,8 +57,14 @@ enum TunnelsCommand {
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         name: String,
     },
-    /// Start a tunnel (--proto http starts two: an https tunnel NAME and its twin 'NAME (http)')
-    #[command(after_help = "Examples:
+    /// Start a tunnel (--proto http starts two: NAME and 'NAME (http)')
+    ///
+    /// --proto http starts two: an https tunnel NAME and its twin 'NAME (http)'.
+    // -h has room for one example only, beside the many options.
+    #[command(
+        after_help = "Example:
+  tunnelctl local tunnels start --name web --proto http --addr 8080",
+        after_long_help = "Examples:
   tunnelctl local tunnels start --name web --proto http --addr 8080
   tunnelctl local tunnels start --name db --proto tcp --addr 5432 \\
       --remote-addr 1.tcp.example.com:20000
@@ -67,7 +73,8 @@ enum TunnelsCommand {
 
 With --proto http (and no --schemes), the agent starts two tunnels: NAME on https and its
 twin 'NAME (http)' on http; both URLs are listed on stderr. --json prints the tunnel NAME
-as the agent returned it.")]
+as the agent returned it."
+    )]
     Start(Box<StartArgs>),
     /// Stop a tunnel (and, when asked, the 'NAME (http)' twin of an http tunnel)
     #[command(after_help = "Examples:
@@ -102,10 +109,12 @@ struct StartArgs {
     /// Do not capture requests
     #[arg(long)]
     no_inspect: bool,
-    /// Rewrite the Host header sent upstream (http only)
+    /// Host header to send upstream (http only)
     #[arg(long, value_name = "HOST")]
     host_header: Option<String>,
-    /// Require HTTP basic auth from visitors, USER:PASS (http only)
+    /// Require basic auth from visitors (http only)
+    ///
+    /// Visitors must send HTTP basic auth with this USER:PASS (http only).
     #[arg(long, value_name = "USER:PASS", value_parser = parse_basic_auth)]
     basic_auth: Option<String>,
     /// Subdomain to ask for (http, tls)
@@ -114,16 +123,22 @@ struct StartArgs {
     /// Full domain to ask for (http, tls)
     #[arg(long, value_name = "DOMAIN")]
     domain: Option<String>,
-    /// Schemes to listen on (http only), e.g. https or http,https
+    /// Schemes served
+    ///
+    /// Schemes to listen on (http only), e.g. https or http,https.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "SCHEMES")]
     schemes: Vec<Scheme>,
     /// Remote address to bind (tcp only)
     #[arg(long, value_name = "HOST:PORT")]
     remote_addr: Option<String>,
-    /// Metadata of your choice, visible in the management API
+    /// Metadata of your choice
+    ///
+    /// Any text; the management API shows it.
     #[arg(long, value_name = "TEXT")]
     metadata: Option<String>,
-    /// More configuration fields as a JSON object (or @FILE), as in the agent's config file
+    /// More config fields as JSON or @FILE
+    ///
+    /// More configuration fields as a JSON object (or @FILE), as in the agent's config file.
     #[arg(long, value_name = "JSON|@FILE")]
     config_json: Option<String>,
 }
