@@ -197,6 +197,56 @@ fn the_top_short_help_and_bare_tunnelctl_fit_a_screen() {
     assert!(long.stdout.contains("Global options:") && long.stdout.contains("Examples:"));
 }
 
+/// The command names listed under "Commands:" in a `--help` page.
+fn listed_commands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| l.is_empty() || l.starts_with(' '))
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_string)
+        .collect()
+}
+
+/// Every command's `-h` fits a 24-row screen at 80 columns, found by walking the commands each
+/// `--help` lists, as a user would (clap put every option's description on a line of its
+/// own once one did not fit beside its flag: `local tunnels start -h` was 44 lines).
+#[test]
+fn every_short_help_fits_a_24_row_screen() {
+    let env = Env::new();
+    let mut todo: Vec<Vec<String>> = vec![Vec::new()];
+    let mut seen = 0;
+    let mut long = Vec::new();
+    while let Some(path) = todo.pop() {
+        seen += 1;
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("-h");
+        let short = run(env.bare().env("COLUMNS", "80").args(&args));
+        short.ok();
+        let rows = short.stdout.lines().count();
+        if rows > 24 {
+            long.push(format!("{} ({rows} lines)", args.join(" ")));
+        }
+        args.pop();
+        args.push("--help");
+        let full = run(env.bare().env("COLUMNS", "80").args(&args));
+        full.ok();
+        for name in listed_commands(&full.stdout) {
+            let mut sub = path.clone();
+            sub.push(name);
+            todo.push(sub);
+        }
+    }
+    assert!(seen > 50, "only {seen} commands found");
+    assert!(
+        long.is_empty(),
+        "-h longer than 24 lines:\n{}",
+        long.join("\n")
+    );
+}
+
 /// Every help page, `-h` and `--help`, at 80 columns: no line wider than 80 (clap never
 /// breaks a usage line; the terminal then broke `--addr` into `--a` / `ddr`).
 #[test]

@@ -15,8 +15,10 @@ use crate::escape::escape;
 use crate::fixture::diff::{is_volatile, message_lines};
 use crate::fixture::results::{show_diff, Compared};
 
-/// Show how two requests differ (request line, headers, body; JSON by path), and their
-/// answers when both are captures
+/// Show how two requests differ, and their answers
+///
+/// The request line, headers and body (JSON by path), and their answers when both are
+/// captures.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   tunnelctl local requests diff airt_2Qm… airt_2Qn…

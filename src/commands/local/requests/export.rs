@@ -21,7 +21,9 @@ pub struct ExportArgs {
     har: std::path::PathBuf,
     #[command(flatten)]
     chosen: Chosen,
-    /// Export the captures kept in the history instead of the agent's
+    /// Export the captures kept in the history
+    ///
+    /// Instead of the agent's.
     #[arg(long)]
     history: bool,
     /// Replace FILE if it exists (through a symlink, the file it leads to: the link

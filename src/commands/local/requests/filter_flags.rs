@@ -21,18 +21,26 @@ pub struct RequestFilters {
     /// pending (no answer yet)
     #[arg(long = "status", value_name = "STATUS", value_parser = parse_status)]
     statuses: Vec<Term>,
+    /// Only paths that match this glob (/hooks/*)
+    ///
     /// Only paths that match this glob ('*' any run of characters, '?' one, '[abc]' one
     /// of those), with or without the query string (/hooks/*)
     #[arg(long, value_name = "GLOB", value_parser = parse_path)]
     path: Option<Term>,
+    /// Only exchanges that hold TEXT (repeatable)
+    ///
     /// Only exchanges whose request or response holds TEXT in a header or the body, or the
     /// method, path or status (any case; repeatable: all must be there)
     #[arg(long = "grep", value_name = "TEXT", value_parser = parse_grep)]
     grep: Vec<Term>,
-    /// Only what was captured in the last DURATION (90s, 10m, 2h) or since an RFC 3339 time
+    /// Only captures since DURATION ago or TIME
+    ///
+    /// Only what was captured in the last DURATION (90s, 10m, 2h) or since an RFC 3339 time.
     // `-2d` is a wrong duration, not flags `-2` and `-d`: the parser says it is negative.
     #[arg(long, value_name = "DURATION|TIME", value_parser = parse_since, allow_hyphen_values = true)]
     since: Option<Term>,
+    /// Only requests with this signature check result
+    ///
     /// Only requests whose webhook signature check has this result: valid, invalid,
     /// expired, unsigned or no-secret (see 'local requests verify')
     #[arg(long, value_name = "RESULT", value_parser = parse_signature)]

@@ -51,13 +51,17 @@ Every filter given must match. --limit counts the requests that match; with a fi
 captured request is read from the agent and filtered here. --history lists the captures kept
 by 'record' instead (its --grep finds text that starts a word).")]
     List {
-        /// List the captures kept in the history (see 'record') instead of the agent's
+        /// List the captures kept in the history
+        ///
+        /// The ones 'record' kept, instead of the agent's.
         #[arg(long)]
         history: bool,
         #[command(flatten)]
         chosen: Chosen,
     },
-    /// Show one captured exchange, decoded: request line, headers, body, then the response
+    /// Show one captured exchange, decoded
+    ///
+    /// The request line, headers, body, then the response.
     #[command(after_help = "Examples:
   tunnelctl local requests get airt_2Qm…
   tunnelctl local requests get airt_2Qm… --raw > request.http
@@ -92,8 +96,10 @@ and --raw show all of it, and so does a pipe.")]
         #[arg(long)]
         curl: bool,
     },
-    /// Check the webhook signatures of captured requests against the secrets set
-    /// (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE, _SLACK, _SHOPIFY, _STANDARD)
+    /// Check the webhook signatures of captured requests
+    ///
+    /// They are checked against the secrets set (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE,
+    /// _SLACK, _SHOPIFY, _STANDARD).
     #[command(after_help = "Examples:
   tunnelctl local requests verify
   tunnelctl local requests verify airt_2Qm…
@@ -109,9 +115,11 @@ expired.")]
         #[arg(value_name = "ID", add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
         ids: Vec<String>,
     },
-    /// Send a captured request to the local server again: as it was, through the agent
-    /// (captured again as "replayed"); or changed, or to another server, sent by tunnelctl
-    /// itself to the tunnel's upstream (not captured), showing the answer as 'get' does
+    /// Send a captured request to the local server again
+    ///
+    /// As it was, through the agent (captured again as "replayed"); or changed, or to another
+    /// server, sent by tunnelctl itself to the tunnel's upstream (not captured), showing the
+    /// answer as 'get' does.
     #[command(after_help = "Examples:
   tunnelctl local requests replay airt_2Qm…
   tunnelctl local requests replay airt_2Qm… --tunnel 'staging (http)'
@@ -136,6 +144,8 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
         /// Captured request ID (airt_…)
         #[arg(add = clap_complete::ArgValueCandidates::new(crate::complete::captured_ids))]
         id: String,
+        /// Replay on another tunnel
+        ///
         /// Replay on this tunnel instead of the one it was captured on (with changes: send
         /// to this tunnel's upstream)
         #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
@@ -143,9 +153,10 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
         #[command(flatten)]
         changes: Box<replay::ChangeArgs>,
     },
-    /// Write a captured request to a file as an HTTP message (what 'get --raw' shows, a
-    /// chunked body written out whole), to send again later with 'send'; with --into, as
-    /// fixtures for 'test'
+    /// Write a captured request to a file as an HTTP message
+    ///
+    /// What 'get --raw' shows, a chunked body written out whole, to send again later with
+    /// 'send'; with --into, as fixtures for 'test'.
     #[command(after_help = "Examples:
   tunnelctl local requests save airt_2Qm… --out paid.http
   tunnelctl local requests save airt_2Qm… --out paid.http --force  # overwrite
@@ -154,8 +165,10 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
     Save(save::SaveArgs),
     Test(test::TestArgs),
     Diff(diff::DiffArgs),
-    /// Send saved requests (or the entries of HAR logs) to a server, one after the other,
-    /// printing each answer's status (one request: the whole answer, as 'get' shows it)
+    /// Send saved requests (or the entries of HAR logs) to a server
+    ///
+    /// One after the other, printing each answer's status (one request: the whole answer, as
+    /// 'get' shows it).
     #[command(after_help = "Examples:
   tunnelctl local requests send paid.http --to http://localhost:8080
   tunnelctl local requests send paid.http refund.http --tunnel 'web (http)'
@@ -198,7 +211,9 @@ failed after sending; 5: several files, some sent and some not.")]
         #[arg(long)]
         record: bool,
     },
-    /// Keep every capture the agent shows in the history (a SQLite file), until Ctrl-C
+    /// Keep every capture the agent shows in the history, until Ctrl-C
+    ///
+    /// The history is a SQLite file.
     #[command(after_help = "Examples:
   tunnelctl local requests record                  # until Ctrl-C
   tunnelctl local requests record --once --tunnel 'web (http)' --max-age 7d
@@ -208,7 +223,9 @@ The history outlives the agent's restarts: get, replay, save and verify read a c
 from it when the agent no longer has it. The file is history_file (--history-file,
 TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
     Record(record::RecordArgs),
-    /// Write captured exchanges to a HAR 1.2 file (opens in browsers' developer tools)
+    /// Write captured exchanges to a HAR 1.2 file
+    ///
+    /// It opens in browsers' developer tools.
     #[command(after_help = "Examples:
   tunnelctl local requests export --har hooks.har
   tunnelctl local requests export --har - --tunnel 'web (http)' \\

@@ -47,7 +47,9 @@ pub struct ChangeArgs {
     /// Remove a header, every value of it (repeatable)
     #[arg(long = "remove-header", value_name = "NAME", value_parser = parse_header_name)]
     remove: Vec<String>,
-    /// Replace the body with the contents of FILE (@FILE), or of stdin (-)
+    /// Replace the body with @FILE or stdin (-)
+    ///
+    /// Replace the body with the contents of FILE (@FILE), or of stdin (-).
     #[arg(long, value_name = "@FILE|-", value_parser = parse_body_source)]
     body: Option<String>,
     /// Set a field of the JSON body (repeatable; a gzip or deflate body is decoded and
@@ -55,14 +57,20 @@ pub struct ChangeArgs {
     /// reads as JSON (100, true, null, "007"), else a string
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = parse_set)]
     set: Vec<SetField>,
+    /// Edit the request in $EDITOR, then send it
+    ///
     /// Open the request in $VISUAL or $EDITOR (after the other changes) and send what is
     /// saved; an unchanged or emptied file sends nothing
     #[arg(long)]
     edit: bool,
+    /// Send to this server instead of the upstream
+    ///
     /// Send to this server instead of the tunnel's upstream (http:// or https://; a path
     /// given is put before the request's path)
     #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     to: Option<Url>,
+    /// Sign again with a fresh timestamp
+    ///
     /// Sign the request again with a fresh timestamp and send it through tunnelctl to the
     /// tunnel's upstream, as a changed replay is (for a capture whose signature expired)
     #[arg(long)]

@@ -30,12 +30,16 @@ pub struct SendArgs {
     /// request's path)
     #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     to: Option<Url>,
-    /// Send to the upstream of this running tunnel (its config.addr) instead of --to
+    /// Send to this running tunnel's upstream
+    ///
+    /// Send to the upstream of this running tunnel (its config.addr) instead of --to.
     #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
     tunnel: Option<String>,
     /// The files are HAR logs: send the request of every entry, in order
     #[arg(long)]
     har: bool,
+    /// Sign each request for PROVIDER
+    ///
     /// Sign each request for PROVIDER (github, stripe, slack, shopify, standard) with the
     /// secret set for it: for requests written by hand, with no signature in them
     #[arg(long, value_name = "PROVIDER", value_parser = parse_provider)]

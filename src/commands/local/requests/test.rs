@@ -23,8 +23,10 @@ use crate::fixture::runner::{stopped, FixtureOutcome, FixtureVerdict, Run, Stopp
 /// The most cases run at once.
 const MAX_PARALLEL: usize = 256;
 
-/// Run fixtures (what 'save --into' writes) against a server: each request signed again
-/// with a fresh timestamp, sent, and its answer checked against NAME.expect.toml
+/// Run fixtures (what 'save --into' writes) against a server
+///
+/// Each request is signed again with a fresh timestamp, sent, and its answer checked against
+/// NAME.expect.toml.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   tunnelctl local requests test hooks/ --to http://localhost:3000
@@ -51,6 +53,8 @@ pub struct TestArgs {
     /// request's path)
     #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     to: Url,
+    /// Rewrite the expectations from the answers
+    ///
     /// Rewrite each expectation from the answer it got (status, header values that no
     /// longer match, the body snapshot), keeping jq, ignore, sign and comments
     #[arg(long)]
@@ -65,6 +69,8 @@ pub struct TestArgs {
     /// Send the Host header each request file holds (by default, the host of --to)
     #[arg(long)]
     keep_host: bool,
+    /// The most one case may take
+    ///
     /// The most one case may take, from sending its request to its last check (a case
     /// past it fails); --timeout bounds the whole run
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = crate::parse::parse_seconds)]
