@@ -66,6 +66,21 @@ impl Context {
         }
     }
 
+    /// Refuses (exit 2, before anything is sent) a command that `changes` the account (what
+    /// it does: "'sessions restart' changes sessions") when read-only is on, naming where it
+    /// was set. The management client refuses every write of a read-only profile too; this
+    /// says so before a command asks or reads anything.
+    pub fn refuse_if_read_only(&self, changes: &str) -> Result<()> {
+        let read_only = &self.settings.values()?.read_only;
+        if read_only.value {
+            return Err(Error::Usage(format!(
+                "{changes} and {}",
+                read_only_note(&read_only.source)
+            )));
+        }
+        Ok(())
+    }
+
     /// The management API client, or exit 3 when the URL or key is missing or unusable.
     pub fn management(&self) -> Result<api::Client> {
         self.management_of(&self.settings)

@@ -85,9 +85,8 @@ impl super::Group for ApiArgs {
 pub async fn run(args: ApiArgs, ctx: &Context) -> crate::error::CommandResult {
     // Read-only means "change nothing": every method but GET may change sessions (a restart,
     // a stop, an update are POSTs), so each is refused before anything is read or sent.
-    if args.method != Method::GET && super::sessions::read_only(ctx)?.is_some() {
-        let changes = format!("'api {}' may change sessions", args.method);
-        return Err(super::sessions::read_only_refusal(ctx, &changes)?.into());
+    if args.method != Method::GET {
+        ctx.refuse_if_read_only(&format!("'api {}' may change sessions", args.method))?;
     }
     let mut fields = Map::new();
     for (k, v) in args.fields.into_iter().chain(args.typed) {

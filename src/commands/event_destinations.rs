@@ -94,13 +94,9 @@ struct EventDestinationFlags {
     #[arg(long, value_name = "ARN", value_parser = non_empty)]
     kinesis_stream_arn: Option<String>,
     /// Target: Firehose delivery stream ARN
-    ///
-    /// The ARN of a Firehose delivery stream.
     #[arg(long, value_name = "ARN", value_parser = non_empty)]
     firehose_delivery_stream_arn: Option<String>,
     /// Target: CloudWatch log group ARN
-    ///
-    /// The ARN of a CloudWatch Logs log group.
     #[arg(long, value_name = "ARN", value_parser = non_empty)]
     cloudwatch_log_group_arn: Option<String>,
     /// Auth: ARN of a role to assume

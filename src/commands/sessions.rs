@@ -245,13 +245,10 @@ pub async fn run(args: SessionsArgs, ctx: &Context) -> crate::error::CommandResu
         | SessionsCommand::Stop { .. }
         | SessionsCommand::Update { .. }
         | SessionsCommand::Upgrade { .. }
-            if read_only(ctx)?.is_some() =>
+            if ctx.settings.values()?.read_only.value =>
         {
             let verb = args.command.verb();
-            Err(read_only_refusal(
-                ctx,
-                &format!("'sessions {verb}' changes sessions"),
-            )?)
+            ctx.refuse_if_read_only(&format!("'sessions {verb}' changes sessions"))
         }
         SessionsCommand::Restart { fleet, wait } => {
             agent_command(ctx, &fleet, AgentCommand::Restart, wait).await
@@ -344,22 +341,6 @@ impl SessionsCommand {
             SessionsCommand::Watch { .. } => "watch",
         }
     }
-}
-
-/// Where read-only comes from when it is on (`None`: sessions may be changed).
-pub(super) fn read_only(ctx: &Context) -> Result<Option<crate::settings::Source>> {
-    let r = &ctx.settings.values()?.read_only;
-    Ok(r.value.then(|| r.source.clone()))
-}
-
-/// The refusal in read-only of a command that `changes` (what it does, e.g. "'sessions
-/// restart' changes sessions"), naming where read-only was set.
-pub(super) fn read_only_refusal(ctx: &Context, changes: &str) -> Result<crate::error::Error> {
-    let source = read_only(ctx)?.unwrap_or(crate::settings::Source::Default);
-    Ok(crate::error::Error::Usage(format!(
-        "{changes} and {}",
-        crate::context::read_only_note(&source)
-    )))
 }
 
 /// What a fleet command prints with and asks with.

@@ -84,14 +84,8 @@ async fn run(args: ApplyArgs, ctx: &Context) -> Result<()> {
     if args.dry_run || !plan.changes {
         return Ok(());
     }
-    let read_only = &ctx.settings.values()?.read_only;
-    if read_only.value {
-        // Refused before the question, not at the first write after it.
-        return Err(Error::Usage(format!(
-            "apply would change the account and {}",
-            crate::context::read_only_note(&read_only.source)
-        )));
-    }
+    // Refused before the question, not at the first write after it.
+    ctx.refuse_if_read_only("apply would change the account")?;
     let secrets = apply::secrets(&plan)?;
     ctx.confirm(&format!("{} Apply these changes?", summary_line(&plan)))?;
     let report = |line: &str| ctx.printer.streams.err_line(line);

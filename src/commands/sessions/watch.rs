@@ -75,7 +75,7 @@ impl Accounts {
 fn accounts(ctx: &Context, which: Accounts) -> Result<(Vec<Account>, String)> {
     let names = match which {
         Accounts::Current => {
-            let read_only = super::read_only(ctx)?.is_some();
+            let read_only = ctx.settings.values()?.read_only.value;
             let client = ctx.management()?;
             let api = ctx
                 .settings

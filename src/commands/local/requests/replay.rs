@@ -48,8 +48,6 @@ pub struct ChangeArgs {
     #[arg(long = "remove-header", value_name = "NAME", value_parser = parse_header_name)]
     remove: Vec<String>,
     /// Replace the body with @FILE or stdin (-)
-    ///
-    /// Replace the body with the contents of FILE (@FILE), or of stdin (-).
     #[arg(long, value_name = "@FILE|-", value_parser = parse_body_source)]
     body: Option<String>,
     /// Set a field of the JSON body (repeatable; a gzip or deflate body is decoded and
