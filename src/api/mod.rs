@@ -311,17 +311,12 @@ impl<'a> Pages<'a> {
 
     /// The next item, fetching the next page when needed; `None` at the end.
     pub async fn next_item(&mut self) -> Result<Option<Value>> {
-        match self.next_raw().await? {
-            Some(text) => serde_json::from_str(text)
-                .map(Some)
-                .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})"))),
-            None => Ok(None),
-        }
+        self.next_raw().await?.map(read_item).transpose()
     }
 
     /// The items not yet handed out of the next page that has any, whole, as the server wrote
-    /// them; `None` at the end (or once `limit` items were handed out). A caller that reads the
-    /// items elsewhere (another thread) while the next page is fetched takes them this way.
+    /// them; `None` at the end (or once `limit` items were handed out). A caller that reads a
+    /// page's items while the next page is fetched takes them this way.
     pub async fn next_page(&mut self) -> Result<Option<RawPage>> {
         if self.remaining == Some(0) || !self.fill().await? {
             return Ok(None);
@@ -439,6 +434,12 @@ impl<'a> Pages<'a> {
         }
         Ok(url)
     }
+}
+
+/// One item of a list as the server wrote it, read (exit 1 when it is not JSON).
+pub fn read_item(text: &str) -> Result<Value> {
+    serde_json::from_str(text)
+        .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))
 }
 
 /// Items of a list page as the server wrote them ([`Pages::next_page`]).

@@ -306,8 +306,7 @@ fn read_session(text: &str, profile: Option<&str>, known: &HashSet<u64>) -> Resu
     let session = if known.contains(&fingerprint) {
         None
     } else {
-        let mut s: Value = serde_json::from_str(text)
-            .map_err(|e| Error::BadResponse(format!("a list item is not valid JSON ({e})")))?;
+        let mut s = crate::api::read_item(text)?;
         if let (Some(profile), Value::Object(o)) = (profile, &mut s) {
             o.insert(PROFILE_FIELD.into(), Value::String(profile.to_string()));
         }
