@@ -59,10 +59,32 @@ pub fn credential_of(session: &Value) -> &str {
         .unwrap_or("")
 }
 
+/// What the selectors and the restart's link read of a session: a `Value` as listed, or a
+/// session as `sessions watch` keeps it.
+pub trait SessionFields {
+    /// A field's text ("" when missing or not a string).
+    fn text_field(&self, name: &str) -> &str;
+    /// Its credential's ID ("" when it has none).
+    fn credential_id(&self) -> &str;
+}
+
+impl SessionFields for Value {
+    fn text_field(&self, name: &str) -> &str {
+        field(self, name)
+    }
+
+    fn credential_id(&self) -> &str {
+        credential_of(self)
+    }
+}
+
 /// Is `candidate` the same agent as `old`: same credential, IP, OS and metadata?
-pub fn same_agent(old: &Value, candidate: &Value) -> bool {
-    credential_of(old) == credential_of(candidate)
-        && field(old, "ip") == field(candidate, "ip")
-        && field(old, "os") == field(candidate, "os")
-        && field(old, "metadata") == field(candidate, "metadata")
+pub fn same_agent<A: SessionFields + ?Sized, B: SessionFields + ?Sized>(
+    old: &A,
+    candidate: &B,
+) -> bool {
+    old.credential_id() == candidate.credential_id()
+        && ["ip", "os", "metadata"]
+            .iter()
+            .all(|f| old.text_field(f) == candidate.text_field(f))
 }

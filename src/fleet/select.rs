@@ -4,9 +4,8 @@ use std::cmp::Ordering;
 use std::net::IpAddr;
 
 use semver::{Prerelease, Version};
-use serde_json::Value;
 
-use super::{credential_of, field};
+use super::SessionFields;
 
 /// The grammar `--agent-version` accepts, for its help text and its errors.
 pub const VERSION_GRAMMAR: &str = "a version (3.19 matches the 3.19 and 3.19.x releases; 3.19.2 that \
@@ -243,27 +242,30 @@ impl Selector {
     }
 
     /// Does the session meet every condition?
-    pub fn matches(&self, s: &Value) -> bool {
+    pub fn matches<S: SessionFields + ?Sized>(&self, s: &S) -> bool {
         self.region
             .as_ref()
-            .is_none_or(|r| field(s, "region").eq_ignore_ascii_case(r))
+            .is_none_or(|r| s.text_field("region").eq_ignore_ascii_case(r))
             && self
                 .os
                 .as_ref()
-                .is_none_or(|o| field(s, "os").eq_ignore_ascii_case(o))
+                .is_none_or(|o| s.text_field("os").eq_ignore_ascii_case(o))
             && self
                 .agent_version
                 .as_ref()
-                .is_none_or(|v| v.matches(field(s, "agent_version")))
+                .is_none_or(|v| v.matches(s.text_field("agent_version")))
             && self
                 .credential_id
                 .as_ref()
-                .is_none_or(|c| credential_of(s) == c)
-            && self.ip.as_ref().is_none_or(|m| m.matches(field(s, "ip")))
+                .is_none_or(|c| s.credential_id() == c)
+            && self
+                .ip
+                .as_ref()
+                .is_none_or(|m| m.matches(s.text_field("ip")))
             && self
                 .metadata_contains
                 .as_ref()
-                .is_none_or(|t| field(s, "metadata").contains(t.as_str()))
+                .is_none_or(|t| s.text_field("metadata").contains(t.as_str()))
     }
 }
 

@@ -59,7 +59,7 @@ pub async fn until_back(
                 return true;
             }
             let new = now.iter().find(|s| {
-                !known.contains(id_of(s)) && !claimed.contains(id_of(s)) && same_agent(old, s)
+                !known.contains(id_of(s)) && !claimed.contains(id_of(s)) && same_agent(*old, *s)
             });
             match new {
                 Some(new) => {

@@ -1,7 +1,8 @@
 //! `tunnelctl sessions watch`: the fleet live on one screen.
 //!
 //! [`watch_model`] is the state and what each key does (pure: no terminal, no network), with
-//! the `/` filter in [`watch_filter`] and the columns in [`session_columns`]; [`watch_view`]
+//! the `/` filter in [`watch_filter`], the columns in [`session_columns`] and a session as it is
+//! kept in [`watched_session`]; [`watch_view`]
 //! draws it; [`watch_loop`] is the event loop around them, on the inspector's terminal layer,
 //! listing each account on its own pace ([`refresh_pace`]).
 //! The command hands it a client and settled choices ([`watch_loop::WatchLaunch`]).
@@ -12,3 +13,4 @@ pub mod watch_filter;
 pub mod watch_loop;
 pub mod watch_model;
 pub mod watch_view;
+pub mod watched_session;

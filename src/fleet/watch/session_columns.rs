@@ -1,9 +1,7 @@
 //! The columns of `sessions watch`: their headers, and a session's value in each (what the
 //! table sorts and the `/` filter's free words search) and its text there (what it shows).
 
-use serde_json::Value;
-
-use crate::fleet::{credential_of, field, id_of};
+use super::watched_session::WatchedSession;
 
 /// A column of the table, in the order shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,15 +30,6 @@ pub enum SessionColumn {
 /// The field the screen adds to a session listed by one of several accounts: the name of its
 /// profile. The service's sessions have no such field.
 pub const PROFILE_FIELD: &str = "profile";
-
-/// A session's key on the screen: its ID, after its profile's name when several accounts are
-/// watched (two accounts may each have a session of the same ID).
-pub fn row_key(s: &Value) -> String {
-    match s.get(PROFILE_FIELD).and_then(Value::as_str) {
-        Some(profile) => format!("{profile}/{}", id_of(s)),
-        None => id_of(s).to_string(),
-    }
-}
 
 impl SessionColumn {
     /// Every column, in order; a digit key (1 to 9) sorts by the column of its place.
@@ -71,24 +60,9 @@ impl SessionColumn {
         }
     }
 
-    /// A session's value in it, as sorted (the start time as the service wrote it).
-    pub fn value(self, s: &Value) -> &str {
-        match self {
-            SessionColumn::Id => id_of(s),
-            SessionColumn::Version => field(s, "agent_version"),
-            SessionColumn::Region => field(s, "region"),
-            SessionColumn::Os => field(s, "os"),
-            SessionColumn::Ip => field(s, "ip"),
-            SessionColumn::Started => field(s, "started_at"),
-            SessionColumn::Credential => credential_of(s),
-            SessionColumn::Metadata => field(s, "metadata"),
-            SessionColumn::Profile => field(s, PROFILE_FIELD),
-        }
-    }
-
     /// A session's text in it, as the table shows it: escaped, the start time relative.
-    pub fn cell(self, s: &Value) -> String {
-        let value = self.value(s);
+    pub fn cell(self, s: &WatchedSession) -> String {
+        let value = s.value(self);
         match self {
             SessionColumn::Started => crate::output::time::human_time(value)
                 .unwrap_or_else(|| crate::escape::escape(value)),
@@ -105,9 +79,9 @@ impl SessionColumn {
 /// The width of a session's text in each column, in the order of [`SessionColumn::ALL`]: what
 /// sizes the columns, worked out when a session changes rather than for every frame (a frame of
 /// 5,000 sessions would otherwise escape and format 45,000 cells to size its columns).
-pub fn cell_widths(s: &Value) -> [usize; 9] {
+pub fn cell_widths(s: &WatchedSession) -> [usize; 9] {
     SessionColumn::ALL.map(|c| match c {
         SessionColumn::Started => c.cell(s).chars().count(),
-        _ => crate::escape::escaped_len(c.value(s)),
+        _ => crate::escape::escaped_len(s.value(c)),
     })
 }

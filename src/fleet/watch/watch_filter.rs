@@ -3,9 +3,8 @@
 //! `os=linux`, `version=<3.20`, `ip=203.0.113.0/24`, `credential=cr_…`, `metadata=web`), or `profile=NAME` when several
 //! accounts are watched.
 
-use serde_json::Value;
-
 use super::session_columns::SessionColumn;
+use super::watched_session::WatchedSession;
 use crate::fleet::select::Selector;
 
 /// A filter in force.
@@ -59,16 +58,13 @@ impl RowFilter {
     }
 
     /// Does the session pass?
-    pub fn matches(&self, s: &Value) -> bool {
+    pub fn matches(&self, s: &WatchedSession) -> bool {
         self.selector.matches(s)
-            && self
-                .profile
-                .as_ref()
-                .is_none_or(|p| SessionColumn::Profile.value(s) == p)
+            && self.profile.as_ref().is_none_or(|p| s.profile() == p)
             && self.words.iter().all(|w| {
                 SessionColumn::ALL
                     .iter()
-                    .any(|c| c.value(s).to_lowercase().contains(w.as_str()))
+                    .any(|&c| s.value(c).to_lowercase().contains(w.as_str()))
             })
     }
 }
@@ -82,7 +78,9 @@ mod tests {
     fn words_and_columns() {
         let s = json!({"id": "ts_1", "region": "eu", "os": "linux", "agent_version": "3.19.1",
                        "ip": "203.0.113.9", "metadata": "{\"host\":\"web-1\"}"});
-        let ok = |t: &str| RowFilter::parse(t).unwrap().matches(&s);
+        let read =
+            |v: &serde_json::Value, profile| WatchedSession::read(&v.to_string(), profile).unwrap();
+        let ok = |t: &str| RowFilter::parse(t).unwrap().matches(&read(&s, None));
         assert!(ok(""));
         assert!(ok("WEB-1 region=EU"));
         assert!(ok("version=<3.20 ip=203.0.113.0/24"));
@@ -93,10 +91,8 @@ mod tests {
             .contains("no column 'colour'"));
         assert!(RowFilter::parse("version=abc").is_err());
         assert!(!ok("profile=prod"));
-        let mut labelled = s.clone();
-        labelled["profile"] = "prod".into();
         assert!(RowFilter::parse("profile=prod region=eu")
             .unwrap()
-            .matches(&labelled));
+            .matches(&read(&s, Some("prod"))));
     }
 }

@@ -4,10 +4,8 @@
 //! sends the commands the model asks for through the bulk runner ([`crate::bulk::run`]), each
 //! answer landing on its row as it comes.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashSet;
 use std::future::Future;
-use std::hash::{Hash, Hasher};
 use std::io::{BufWriter, IsTerminal};
 use std::pin::Pin;
 use std::time::Duration;
@@ -22,11 +20,10 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::refresh_pace::{self, Pace};
-use super::session_columns::{row_key, PROFILE_FIELD};
-use super::watch_model::{
-    handle, ListedSession, ReadSession, SessionsVerb, WatchAction, WatchState,
-};
+use super::session_columns::PROFILE_FIELD;
+use super::watch_model::{handle, ListedSession, SessionsVerb, WatchAction, WatchState};
 use super::watch_view::{self, Look};
+use super::watched_session::WatchedSession;
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::{Client, RawPage};
 use crate::bulk::{self, Outcome};
@@ -139,7 +136,7 @@ async fn event_loop(
         if refresh.is_none() && Instant::now() >= next_refresh {
             let now = Instant::now();
             let due: Vec<usize> = (0..accounts.len()).filter(|&i| paces[i].due(now)).collect();
-            refresh = Some(Box::pin(list_all(accounts, due, state.known())));
+            refresh = Some(Box::pin(list_all(accounts, due)));
         }
         tokio::select! {
             ev = events.next() => match ev {
@@ -195,12 +192,9 @@ async fn event_loop(
 
 /// The sessions of the accounts `due` (by their place in `accounts`), listed at once, each
 /// labelled with its profile when several are watched; an account that failed says why, named.
-/// A session whose text (and profile) is among `known` is not read again: its row holds it.
-async fn list_all(accounts: &[Account], due: Vec<usize>, known: HashSet<u64>) -> Listed {
-    let known = &known;
+async fn list_all(accounts: &[Account], due: Vec<usize>) -> Listed {
     let lists =
-        futures_util::future::join_all(due.iter().map(|&i| list_account(&accounts[i], known)))
-            .await;
+        futures_util::future::join_all(due.iter().map(|&i| list_account(&accounts[i]))).await;
     due.into_iter()
         .zip(lists)
         .map(|(i, listed)| {
@@ -256,20 +250,18 @@ fn took(accounts: &[Account], paces: &mut [Pace], listed: Listed, state: &mut Wa
     }
 }
 
-/// One account's sessions, page after page, each read only when its text is not `known`.
-/// The next page is asked for before a page is read, and the reading gives way to it now and
-/// then: the service answers while the sessions are read, instead of after.
-async fn list_account(account: &Account, known: &HashSet<u64>) -> Result<Vec<ListedSession>> {
+/// One account's sessions, page after page. The next page is asked for before a page is read,
+/// and the reading gives way to it now and then: the service answers while the sessions are
+/// read, instead of after.
+async fn list_account(account: &Account) -> Result<Vec<ListedSession>> {
     let profile = account.profile.as_deref();
     let mut pages = sessions::RESOURCE.list(&account.client, None)?;
     let mut listed = Vec::new();
     let mut page = pages.next_page().await?;
     while let Some(this) = page {
-        let (next, read) = futures_util::future::join(
-            pages.next_page(),
-            read_page(&this, profile, known, &mut listed),
-        )
-        .await;
+        let (next, read) =
+            futures_util::future::join(pages.next_page(), read_page(&this, profile, &mut listed))
+                .await;
         // A session that could not be read came before a page that could not be fetched.
         read?;
         page = next?;
@@ -280,42 +272,20 @@ async fn list_account(account: &Account, known: &HashSet<u64>) -> Result<Vec<Lis
 /// Sessions read between two chances for the request in flight to go on.
 const READ_BETWEEN_YIELDS: usize = 25;
 
-/// The sessions of `page`, appended to `listed` in order: each labelled with `profile` when
-/// several accounts are watched, and read only when its text is not `known`.
+/// The sessions of `page`, appended to `listed` in order, each labelled with `profile` when
+/// several accounts are watched.
 async fn read_page(
     page: &RawPage,
     profile: Option<&str>,
-    known: &HashSet<u64>,
     listed: &mut Vec<ListedSession>,
 ) -> Result<()> {
     for (i, text) in page.items().enumerate() {
         if i > 0 && i % READ_BETWEEN_YIELDS == 0 {
             tokio::task::yield_now().await;
         }
-        listed.push(read_session(text, profile, known)?);
+        listed.push(ListedSession::new(WatchedSession::read(text, profile)?));
     }
     Ok(())
-}
-
-/// One session of a list as the service wrote it (`text`): its fingerprint, and the session
-/// read when its text is not `known`.
-fn read_session(text: &str, profile: Option<&str>, known: &HashSet<u64>) -> Result<ListedSession> {
-    let mut h = DefaultHasher::new();
-    (profile, text).hash(&mut h);
-    let fingerprint = h.finish();
-    let session = if known.contains(&fingerprint) {
-        None
-    } else {
-        let mut s = crate::api::read_item(text)?;
-        if let (Some(profile), Value::Object(o)) = (profile, &mut s) {
-            o.insert(PROFILE_FIELD.into(), Value::String(profile.to_string()));
-        }
-        Some(ReadSession::new(s))
-    };
-    Ok(ListedSession {
-        fingerprint,
-        session,
-    })
 }
 
 /// The sessions among `sessions` that `account` listed.
@@ -416,10 +386,10 @@ impl Progress for ToScreen<'_> {
     }
 }
 
-/// The screen's key of `account`'s session `id` (as [`row_key`] makes it from the session).
+/// The screen's key of `account`'s session `id` (as [`WatchedSession::key`] has it).
 fn row_key_of(account: &Account, id: &str) -> String {
     match &account.profile {
-        Some(profile) => row_key(&serde_json::json!({ "id": id, PROFILE_FIELD: profile })),
+        Some(profile) => format!("{profile}/{id}"),
         None => id.to_string(),
     }
 }
@@ -454,68 +424,46 @@ mod tests {
     }
 
     /// Pages read one after the other, as a refresh reads them.
-    fn read(
-        pages: Vec<Vec<String>>,
-        profile: Option<&str>,
-        known: HashSet<u64>,
-    ) -> Result<Vec<ListedSession>> {
+    fn read(pages: Vec<Vec<String>>, profile: Option<&str>) -> Result<Vec<ListedSession>> {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
         let mut listed = Vec::new();
         for page in &pages {
             let items: Vec<&str> = page.iter().map(String::as_str).collect();
-            rt.block_on(read_page(
-                &RawPage::of_items(&items),
-                profile,
-                &known,
-                &mut listed,
-            ))?;
+            rt.block_on(read_page(&RawPage::of_items(&items), profile, &mut listed))?;
         }
         Ok(listed)
     }
 
     #[test]
-    fn pages_read_give_every_session_in_order_and_skip_known_text() {
+    fn pages_read_give_every_session_in_order() {
         let pages = vec![vec![item("ts_c"), item("ts_a")], vec![], vec![item("ts_b")]];
-        let listed = read(pages.clone(), None, HashSet::new()).unwrap();
-        let keys: Vec<&str> = listed
-            .iter()
-            .map(|l| l.session.as_ref().unwrap().key.as_str())
-            .collect();
+        let listed = read(pages.clone(), None).unwrap();
+        let keys: Vec<&str> = listed.iter().map(|l| l.session.key()).collect();
         assert_eq!(
             keys,
             ["ts_c", "ts_a", "ts_b"],
             "the order of the pages, then of each page"
         );
-        let widths = listed[0].session.as_ref().unwrap().widths;
-        assert_eq!(widths, cell_widths_of(&item("ts_c")));
-        // The same text, listed again, is not read: its fingerprint names its row.
-        let known: HashSet<u64> = [listed[1].fingerprint].into();
-        let again = read(pages.clone(), None, known).unwrap();
-        assert!(again[1].session.is_none());
-        assert_eq!(again[1].fingerprint, listed[1].fingerprint);
-        assert!(again[0].session.is_some() && again[2].session.is_some());
-        // Another account's session of the same text is another fingerprint, labelled.
-        let other = read(pages, Some("b"), HashSet::new()).unwrap();
-        assert_ne!(other[0].fingerprint, listed[0].fingerprint);
-        assert_eq!(other[0].session.as_ref().unwrap().key, "b/ts_c");
+        assert_eq!(listed[0].widths, cell_widths_of(&item("ts_c")));
+        assert_eq!(listed[0].session.text(), item("ts_c"));
+        // Another account's session is labelled with its profile.
+        let other = read(pages, Some("b")).unwrap();
+        assert_eq!(other[0].session.key(), "b/ts_c");
+        assert_eq!(other[0].session.to_value()[PROFILE_FIELD], "b");
     }
 
     #[test]
     fn a_session_that_is_not_json_fails_the_list() {
-        let err = read(
-            vec![vec![item("ts_a")], vec!["{nope".to_string()]],
-            None,
-            HashSet::new(),
-        )
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
-        assert!(err.contains("not valid JSON"), "{err}");
+        let err = read(vec![vec![item("ts_a")], vec!["{nope".to_string()]], None)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("not a JSON object"), "{err}");
     }
 
     fn cell_widths_of(text: &str) -> [usize; 9] {
-        super::super::session_columns::cell_widths(&serde_json::from_str(text).unwrap())
+        super::super::session_columns::cell_widths(&WatchedSession::read(text, None).unwrap())
     }
 }

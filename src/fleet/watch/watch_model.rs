@@ -9,14 +9,16 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::session_columns::{cell_widths, row_key, SessionColumn, PROFILE_FIELD};
+use super::session_columns::{cell_widths, SessionColumn};
 use super::watch_filter::RowFilter;
+use super::watched_session::WatchedSession;
 use crate::api::sessions::AgentCommand;
+use crate::fleet::same_agent;
 use crate::fleet::select::Selector;
-use crate::fleet::{field, id_of, same_agent};
 use crate::inspect::model::KeyPress;
 
 /// Refreshes a new session stands out for.
@@ -55,34 +57,20 @@ pub enum RowCommand {
     Failed(SessionsVerb, String),
 }
 
-/// A session as a refresh lists it: the fingerprint of its text (and of its profile), and the
-/// session itself, read only when no row was listed with that text. 5,000 sessions, read into
-/// values, take some 15 MB: a refresh that read them all again would hold two lists at once.
-#[derive(Debug)]
-pub struct ListedSession {
-    /// The fingerprint of the session's text as the service wrote it, and of its profile.
-    pub fingerprint: u64,
-    /// The session, read; `None` when a row holds the same text (see [`WatchState::known`]).
-    pub session: Option<ReadSession>,
-}
-
-/// A session read from its text, with what its row needs of it, worked out as it is read
+/// A session as a refresh lists it, with what its row needs of it worked out as it is read
 /// (while the next page is fetched) rather than when the whole list is taken in.
 #[derive(Debug)]
-pub struct ReadSession {
+pub struct ListedSession {
     /// The session.
-    pub session: Value,
-    /// Its key on this screen ([`row_key`]).
-    pub key: String,
+    pub session: WatchedSession,
     /// Its text's width in each column ([`cell_widths`]).
     pub widths: [usize; 9],
 }
 
-impl ReadSession {
-    /// `session`, its key and its cells' widths.
-    pub fn new(session: Value) -> ReadSession {
-        ReadSession {
-            key: row_key(&session),
+impl ListedSession {
+    /// `session`, and its cells' widths.
+    pub fn new(session: WatchedSession) -> ListedSession {
+        ListedSession {
             widths: cell_widths(&session),
             session,
         }
@@ -93,13 +81,11 @@ impl ReadSession {
 #[derive(Debug, Clone)]
 pub struct SessionRow {
     /// The session as last listed.
-    pub session: Value,
-    /// The fingerprint of the text it was read from ([`ListedSession::fingerprint`]).
-    pub fingerprint: u64,
-    /// Its key on this screen ([`row_key`]).
-    pub key: String,
+    pub session: WatchedSession,
     /// The refresh it first appeared in.
     pub seen_at: u64,
+    /// The time of day of that refresh (one text for all the rows it brought).
+    pub seen_clock: Rc<str>,
     /// New (seen after the first refresh).
     pub new: bool,
     /// The version it had before, when a refresh saw it change, and when.
@@ -114,7 +100,7 @@ pub struct SessionRow {
     pub replaced: Option<String>,
     /// The session of the same agent that replaced it (a restart's new one).
     pub replaced_by: Option<String>,
-    /// What happened to it on this screen, oldest first.
+    /// What happened to it on this screen since it was seen, oldest first.
     pub history: Vec<String>,
     /// Its text's width in each column ([`cell_widths`]), as of the last change of its session:
     /// a frame sizes its columns from these instead of drawing every cell of the list.
@@ -125,7 +111,7 @@ impl SessionRow {
     /// Its key on this screen: the session's ID, after its profile's name when several
     /// accounts are watched.
     pub fn id(&self) -> &str {
-        &self.key
+        self.session.key()
     }
 
     /// The word of the status column: what last happened to it.
@@ -310,12 +296,6 @@ impl WatchState {
         }
     }
 
-    /// The fingerprints of the rows' texts: a refresh need not read again a session listed
-    /// with one of them ([`ListedSession`]).
-    pub fn known(&self) -> HashSet<u64> {
-        self.rows.iter().map(|r| r.fingerprint).collect()
-    }
-
     /// Takes in a refresh: every session listed now.
     pub fn refreshed(&mut self, list: Vec<ListedSession>, at: &str) {
         self.refreshed_keeping(list, &[], at);
@@ -328,73 +308,65 @@ impl WatchState {
         self.refreshes += 1;
         let now = self.refreshes;
         let first = now == 1;
-        let by_fingerprint: HashMap<u64, usize> = self
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.fingerprint, i))
-            .collect();
-        // Sized once: 5,000 sessions would otherwise grow each table a dozen times.
-        let mut seen = HashSet::with_capacity(list.len());
-        // Each session listed, under its row's key: one unchanged since it was read is its
-        // row's (which passed the selectors then); one read now must pass them.
-        let listed: Vec<(String, u64, Option<ReadSession>)> = list
+        let clock: Rc<str> = Rc::from(at);
+        let selector = &self.selector;
+        let listed: Vec<ListedSession> = list
             .into_iter()
-            .filter_map(|l| match l.session {
-                Some(mut r) => self
-                    .selector
-                    .matches(&r.session)
-                    .then(|| (std::mem::take(&mut r.key), l.fingerprint, Some(r))),
-                None => by_fingerprint
-                    .get(&l.fingerprint)
-                    .map(|&i| (self.rows[i].key.clone(), l.fingerprint, None)),
-            })
-            .filter(|(id, _, _)| seen.insert(id.clone()))
+            .filter(|l| selector.matches(&l.session))
             .collect();
+        // Each listed session's row, looked up by its key (not searched for: a refresh of N
+        // sessions costs N, not N x N); `None` for a key listed twice, the first counting.
+        let mut listed_rows = vec![false; self.rows.len()];
+        let places: Vec<Option<Option<usize>>> = {
+            let place: HashMap<&str, usize> = self
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.id(), i))
+                .collect();
+            let mut seen = HashSet::with_capacity(listed.len());
+            listed
+                .iter()
+                .map(|l| {
+                    let key = l.session.key();
+                    if !seen.insert(key) {
+                        return None;
+                    }
+                    let row = place.get(key).copied();
+                    if let Some(i) = row {
+                        listed_rows[i] = true;
+                    }
+                    Some(row)
+                })
+                .collect()
+        };
         // Gone first, so that a new session can be linked to the one it replaced.
-        for row in &mut self.rows {
-            let unread = || kept.iter().any(|p| p == field(&row.session, PROFILE_FIELD));
-            if !seen.contains(row.id()) && row.gone_at.is_none() && !unread() {
+        for (row, listed) in self.rows.iter_mut().zip(&listed_rows) {
+            let unread = || kept.iter().any(|p| p == row.session.profile());
+            if !listed && row.gone_at.is_none() && !unread() {
                 row.gone_at = Some(now);
                 row.marked = false;
                 row.history.push(format!("{at}: gone"));
             }
         }
-        // Each listed session's row by its key, and the gone rows that may have been replaced:
-        // looked up, not searched for, so a refresh of N sessions costs N, not N x N.
-        let mut place: HashMap<String, usize> =
-            HashMap::with_capacity(self.rows.len() + listed.len());
-        place.extend(
-            self.rows
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (r.key.clone(), i)),
-        );
-        if self.rows.is_empty() {
-            self.rows.reserve_exact(listed.len());
-        }
         let gone: Vec<usize> = (0..self.rows.len())
             .filter(|&i| self.rows[i].gone_at.is_some() && self.rows[i].replaced_by.is_none())
             .collect();
-        for (id, fingerprint, listed) in listed {
-            let row = place.get(&id).map(|&i| &mut self.rows[i]);
-            match (row, listed) {
-                (Some(row), None) => {
-                    if row.gone_at.take().is_some() {
-                        row.history.push(format!("{at}: listed again"));
-                    }
-                }
-                (
-                    Some(row),
-                    Some(ReadSession {
-                        session: s, widths, ..
-                    }),
-                ) => {
-                    let old = field(&row.session, "agent_version").to_string();
-                    let new = field(&s, "agent_version");
+        if self.rows.is_empty() {
+            self.rows.reserve_exact(listed.len());
+        }
+        for (l, place) in listed.into_iter().zip(places) {
+            let ListedSession { session: s, widths } = l;
+            match place {
+                // Listed twice: taken once.
+                None => {}
+                Some(Some(i)) => {
+                    let row = &mut self.rows[i];
+                    let old = row.session.value(SessionColumn::Version);
+                    let new = s.value(SessionColumn::Version);
                     if old != new {
                         row.history.push(format!("{at}: version {old} → {new}"));
-                        row.changed_from = Some((old, now));
+                        row.changed_from = Some((old.to_string(), now));
                     }
                     if row.gone_at.take().is_some() {
                         row.history.push(format!("{at}: listed again"));
@@ -403,44 +375,32 @@ impl WatchState {
                         row.widths = widths;
                         row.session = s;
                     }
-                    row.fingerprint = fingerprint;
                 }
-                // Only a row's own text is left unread.
-                (None, None) => {}
-                (
-                    None,
-                    Some(ReadSession {
-                        session: s, widths, ..
-                    }),
-                ) => {
-                    let replaced = gone
-                        .iter()
-                        .map(|&i| &self.rows[i])
-                        .find(|r| {
-                            r.gone_at.is_some()
-                                && r.replaced_by.is_none()
-                                && same_agent(&r.session, &s)
-                                && field(&r.session, PROFILE_FIELD) == field(&s, PROFILE_FIELD)
-                        })
-                        .map(|r| r.id().to_string());
-                    let mut history = vec![format!("{at}: seen")];
-                    if let Some(old) = &replaced {
+                Some(None) => {
+                    let key = s.key().to_string();
+                    let replaced = gone.iter().copied().find(|&i| {
+                        let r = &self.rows[i];
+                        r.gone_at.is_some()
+                            && r.replaced_by.is_none()
+                            && same_agent(&r.session, &s)
+                            && r.session.profile() == s.profile()
+                    });
+                    let mut history = Vec::new();
+                    let replaced = replaced.map(|i| {
+                        let r = &mut self.rows[i];
+                        r.replaced_by = Some(key.clone());
+                        r.history.push(format!("{at}: back as {key}"));
+                        let old = r.id().to_string();
                         history.push(format!(
                             "{at}: the same agent as {old}, back under a new session"
                         ));
-                        if let Some(&i) = place.get(old) {
-                            let r = &mut self.rows[i];
-                            r.replaced_by = Some(id.clone());
-                            r.history.push(format!("{at}: back as {id}"));
-                        }
-                    }
-                    place.insert(id.clone(), self.rows.len());
+                        old
+                    });
                     self.rows.push(SessionRow {
                         widths,
                         session: s,
-                        fingerprint,
-                        key: id,
                         seen_at: now,
+                        seen_clock: Rc::clone(&clock),
                         new: !first,
                         changed_from: None,
                         gone_at: None,
@@ -484,7 +444,7 @@ impl WatchState {
             .filter(|&i| self.filter.matches(&self.rows[i].session))
             .map(|i| {
                 let s = &self.rows[i].session;
-                (col.value(s), id_of(s), i)
+                (s.value(col), s.id(), i)
             })
             .collect();
         keyed.sort_by(|a, b| {
@@ -539,9 +499,8 @@ impl WatchState {
     /// The read-only profiles these rows belong to.
     fn read_only_among(&self, ids: &[String]) -> Vec<String> {
         let mut refusing: Vec<String> = self
-            .sessions(ids)
-            .iter()
-            .map(|s| field(s, PROFILE_FIELD).to_string())
+            .rows_of(ids)
+            .map(|r| r.session.profile().to_string())
             .filter(|p| self.read_only_profiles.contains(p))
             .collect();
         refusing.sort();
@@ -551,10 +510,12 @@ impl WatchState {
 
     /// The sessions of these IDs, as last listed.
     pub fn sessions(&self, ids: &[String]) -> Vec<Value> {
+        self.rows_of(ids).map(|r| r.session.to_value()).collect()
+    }
+
+    fn rows_of<'a>(&'a self, ids: &'a [String]) -> impl Iterator<Item = &'a SessionRow> {
         ids.iter()
             .filter_map(|id| self.rows.iter().find(|r| r.id() == id))
-            .map(|r| r.session.clone())
-            .collect()
     }
 
     /// The command is under way for these sessions.
@@ -736,6 +697,7 @@ fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
 
 #[cfg(test)]
 mod tests {
+    use super::super::session_columns::PROFILE_FIELD;
     use super::*;
     use serde_json::json;
 
@@ -744,22 +706,20 @@ mod tests {
                "ip": "203.0.113.1", "credential": {"id": "cr_1"}, "metadata": id})
     }
 
-    /// Sessions as a refresh lists them, each read.
+    /// Sessions as a refresh lists them, each read; one with a `profile` field as its
+    /// profile's account lists it.
     fn read(sessions: Vec<Value>) -> Vec<ListedSession> {
         sessions
             .into_iter()
-            .map(|s| ListedSession {
-                fingerprint: fingerprint(&s),
-                session: Some(ReadSession::new(s)),
+            .map(|mut s| {
+                let profile = s
+                    .as_object_mut()
+                    .and_then(|o| o.remove(PROFILE_FIELD))
+                    .and_then(|p| p.as_str().map(str::to_string));
+                let session = WatchedSession::read(&s.to_string(), profile.as_deref()).unwrap();
+                ListedSession::new(session)
             })
             .collect()
-    }
-
-    fn fingerprint(s: &Value) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        s.to_string().hash(&mut h);
-        h.finish()
     }
 
     fn ids(state: &WatchState) -> Vec<String> {
@@ -923,27 +883,25 @@ mod tests {
     }
 
     #[test]
-    fn a_session_listed_with_its_rows_text_is_taken_unread() {
+    fn a_session_listed_again_keeps_its_row_and_one_listed_twice_is_one_row() {
         let mut st = WatchState::new(Selector::default(), false);
         let (a, b) = (s("ts_a", "3.19.1", "eu"), s("ts_b", "3.19.1", "us"));
-        st.refreshed(read(vec![a.clone(), b.clone()]), "t");
-        assert!(st.known().contains(&fingerprint(&a)));
-        let unread = |s: &Value| ListedSession {
-            fingerprint: fingerprint(s),
-            session: None,
-        };
+        st.refreshed(read(vec![a.clone(), b.clone()]), "t1");
+        handle(&mut st, KeyPress::Char(' '));
         let row = |st: &WatchState, id: &str| st.rows.iter().find(|r| r.id() == id).cloned();
-        st.refreshed(vec![unread(&a)], "t");
-        assert_eq!(row(&st, "ts_a").unwrap().gone_at, None);
-        assert_eq!(row(&st, "ts_a").unwrap().session, a);
+        st.refreshed(read(vec![a.clone(), a.clone()]), "t2");
+        assert_eq!(st.rows.len(), 2, "a session listed twice is one row");
+        let kept = row(&st, "ts_a").unwrap();
+        assert!(kept.marked, "its mark is kept");
+        assert_eq!(kept.session.to_value(), a);
+        assert_eq!(kept.status(st.refreshes), "");
         assert_eq!(row(&st, "ts_b").unwrap().status(st.refreshes), "gone");
         // Back with the text it had: listed again.
-        st.refreshed(vec![unread(&a), unread(&b)], "t");
-        assert_eq!(row(&st, "ts_b").unwrap().gone_at, None);
-        // A fingerprint no row has names no session.
-        st.refreshed(vec![unread(&a), unread(&s("ts_x", "3.19.1", "ap"))], "t");
-        assert!(row(&st, "ts_x").is_none());
-        assert_eq!(row(&st, "ts_b").unwrap().status(st.refreshes), "gone");
+        st.refreshed(read(vec![a.clone(), b.clone()]), "t3");
+        let back = row(&st, "ts_b").unwrap();
+        assert_eq!(back.gone_at, None);
+        assert_eq!(back.history, ["t2: gone", "t3: listed again"]);
+        assert_eq!(&*back.seen_clock, "t1");
     }
 
     #[test]
@@ -955,5 +913,8 @@ mod tests {
         st.refreshed(read(vec![new]), "t");
         let row = st.rows.iter().find(|r| r.id() == "ts_n").unwrap();
         assert_eq!(row.replaced.as_deref(), Some("ts_a"));
+        let old = st.rows.iter().find(|r| r.id() == "ts_a").unwrap();
+        assert_eq!(old.replaced_by.as_deref(), Some("ts_n"));
+        assert_eq!(old.status(st.refreshes), "back");
     }
 }

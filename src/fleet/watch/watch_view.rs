@@ -324,13 +324,13 @@ fn draw_detail(f: &mut Frame<'_>, area: Rect, state: &WatchState, id: &str) {
         return;
     };
     let mut lines = Vec::new();
-    if let Some(fields) = row.session.as_object() {
+    if let serde_json::Value::Object(fields) = row.session.to_value() {
         for (k, v) in fields {
-            let text = match v {
+            let text = match &v {
                 serde_json::Value::String(s) => s.clone(),
                 // A reference (the credential) by its ID.
                 serde_json::Value::Object(o) if o.contains_key("id") => {
-                    crate::fleet::field(v, "id").to_string()
+                    crate::fleet::field(&v, "id").to_string()
                 }
                 other => other.to_string(),
             };
@@ -354,6 +354,7 @@ fn draw_detail(f: &mut Frame<'_>, area: Rect, state: &WatchState, id: &str) {
         " On this screen:",
         Style::default().add_modifier(Modifier::BOLD),
     )));
+    lines.push(Line::from(format!("  {}: seen", row.seen_clock)));
     lines.extend(row.history.iter().map(|h| Line::from(format!("  {h}"))));
     // Long values wrap: the popup takes the height they may need.
     let popup = centered(
