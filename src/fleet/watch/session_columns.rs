@@ -1,8 +1,6 @@
 //! The columns of `sessions watch`: their headers, and a session's value in each (what the
 //! table sorts and the `/` filter's free words search) and its text there (what it shows).
 
-use super::watched_session::WatchedSession;
-
 /// A column of the table, in the order shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionColumn {
@@ -60,28 +58,8 @@ impl SessionColumn {
         }
     }
 
-    /// A session's text in it, as the table shows it: escaped, the start time relative.
-    pub fn cell(self, s: &WatchedSession) -> String {
-        let value = s.value(self);
-        match self {
-            SessionColumn::Started => crate::output::time::human_time(value)
-                .unwrap_or_else(|| crate::escape::escape(value)),
-            _ => crate::escape::escape(value),
-        }
-    }
-
     /// Its place in [`SessionColumn::ALL`].
     pub fn index(self) -> usize {
         self as usize
     }
-}
-
-/// The width of a session's text in each column, in the order of [`SessionColumn::ALL`]: what
-/// sizes the columns, worked out when a session changes rather than for every frame (a frame of
-/// 5,000 sessions would otherwise escape and format 45,000 cells to size its columns).
-pub fn cell_widths(s: &WatchedSession) -> [usize; 9] {
-    SessionColumn::ALL.map(|c| match c {
-        SessionColumn::Started => c.cell(s).chars().count(),
-        _ => crate::escape::escaped_len(s.value(c)),
-    })
 }

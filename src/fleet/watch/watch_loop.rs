@@ -464,6 +464,6 @@ mod tests {
     }
 
     fn cell_widths_of(text: &str) -> [usize; 9] {
-        super::super::session_columns::cell_widths(&WatchedSession::read(text, None).unwrap())
+        WatchedSession::read(text, None).unwrap().cell_widths()
     }
 }

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::session_columns::{cell_widths, SessionColumn};
+use super::session_columns::SessionColumn;
 use super::watch_filter::RowFilter;
 use super::watched_session::WatchedSession;
 use crate::api::sessions::AgentCommand;
@@ -63,7 +63,7 @@ pub enum RowCommand {
 pub struct ListedSession {
     /// The session.
     pub session: WatchedSession,
-    /// Its text's width in each column ([`cell_widths`]).
+    /// Its text's width in each column ([`WatchedSession::cell_widths`]).
     pub widths: [usize; 9],
 }
 
@@ -71,7 +71,7 @@ impl ListedSession {
     /// `session`, and its cells' widths.
     pub fn new(session: WatchedSession) -> ListedSession {
         ListedSession {
-            widths: cell_widths(&session),
+            widths: session.cell_widths(),
             session,
         }
     }
@@ -102,7 +102,7 @@ pub struct SessionRow {
     pub replaced_by: Option<String>,
     /// What happened to it on this screen since it was seen, oldest first.
     pub history: Vec<String>,
-    /// Its text's width in each column ([`cell_widths`]), as of the last change of its session:
+    /// Its text's width in each column ([`WatchedSession::cell_widths`]), as of the last change of its session:
     /// a frame sizes its columns from these instead of drawing every cell of the list.
     pub widths: [usize; 9],
 }

@@ -225,7 +225,7 @@ fn draw_table(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look) {
                 },
                 row.status(state.refreshes),
             ];
-            cells.extend(cols.iter().map(|(c, _)| c.cell(&row.session)));
+            cells.extend(cols.iter().map(|(c, _)| row.session.cell(*c)));
             let mut style = Style::default();
             if row.gone_at.is_some() {
                 style = style.add_modifier(Modifier::DIM);

@@ -40,7 +40,7 @@ pub struct WatchedSession {
 /// the way. Any field may be missing or not a string: it is then empty, as a `Value`'s
 /// [`crate::fleet::field`] reads it.
 #[derive(Deserialize)]
-struct Fields<'a> {
+struct ListedFields<'a> {
     #[serde(borrow, default, deserialize_with = "loose_text")]
     id: Cow<'a, str>,
     #[serde(borrow, default, deserialize_with = "loose_text")]
@@ -74,7 +74,7 @@ impl WatchedSession {
                 text.get(..text.len().min(40)).unwrap_or("…"),
             )));
         }
-        let fields: Fields<'_> =
+        let fields: ListedFields<'_> =
             serde_json::from_str(text).map_err(|e| not_object(e.to_string()))?;
         let too_long = || Error::BadResponse("a session in the list is over 4 GB long".into());
         let values = [
@@ -144,6 +144,27 @@ impl WatchedSession {
     /// Its value in `column` ("" when the service gave none).
     pub fn value(&self, column: SessionColumn) -> &str {
         self.span(column.index())
+    }
+
+    /// Its text in `column`, as the table shows it: escaped, the start time relative.
+    pub fn cell(&self, column: SessionColumn) -> String {
+        let value = self.value(column);
+        match column {
+            SessionColumn::Started => crate::output::time::human_time(value)
+                .unwrap_or_else(|| crate::escape::escape(value)),
+            _ => crate::escape::escape(value),
+        }
+    }
+
+    /// The width of its text in each column, in the order of [`SessionColumn::ALL`]: what
+    /// sizes the columns, worked out when a session is read rather than for every frame (a
+    /// frame of 5,000 sessions would otherwise escape and format 45,000 cells to size its
+    /// columns).
+    pub fn cell_widths(&self) -> [usize; 9] {
+        SessionColumn::ALL.map(|c| match c {
+            SessionColumn::Started => self.cell(c).chars().count(),
+            _ => crate::escape::escaped_len(self.value(c)),
+        })
     }
 
     /// Its ID.
