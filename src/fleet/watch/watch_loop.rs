@@ -37,6 +37,11 @@ use crate::inspect::run::{io_error, key_of, TerminalGuard, FRAME_BYTES};
 /// Requests of one action batch at once.
 const PARALLEL: usize = 4;
 
+/// How long the first frame waits for the first list. A list that comes sooner is on the first
+/// frame, not drawn after an empty one no eye would catch (its drawing would delay the list);
+/// a slower service shows the screen, loading, by then.
+const FIRST_FRAME_WAIT: Duration = Duration::from_millis(50);
+
 /// One account the screen watches: its sessions are listed, and their actions sent, with its
 /// own client.
 pub struct Account {
@@ -127,9 +132,17 @@ async fn event_loop(
     let mut next_refresh = Instant::now();
     let mut batches: FuturesUnordered<Batch<'_>> = FuturesUnordered::new();
     let (tx, mut answers) = mpsc::unbounded_channel::<SendAnswer>();
+    let first_frame_by = Instant::now() + FIRST_FRAME_WAIT;
+    let mut drawn = false;
     loop {
-        term.draw(|f| watch_view::draw(f, state, look, &launch.title))
-            .map_err(io_error)?;
+        drawn = drawn
+            || state.refreshes > 0
+            || state.error.is_some()
+            || Instant::now() >= first_frame_by;
+        if drawn {
+            term.draw(|f| watch_view::draw(f, state, look, &launch.title))
+                .map_err(io_error)?;
+        }
         if crate::interrupt::requested() {
             return Ok(Some(crate::interrupt::stop_error()));
         }
@@ -184,6 +197,7 @@ async fn event_loop(
                 state.answered(command, &id, result, &clock());
             }
             _ = tokio::time::sleep_until(next_refresh), if refresh.is_none() => {}
+            _ = tokio::time::sleep_until(first_frame_by), if !drawn => {}
             // Checked at the top of the loop.
             () = crate::interrupt::stop_requested() => {}
         }
@@ -463,7 +477,7 @@ mod tests {
         assert!(err.contains("not a JSON object"), "{err}");
     }
 
-    fn cell_widths_of(text: &str) -> [usize; 9] {
+    fn cell_widths_of(text: &str) -> [u16; 9] {
         WatchedSession::read(text, None).unwrap().cell_widths()
     }
 }

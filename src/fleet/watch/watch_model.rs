@@ -64,7 +64,7 @@ pub struct ListedSession {
     /// The session.
     pub session: WatchedSession,
     /// Its text's width in each column ([`WatchedSession::cell_widths`]).
-    pub widths: [usize; 9],
+    pub widths: [u16; 9],
 }
 
 impl ListedSession {
@@ -104,7 +104,7 @@ pub struct SessionRow {
     pub history: Vec<String>,
     /// Its text's width in each column ([`WatchedSession::cell_widths`]), as of the last change of its session:
     /// a frame sizes its columns from these instead of drawing every cell of the list.
-    pub widths: [usize; 9],
+    pub widths: [u16; 9],
 }
 
 impl SessionRow {
@@ -864,7 +864,7 @@ mod tests {
         st.refreshed(read(vec![s("ts_b", "3.19.1", "eu")]), "t");
         assert_eq!(ids(&st), ["ts_b"]);
         let version = SessionColumn::Version.index();
-        assert_eq!(st.rows[0].widths[version], "3.19.1".len());
+        assert_eq!(st.rows[0].widths[version], 6, "3.19.1");
         // Kept between frames, worked out again after a refresh: the new row is shown, in
         // its place, and a changed session's width is its new text's.
         st.refreshed(
@@ -876,7 +876,7 @@ mod tests {
         );
         assert_eq!(ids(&st), ["ts_a", "ts_b"]);
         let b = st.rows.iter().find(|r| r.id() == "ts_b").unwrap();
-        assert_eq!(b.widths[version], "3.20.0-beta.1".len());
+        assert_eq!(b.widths[version], 13, "3.20.0-beta.1");
         for (i, c) in SessionColumn::ALL.iter().enumerate() {
             assert_eq!(c.index(), i, "{c:?}");
         }

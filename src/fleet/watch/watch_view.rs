@@ -154,13 +154,13 @@ fn draw_title(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look, tit
 fn fitted(state: &WatchState, shown: &[usize], width: u16) -> Vec<(SessionColumn, u16)> {
     let widest = |c: SessionColumn| -> u16 {
         let cells = shown.iter().map(|&i| state.rows[i].widths[c.index()]);
-        let w = cells.max().unwrap_or(0).max(c.title().len() + 2);
+        let w = cells.max().unwrap_or(0).max(c.title().len() as u16 + 2);
         let cap = match c {
             SessionColumn::Id | SessionColumn::Credential => 30,
             SessionColumn::Metadata => 60,
             _ => 16,
         };
-        w.min(cap) as u16
+        w.min(cap)
     };
     let mut left = width.saturating_sub(STATUS_WIDTH + 2);
     let mut cols = Vec::new();

@@ -159,11 +159,14 @@ impl WatchedSession {
     /// The width of its text in each column, in the order of [`SessionColumn::ALL`]: what
     /// sizes the columns, worked out when a session is read rather than for every frame (a
     /// frame of 5,000 sessions would otherwise escape and format 45,000 cells to size its
-    /// columns).
-    pub fn cell_widths(&self) -> [usize; 9] {
-        SessionColumn::ALL.map(|c| match c {
-            SessionColumn::Started => self.cell(c).chars().count(),
-            _ => crate::escape::escaped_len(self.value(c)),
+    /// columns). A width past `u16::MAX` is that much: no column is shown that wide.
+    pub fn cell_widths(&self) -> [u16; 9] {
+        SessionColumn::ALL.map(|c| {
+            let width = match c {
+                SessionColumn::Started => self.cell(c).chars().count(),
+                _ => crate::escape::escaped_len(self.value(c)),
+            };
+            u16::try_from(width).unwrap_or(u16::MAX)
         })
     }
 
