@@ -219,6 +219,33 @@ fn read_only_refuses_every_action_key_and_sends_nothing() {
     }
 }
 
+/// A service slower than the first frame's wait: the screen is shown at once, loading, and the
+/// rows come when the list does.
+#[test]
+fn a_slow_first_list_shows_the_screen_loading_then_the_rows() {
+    let env = Env::with(tunnelctl_mock::MockOptions {
+        latency_ms: 60_000,
+        ..Default::default()
+    });
+    let ids = seed(&env);
+    env.mock.freeze_clock(true);
+    let mut term = watch(&env, &[], &[], 24, 80);
+    let screen = term.wait_for("loading…");
+    assert!(
+        !screen.contains(ids[0].as_str()),
+        "no row before the list:\n{screen}"
+    );
+    wait_until("the first list held in the emulator's latency", || {
+        env.mock.clock()["waiting"].as_u64() >= Some(1)
+    });
+    env.mock.advance_clock(std::time::Duration::from_secs(60));
+    let screen = term.wait_for(&ids[4]);
+    assert!(screen.contains("5 online"), "{screen}");
+    assert!(!screen.contains("loading…"), "{screen}");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+}
+
 #[test]
 fn a_429_and_a_500_during_refresh_are_shown_and_recovered_from() {
     let env = Env::new();
@@ -283,7 +310,25 @@ fn an_update_shows_its_result_and_the_summary_exits_0() {
         "selectors choose the rows:\n{screen}"
     );
     term.send("\r");
-    term.wait_for("On this screen");
+    let detail = term.wait_for("On this screen");
+    // Every field the service gave, the credential by its ID, and when it was seen here.
+    let listed: Value =
+        serde_json::from_str(&env.run(&["sessions", "get", &ids[2], "--json"]).stdout).unwrap();
+    for (field, value) in [
+        ("agent_version", "3.19.1"),
+        ("region", "us"),
+        ("os", "darwin"),
+        ("metadata", "host-2"),
+        ("credential", listed["credential"]["id"].as_str().unwrap()),
+    ] {
+        assert!(
+            detail
+                .lines()
+                .any(|l| l.contains(field) && l.contains(value)),
+            "{field} {value} not in the details:\n{detail}"
+        );
+    }
+    assert!(detail.lines().any(|l| l.contains(": seen ")), "{detail}");
     term.send("x");
     term.send("u");
     term.wait_for("Update the agent of 1 session(s)?");
