@@ -235,17 +235,32 @@ impl SessionFields for WatchedSession {
 
 /// A field's text: a string as it is, anything else empty.
 fn loose_text<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Cow<'de, str>, D::Error> {
-    d.deserialize_any(LooseText)
+    d.deserialize_any(Loose { reference: false })
 }
 
 /// A reference's ID (`{"id": …, "uri": …}`): empty when it is not an object or has no ID.
 fn reference_id<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Cow<'de, str>, D::Error> {
-    d.deserialize_any(ReferenceId)
+    d.deserialize_any(Loose { reference: true })
 }
 
-struct LooseText;
+/// Reads any JSON value as a field's text (a string; anything else is empty) or, for a
+/// `reference`, as the text of its `id` (anything but an object is empty). One visitor for
+/// both: each visitor is a copy of the JSON reader's code in the binary.
+struct Loose {
+    reference: bool,
+}
 
-impl<'de> Visitor<'de> for LooseText {
+impl Loose {
+    fn text<'de>(&self, v: Cow<'de, str>) -> Cow<'de, str> {
+        if self.reference {
+            Cow::Borrowed("")
+        } else {
+            v
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Loose {
     type Value = Cow<'de, str>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -253,15 +268,15 @@ impl<'de> Visitor<'de> for LooseText {
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Borrowed(v))
+        Ok(self.text(Cow::Borrowed(v)))
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_owned()))
+        Ok(self.text(Cow::Owned(v.to_owned())))
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Owned(v))
+        Ok(self.text(Cow::Owned(v)))
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> std::result::Result<Self::Value, E> {
@@ -290,24 +305,6 @@ impl<'de> Visitor<'de> for LooseText {
     ) -> std::result::Result<Self::Value, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(Cow::Borrowed(""))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(
-        self,
-        mut map: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Cow::Borrowed(""))
-    }
-}
-
-struct ReferenceId;
-
-impl<'de> Visitor<'de> for ReferenceId {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
     }
 
     fn visit_map<A: MapAccess<'de>>(
@@ -316,49 +313,13 @@ impl<'de> Visitor<'de> for ReferenceId {
     ) -> std::result::Result<Self::Value, A::Error> {
         let mut id = Cow::Borrowed("");
         while let Some(IsId(is_id)) = map.next_key::<IsId>()? {
-            if is_id {
+            if self.reference && is_id {
                 id = map.next_value::<LooseField<'de>>()?.0;
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
         }
         Ok(id)
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, _: &'de str) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Borrowed(""))
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Borrowed(""))
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Borrowed(""))
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Borrowed(""))
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Borrowed(""))
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Borrowed(""))
-    }
-
-    fn visit_unit<E: de::Error>(self) -> std::result::Result<Self::Value, E> {
-        Ok(Cow::Borrowed(""))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(
-        self,
-        mut seq: A,
-    ) -> std::result::Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Cow::Borrowed(""))
     }
 }
 
