@@ -101,7 +101,7 @@ struct EventDestinationFlags {
     cloudwatch_log_group_arn: Option<String>,
     /// Auth: ARN of a role to assume
     ///
-    /// The ARN of a role the service assumes to deliver the events.
+    /// The service assumes it to deliver the events.
     #[arg(long, value_name = "ARN", value_parser = non_empty)]
     role_arn: Option<String>,
     /// Auth: the ID of an AWS access key; its secret comes from TUNNELCTL_AWS_SECRET_ACCESS_KEY,
@@ -110,13 +110,13 @@ struct EventDestinationFlags {
     aws_access_key_id: Option<String>,
     /// Read the AWS secret key from stdin
     ///
-    /// Reads the AWS secret access key from the first line of stdin.
+    /// Its first line is the secret access key.
     #[arg(long, requires = "aws_access_key_id")]
     aws_secret_access_key_stdin: bool,
     /// Whole target as JSON, @FILE or -
     ///
-    /// The whole target as JSON (an EventTarget object), @FILE to read it from a file, or - to
-    /// read it from stdin; one holding an AWS secret access key must come from a file or stdin
+    /// An EventTarget object; @FILE reads it from a file, - from stdin. One holding an AWS
+    /// secret access key must come from a file or stdin.
     #[arg(long, value_name = "JSON|@FILE|-")]
     target_json: Option<String>,
 }

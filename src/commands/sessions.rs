@@ -173,8 +173,8 @@ Windows sessions (restart is not supported on Windows), reported as skipped as b
         every: Duration,
         /// Watch these config profiles at once
         ///
-        /// The profiles of the config file, comma-separated or repeated, are watched in one list
-        /// with a PROFILE column; actions go to each session's own account.
+        /// Comma-separated or repeated; one list with a PROFILE column, and actions go to each
+        /// session's own account.
         #[arg(long, value_name = "NAME,...", value_delimiter = ',', value_parser = super::non_empty, conflicts_with = "all_profiles")]
         profiles: Vec<String>,
         /// Watch every config profile, as --profiles does

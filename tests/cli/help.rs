@@ -676,3 +676,36 @@ fn an_unknown_help_topic_names_the_topics() {
         .says("'filter-words'")
         .says("exit-codes, filters and output");
 }
+
+/// An option's `--help` goes on from its `-h` line instead of saying it again: the paragraphs
+/// after the first (the summary `-h` shows) must not start as the summary does. Eleven options
+/// of `local requests` and `event-destinations` once read as the summary twice.
+#[test]
+fn no_option_says_its_summary_twice_in_its_long_help() {
+    fn opening(text: &str) -> Vec<String> {
+        text.split_whitespace()
+            .take(2)
+            .map(|w| w.to_lowercase())
+            .collect()
+    }
+    let root = Cli::command();
+    let mut twice = Vec::new();
+    for path in command_paths() {
+        let cmd = find(&root, &path);
+        for arg in cmd.get_arguments() {
+            let Some(long) = arg.get_long_help().map(ToString::to_string) else {
+                continue;
+            };
+            let mut paragraphs = long.split("\n\n");
+            let summary = opening(paragraphs.next().unwrap_or_default());
+            if paragraphs.any(|p| opening(p) == summary) {
+                twice.push(format!("{} --{}", path.join(" "), arg.get_id()));
+            }
+        }
+    }
+    assert!(
+        twice.is_empty(),
+        "the summary said again in --help:\n{}",
+        twice.join("\n")
+    );
+}

@@ -114,7 +114,7 @@ struct StartArgs {
     host_header: Option<String>,
     /// Require basic auth from visitors (http only)
     ///
-    /// Visitors must send HTTP basic auth with this USER:PASS (http only).
+    /// Visitors must send this USER:PASS.
     #[arg(long, value_name = "USER:PASS", value_parser = parse_basic_auth)]
     basic_auth: Option<String>,
     /// Subdomain to ask for (http, tls)
@@ -125,7 +125,7 @@ struct StartArgs {
     domain: Option<String>,
     /// Schemes served
     ///
-    /// Schemes to listen on (http only), e.g. https or http,https.
+    /// http only: https, http, or both (http,https).
     #[arg(long, value_enum, value_delimiter = ',', value_name = "SCHEMES")]
     schemes: Vec<Scheme>,
     /// Remote address to bind (tcp only)
@@ -138,7 +138,7 @@ struct StartArgs {
     metadata: Option<String>,
     /// More config fields as JSON or @FILE
     ///
-    /// More configuration fields as a JSON object (or @FILE), as in the agent's config file.
+    /// A JSON object of fields named as in the agent's config file.
     #[arg(long, value_name = "JSON|@FILE")]
     config_json: Option<String>,
 }

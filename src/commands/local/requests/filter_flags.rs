@@ -23,26 +23,26 @@ pub struct RequestFilters {
     statuses: Vec<Term>,
     /// Only paths that match this glob (/hooks/*)
     ///
-    /// Only paths that match this glob ('*' any run of characters, '?' one, '[abc]' one
-    /// of those), with or without the query string (/hooks/*)
+    /// In the glob, '*' is any run of characters, '?' one, '[abc]' one of those; it may match
+    /// the path with its query string or without it.
     #[arg(long, value_name = "GLOB", value_parser = parse_path)]
     path: Option<Term>,
     /// Only exchanges that hold TEXT (repeatable)
     ///
-    /// Only exchanges whose request or response holds TEXT in a header or the body, or the
-    /// method, path or status (any case; repeatable: all must be there)
+    /// TEXT is looked for, in any case, in the headers and bodies of the request and the
+    /// response, and in the method, path and status; given several times, all must be there.
     #[arg(long = "grep", value_name = "TEXT", value_parser = parse_grep)]
     grep: Vec<Term>,
     /// Only captures since DURATION ago or TIME
     ///
-    /// Only what was captured in the last DURATION (90s, 10m, 2h) or since an RFC 3339 time.
+    /// DURATION: 90s, 10m, 2h; TIME: an RFC 3339 time (2026-11-27T09:00:00Z).
     // `-2d` is a wrong duration, not flags `-2` and `-d`: the parser says it is negative.
     #[arg(long, value_name = "DURATION|TIME", value_parser = parse_since, allow_hyphen_values = true)]
     since: Option<Term>,
     /// Only requests with this signature check result
     ///
-    /// Only requests whose webhook signature check has this result: valid, invalid,
-    /// expired, unsigned or no-secret (see 'local requests verify')
+    /// RESULT: valid, invalid, expired, unsigned or no-secret, as 'local requests verify'
+    /// checks the webhook signature.
     #[arg(long, value_name = "RESULT", value_parser = parse_signature)]
     signature: Option<Term>,
 }

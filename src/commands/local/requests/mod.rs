@@ -146,8 +146,8 @@ agent; --resign sends it signed again, as a changed replay is sent.")]
         id: String,
         /// Replay on another tunnel
         ///
-        /// Replay on this tunnel instead of the one it was captured on (with changes: send
-        /// to this tunnel's upstream)
+        /// Instead of the one it was captured on; with changes, the request is sent to this
+        /// tunnel's upstream.
         #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
         tunnel: Option<String>,
         #[command(flatten)]

@@ -57,20 +57,19 @@ pub struct ChangeArgs {
     set: Vec<SetField>,
     /// Edit the request in $EDITOR, then send it
     ///
-    /// Open the request in $VISUAL or $EDITOR (after the other changes) and send what is
-    /// saved; an unchanged or emptied file sends nothing
+    /// $VISUAL or $EDITOR opens it after the other changes; what is saved is sent, and an
+    /// unchanged or emptied file sends nothing.
     #[arg(long)]
     edit: bool,
     /// Send to this server instead of the upstream
     ///
-    /// Send to this server instead of the tunnel's upstream (http:// or https://; a path
-    /// given is put before the request's path)
+    /// http:// or https://; a path given is put before the request's path.
     #[arg(long, value_name = "URL", value_parser = parse_upstream)]
     to: Option<Url>,
     /// Sign again with a fresh timestamp
     ///
-    /// Sign the request again with a fresh timestamp and send it through tunnelctl to the
-    /// tunnel's upstream, as a changed replay is (for a capture whose signature expired)
+    /// For a capture whose signature expired: it is sent through tunnelctl to the tunnel's
+    /// upstream, as a changed replay is.
     #[arg(long)]
     resign: bool,
     /// Send the webhook signature headers as they were (by default a changed request is

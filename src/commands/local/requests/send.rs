@@ -32,7 +32,7 @@ pub struct SendArgs {
     to: Option<Url>,
     /// Send to this running tunnel's upstream
     ///
-    /// Send to the upstream of this running tunnel (its config.addr) instead of --to.
+    /// Its config.addr, instead of --to.
     #[arg(long, value_name = "NAME", conflicts_with = "to", add = clap_complete::ArgValueCandidates::new(crate::complete::tunnel_names))]
     tunnel: Option<String>,
     /// The files are HAR logs: send the request of every entry, in order
@@ -40,8 +40,8 @@ pub struct SendArgs {
     har: bool,
     /// Sign each request for PROVIDER
     ///
-    /// Sign each request for PROVIDER (github, stripe, slack, shopify, standard) with the
-    /// secret set for it: for requests written by hand, with no signature in them
+    /// PROVIDER: github, stripe, slack, shopify or standard, with the secret set for it; for
+    /// requests written by hand, with no signature in them.
     #[arg(long, value_name = "PROVIDER", value_parser = parse_provider)]
     sign: Option<Provider>,
     /// Send the webhook signature headers as they were (by default each request is signed

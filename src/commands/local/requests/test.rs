@@ -55,8 +55,8 @@ pub struct TestArgs {
     to: Url,
     /// Rewrite the expectations from the answers
     ///
-    /// Rewrite each expectation from the answer it got (status, header values that no
-    /// longer match, the body snapshot), keeping jq, ignore, sign and comments
+    /// Each case's status, header values that no longer match and body snapshot are written
+    /// from the answer it got; its jq, ignore and sign lines and its comments are kept.
     #[arg(long)]
     update: bool,
     /// Also write a JUnit XML report to FILE (replaced at each run); '-' writes it to
@@ -71,8 +71,8 @@ pub struct TestArgs {
     keep_host: bool,
     /// The most one case may take
     ///
-    /// The most one case may take, from sending its request to its last check (a case
-    /// past it fails); --timeout bounds the whole run
+    /// From sending its request to its last check; a case past it fails. --timeout bounds
+    /// the whole run.
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = crate::parse::parse_seconds)]
     case_timeout: std::time::Duration,
     /// Only the fixtures whose name matches GLOB (*, ?, [abc])
