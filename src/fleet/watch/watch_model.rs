@@ -102,8 +102,9 @@ pub struct SessionRow {
     pub replaced_by: Option<String>,
     /// What happened to it on this screen since it was seen, oldest first.
     pub history: Vec<String>,
-    /// Its text's width in each column ([`WatchedSession::cell_widths`]), as of the last change of its session:
-    /// a frame sizes its columns from these instead of drawing every cell of the list.
+    /// Its text's width in each column ([`WatchedSession::cell_widths`]), as of the last
+    /// change of its session: a frame sizes its columns from these instead of drawing every
+    /// cell of the list.
     pub widths: [u16; 9],
 }
 
