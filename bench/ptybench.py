@@ -110,7 +110,7 @@ class PtyProgram:
         self.fd, slave = os.openpty()
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         name = os.ttyname(slave)
-        self.pid = os.posix_spawn(argv[0], argv, env, setsid=True, file_actions=[
+        self.pid = os.posix_spawnp(argv[0], argv, env, setsid=True, file_actions=[
             (os.POSIX_SPAWN_CLOSE, self.fd),
             (os.POSIX_SPAWN_OPEN, 0, name, os.O_RDWR, 0),
             (os.POSIX_SPAWN_DUP2, 0, 1),

@@ -454,18 +454,18 @@ mod tests {
     fn pages_read_give_every_session_in_order() {
         let pages = vec![vec![item("ts_c"), item("ts_a")], vec![], vec![item("ts_b")]];
         let listed = read(pages.clone(), None).unwrap();
-        let keys: Vec<&str> = listed.iter().map(|l| l.session.key()).collect();
+        let keys: Vec<&str> = listed.iter().map(|l| l.session().key()).collect();
         assert_eq!(
             keys,
             ["ts_c", "ts_a", "ts_b"],
             "the order of the pages, then of each page"
         );
-        assert_eq!(listed[0].widths, cell_widths_of(&item("ts_c")));
-        assert_eq!(listed[0].session.text(), item("ts_c"));
+        assert_eq!(listed[0].widths(), cell_widths_of(&item("ts_c")));
+        assert_eq!(listed[0].session().text(), item("ts_c"));
         // Another account's session is labelled with its profile.
         let other = read(pages, Some("b")).unwrap();
-        assert_eq!(other[0].session.key(), "b/ts_c");
-        assert_eq!(other[0].session.to_value()[PROFILE_FIELD], "b");
+        assert_eq!(other[0].session().key(), "b/ts_c");
+        assert_eq!(other[0].session().to_value()[PROFILE_FIELD], "b");
     }
 
     #[test]

@@ -57,23 +57,49 @@ pub enum RowCommand {
     Failed(SessionsVerb, String),
 }
 
-/// A session as a refresh lists it, with what its row needs of it worked out as it is read
-/// (while the next page is fetched) rather than when the whole list is taken in.
+/// A session as a refresh lists it: already the row it will be when it is new, with what the
+/// row needs worked out as it is read (while the next page is fetched) rather than when the
+/// whole list is taken in. The first list becomes the rows where it lies, in place: 5,000 rows
+/// copied into new memory cost the first screen about a millisecond of page faults.
 #[derive(Debug)]
-pub struct ListedSession {
-    /// The session.
-    pub session: WatchedSession,
-    /// Its text's width in each column ([`WatchedSession::cell_widths`]).
-    pub widths: [u16; 9],
-}
+pub struct ListedSession(SessionRow);
 
 impl ListedSession {
-    /// `session`, and its cells' widths.
+    /// `session`, with its cells' widths, as a row not yet taken in.
     pub fn new(session: WatchedSession) -> ListedSession {
-        ListedSession {
+        ListedSession(SessionRow {
             widths: session.cell_widths(),
             session,
-        }
+            seen_at: 0,
+            seen_clock: None,
+            new: false,
+            changed_from: None,
+            gone_at: None,
+            marked: false,
+            sent: None,
+            replaced: None,
+            replaced_by: None,
+            history: Vec::new(),
+        })
+    }
+
+    /// The session.
+    pub fn session(&self) -> &WatchedSession {
+        &self.0.session
+    }
+
+    /// Its text's width in each column ([`WatchedSession::cell_widths`]).
+    pub fn widths(&self) -> [u16; 9] {
+        self.0.widths
+    }
+
+    /// The row it makes, first seen in refresh `now` (at `clock`).
+    fn into_row(self, now: u64, clock: &Rc<str>) -> SessionRow {
+        let mut row = self.0;
+        row.seen_at = now;
+        row.seen_clock = Some(Rc::clone(clock));
+        row.new = now > 1;
+        row
     }
 }
 
@@ -84,8 +110,9 @@ pub struct SessionRow {
     pub session: WatchedSession,
     /// The refresh it first appeared in.
     pub seen_at: u64,
-    /// The time of day of that refresh (one text for all the rows it brought).
-    pub seen_clock: Rc<str>,
+    /// The time of day of that refresh (one text for all the rows it brought); none before
+    /// the row is taken in.
+    pub seen_clock: Option<Rc<str>>,
     /// New (seen after the first refresh).
     pub new: bool,
     /// The version it had before, when a refresh saw it change, and when.
@@ -305,16 +332,12 @@ impl WatchState {
     /// Takes in a refresh of some accounts: every session they listed now; the rows of the
     /// profiles in `kept` (an account whose list failed, or waits for its back-off) stay as
     /// they were, none of them gone.
-    pub fn refreshed_keeping(&mut self, list: Vec<ListedSession>, kept: &[String], at: &str) {
+    pub fn refreshed_keeping(&mut self, mut list: Vec<ListedSession>, kept: &[String], at: &str) {
         self.refreshes += 1;
         let now = self.refreshes;
-        let first = now == 1;
         let clock: Rc<str> = Rc::from(at);
         let selector = &self.selector;
-        let listed: Vec<ListedSession> = list
-            .into_iter()
-            .filter(|l| selector.matches(&l.session))
-            .collect();
+        list.retain(|l| selector.matches(l.session()));
         // Each listed session's row, looked up by its key (not searched for: a refresh of N
         // sessions costs N, not N x N); `None` for a key listed twice, the first counting.
         let mut listed_rows = vec![false; self.rows.len()];
@@ -325,11 +348,10 @@ impl WatchState {
                 .enumerate()
                 .map(|(i, r)| (r.id(), i))
                 .collect();
-            let mut seen = HashSet::with_capacity(listed.len());
-            listed
-                .iter()
+            let mut seen = HashSet::with_capacity(list.len());
+            list.iter()
                 .map(|l| {
-                    let key = l.session.key();
+                    let key = l.session().key();
                     if !seen.insert(key) {
                         return None;
                     }
@@ -341,6 +363,15 @@ impl WatchState {
                 })
                 .collect()
         };
+        if self.rows.is_empty() {
+            // Every session is a new row: the list becomes the rows where it lies.
+            let mut taken = places.iter().map(Option::is_some);
+            list.retain(|_| taken.next().unwrap_or(false));
+            self.rows = list.into_iter().map(|l| l.into_row(now, &clock)).collect();
+            self.error = None;
+            self.clamp();
+            return;
+        }
         // Gone first, so that a new session can be linked to the one it replaced.
         for (row, listed) in self.rows.iter_mut().zip(&listed_rows) {
             let unread = || kept.iter().any(|p| p == row.session.profile());
@@ -353,16 +384,13 @@ impl WatchState {
         let gone: Vec<usize> = (0..self.rows.len())
             .filter(|&i| self.rows[i].gone_at.is_some() && self.rows[i].replaced_by.is_none())
             .collect();
-        if self.rows.is_empty() {
-            self.rows.reserve_exact(listed.len());
-        }
-        for (l, place) in listed.into_iter().zip(places) {
-            let ListedSession { session: s, widths } = l;
+        for (l, place) in list.into_iter().zip(places) {
             match place {
                 // Listed twice: taken once.
                 None => {}
                 Some(Some(i)) => {
                     let row = &mut self.rows[i];
+                    let s = l.session();
                     let old = row.session.value(SessionColumn::Version);
                     let new = s.value(SessionColumn::Version);
                     if old != new {
@@ -372,45 +400,32 @@ impl WatchState {
                     if row.gone_at.take().is_some() {
                         row.history.push(format!("{at}: listed again"));
                     }
-                    if row.session != s {
-                        row.widths = widths;
-                        row.session = s;
+                    if row.session != *s {
+                        row.widths = l.widths();
+                        row.session = l.0.session;
                     }
                 }
                 Some(None) => {
-                    let key = s.key().to_string();
+                    let mut new = l.into_row(now, &clock);
+                    let key = new.id().to_string();
                     let replaced = gone.iter().copied().find(|&i| {
                         let r = &self.rows[i];
                         r.gone_at.is_some()
                             && r.replaced_by.is_none()
-                            && same_agent(&r.session, &s)
-                            && r.session.profile() == s.profile()
+                            && same_agent(&r.session, &new.session)
+                            && r.session.profile() == new.session.profile()
                     });
-                    let mut history = Vec::new();
-                    let replaced = replaced.map(|i| {
+                    if let Some(i) = replaced {
                         let r = &mut self.rows[i];
                         r.replaced_by = Some(key.clone());
                         r.history.push(format!("{at}: back as {key}"));
                         let old = r.id().to_string();
-                        history.push(format!(
+                        new.history.push(format!(
                             "{at}: the same agent as {old}, back under a new session"
                         ));
-                        old
-                    });
-                    self.rows.push(SessionRow {
-                        widths,
-                        session: s,
-                        seen_at: now,
-                        seen_clock: Rc::clone(&clock),
-                        new: !first,
-                        changed_from: None,
-                        gone_at: None,
-                        marked: false,
-                        sent: None,
-                        replaced,
-                        replaced_by: None,
-                        history,
-                    });
+                        new.replaced = Some(old);
+                    }
+                    self.rows.push(new);
                 }
             }
         }
@@ -887,7 +902,8 @@ mod tests {
     fn a_session_listed_again_keeps_its_row_and_one_listed_twice_is_one_row() {
         let mut st = WatchState::new(Selector::default(), false);
         let (a, b) = (s("ts_a", "3.19.1", "eu"), s("ts_b", "3.19.1", "us"));
-        st.refreshed(read(vec![a.clone(), b.clone()]), "t1");
+        st.refreshed(read(vec![a.clone(), b.clone(), a.clone()]), "t1");
+        assert_eq!(st.rows.len(), 2, "the first list too takes a session once");
         handle(&mut st, KeyPress::Char(' '));
         let row = |st: &WatchState, id: &str| st.rows.iter().find(|r| r.id() == id).cloned();
         st.refreshed(read(vec![a.clone(), a.clone()]), "t2");
@@ -902,7 +918,7 @@ mod tests {
         let back = row(&st, "ts_b").unwrap();
         assert_eq!(back.gone_at, None);
         assert_eq!(back.history, ["t2: gone", "t3: listed again"]);
-        assert_eq!(&*back.seen_clock, "t1");
+        assert_eq!(back.seen_clock.as_deref(), Some("t1"));
     }
 
     #[test]

@@ -354,7 +354,9 @@ fn draw_detail(f: &mut Frame<'_>, area: Rect, state: &WatchState, id: &str) {
         " On this screen:",
         Style::default().add_modifier(Modifier::BOLD),
     )));
-    lines.push(Line::from(format!("  {}: seen", row.seen_clock)));
+    if let Some(clock) = &row.seen_clock {
+        lines.push(Line::from(format!("  {clock}: seen")));
+    }
     lines.extend(row.history.iter().map(|h| Line::from(format!("  {h}"))));
     // Long values wrap: the popup takes the height they may need.
     let popup = centered(
