@@ -83,6 +83,7 @@ pub fn check_terminal() -> Result<()> {
 /// the error to end on when Ctrl-C or a stop signal ended it (130, 143) rather than `q`.
 pub async fn run(launch: WatchLaunch) -> Result<(WatchState, Option<Error>)> {
     check_terminal()?;
+    crate::heap::hold_mmap_threshold();
     // A stop signal ends the screen as `q` does (the terminal given back, the summary
     // printed), with its exit code; nothing is said over the screen meanwhile.
     let _graceful = crate::interrupt::graceful_saying("");
