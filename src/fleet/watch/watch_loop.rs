@@ -23,7 +23,7 @@ use super::refresh_pace::{self, Pace};
 use super::session_columns::PROFILE_FIELD;
 use super::watch_model::{handle, ListedSession, SessionsVerb, WatchAction, WatchState};
 use super::watch_view::{self, Look};
-use super::watched_session::WatchedSession;
+use super::watched_session::{self, WatchedSession};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::{Client, RawPage};
 use crate::bulk::{self, Outcome};
@@ -401,12 +401,9 @@ impl Progress for ToScreen<'_> {
     }
 }
 
-/// The screen's key of `account`'s session `id` (as [`WatchedSession::key`] has it).
+/// The screen's key of `account`'s session `id`.
 fn row_key_of(account: &Account, id: &str) -> String {
-    match &account.profile {
-        Some(profile) => format!("{profile}/{id}"),
-        None => id.to_string(),
-    }
+    watched_session::row_key(account.profile.as_deref(), id)
 }
 
 /// An upgrade's end as a row shows it.

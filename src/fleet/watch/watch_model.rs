@@ -340,7 +340,6 @@ impl WatchState {
         list.retain(|l| selector.matches(l.session()));
         // Each listed session's row, looked up by its key (not searched for: a refresh of N
         // sessions costs N, not N x N); `None` for a key listed twice, the first counting.
-        let mut listed_rows = vec![false; self.rows.len()];
         let places: Vec<Option<Option<usize>>> = {
             let place: HashMap<&str, usize> = self
                 .rows
@@ -355,11 +354,7 @@ impl WatchState {
                     if !seen.insert(key) {
                         return None;
                     }
-                    let row = place.get(key).copied();
-                    if let Some(i) = row {
-                        listed_rows[i] = true;
-                    }
-                    Some(row)
+                    Some(place.get(key).copied())
                 })
                 .collect()
         };
@@ -368,9 +363,31 @@ impl WatchState {
             let mut taken = places.iter().map(Option::is_some);
             list.retain(|_| taken.next().unwrap_or(false));
             self.rows = list.into_iter().map(|l| l.into_row(now, &clock)).collect();
-            self.error = None;
-            self.clamp();
-            return;
+        } else {
+            self.merge(list, places, kept, &clock, at);
+        }
+        self.rows
+            .retain(|r| r.gone_at.is_none_or(|at| now < at + GONE_KEPT));
+        self.error = None;
+        self.clamp();
+    }
+
+    /// Takes a refresh into rows there already are: those not listed are gone (unless their
+    /// profile is `kept`), those listed are updated, and new ones are added, linked to the gone
+    /// row of the same agent. `places` are [`Self::refreshed_keeping`]'s: each listed
+    /// session's row, if it has one, and `None` for one listed twice.
+    fn merge(
+        &mut self,
+        list: Vec<ListedSession>,
+        places: Vec<Option<Option<usize>>>,
+        kept: &[String],
+        clock: &Rc<str>,
+        at: &str,
+    ) {
+        let now = self.refreshes;
+        let mut listed_rows = vec![false; self.rows.len()];
+        for &i in places.iter().flatten().flatten() {
+            listed_rows[i] = true;
         }
         // Gone first, so that a new session can be linked to the one it replaced.
         for (row, listed) in self.rows.iter_mut().zip(&listed_rows) {
@@ -406,7 +423,7 @@ impl WatchState {
                     }
                 }
                 Some(None) => {
-                    let mut new = l.into_row(now, &clock);
+                    let mut new = l.into_row(now, clock);
                     let key = new.id().to_string();
                     let replaced = gone.iter().copied().find(|&i| {
                         let r = &self.rows[i];
@@ -429,10 +446,6 @@ impl WatchState {
                 }
             }
         }
-        self.rows
-            .retain(|r| r.gone_at.is_none_or(|at| now < at + GONE_KEPT));
-        self.error = None;
-        self.clamp();
     }
 
     /// A refresh failed: said on screen; the rows stay.

@@ -88,13 +88,14 @@ impl WatchedSession {
             fields.credential,
             fields.metadata,
         ];
-        // Sized once: the text, what could not be borrowed from it, the profile and the key.
+        // Sized once: the text, what could not be borrowed from it, and the key (which holds
+        // the profile).
         let extra: usize = values
             .iter()
             .filter(|v| matches!(v, Cow::Owned(_)))
             .map(|v| v.len())
             .sum::<usize>()
-            + profile.map_or(0, |p| 2 * p.len() + 1 + values[0].len());
+            + profile.map_or(0, |p| p.len() + 1 + values[0].len());
         let mut buf = String::with_capacity(text.len() + extra);
         buf.push_str(text);
         let mut spans: [Range<u32>; KEY + 1] = Default::default();
@@ -115,10 +116,9 @@ impl WatchedSession {
         }
         spans[KEY] = match profile {
             Some(p) => {
-                let at = push(&mut buf, p);
-                spans[SessionColumn::Profile.index()] = to_u32(at)?..to_u32(buf.len())?;
-                buf.push('/');
-                buf.push_str(&values[0]);
+                // The key starts with the profile's name: one text holds both.
+                let at = push(&mut buf, &row_key(Some(p), &values[0]));
+                spans[SessionColumn::Profile.index()] = to_u32(at)?..to_u32(at + p.len())?;
                 to_u32(at)?..to_u32(buf.len())?
             }
             None => spans[SessionColumn::Id.index()].clone(),
@@ -226,6 +226,15 @@ impl SessionFields for WatchedSession {
 
     fn credential_id(&self) -> &str {
         self.value(SessionColumn::Credential)
+    }
+}
+
+/// The key on the screen of session `id` of the account of `profile` (`None` when one account
+/// is watched): the ID, after the profile's name and a slash when several are.
+pub fn row_key(profile: Option<&str>, id: &str) -> String {
+    match profile {
+        Some(p) => format!("{p}/{id}"),
+        None => id.to_string(),
     }
 }
 
