@@ -2,16 +2,15 @@
 //! out the sessions that would only refuse: rule 1 says restart "is not supported on Windows",
 //! and a rolling upgrade ends in a restart. Nothing in a session tells whether its update would
 //! be refused (rule 3's conditions are not among its fields), so `update` and `stop` skip none.
+//! The bulk commands' selectors and the fleet screen's action keys leave out the same sessions.
 
-use serde_json::Value;
-
-use super::field;
+use super::SessionFields;
 
 /// Why the agent of `session` cannot take `command` (`restart`, `stop`, `update`, `upgrade`),
 /// or `None` when nothing known stops it.
-pub fn refusal(command: &str, session: &Value) -> Option<&'static str> {
+pub fn refusal<S: SessionFields + ?Sized>(command: &str, session: &S) -> Option<&'static str> {
     let restarts = matches!(command, "restart" | "upgrade");
-    (restarts && field(session, "os").eq_ignore_ascii_case("windows"))
+    (restarts && session.text_field("os").eq_ignore_ascii_case("windows"))
         .then_some("restart is not supported on Windows")
 }
 

@@ -21,10 +21,23 @@ use crate::error::Result;
 use crate::interrupt;
 
 /// An agent an update found already on the newest version: its own outcome, not a failure.
-const UP_TO_DATE: Unchanged = Unchanged {
+pub const UP_TO_DATE: Unchanged = Unchanged {
     word: "up-to-date",
     text: "already up to date",
 };
+
+/// What an agent's answer to `command` means, for every fleet command and the fleet screen
+/// alike: done; already up to date (an update refused because none is available: its own
+/// outcome, not a failure); or failed.
+pub fn agent_outcome(command: AgentCommand, answer: Result<()>) -> Outcome {
+    match answer {
+        Ok(()) => Outcome::Done,
+        Err(e) if command == AgentCommand::Update && sessions::no_update_available(&e) => {
+            Outcome::Unchanged(UP_TO_DATE)
+        }
+        Err(e) => Outcome::Failed(e),
+    }
+}
 
 /// The sessions `verb` is to be sent to, with the client to send with; `None` when the
 /// command already ended: a dry run (its plan printed) or nothing to send (said so). The
@@ -74,12 +87,9 @@ pub async fn send(
         AgentCommand::Update => "Update sent to",
     };
     let outcomes = bulk::run_reported(ctx.printer, &ids, parallel, done, |id| async move {
-        match sessions::send(client, &id, command).await {
-            Ok(()) => Outcome::Done,
-            Err(e) if command == AgentCommand::Update && sessions::no_update_available(&e) => {
-                Outcome::Unchanged(UP_TO_DATE)
-            }
-            Err(e) => Outcome::Failed(e.with_check("tunnelctl sessions list")),
+        match agent_outcome(command, sessions::send(client, &id, command).await) {
+            Outcome::Failed(e) => Outcome::Failed(e.with_check("tunnelctl sessions list")),
+            outcome => outcome,
         }
     })
     .await;
