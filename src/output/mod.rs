@@ -27,7 +27,7 @@ use crate::error::Result;
 pub use list::ListSink;
 pub use printer::{print_bytes, OutputFlags, Printer};
 pub use streams::{Captured, Streams};
-pub use text_width::fold;
+pub use text_width::{fold, wrap};
 
 /// How data is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

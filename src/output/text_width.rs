@@ -9,7 +9,7 @@ pub fn width(s: &str) -> usize {
 
 /// `s` in lines of at most `room` columns, broken at spaces; a word longer than a line is
 /// broken where the line ends (this is free text, never an ID).
-pub(super) fn wrap(s: &str, room: usize) -> Vec<String> {
+pub fn wrap(s: &str, room: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in s.split(' ') {

@@ -52,6 +52,8 @@ mod replay;
 mod screens;
 mod sessions;
 mod sessions_watch;
+mod sessions_watch_actions;
+mod sessions_watch_at_80;
 mod sessions_watch_profiles;
 mod settings_and_errors;
 mod signed_webhooks;

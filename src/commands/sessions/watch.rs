@@ -17,9 +17,14 @@ pub const AFTER_HELP: &str = "Examples:
 
 Keys: ↑ ↓ j k move · / filter (text, or column=value: region=eu version=<3.20
 ip=203.0.113.0/24 os=linux credential=cr_… metadata=web) · 1…9 sort by a column (again:
-the other way) · space mark · a mark all shown · Enter details · r restart, s stop,
-u update the marked (or the current) sessions, U rolling upgrade of them (update, wait 10 s,
-restart, wait, 5 at a time), asked first (y goes on) · ? help · q quit.
+the other way) · space mark · a mark all shown · Enter details (↑ ↓ scroll) · r restart,
+s stop, u update the marked (or the current) sessions, U rolling upgrade of them (update,
+wait 10 s, restart, wait, 5 at a time), asked first (y goes on) · ? help · q quit.
+
+A mark the filter hides still counts: the status line and the question say so. As
+'sessions restart --all' does, r and U leave Windows agents out (restart is not
+supported there), and the question says so; an agent already on the newest version
+is 'up to date', not a failure.
 
 New sessions and changed versions stand out; a session gone from the list
 stays, dimmed and labelled gone, for three refreshes. The list is refreshed
@@ -30,7 +35,7 @@ limit), and after an error less and less often, the error in the title. With
 key, rate, read_only) and a session's action goes to its own account; a
 read-only profile's rows refuse, and a profile whose list fails keeps its rows
 and backs off alone, named in the title. On quit, what was done is printed on
-stderr; the exit code is 5 when an action failed. Ctrl-C and SIGTERM print the
+stderr, each failure with its reason; the exit code is 5 when an action failed. Ctrl-C and SIGTERM print the
 same, then exit 130 and 143 (interrupted). With -v the trace goes to a file,
 named on stderr. It needs a terminal: scripts use 'sessions list --json'.";
 
@@ -166,7 +171,11 @@ pub async fn watch(
     let (state, stopped) = ran?;
     let tally = &state.tally;
     if let Some(line) = tally.summary() {
-        ctx.printer.streams.err_line(&line);
+        // Folded at spaces, then each failure's reason and the IDs that failed so.
+        ctx.printer
+            .streams
+            .err_line(&ctx.printer.folded_for_stderr(&line));
+        ctx.printer.failure_summary(&tally.failed);
     }
     // Ctrl-C (130) or SIGTERM (143) says how it ended, whatever was done.
     if let Some(stop) = stopped {
@@ -175,7 +184,7 @@ pub async fn watch(
     if !tally.failed.is_empty() {
         return Err(Error::Partial {
             failed: tally.failed.len(),
-            total: tally.restarted + tally.stopped + tally.updated + tally.failed.len(),
+            total: tally.answered(),
             summarized: true,
         });
     }

@@ -21,18 +21,22 @@ use tokio::time::Instant;
 
 use super::refresh_pace::{self, Pace};
 use super::session_columns::PROFILE_FIELD;
-use super::watch_model::{handle, ListedSession, SessionsVerb, WatchAction, WatchState};
+use super::watch_model::{
+    handle, AgentAnswer, ListedSession, SessionsVerb, WatchAction, WatchState,
+};
 use super::watch_view::{self, Look};
 use super::watched_session::{self, WatchedSession};
 use crate::api::sessions::{self, AgentCommand};
 use crate::api::{Client, RawPage};
 use crate::bulk::{self, Outcome};
 use crate::error::{Error, Result};
+use crate::fleet::command::agent_outcome;
 use crate::fleet::id_of;
 use crate::fleet::select::Selector;
 use crate::fleet::upgrade::{self, Plan, Progress, UpgradeStep};
 use crate::fleet::wait;
 use crate::inspect::run::{io_error, key_of, TerminalGuard, FRAME_BYTES};
+use crate::output::progress::reason;
 
 /// Requests of one action batch at once.
 const PARALLEL: usize = 4;
@@ -111,8 +115,8 @@ type Listed = Vec<(usize, std::result::Result<Vec<ListedSession>, String>)>;
 type Refresh<'a> = Pin<Box<dyn Future<Output = Listed> + 'a>>;
 type Batch<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
-/// One session's answer: the command, the session, and why it failed.
-type SendAnswer = (SessionsVerb, String, std::result::Result<(), String>);
+/// One session's answer: the command, the session's key, and the answer.
+type SendAnswer = (SessionsVerb, String, AgentAnswer);
 
 /// Runs until `q` (`None`), or Ctrl-C or a stop signal (the error to end on).
 async fn event_loop(
@@ -194,8 +198,8 @@ async fn event_loop(
                 next_refresh = refresh_pace::next_due(&paces);
             }
             Some(()) = batches.next(), if !batches.is_empty() => {}
-            Some((command, id, result)) = answers.recv() => {
-                state.answered(command, &id, result, &clock());
+            Some((command, id, answer)) = answers.recv() => {
+                state.answered(command, &id, answer, &clock());
             }
             _ = tokio::time::sleep_until(next_refresh), if refresh.is_none() => {}
             _ = tokio::time::sleep_until(first_frame_by), if !drawn => {}
@@ -260,8 +264,15 @@ fn took(accounts: &[Account], paces: &mut [Pace], listed: Listed, state: &mut Wa
     let errors: Vec<&str> = paces.iter().filter_map(Pace::error).collect();
     if errors.is_empty() {
         state.error = None;
+        state.failing.clear();
     } else {
-        state.refresh_failed(errors.join("; "));
+        let failing = accounts
+            .iter()
+            .zip(paces.iter())
+            .filter(|(_, pace)| pace.error().is_some())
+            .filter_map(|(a, _)| a.profile.clone())
+            .collect();
+        state.refresh_failed(errors.join("; "), failing);
     }
 }
 
@@ -326,22 +337,25 @@ async fn send(
     bulk::run(
         &ids,
         PARALLEL,
-        |id| async move {
-            match sessions::send(client, &id, command).await {
-                Ok(()) => Outcome::Done,
-                Err(e) => Outcome::Failed(e),
-            }
-        },
+        |id| async move { agent_outcome(command, sessions::send(client, &id, command).await) },
         |id, outcome| {
-            let result = match outcome {
-                Outcome::Failed(e) => Err(first_line(&e.to_string())),
-                _ => Ok(()),
+            let answer = match outcome {
+                Outcome::Done => AgentAnswer::Done,
+                Outcome::Unchanged(u) => AgentAnswer::Unchanged(*u),
+                Outcome::Failed(e) => AgentAnswer::Failed {
+                    why: first_line(&e.to_string()),
+                    reason: reason(e, id),
+                },
+                Outcome::NotStarted => AgentAnswer::Failed {
+                    why: "not started".into(),
+                    reason: "not started".into(),
+                },
             };
             // The screen may be gone (quit while sending): the answer has no one to tell.
             let _ = tx.send((
                 SessionsVerb::Agent(command),
                 row_key_of(account, id),
-                result,
+                answer,
             ));
         },
     )
@@ -371,7 +385,7 @@ async fn upgrade(account: &Account, sessions: Vec<Value>, tx: mpsc::UnboundedSen
             let _ = tx.send((
                 SessionsVerb::Upgrade,
                 row_key_of(account, id),
-                step_result(step),
+                step_answer(id, step),
             ));
         }
     }
@@ -393,11 +407,10 @@ impl Progress for ToScreen<'_> {
     fn done(&mut self, old: &Value, step: &UpgradeStep) {
         let id = id_of(old).to_string();
         let key = row_key_of(self.account, &id);
+        let answer = step_answer(&id, step);
         self.told.insert(id);
         // The screen may be gone (quit while upgrading): no one to tell.
-        let _ = self
-            .tx
-            .send((SessionsVerb::Upgrade, key, step_result(step)));
+        let _ = self.tx.send((SessionsVerb::Upgrade, key, answer));
     }
 }
 
@@ -406,14 +419,18 @@ fn row_key_of(account: &Account, id: &str) -> String {
     watched_session::row_key(account.profile.as_deref(), id)
 }
 
-/// An upgrade's end as a row shows it.
-fn step_result(step: &UpgradeStep) -> std::result::Result<(), String> {
-    match step {
-        UpgradeStep::Upgraded { .. } => Ok(()),
-        UpgradeStep::UpdateFailed(e) => Err(format!("update: {}", first_line(&e.to_string()))),
-        UpgradeStep::RestartFailed(e) => Err(format!("restart: {}", first_line(&e.to_string()))),
-        UpgradeStep::NotBack => Err("not back in time after the restart".into()),
-        UpgradeStep::NotStarted => Err("not started: an earlier batch failed".into()),
+/// Session `id`'s end of an upgrade as its row shows it, and the summary's reason.
+fn step_answer(id: &str, step: &UpgradeStep) -> AgentAnswer {
+    let why = match step {
+        UpgradeStep::Upgraded { .. } => return AgentAnswer::Done,
+        UpgradeStep::UpdateFailed(e) => format!("update: {}", first_line(&e.to_string())),
+        UpgradeStep::RestartFailed(e) => format!("restart: {}", first_line(&e.to_string())),
+        UpgradeStep::NotBack => "not back in time after the restart".into(),
+        UpgradeStep::NotStarted => "not started: an earlier batch failed".into(),
+    };
+    AgentAnswer::Failed {
+        why,
+        reason: step.failure(|e| reason(e, id)).unwrap_or_default(),
     }
 }
 

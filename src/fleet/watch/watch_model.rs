@@ -7,7 +7,7 @@
 //! refreshes before it is dropped. Ages are counted in refreshes, not seconds, so what the
 //! screen shows depends only on what the service answered.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -17,8 +17,10 @@ use super::session_columns::SessionColumn;
 use super::watch_filter::RowFilter;
 use super::watched_session::WatchedSession;
 use crate::api::sessions::AgentCommand;
-use crate::fleet::same_agent;
+use crate::bulk::Unchanged;
+use crate::fleet::command::UP_TO_DATE;
 use crate::fleet::select::Selector;
+use crate::fleet::{capable, same_agent};
 use crate::inspect::model::KeyPress;
 
 /// Refreshes a new session stands out for.
@@ -53,8 +55,27 @@ pub enum RowCommand {
     Sending(SessionsVerb),
     /// The service took it.
     Done(SessionsVerb),
+    /// Nothing needed doing (an update of an agent already on the newest version).
+    Unchanged(SessionsVerb, Unchanged),
     /// It failed: why, on one line.
     Failed(SessionsVerb, String),
+}
+
+/// A session's answer to a command sent from this screen, as the bulk commands read it
+/// ([`crate::fleet::command::agent_outcome`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AgentAnswer {
+    /// The service took it.
+    Done,
+    /// Nothing needed doing: not a failure (`sessions update` says the same).
+    Unchanged(Unchanged),
+    /// It failed.
+    Failed {
+        /// Why, on one line (its row and its details show it).
+        why: String,
+        /// Why in the words failures alike share (the summary groups by it).
+        reason: String,
+    },
 }
 
 /// A session as a refresh lists it: already the row it will be when it is new, with what the
@@ -159,6 +180,8 @@ impl SessionRow {
         match &self.sent {
             Some(RowCommand::Sending(c)) => return format!("{}…", c.as_str()),
             Some(RowCommand::Done(c)) => return format!("{} ✓", past(*c)),
+            // The outcome's word (`up-to-date`) as words: the column has no room for its text.
+            Some(RowCommand::Unchanged(_, u)) => return u.word.replace('-', " "),
             Some(RowCommand::Failed(..)) => return "failed".into(),
             None => {}
         }
@@ -205,11 +228,28 @@ pub enum WatchMode {
     /// Typing a filter (the text so far).
     Filtering(String),
     /// Asking whether to send a command to these sessions.
-    Confirm(SessionsVerb, Vec<String>),
+    Confirm(ActionQuestion),
     /// The help overlay.
     Help,
-    /// Every field of one session, and its history here.
-    Detail(String),
+    /// Every field of one session (by its key), and its history here, scrolled down this many
+    /// lines.
+    Detail(String, usize),
+}
+
+/// What an action key would do, as the screen asks it: the command, every session it goes to,
+/// and the sessions chosen that it leaves out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionQuestion {
+    /// The command.
+    pub verb: SessionsVerb,
+    /// The sessions (their keys) it is sent to: the marked ones, or else the current one.
+    pub ids: Vec<String>,
+    /// Those of `ids` the filter hides (marked, then filtered out of sight).
+    pub hidden: Vec<String>,
+    /// The sessions chosen that are left out, and why (a Windows agent is not restarted, as
+    /// `sessions restart --all` leaves it out; a session with a command under way is never
+    /// sent another).
+    pub skipped: Vec<(String, &'static str)>,
 }
 
 /// What a key asks of the event loop.
@@ -237,28 +277,42 @@ pub struct WatchTally {
     pub updated: usize,
     /// Upgraded (updated, restarted and back).
     pub upgraded: usize,
-    /// The sessions whose command failed.
-    pub failed: Vec<String>,
+    /// Updates that found the agent already on the newest version.
+    pub up_to_date: usize,
+    /// The sessions whose command failed, each with why (in the words failures alike share).
+    pub failed: Vec<(String, String)>,
 }
 
 impl WatchTally {
-    /// One line: what was done, and the failures with their IDs; `None` when nothing was.
+    /// One line of what was done (the failures are counted; [`WatchTally::failed`] says which
+    /// and why); `None` when nothing was.
     pub fn summary(&self) -> Option<String> {
         if *self == WatchTally::default() {
             return None;
         }
-        let mut line = format!(
-            "sessions watch: restarted {}, stopped {}, updated {}, upgraded {}, failed {}",
+        let up_to_date = match self.up_to_date {
+            0 => String::new(),
+            n => format!(", {n} {}", UP_TO_DATE.text),
+        };
+        Some(format!(
+            "sessions watch: restarted {}, stopped {}, updated {}{up_to_date}, upgraded {}, \
+             failed {}.",
             self.restarted,
             self.stopped,
             self.updated,
             self.upgraded,
             self.failed.len()
-        );
-        if !self.failed.is_empty() {
-            line.push_str(&format!(" ({})", self.failed.join(" ")));
-        }
-        Some(line)
+        ))
+    }
+
+    /// How many answers came, failed or not.
+    pub fn answered(&self) -> usize {
+        self.restarted
+            + self.stopped
+            + self.updated
+            + self.upgraded
+            + self.up_to_date
+            + self.failed.len()
     }
 }
 
@@ -279,6 +333,9 @@ pub struct WatchState {
     pub refreshes: u64,
     /// The last refresh's error (the rows stay as they were).
     pub error: Option<String>,
+    /// The profiles whose list failed, when several accounts are watched (the title names
+    /// them).
+    pub failing: Vec<String>,
     /// The bottom line's message.
     pub message: Option<String>,
     /// Read-only: every action key refuses.
@@ -289,6 +346,8 @@ pub struct WatchState {
     pub selector: Selector,
     /// What was done.
     pub tally: WatchTally,
+    /// How far the details may scroll, as last drawn (the view knows the box's size).
+    pub detail_bottom: Cell<usize>,
     /// The rows shown, worked out again only when the rows, the filter or the sort change.
     shown_cache: RefCell<ShownCache>,
 }
@@ -315,11 +374,13 @@ impl WatchState {
             mode: WatchMode::List,
             refreshes: 0,
             error: None,
+            failing: Vec::new(),
             message: None,
             read_only,
             read_only_profiles: Vec::new(),
             selector,
             tally: WatchTally::default(),
+            detail_bottom: Cell::new(0),
             shown_cache: RefCell::default(),
         }
     }
@@ -369,6 +430,7 @@ impl WatchState {
         self.rows
             .retain(|r| r.gone_at.is_none_or(|at| now < at + GONE_KEPT));
         self.error = None;
+        self.failing.clear();
         self.clamp();
     }
 
@@ -448,9 +510,11 @@ impl WatchState {
         }
     }
 
-    /// A refresh failed: said on screen; the rows stay.
-    pub fn refresh_failed(&mut self, why: String) {
+    /// A refresh failed: said on screen, with the profiles that failed when several accounts
+    /// are watched; the rows stay.
+    pub fn refresh_failed(&mut self, why: String, profiles: Vec<String>) {
         self.error = Some(why);
+        self.failing = profiles;
     }
 
     /// The rows shown, filtered and sorted: their places in [`WatchState::rows`]. Worked out
@@ -501,28 +565,72 @@ impl WatchState {
         self.rows.iter_mut().find(|r| r.id() == id)
     }
 
-    /// What a command is sent to: the marked rows shown, else the current one; never a gone
-    /// one, nor one with a command under way.
-    fn targets(&self) -> Vec<String> {
+    /// The sessions an action key chooses: every marked one, those the filter hides too (a mark
+    /// is a choice, and stays one out of sight), the shown first in their order; with none
+    /// marked, the current one. Never a gone one.
+    fn chosen(&self) -> (Vec<&SessionRow>, Vec<String>) {
         let shown = self.shown();
-        let usable = |r: &&SessionRow| {
-            r.gone_at.is_none() && !matches!(r.sent, Some(RowCommand::Sending(_)))
-        };
-        let marked: Vec<&SessionRow> = shown
+        let mut on_screen = vec![false; self.rows.len()];
+        for &i in &shown {
+            on_screen[i] = true;
+        }
+        let marked = |r: &&SessionRow| r.marked && r.gone_at.is_none();
+        let mut chosen: Vec<&SessionRow> = shown
             .iter()
             .map(|&i| &self.rows[i])
-            .filter(|r| r.marked)
+            .filter(marked)
             .collect();
-        let chosen: Vec<&SessionRow> = if marked.is_empty() {
-            self.current().into_iter().collect()
-        } else {
-            marked
+        let hidden: Vec<&SessionRow> = self
+            .rows
+            .iter()
+            .zip(&on_screen)
+            .filter(|(_, &seen)| !seen)
+            .map(|(r, _)| r)
+            .filter(marked)
+            .collect();
+        let hidden_keys = hidden.iter().map(|r| r.id().to_string()).collect();
+        chosen.extend(hidden);
+        if chosen.is_empty() {
+            chosen.extend(self.current().filter(|r| r.gone_at.is_none()));
+        }
+        (chosen, hidden_keys)
+    }
+
+    /// What `verb` would be sent to, and what it leaves out ([`ActionQuestion`]).
+    fn ask(&self, verb: SessionsVerb) -> ActionQuestion {
+        let (chosen, hidden) = self.chosen();
+        let mut ask = ActionQuestion {
+            verb,
+            ids: Vec::new(),
+            hidden: Vec::new(),
+            skipped: Vec::new(),
         };
-        chosen
-            .into_iter()
-            .filter(usable)
-            .map(|r| r.id().to_string())
-            .collect()
+        for row in chosen {
+            let key = row.id().to_string();
+            let refusal = match row.sent {
+                Some(RowCommand::Sending(_)) => Some("a command is under way"),
+                _ => capable::refusal(verb.as_str(), &row.session),
+            };
+            match refusal {
+                Some(why) => ask.skipped.push((key, why)),
+                None if hidden.contains(&key) => {
+                    ask.hidden.push(key.clone());
+                    ask.ids.push(key);
+                }
+                None => ask.ids.push(key),
+            }
+        }
+        ask
+    }
+
+    /// The marks: how many rows are marked, and how many of them the filter hides.
+    pub fn marks(&self, shown: &[usize]) -> (usize, usize) {
+        let marked = self.rows.iter().filter(|r| r.marked).count();
+        if marked == 0 || self.filter.is_empty() {
+            return (marked, 0);
+        }
+        let in_sight = shown.iter().filter(|&&i| self.rows[i].marked).count();
+        (marked, marked - in_sight)
     }
 
     /// The read-only profiles these rows belong to.
@@ -558,30 +666,31 @@ impl WatchState {
     }
 
     /// One session's answer landed: on its row, and in the tally.
-    pub fn answered(
-        &mut self,
-        command: SessionsVerb,
-        id: &str,
-        result: Result<(), String>,
-        at: &str,
-    ) {
-        match &result {
-            Ok(()) => match command {
+    pub fn answered(&mut self, command: SessionsVerb, id: &str, answer: AgentAnswer, at: &str) {
+        match &answer {
+            AgentAnswer::Done => match command {
                 SessionsVerb::Agent(AgentCommand::Restart) => self.tally.restarted += 1,
                 SessionsVerb::Agent(AgentCommand::Stop) => self.tally.stopped += 1,
                 SessionsVerb::Agent(AgentCommand::Update) => self.tally.updated += 1,
                 SessionsVerb::Upgrade => self.tally.upgraded += 1,
             },
-            Err(_) => self.tally.failed.push(id.to_string()),
+            AgentAnswer::Unchanged(_) => self.tally.up_to_date += 1,
+            AgentAnswer::Failed { reason, .. } => {
+                self.tally.failed.push((id.to_string(), reason.clone()))
+            }
         }
         if let Some(row) = self.row_mut(id) {
-            row.history.push(match &result {
-                Ok(()) => format!("{at}: {}", past(command)),
-                Err(why) => format!("{at}: {} failed: {why}", command.as_str()),
+            row.history.push(match &answer {
+                AgentAnswer::Done => format!("{at}: {}", past(command)),
+                AgentAnswer::Unchanged(u) => format!("{at}: {}: {}", command.as_str(), u.text),
+                AgentAnswer::Failed { why, .. } => {
+                    format!("{at}: {} failed: {why}", command.as_str())
+                }
             });
-            row.sent = Some(match result {
-                Ok(()) => RowCommand::Done(command),
-                Err(why) => RowCommand::Failed(command, why),
+            row.sent = Some(match answer {
+                AgentAnswer::Done => RowCommand::Done(command),
+                AgentAnswer::Unchanged(u) => RowCommand::Unchanged(command, u),
+                AgentAnswer::Failed { why, .. } => RowCommand::Failed(command, why),
             });
         }
     }
@@ -592,20 +701,39 @@ pub fn handle(state: &mut WatchState, key: KeyPress) -> WatchAction {
     if key == KeyPress::CtrlC {
         return WatchAction::Interrupted;
     }
+    // A message answers the key before: the next one takes it away.
+    state.message = None;
     match std::mem::replace(&mut state.mode, WatchMode::List) {
-        WatchMode::Help | WatchMode::Detail(_) => WatchAction::None,
-        WatchMode::Confirm(command, ids) => match key {
+        WatchMode::Help => WatchAction::None,
+        WatchMode::Detail(key_of_row, scroll) => {
+            let bottom = state.detail_bottom.get();
+            let scroll = match key {
+                KeyPress::Up | KeyPress::Char('k') => scroll.saturating_sub(1),
+                KeyPress::Down | KeyPress::Char('j') => scroll + 1,
+                KeyPress::PageUp => scroll.saturating_sub(10),
+                KeyPress::PageDown => scroll + 10,
+                KeyPress::Home | KeyPress::Char('g') => 0,
+                KeyPress::End | KeyPress::Char('G') => bottom,
+                // Any other key closes the details.
+                _ => return WatchAction::None,
+            };
+            state.mode = WatchMode::Detail(key_of_row, scroll.min(bottom));
+            WatchAction::None
+        }
+        WatchMode::Confirm(ask) => match key {
             KeyPress::Char('y') | KeyPress::Char('Y') => {
-                state.sending(command, &ids);
+                let command = ask.verb;
+                state.sending(command, &ask.ids);
                 state.message = Some(format!(
-                    "{} sent to {} session(s)…",
+                    "{} sent to {} session(s){}…",
                     command.as_str(),
-                    ids.len()
+                    ask.ids.len(),
+                    skipped_note(&ask.skipped)
                 ));
-                WatchAction::Send(command, ids)
+                WatchAction::Send(command, ask.ids)
             }
             _ => {
-                state.message = Some(format!("Cancelled: no {} sent.", command.as_str()));
+                state.message = Some(format!("Cancelled: no {} sent.", ask.verb.as_str()));
                 WatchAction::None
             }
         },
@@ -640,6 +768,26 @@ pub fn handle(state: &mut WatchState, key: KeyPress) -> WatchAction {
     }
 }
 
+/// Each reason once, in the order first given, joined.
+fn reasons(why: &[&str]) -> String {
+    let mut once: Vec<&str> = Vec::new();
+    for w in why {
+        if !once.contains(w) {
+            once.push(w);
+        }
+    }
+    once.join("; ")
+}
+
+/// `; 1 skipped (why)` after what was sent, when some chosen sessions were left out.
+fn skipped_note(skipped: &[(String, &'static str)]) -> String {
+    if skipped.is_empty() {
+        return String::new();
+    }
+    let why: Vec<&str> = skipped.iter().map(|(_, why)| *why).collect();
+    format!("; {} skipped ({})", skipped.len(), reasons(&why))
+}
+
 fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
     let n = state.shown().len();
     match key {
@@ -660,7 +808,7 @@ fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
         KeyPress::Char('?') => state.mode = WatchMode::Help,
         KeyPress::Enter => {
             if let Some(row) = state.current() {
-                state.mode = WatchMode::Detail(row.id().to_string());
+                state.mode = WatchMode::Detail(row.id().to_string(), 0);
             }
         }
         KeyPress::Char(' ') => {
@@ -703,8 +851,14 @@ fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
                 ));
                 return WatchAction::None;
             }
-            let ids = state.targets();
-            let refusing = state.read_only_among(&ids);
+            let ask = state.ask(command);
+            let chosen: Vec<String> = ask
+                .ids
+                .iter()
+                .cloned()
+                .chain(ask.skipped.iter().map(|(key, _)| key.clone()))
+                .collect();
+            let refusing = state.read_only_among(&chosen);
             if !refusing.is_empty() {
                 state.message = Some(format!(
                     "Read-only: profile {} has read_only on; no {} sent (unmark its rows).",
@@ -713,11 +867,15 @@ fn list_key(state: &mut WatchState, key: KeyPress) -> WatchAction {
                 ));
                 return WatchAction::None;
             }
-            if ids.is_empty() {
-                state.message = Some("No session to send it to.".into());
+            if ask.ids.is_empty() {
+                let why: Vec<&str> = ask.skipped.iter().map(|(_, why)| *why).collect();
+                state.message = Some(match why.first() {
+                    None => "No session to send it to.".into(),
+                    Some(_) => format!("No {} sent: {}.", command.as_str(), reasons(&why)),
+                });
                 return WatchAction::None;
             }
-            state.mode = WatchMode::Confirm(command, ids);
+            state.mode = WatchMode::Confirm(ask);
         }
         _ => {}
     }
@@ -821,10 +979,12 @@ mod tests {
         assert_eq!(handle(&mut st, KeyPress::Char('r')), WatchAction::None);
         assert_eq!(
             st.mode,
-            WatchMode::Confirm(
-                SessionsVerb::Agent(AgentCommand::Restart),
-                vec!["ts_c".into(), "ts_a".into()]
-            )
+            WatchMode::Confirm(ActionQuestion {
+                verb: SessionsVerb::Agent(AgentCommand::Restart),
+                ids: vec!["ts_c".into(), "ts_a".into()],
+                hidden: vec![],
+                skipped: vec![],
+            })
         );
         let sent = handle(&mut st, KeyPress::Char('y'));
         assert!(
@@ -837,19 +997,23 @@ mod tests {
         st.answered(
             SessionsVerb::Agent(AgentCommand::Restart),
             "ts_a",
-            Ok(()),
+            AgentAnswer::Done,
             "t",
         );
         st.answered(
             SessionsVerb::Agent(AgentCommand::Restart),
             "ts_c",
-            Err("boom".into()),
+            AgentAnswer::Failed {
+                why: "POST …: boom".into(),
+                reason: "boom".into(),
+            },
             "t",
         );
         assert_eq!(
             st.tally.summary().unwrap(),
-            "sessions watch: restarted 1, stopped 0, updated 0, upgraded 0, failed 1 (ts_c)"
+            "sessions watch: restarted 1, stopped 0, updated 0, upgraded 0, failed 1."
         );
+        assert_eq!(st.tally.failed, [("ts_c".to_string(), "boom".to_string())]);
     }
 
     #[test]
@@ -946,5 +1110,92 @@ mod tests {
         let old = st.rows.iter().find(|r| r.id() == "ts_a").unwrap();
         assert_eq!(old.replaced_by.as_deref(), Some("ts_n"));
         assert_eq!(old.status(st.refreshes), "back");
+    }
+
+    #[test]
+    fn an_agent_already_up_to_date_is_no_failure() {
+        let mut st = WatchState::new(Selector::default(), false);
+        st.refreshed(read(vec![s("ts_a", "3.19.1", "eu")]), "t");
+        let update = SessionsVerb::Agent(AgentCommand::Update);
+        st.answered(update, "ts_a", AgentAnswer::Unchanged(UP_TO_DATE), "t1");
+        assert_eq!(st.rows[0].status(st.refreshes), "up to date");
+        assert_eq!(st.rows[0].history, ["t1: update: already up to date"]);
+        assert!(st.tally.failed.is_empty());
+        assert_eq!(
+            st.tally.summary().unwrap(),
+            "sessions watch: restarted 0, stopped 0, updated 0, 1 already up to date, \
+             upgraded 0, failed 0."
+        );
+    }
+
+    #[test]
+    fn marks_hidden_by_the_filter_count_and_windows_agents_are_not_restarted() {
+        let mut st = WatchState::new(Selector::default(), false);
+        let mut win = s("ts_w", "3.19.1", "us");
+        win["os"] = json!("windows");
+        st.refreshed(
+            read(vec![
+                s("ts_a", "3.19.1", "eu"),
+                s("ts_b", "3.19.1", "us"),
+                win,
+            ]),
+            "t",
+        );
+        handle(&mut st, KeyPress::Char(' '));
+        handle(&mut st, KeyPress::Char('/'));
+        for c in "region=us".chars() {
+            handle(&mut st, KeyPress::Char(c));
+        }
+        handle(&mut st, KeyPress::Enter);
+        // ts_a is marked and hidden; ts_b is current, unmarked.
+        assert_eq!(st.marks(&st.shown()), (1, 1));
+        handle(&mut st, KeyPress::Char('s'));
+        let WatchMode::Confirm(ask) = st.mode.clone() else {
+            panic!("{:?}", st.mode);
+        };
+        assert_eq!(
+            (ask.ids, ask.hidden),
+            (vec!["ts_a".into()], vec!["ts_a".into()])
+        );
+        handle(&mut st, KeyPress::Char('n'));
+        // The Windows agent marked too: a restart leaves it out and says why.
+        handle(&mut st, KeyPress::Char('j'));
+        handle(&mut st, KeyPress::Char(' '));
+        handle(&mut st, KeyPress::Char('r'));
+        let WatchMode::Confirm(ask) = st.mode.clone() else {
+            panic!("{:?}", st.mode);
+        };
+        assert_eq!(ask.ids, ["ts_a"]);
+        assert_eq!(
+            ask.skipped,
+            [("ts_w".to_string(), "restart is not supported on Windows")]
+        );
+        // A stop goes to both.
+        handle(&mut st, KeyPress::Char('n'));
+        handle(&mut st, KeyPress::Char('s'));
+        assert!(matches!(&st.mode, WatchMode::Confirm(a) if a.ids == ["ts_w", "ts_a"]));
+    }
+
+    #[test]
+    fn a_message_goes_with_the_next_key_and_the_details_scroll_within_their_length() {
+        let mut st = WatchState::new(Selector::default(), false);
+        st.refreshed(read(vec![s("ts_a", "3.19.1", "eu")]), "t");
+        handle(&mut st, KeyPress::Char('r'));
+        handle(&mut st, KeyPress::Char('n'));
+        assert!(st.message.is_some());
+        handle(&mut st, KeyPress::Char('j'));
+        assert_eq!(st.message, None);
+        handle(&mut st, KeyPress::Enter);
+        st.detail_bottom.set(2);
+        for _ in 0..5 {
+            handle(&mut st, KeyPress::Down);
+        }
+        assert_eq!(st.mode, WatchMode::Detail("ts_a".into(), 2));
+        handle(&mut st, KeyPress::Char('g'));
+        assert_eq!(st.mode, WatchMode::Detail("ts_a".into(), 0));
+        handle(&mut st, KeyPress::Char('G'));
+        assert_eq!(st.mode, WatchMode::Detail("ts_a".into(), 2));
+        handle(&mut st, KeyPress::Char('x'));
+        assert_eq!(st.mode, WatchMode::List, "any other key closes");
     }
 }

@@ -1,17 +1,27 @@
 //! Draws the state of `sessions watch`: a title (what is watched, how many, read-only, the
 //! last refresh's error), the table of sessions (the columns that fit, the widest terminal
-//! showing them all), and a bottom line (a filter being typed, a message, the keys); over it,
-//! the help, a session's detail or a question.
+//! showing them all), a status line (the filter kept, the marks, the place in a long list, the
+//! keys) and under it, when there is one, a message and the refresh's error in full; over it,
+//! one of [`super::watch_boxes`] (the help, a session's details or a question).
+//!
+//! Nothing is cut inside a word without saying so ([`super::watch_fit`]): a title or a status
+//! line that does not fit gives way at a space and ends in ` …`, a cell too narrow for its
+//! text ends in `…`, a column whose header does not fit is left out, and a message or an error
+//! is wrapped at spaces.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Row as TableRow, Table, Wrap};
+use ratatui::widgets::{Paragraph, Row as TableRow, Table};
 use ratatui::Frame;
+use unicode_width::UnicodeWidthStr;
 
 use super::session_columns::SessionColumn;
-use super::watch_model::{RowCommand, SessionsVerb, WatchMode, WatchState};
-use crate::inspect::popup::centered;
+use super::watch_boxes::{draw_ask, draw_detail, draw_help};
+use super::watch_fit::{cut_words, fit, fit_cell, LinePart};
+use super::watch_model::{RowCommand, WatchMode, WatchState};
+use crate::escape::escape;
+use crate::output::wrap;
 
 /// Columns, in the order they give way when the terminal is narrow (the last first).
 const BY_PRIORITY: [SessionColumn; 9] = [
@@ -27,30 +37,12 @@ const BY_PRIORITY: [SessionColumn; 9] = [
 ];
 /// The mark and the status, before the columns.
 const STATUS_WIDTH: u16 = 16;
-
-/// Every key, as the help shows it.
-pub const KEYS: &[(&str, &str)] = &[
-    ("↑ ↓  j k", "move (PgUp PgDn g G: a page, the top, the end)"),
-    (
-        "/",
-        "filter: text, or column=value (region=eu version=<3.20)",
-    ),
-    ("1 … 9", "sort by that column (again: the other way)"),
-    ("space", "mark or unmark the session"),
-    ("a", "mark every session shown (again: unmark)"),
-    ("Enter", "every field of the session, and its history here"),
-    (
-        "r s u",
-        "restart, stop, update the marked (or this) session",
-    ),
-    ("U", "rolling upgrade of those: update, wait, restart, wait"),
-    ("Esc", "clear the filter; quit"),
-    ("? ", "this help"),
-    (
-        "q Ctrl-C",
-        "quit (a summary of what was done; Ctrl-C exits 130)",
-    ),
-];
+/// Lines under the status line a message and an error may take, at most.
+const MAX_NOTES: usize = 4;
+/// The keys, as the status line names them.
+const KEYS_HINT: &str = "? help · / filter · space mark · r s u U act · q quit";
+/// The keys, where the whole hint does not fit.
+const KEYS_SHORT: &str = "? help · q quit";
 
 /// How the screen is coloured: colour, or bold, dim and reverse video alone.
 #[derive(Debug, Clone, Copy)]
@@ -66,91 +58,111 @@ impl Look {
             false => Style::default(),
         }
     }
+
+    pub(super) fn error(self) -> Style {
+        self.fg(Color::Red).add_modifier(Modifier::BOLD)
+    }
 }
 
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame<'_>, state: &WatchState, look: Look, title: &str) {
-    let [top, table, bottom] = Layout::vertical([
+    let shown = state.shown();
+    let notes = notes(state, look, f.area().width);
+    let [top, table, status, below] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(1),
         Constraint::Length(1),
+        Constraint::Length(notes.len() as u16),
     ])
     .areas(f.area());
-    draw_title(f, top, state, look, title);
-    draw_table(f, table, state, look);
-    draw_bottom(f, bottom, state, look);
+    draw_title(f, top, state, &shown, look, title);
+    let place = draw_table(f, table, state, &shown, look);
+    draw_status(f, status, state, &shown, place, look);
+    f.render_widget(Paragraph::new(notes), below);
     match &state.mode {
-        WatchMode::Help => draw_help(f, f.area()),
-        WatchMode::Detail(id) => draw_detail(f, f.area(), state, id),
-        WatchMode::Confirm(command, ids) => {
-            let mut lines = vec![Line::from(format!(
-                " {} the agent of {} session(s)?",
-                capitalized(command.as_str()),
-                ids.len()
-            ))];
-            if *command == SessionsVerb::Upgrade {
-                lines.push(Line::from(
-                    " update, wait 10 s, restart, wait for each to be back; 5 at a time",
-                ));
-            }
-            let shown = ids.len().min(8);
-            lines.extend(ids[..shown].iter().map(|id| Line::from(format!("   {id}"))));
-            if ids.len() > shown {
-                lines.push(Line::from(format!("   … and {} more", ids.len() - shown)));
-            }
-            lines.push(Line::from(""));
-            lines.push(Line::from(Span::styled(
-                " y: go on · any other key: cancel",
-                Style::default().add_modifier(Modifier::BOLD),
-            )));
-            let area = centered(f.area(), 72, lines.len() as u16 + 2);
-            boxed(f, area, Paragraph::new(lines), " Confirm ".into());
-        }
+        WatchMode::Help => draw_help(f),
+        WatchMode::Detail(key, scroll) => draw_detail(f, state, key, *scroll),
+        WatchMode::Confirm(ask) => draw_ask(f, ask),
         WatchMode::List | WatchMode::Filtering(_) => {}
     }
 }
 
-fn capitalized(word: &str) -> String {
-    let mut c = word.chars();
-    c.next()
-        .map(|first| first.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
-}
-
-fn draw_title(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look, title: &str) {
+fn draw_title(
+    f: &mut Frame<'_>,
+    area: Rect,
+    state: &WatchState,
+    shown: &[usize],
+    look: Look,
+    title: &str,
+) {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
     let listed = state.rows.iter().filter(|r| r.gone_at.is_none()).count();
-    let mut spans = vec![Span::styled(
-        format!(" {title} · {listed} online"),
-        Style::default().add_modifier(Modifier::BOLD),
-    )];
+    let head = format!(" {title}");
+    // What is watched gives way last, down to the screen's name.
+    let keep = head.find(" · ").unwrap_or(head.len());
+    let mut parts = vec![
+        LinePart {
+            text: head,
+            keep,
+            style: bold,
+        },
+        LinePart::whole(format!(" · {listed} online"), bold),
+    ];
     if !state.filter.is_empty() {
-        spans.push(Span::raw(format!(" · {} shown", state.shown().len())));
-    }
-    if state.read_only {
-        spans.push(Span::styled(
-            " · READ-ONLY",
-            look.fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        parts.push(LinePart::whole(
+            format!(" · {} shown", shown.len()),
+            Style::default(),
         ));
+    }
+    let warn = look.fg(Color::Yellow).add_modifier(Modifier::BOLD);
+    if state.read_only {
+        parts.push(LinePart::whole(" · READ-ONLY".into(), warn));
     } else if !state.read_only_profiles.is_empty() {
-        spans.push(Span::styled(
+        parts.push(LinePart::whole(
             format!(" · READ-ONLY: {}", state.read_only_profiles.join(", ")),
-            look.fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            warn,
         ));
     }
     if state.refreshes == 0 && state.error.is_none() {
-        spans.push(Span::raw(" · loading…"));
+        parts.push(LinePart::whole(" · loading…".into(), Style::default()));
     }
+    let mut order = Vec::new();
     if let Some(e) = &state.error {
-        // The whole error is on the bottom line; the title keeps its start.
-        spans.push(Span::styled(
-            format!(" · refresh failed: {e}"),
-            look.fg(Color::Red).add_modifier(Modifier::BOLD),
-        ));
+        // The title says what failed (which profile, when several are watched), and why as
+        // far as it fits; the lines under the status line say it all.
+        let (text, keep) = match state.failing.as_slice() {
+            [] => (
+                format!(" · refresh failed: {e}"),
+                " · refresh failed:".len(),
+            ),
+            [one] => {
+                let named = format!(" · refresh failed: profile {one}");
+                (format!(" · refresh failed: {e}"), named.len())
+            }
+            several => {
+                let named = format!(" · refresh failed: profiles {}", several.join(", "));
+                (named.clone(), named.len())
+            }
+        };
+        order.push(parts.len());
+        parts.push(LinePart {
+            text,
+            keep,
+            style: look.error(),
+        });
     }
+    order.push(0);
+    fit(&mut parts, usize::from(area.width), &order);
+    let spans: Vec<Span<'_>> = parts
+        .into_iter()
+        .map(|p| Span::styled(p.text, p.style))
+        .collect();
     f.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// The columns that fit `width`, with each one's width.
+/// The columns that fit `width`, with each one's width: each at the width of its widest cell
+/// (within a cap), but the metadata, which takes what is left; a column whose header does not
+/// fit is left out.
 fn fitted(state: &WatchState, shown: &[usize], width: u16) -> Vec<(SessionColumn, u16)> {
     let widest = |c: SessionColumn| -> u16 {
         let cells = shown.iter().map(|&i| state.rows[i].widths[c.index()]);
@@ -172,13 +184,14 @@ fn fitted(state: &WatchState, shown: &[usize], width: u16) -> Vec<(SessionColumn
             continue;
         }
         let w = widest(c);
-        // Metadata takes what is left, when some is.
+        // Metadata takes what is left, when its header and a few characters fit.
         let w = if c == SessionColumn::Metadata {
-            left.saturating_sub(1).min(w.max(left.saturating_sub(1)))
+            left.saturating_sub(1)
         } else {
             w
         };
-        if w + 1 > left || w < 3 {
+        // Room for the header and its sort arrow.
+        if w + 1 > left || w < c.title().len() as u16 + 2 {
             continue;
         }
         left -= w + 1;
@@ -192,9 +205,18 @@ fn fitted(state: &WatchState, shown: &[usize], width: u16) -> Vec<(SessionColumn
     cols
 }
 
-fn draw_table(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look) {
-    let shown = state.shown();
-    let cols = fitted(state, &shown, area.width);
+/// Where a long list is: its first and last rows on screen (counted from 1) and how many there
+/// are; `None` when all of it is on screen.
+type Place = Option<(usize, usize, usize)>;
+
+fn draw_table(
+    f: &mut Frame<'_>,
+    area: Rect,
+    state: &WatchState,
+    shown: &[usize],
+    look: Look,
+) -> Place {
+    let cols = fitted(state, shown, area.width);
     let (sort, desc) = state.sort;
     let mut header = vec![String::new(), "STATUS".to_string()];
     header.extend(cols.iter().map(|(c, _)| {
@@ -223,9 +245,9 @@ fn draw_table(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look) {
                 } else {
                     " ".to_string()
                 },
-                row.status(state.refreshes),
+                fit_cell(row.status(state.refreshes), STATUS_WIDTH),
             ];
-            cells.extend(cols.iter().map(|(c, _)| row.session.cell(*c)));
+            cells.extend(cols.iter().map(|(c, w)| fit_cell(row.session.cell(*c), *w)));
             let mut style = Style::default();
             if row.gone_at.is_some() {
                 style = style.add_modifier(Modifier::DIM);
@@ -262,108 +284,109 @@ fn draw_table(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look) {
         );
         f.render_widget(Paragraph::new(text), below);
     }
+    (shown.len() > room && room > 0)
+        .then(|| (skip + 1, (skip + room).min(shown.len()), shown.len()))
 }
 
-fn draw_bottom(f: &mut Frame<'_>, area: Rect, state: &WatchState, look: Look) {
-    let line = match (&state.mode, &state.message) {
-        (WatchMode::Filtering(text), msg) => Line::from(vec![
+/// The status line: the filter being typed; or the filter kept, the marks (those the filter
+/// hides said so: they count), where a long list is, and the keys.
+fn draw_status(
+    f: &mut Frame<'_>,
+    area: Rect,
+    state: &WatchState,
+    shown: &[usize],
+    place: Place,
+    look: Look,
+) {
+    if let WatchMode::Filtering(text) = &state.mode {
+        let line = Line::from(vec![
             Span::styled("/", Style::default().add_modifier(Modifier::BOLD)),
-            Span::raw(text.clone()),
-            Span::styled("▏", Style::default()),
-            Span::styled(
-                msg.as_deref().map(|m| format!("  {m}")).unwrap_or_default(),
-                look.fg(Color::Red),
-            ),
-        ]),
-        (_, Some(msg)) => Line::from(Span::raw(format!(" {msg}"))),
-        (_, None) if state.error.is_some() => Line::from(Span::styled(
-            format!(" {}", state.error.as_deref().unwrap_or_default()),
-            look.fg(Color::Red).add_modifier(Modifier::BOLD),
-        )),
-        _ => {
-            let marked = state.rows.iter().filter(|r| r.marked).count();
-            let mut hint = String::from(" ? help · / filter · space mark · r s u U act · q quit");
-            if marked > 0 {
-                hint = format!(" {marked} marked ·{hint}");
-            }
-            Line::from(Span::styled(hint, look.fg(Color::DarkGray)))
-        }
-    };
-    f.render_widget(Paragraph::new(line), area);
-}
-
-fn draw_help(f: &mut Frame<'_>, area: Rect) {
-    let bold = Style::default().add_modifier(Modifier::BOLD);
-    let lines: Vec<Line<'_>> = KEYS
-        .iter()
-        .map(|(k, what)| {
-            Line::from(vec![
-                Span::styled(format!(" {k:<10}"), bold),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
-    let popup = centered(area, 76, lines.len() as u16 + 2);
-    boxed(
-        f,
-        popup,
-        Paragraph::new(lines),
-        " Help · any key closes ".into(),
-    );
-}
-
-/// `text` in a framed box over `area`, what was under it cleared.
-fn boxed(f: &mut Frame<'_>, area: Rect, text: Paragraph<'_>, title: String) {
-    f.render_widget(Clear, area);
-    let frame = Block::default().borders(Borders::ALL).title(title);
-    f.render_widget(text.block(frame), area);
-}
-
-fn draw_detail(f: &mut Frame<'_>, area: Rect, state: &WatchState, id: &str) {
-    let Some(row) = state.rows.iter().find(|r| r.id() == id) else {
+            Span::raw(escape(text)),
+            Span::raw("▏"),
+        ]);
+        f.render_widget(Paragraph::new(line), area);
         return;
-    };
-    let mut lines = Vec::new();
-    if let serde_json::Value::Object(fields) = row.session.to_value() {
-        for (k, v) in fields {
-            let text = match &v {
-                serde_json::Value::String(s) => s.clone(),
-                // A reference (the credential) by its ID.
-                serde_json::Value::Object(o) if o.contains_key("id") => {
-                    crate::fleet::field(&v, "id").to_string()
-                }
-                other => other.to_string(),
+    }
+    let plain = Style::default();
+    let mut parts = Vec::new();
+    let mut order = Vec::new();
+    if !state.filter.is_empty() {
+        order.push(parts.len());
+        parts.push(LinePart {
+            text: format!(" filter: {}", escape(&state.filter.text)),
+            keep: " filter:".len(),
+            style: Style::default().add_modifier(Modifier::BOLD),
+        });
+    }
+    let (marked, hidden) = state.marks(shown);
+    if marked > 0 {
+        let mut text = format!(" {marked} marked");
+        if hidden > 0 {
+            text.push_str(&format!(" ({hidden} hidden by the filter)"));
+        }
+        parts.push(LinePart::whole(
+            text,
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+    }
+    if let Some((first, last, of)) = place {
+        parts.push(LinePart::whole(
+            format!(" rows {first}–{last} of {of}"),
+            plain,
+        ));
+    }
+    let keys = look.fg(Color::DarkGray);
+    parts.push(LinePart::whole(format!(" {KEYS_HINT}"), keys));
+    // Parts after the first begin with a separator.
+    for p in parts.iter_mut().skip(1) {
+        p.text.insert_str(0, " ·");
+        p.keep += " ·".len();
+    }
+    let width = usize::from(area.width);
+    let total: usize = parts.iter().map(|p| p.text.width()).sum();
+    if total > width {
+        if let Some(last) = parts.last_mut() {
+            let sep = if last.text.starts_with(" ·") {
+                " ·"
+            } else {
+                ""
             };
-            lines.push(Line::from(format!(
-                " {k:<14}{}",
-                crate::escape::escape(&text)
-            )));
+            last.text = format!("{sep} {KEYS_SHORT}");
+            last.keep = last.text.len();
         }
     }
-    if let Some(old) = &row.replaced {
-        lines.push(Line::from(format!(" {:<14}{old}", "replaced")));
+    fit(&mut parts, width, &order);
+    let spans: Vec<Span<'_>> = parts
+        .into_iter()
+        .map(|p| Span::styled(p.text, p.style))
+        .collect();
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The lines under the status line: the last key's message, then the refresh's error, each
+/// wrapped at spaces, [`MAX_NOTES`] at most (the last of them ending ` …` when more was cut).
+fn notes(state: &WatchState, look: Look, width: u16) -> Vec<Line<'static>> {
+    let room = usize::from(width).saturating_sub(2).max(1);
+    let mut lines: Vec<(String, Style)> = Vec::new();
+    if let Some(msg) = &state.message {
+        let style = match state.mode {
+            // A filter that does not read.
+            WatchMode::Filtering(_) => look.fg(Color::Red),
+            _ => Style::default(),
+        };
+        lines.extend(wrap(msg, room).into_iter().map(|l| (l, style)));
     }
-    if let Some(RowCommand::Failed(c, why)) = &row.sent {
-        lines.push(Line::from(format!(
-            " {:<14}{why}",
-            format!("{} failed", c.as_str())
-        )));
+    if let Some(e) = &state.error {
+        lines.extend(wrap(e, room).into_iter().map(|l| (l, look.error())));
     }
-    lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled(
-        " On this screen:",
-        Style::default().add_modifier(Modifier::BOLD),
-    )));
-    if let Some(clock) = &row.seen_clock {
-        lines.push(Line::from(format!("  {clock}: seen")));
+    if lines.len() > MAX_NOTES {
+        lines.truncate(MAX_NOTES);
+        if let Some((last, _)) = lines.last_mut() {
+            *last = cut_words(&format!("{last} …"), room, 0);
+        }
     }
-    lines.extend(row.history.iter().map(|h| Line::from(format!("  {h}"))));
-    // Long values wrap: the popup takes the height they may need.
-    let popup = centered(
-        area,
-        area.width.saturating_sub(4),
-        area.height.saturating_sub(2),
-    );
-    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    boxed(f, popup, text, format!(" {id} · any key closes "));
+    lines
+        .into_iter()
+        .map(|(text, style)| Line::styled(format!(" {text}"), style))
+        .collect()
 }
