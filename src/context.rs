@@ -16,7 +16,7 @@ use crate::output::Printer;
 use crate::parse::BaseUrl;
 use crate::prompt::Prompter;
 use crate::ratelimit::{Limiter, RateSetting};
-use crate::registry::env;
+use crate::registry::{self, env};
 use crate::settings::{SettingFlags, Settings, Source};
 
 /// The default time limit of one request.
@@ -112,7 +112,9 @@ impl Context {
             }
         };
         let hint = unauthorized_hint(&values.api_key.source, &settings.config_path());
-        self.client_of(settings, url, key, Some(hint))
+        let named = settings.named(&registry::API_URL, &values.api_url.source);
+        let base = validate_api_url(url).map_err(|e| given_by(e, &named))?;
+        self.client_of(settings, base, &named, key, Some(hint))
     }
 
     /// A management API client for this URL and key, whatever the settings say (`config
@@ -123,18 +125,20 @@ impl Context {
         key: &str,
         unauthorized_hint: Option<String>,
     ) -> Result<api::Client> {
-        self.client_of(&self.settings, url, key, unauthorized_hint)
+        let base = validate_api_url(url)?;
+        self.client_of(&self.settings, base, "the API URL", key, unauthorized_hint)
     }
 
-    /// A management API client for this URL and key, with the attempts and rate of `settings`.
+    /// A management API client for this URL (`named` so, when an answer shows it is not the
+    /// management API's) and key, with the attempts and rate of `settings`.
     fn client_of(
         &self,
         settings: &Settings,
-        url: &str,
+        base: Url,
+        _named: &str,
         key: &str,
         unauthorized_hint: Option<String>,
     ) -> Result<api::Client> {
-        let base = validate_api_url(url)?;
         let values = settings.values()?;
         let mut opts = self.http_options(
             base,
@@ -162,7 +166,10 @@ impl Context {
     pub fn agent(&self) -> Result<agent::AgentClient> {
         let values = self.settings.values()?;
         self.know_api_key();
-        let base = validate_agent_url(&values.agent_url.value)?;
+        let named = self
+            .settings
+            .named(&registry::AGENT_URL, &values.agent_url.source);
+        let base = validate_agent_url(&values.agent_url.value).map_err(|e| given_by(e, &named))?;
         let hint = format!(
             "Is the agent running? Its API was looked for at {base}; point elsewhere with --agent-url or TUNNELCTL_AGENT_URL."
         );
@@ -206,6 +213,14 @@ impl Context {
     /// A confirmation of what was done, on stderr, unless `--quiet`.
     pub fn note(&self, msg: &str) {
         self.printer.note(msg);
+    }
+}
+
+/// `e`, a URL setting's that does not read, saying where that URL was given (`named`).
+fn given_by(e: Error, named: &str) -> Error {
+    match e {
+        Error::Config(msg) => Error::Config(format!("{msg} ({named})")),
+        other => other,
     }
 }
 

@@ -53,6 +53,7 @@ mod screens;
 mod sessions;
 mod sessions_watch;
 mod sessions_watch_profiles;
+mod setting_types;
 mod settings_and_errors;
 mod signed_webhooks;
 mod tables;
