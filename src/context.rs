@@ -11,7 +11,7 @@ use url::Url;
 use crate::agent;
 use crate::api;
 use crate::error::{Error, Result};
-use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
+use crate::http::{is_loopback_host, Expected, Http, HttpOptions, DEFAULT_MAX_BODY};
 use crate::output::Printer;
 use crate::parse::BaseUrl;
 use crate::prompt::Prompter;
@@ -63,6 +63,7 @@ impl Context {
             deadline: crate::deadline::get(),
             secret_fields: api::SECRET_FIELDS,
             read_only: None,
+            expected: None,
         }
     }
 
@@ -135,7 +136,7 @@ impl Context {
         &self,
         settings: &Settings,
         base: Url,
-        _named: &str,
+        named: &str,
         key: &str,
         unauthorized_hint: Option<String>,
     ) -> Result<api::Client> {
@@ -154,6 +155,12 @@ impl Context {
             RateSetting::Off => None,
         };
         opts.fixed_headers.push(("Service-Version", "2"));
+        opts.expected = Some(Expected {
+            setting: named.to_string(),
+            other_server: api::is_agent_answer,
+            other_is: "answers as a local tunnel agent's API, not as the management API",
+            wanted: "the management API's URL (such as https://api.example.com)",
+        });
         if values.read_only.value {
             opts.read_only = Some(read_only_note(&values.read_only.source));
         }
@@ -178,6 +185,12 @@ impl Context {
         opts.max_attempts = 2;
         // Captured requests carry whole bodies: a list may be hundreds of megabytes.
         opts.max_body = AGENT_MAX_BODY;
+        opts.expected = Some(Expected {
+            setting: named,
+            other_server: agent::is_management_answer,
+            other_is: "answers as the management API, not as a local agent's API",
+            wanted: "the local agent's API URL (by default http://127.0.0.1:4040/api)",
+        });
         Ok(agent::AgentClient::new(Http::new(opts)?))
     }
 

@@ -41,7 +41,8 @@ Exit codes:
        a local file could not be written (a full disk)
   2    usage error: bad flags or arguments, invalid input caught before any request was sent,
        a confirmation refused
-  3    configuration missing or unusable (no API key, no API URL, unreadable config file)
+  3    configuration missing or unusable (no API key, no API URL, unreadable config file, a
+       setting whose value does not read, a URL setting pointed at the wrong kind of server)
   4    not found (the API answered 404)
   5    partial failure: a command over several IDs where some succeeded and some failed
   6    the server could not be reached (connection refused, DNS, timeout, after retries)

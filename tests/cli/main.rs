@@ -63,6 +63,7 @@ mod webhook_secrets;
 mod webhook_tests;
 mod what_to_type;
 mod wide_tables;
+mod wrong_server;
 
 /// The hostile-server suite: every promise of `docs/reliability.md`
 /// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or
