@@ -110,7 +110,7 @@ fn execute(cli: Cli) -> i32 {
     let outcome = runtime.block_on(async {
         tokio::select! {
             r = command => r,
-            e = interrupt::hard_stop() => Err(e.into()),
+            e = interrupt::hard_stop(|line| output::Streams::system().err_line(line)) => Err(e.into()),
             e = deadline::backstop() => Err(e.into()),
         }
     });
@@ -137,7 +137,7 @@ fn report(e: &anyhow::Error) -> i32 {
                 summarized: true, ..
             },
         ) => {}
-        Some(Error::Interrupted) => eprintln!("interrupted"),
+        Some(stop) if stop.is_stop_signal() => eprintln!("{stop}"),
         // Whatever path an error's text took, a secret this run knows never reaches stderr.
         _ => eprintln!(
             "{}",
