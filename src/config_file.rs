@@ -251,12 +251,12 @@ impl ConfigFile {
                 let mut warned = WARNED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 if mode & 0o077 != 0 && !warned.contains(&self.path) {
                     warned.push(self.path.clone());
-                    eprintln!(
+                    crate::output::Streams::system().err_line(&format!(
                         "warning: {} holds a secret (API key or webhook secret) and can be read by others (mode {:o}); run: chmod 600 {}",
                         self.path.display(),
                         mode,
                         self.path.display()
-                    );
+                    ));
                 }
             }
         }

@@ -14,6 +14,11 @@ use clap::{ColorChoice, FromArgMatches};
 
 use crate::output::streams::{ColorMode, TerminalEnv};
 
+/// The width help is laid out for, as clap takes it.
+fn help_width() -> usize {
+    usize::from(crate::output::streams::help_width())
+}
+
 use crate::registry::SETTINGS;
 use crate::settings::{Given, Source};
 
@@ -38,9 +43,16 @@ pub fn parse(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
         }
     }
     let (tree, from_env) = if asks_help(&args) {
-        (super::command(), Vec::new())
+        (super::command().term_width(help_width()), Vec::new())
     } else {
-        variables_read_here(super::lazy::command_for(&args))
+        let tree = super::lazy::command_for(&args);
+        // Off a terminal clap would ask stderr's terminal for its width (or take 100): a
+        // group named alone shows its help at the width a pipe is given.
+        let tree = match std::io::stdout().is_terminal() {
+            true => tree,
+            false => tree.term_width(help_width()),
+        };
+        variables_read_here(tree)
     };
     let mut cmd = tree.color(choice(&args));
     let mut matches = match cmd.try_get_matches_from_mut(args.clone()) {
@@ -84,6 +96,27 @@ fn variables_read_here(mut cmd: clap::Command) -> (clap::Command, Vec<Given>) {
         }
     }
     (cmd, from_env)
+}
+
+/// Prints what [`parse`] ended with: help and the version on stdout, as clap lays them out;
+/// a usage error on stderr, folded at spaces for stderr's terminal as every error is (a long
+/// one broke inside words), in the colour clap would give it.
+pub fn print_error(e: &clap::Error, args: &[OsString]) {
+    use clap::error::ErrorKind;
+    let folded = e.use_stderr()
+        && std::io::stderr().is_terminal()
+        // The short help shown for a missing command is laid out by clap already.
+        && e.kind() != ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
+    if !folded {
+        let _ = e.print();
+        return;
+    }
+    let rendered = e.render();
+    let text = match choice(args) {
+        ColorChoice::Never => rendered.to_string(),
+        ColorChoice::Always | ColorChoice::Auto => rendered.ansi().to_string(),
+    };
+    crate::output::Streams::system().err_line(text.trim_end());
 }
 
 /// The value of each setting that has a flag, as given (its text, not yet read: the
@@ -155,6 +188,7 @@ fn missing_command(args: &[OsString]) -> clap::Error {
     // The error line stands where the program's description would: the whole fits 24 rows.
     // Without the options (-h and -V), which the last line points to: the whole fits 24 rows.
     let mut cmd = super::command()
+        .term_width(help_width())
         .about(None)
         .help_template("{usage-heading} {usage}\n\nCommands:\n{subcommands}{after-help}")
         .color(choice(args));

@@ -63,6 +63,7 @@ mod webhook_secrets;
 mod webhook_tests;
 mod what_to_type;
 mod wide_tables;
+mod widths;
 mod wrong_server;
 
 /// The hostile-server suite: every promise of `docs/reliability.md`
