@@ -112,6 +112,14 @@ impl Context {
                 )));
             }
         };
+        // A key pasted with its line's end (`\r` from a file written on Windows) cannot travel
+        // in a header: say where it came from (the key itself is never shown).
+        if key.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f) {
+            return Err(Error::Config(format!(
+                "the API key ({}) holds a control character (a line end?), which cannot be sent in a header",
+                settings.named(&registry::API_KEY, &values.api_key.source)
+            )));
+        }
         let hint = unauthorized_hint(&values.api_key.source, &settings.config_path());
         let named = settings.named(&registry::API_URL, &values.api_url.source);
         let base = validate_api_url(url).map_err(|e| given_by(e, &named))?;

@@ -287,6 +287,14 @@ fn a_wrong_variable_is_named_as_the_variable() {
         out.code(3).says(variable).says(&format!("'{value}'"));
         assert!(!out.stderr.contains("--"), "{variable}: {}", out.stderr);
     }
+    // A key with its line's end (from a file written on Windows): named, never shown.
+    let out = run(env
+        .cmd()
+        .env(var::API_KEY, format!("{API_KEY}\r"))
+        .args(["ip-policies", "list"]));
+    out.code(3)
+        .says("the API key (the environment variable TUNNELCTL_API_KEY)")
+        .says("control character");
     assert!(env.requests().is_empty());
     assert!(env.mock.agent_requests().is_empty());
 }
