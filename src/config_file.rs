@@ -248,7 +248,9 @@ impl ConfigFile {
             }
             if let Ok(meta) = fs::metadata(&self.path) {
                 let mode = meta.permissions().mode() & 0o777;
-                let mut warned = WARNED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut warned = WARNED
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 if mode & 0o077 != 0 && !warned.contains(&self.path) {
                     warned.push(self.path.clone());
                     crate::output::Streams::system().err_line(&format!(

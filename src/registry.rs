@@ -428,8 +428,9 @@ mod tests {
             // A profile's key says which TOML type it takes.
             let cell = format!("| {} |", s.kind.toml_types());
             assert!(
-                rows.iter().any(|row| names.iter().all(|n| row.contains(n.as_str()))
-                    && (!s.in_profile || row.contains(&cell))),
+                rows.iter()
+                    .any(|row| names.iter().all(|n| row.contains(n.as_str()))
+                        && (!s.in_profile || row.contains(&cell))),
                 "docs/configuration.md has no table row naming {} together{}",
                 names.join(", "),
                 if s.in_profile {

@@ -22,7 +22,8 @@ pub fn is_management_answer(_status: u16, body: &[u8]) -> bool {
         .get("details")
         .and_then(|d| d.get("operation_id"))
         .and_then(Value::as_str);
-    code.is_some_and(|c| c.starts_with("ERR_NGROK_")) || operation.is_some_and(|o| o.starts_with("op_"))
+    code.is_some_and(|c| c.starts_with("ERR_NGROK_"))
+        || operation.is_some_and(|o| o.starts_with("op_"))
 }
 
 /// A client of the local agent API.

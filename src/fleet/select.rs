@@ -331,7 +331,11 @@ mod tests {
         let e = |s: &str| s.parse::<VersionMatch>().unwrap_err();
         assert_eq!(e("v3.19"), "drop the 'v': 3.19");
         assert_eq!(e(">=V3.19,<v3.20"), "drop the 'v': >=3.19,<3.20");
-        assert!(e("~3.19").ends_with("--help has them all"), "{}", e("~3.19"));
+        assert!(
+            e("~3.19").ends_with("--help has them all"),
+            "{}",
+            e("~3.19")
+        );
     }
 
     #[test]

@@ -631,9 +631,8 @@ impl Http {
     fn plain_http(&self, url: &Url, target: &str) -> Error {
         let mut plain = url.clone();
         let switched = plain.set_scheme("http").is_ok();
-        let what = format!(
-            "could not connect to {target}: the server speaks plain HTTP, not HTTPS"
-        );
+        let what =
+            format!("could not connect to {target}: the server speaks plain HTTP, not HTTPS");
         let fix = if !switched {
             "check the URL's port".to_string()
         } else if self.opts.bearer.is_some() && !is_loopback_host(url) {

@@ -209,7 +209,6 @@ impl Printer {
         }
     }
 
-
     /// `line` folded for stdout's terminal ([`super::fold`]); as it is off a terminal.
     pub fn folded_for_stdout(&self, line: &str) -> String {
         if self.tty {

@@ -44,7 +44,9 @@ fn a_boolean_read_only_in_the_profile_refuses_every_write() {
         .says("read-only is on (read_only from profile default)")
         .says("nothing was sent");
     let out = env.run(&["sessions", "restart", &id]);
-    out.code(2).says("read-only is on").says("'sessions restart'");
+    out.code(2)
+        .says("read-only is on")
+        .says("'sessions restart'");
     assert!(env.requests().is_empty(), "{:?}", env.requests());
     assert_eq!(
         shown(&env, "read_only"),
@@ -83,7 +85,11 @@ fn each_key_takes_its_natural_type_or_a_string() {
     let history = history.to_str().unwrap();
     let natural = [
         ("api_url", format!("{url:?}"), url.clone()),
-        ("agent_url", "\"http://127.0.0.1:1/api\"".into(), "http://127.0.0.1:1/api".into()),
+        (
+            "agent_url",
+            "\"http://127.0.0.1:1/api\"".into(),
+            "http://127.0.0.1:1/api".into(),
+        ),
         ("max_attempts", "4".into(), "4".into()),
         ("rate", "\"off\"".into(), "off".into()),
         ("read_only", "true".into(), "true".into()),
@@ -149,7 +155,14 @@ fn a_value_that_does_not_read_stops_the_command_naming_file_profile_and_key() {
         env.write_config(&profile);
         for args in [
             &["--profile", "prod", "ip-policies", "list"][..],
-            &["--profile", "prod", "ip-policies", "create", "--description", "x"],
+            &[
+                "--profile",
+                "prod",
+                "ip-policies",
+                "create",
+                "--description",
+                "x",
+            ],
             &["--profile", "prod", "local", "tunnels", "list"],
         ] {
             let out = run(env.bare().args(args));
@@ -173,7 +186,9 @@ fn a_value_that_does_not_read_stops_the_command_naming_file_profile_and_key() {
         ("1".into(), "profile default".into())
     );
     env.run(&["config", "set", "read_only", "true"]).ok();
-    env.run(&["sessions", "restart", "ts_x"]).code(2).says("read-only is on");
+    env.run(&["sessions", "restart", "ts_x"])
+        .code(2)
+        .says("read-only is on");
 }
 
 /// `config set` writes a switch and a count in their TOML types (what the guide shows), and
@@ -188,8 +203,12 @@ fn config_set_writes_the_natural_type_and_config_get_reads_it() {
     assert!(text.contains("read_only = true\n"), "{text}");
     assert!(text.contains("max_attempts = 5\n"), "{text}");
     assert!(text.contains("rate = \"60/60\"\n"), "{text}");
-    env.run(&["config", "get", "read_only"]).ok().prints("true\n");
-    env.run(&["config", "get", "max_attempts"]).ok().prints("5\n");
+    env.run(&["config", "get", "read_only"])
+        .ok()
+        .prints("true\n");
+    env.run(&["config", "get", "max_attempts"])
+        .ok()
+        .prints("5\n");
 }
 
 /// The config file's warning that others can read it is said once per run (it was said twice
@@ -240,7 +259,9 @@ fn an_empty_variable_is_unset_for_every_setting() {
         .args(["ip-policies", "list"]));
     out.ok();
     for setting in tunnelctl::registry::SETTINGS {
-        let Some(variable) = setting.env else { continue };
+        let Some(variable) = setting.env else {
+            continue;
+        };
         let out = run(env
             .cmd()
             .env(variable, "")
@@ -257,10 +278,7 @@ fn an_empty_variable_is_unset_for_every_setting() {
     }
     // The other settings' commands run on, the empty ones unset.
     for variable in [var::CONFIG, var::PROFILE, var::HISTORY_FILE, var::AGENT_URL] {
-        let out = run(env
-            .cmd()
-            .env(variable, "")
-            .args(["ip-policies", "list"]));
+        let out = run(env.cmd().env(variable, "").args(["ip-policies", "list"]));
         out.ok();
     }
     let out = run(env

@@ -28,7 +28,11 @@ fn help_in_a_pipe_wraps_at_80_columns_or_columns() {
         let out = run(env.bare().env_remove("COLUMNS").args(args));
         out.ok();
         assert!(widest(&out.stdout) <= 80, "{args:?}:\n{}", out.stdout);
-        assert!(widest(&out.stdout) > 70, "{args:?} fills its lines:\n{}", out.stdout);
+        assert!(
+            widest(&out.stdout) > 70,
+            "{args:?} fills its lines:\n{}",
+            out.stdout
+        );
         let out = run(env.bare().env("COLUMNS", "60").args(args));
         out.ok();
         assert!(widest(&out.stdout) <= 60, "{args:?}:\n{}", out.stdout);
@@ -62,7 +66,9 @@ fn on_terminal(env: &Env, line: &str, cols: u16) -> Pty {
     let mut base = env.std_cmd();
     base.env_remove("COLUMNS");
     let mut sh = std::process::Command::new("sh");
-    sh.args(["-c", line]).arg(&program).current_dir(env.dir.path());
+    sh.args(["-c", line])
+        .arg(&program)
+        .current_dir(env.dir.path());
     for (k, v) in base.get_envs() {
         match v {
             Some(v) => sh.env(k, v),

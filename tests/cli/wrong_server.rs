@@ -32,7 +32,9 @@ fn https_to_a_plain_http_port_says_to_use_http() {
     assert!(!out.stderr.contains("InvalidContentType"), "{}", out.stderr);
     // The agent URL, from its flag: the flag is named.
     let agent = env.mock.agent_url().replacen("http://", "https://", 1);
-    let out = run(env.bare().args(["--agent-url", &agent, "local", "tunnels", "list"]));
+    let out = run(env
+        .bare()
+        .args(["--agent-url", &agent, "local", "tunnels", "list"]));
     out.code(3)
         .says("the server speaks plain HTTP, not HTTPS")
         .says(&format!("use {}", origin(&env.mock.agent_url())))
@@ -71,7 +73,10 @@ fn the_api_url_pointed_at_the_agent_says_so() {
     out.code(3)
         .says("The config key 'api_url' of profile 'default'")
         .says(env.config_path().to_str().unwrap());
-    assert!(env.requests().is_empty(), "the management API was not asked");
+    assert!(
+        env.requests().is_empty(),
+        "the management API was not asked"
+    );
 }
 
 /// The agent URL pointed at the management API used to be told about a Bearer key the agent

@@ -254,7 +254,15 @@ fn sigterm_ends_a_bulk_restart_whose_requests_never_end() {
     env.mock.freeze_clock(true);
     let mut child = env
         .std_cmd()
-        .args(["sessions", "restart", "--all", "--parallel", "4", "--timeout", "600"])
+        .args([
+            "sessions",
+            "restart",
+            "--all",
+            "--parallel",
+            "4",
+            "--timeout",
+            "600",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
