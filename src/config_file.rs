@@ -155,7 +155,7 @@ impl ConfigFile {
     }
 
     /// Sets `key` in `profile`, creating the profile if needed: in the type of its setting
-    /// ([`crate::registry::Kind::stored`]: `read_only = true`, `max_attempts = 5`), a string
+    /// ([`crate::registry::ValueType::stored`]: `read_only = true`, `max_attempts = 5`), a string
     /// for a key no setting has.
     pub fn set(&mut self, profile: &str, key: &str, value: &str) -> Result<()> {
         let value = match crate::registry::profile_key(key).map(|s| s.kind.stored(value)) {

@@ -66,7 +66,7 @@ pub type ValueCheck = fn(&str) -> Result<(), String>;
 /// setting's type is known: the config file, `config set`, the docs' table and the flags all
 /// read it here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum ValueType {
     /// Text: a URL, a path, a secret, a rate (`api_url = "https://…"`). A TOML string.
     Text,
     /// Yes or no: its flag takes no value (typed, it means `true`); its variable and its key
@@ -92,29 +92,29 @@ pub enum TomlValue {
     Other(&'static str),
 }
 
-impl Kind {
+impl ValueType {
     /// The TOML types a profile may give it in, as the docs' table names them.
     pub const fn toml_types(self) -> &'static str {
         match self {
-            Kind::Text => "string",
-            Kind::Switch => "boolean (or string)",
-            Kind::Count => "integer (or string)",
-            Kind::Quantity => "string or integer",
+            ValueType::Text => "string",
+            ValueType::Switch => "boolean (or string)",
+            ValueType::Count => "integer (or string)",
+            ValueType::Quantity => "string or integer",
         }
     }
 
     /// The text its parser reads from `value`, or what is wrong with the value's type.
     pub fn text_of(self, value: &TomlValue) -> Result<String, String> {
         let wanted = match self {
-            Kind::Text => "a string",
-            Kind::Switch => "a boolean, true or false",
-            Kind::Count => "a whole number",
-            Kind::Quantity => "a string such as \"500MiB\" or \"7d\", or a whole number",
+            ValueType::Text => "a string",
+            ValueType::Switch => "a boolean, true or false",
+            ValueType::Count => "a whole number",
+            ValueType::Quantity => "a string such as \"500MiB\" or \"7d\", or a whole number",
         };
         match (self, value) {
             (_, TomlValue::String(s)) => Ok(s.clone()),
-            (Kind::Switch, TomlValue::Boolean(b)) => Ok(b.to_string()),
-            (Kind::Count | Kind::Quantity, TomlValue::Integer(n)) => Ok(n.to_string()),
+            (ValueType::Switch, TomlValue::Boolean(b)) => Ok(b.to_string()),
+            (ValueType::Count | ValueType::Quantity, TomlValue::Integer(n)) => Ok(n.to_string()),
             (_, TomlValue::Boolean(_)) => Err(format!("is a boolean; give {wanted}")),
             (_, TomlValue::Integer(_)) => Err(format!("is an integer; give {wanted}")),
             (_, TomlValue::Other(t)) => Err(format!("is {t}; give {wanted}")),
@@ -125,11 +125,11 @@ impl Kind {
     /// a count as an integer, their natural types; anything else as the string given.
     pub fn stored(self, text: &str) -> TomlValue {
         let typed = match self {
-            Kind::Switch => crate::parse::parse_switch(text)
+            ValueType::Switch => crate::parse::parse_switch(text)
                 .ok()
                 .map(TomlValue::Boolean),
-            Kind::Count => text.trim().parse().ok().map(TomlValue::Integer),
-            Kind::Text | Kind::Quantity => None,
+            ValueType::Count => text.trim().parse().ok().map(TomlValue::Integer),
+            ValueType::Text | ValueType::Quantity => None,
         };
         typed.unwrap_or_else(|| TomlValue::String(text.to_string()))
     }
@@ -138,7 +138,7 @@ impl Kind {
     /// is no URL, as an empty variable is none); for a switch never: `read_only = ""` does
     /// not say off, and a safety setting never fails open.
     pub const fn empty_is_unset(self) -> bool {
-        !matches!(self, Kind::Switch)
+        !matches!(self, ValueType::Switch)
     }
 }
 
@@ -165,7 +165,7 @@ pub struct Setting {
     /// own, in `config set`).
     pub check: Option<ValueCheck>,
     /// Its value's type.
-    pub kind: Kind,
+    pub kind: ValueType,
 }
 
 impl Setting {
@@ -188,10 +188,10 @@ impl Setting {
             secret: false,
             about,
             check: None,
-            kind: Kind::Text,
+            kind: ValueType::Text,
         }
     }
-    const fn kind(self, kind: Kind) -> Setting {
+    const fn kind(self, kind: ValueType) -> Setting {
         Setting { kind, ..self }
     }
     const fn check(self, check: ValueCheck) -> Setting {
@@ -264,7 +264,7 @@ pub const MAX_ATTEMPTS: Setting = Setting::new(
 )
 .flag("--max-attempts")
 .default(Default::Value("3"))
-.kind(Kind::Count)
+.kind(ValueType::Count)
 .check(|t| crate::parse::parse_attempts(t).map(drop));
 /// The pacing of management requests.
 pub const RATE: Setting = Setting::new("rate", "pace of management requests, N/SECONDS or off")
@@ -280,7 +280,7 @@ pub const READ_ONLY: Setting = Setting::new(
 .flag("--read-only")
 .env(env::READ_ONLY)
 .default(Default::Value("false"))
-.kind(Kind::Switch)
+.kind(ValueType::Switch)
 .check(|t| crate::parse::parse_switch(t).map(drop));
 /// The capture history's file.
 pub const HISTORY_FILE: Setting = Setting::new("history_file", "the capture history's SQLite file")
@@ -295,7 +295,7 @@ pub const HISTORY_MAX_SIZE: Setting = Setting::new(
     "largest size of the capture history, e.g. 500MiB",
 )
 .default(Default::Value("1GiB"))
-.kind(Kind::Quantity)
+.kind(ValueType::Quantity)
 .check(|t| crate::parse::parse_history_size(t).map(drop));
 /// How old a capture the history keeps may grow.
 pub const HISTORY_MAX_AGE: Setting = Setting::new(
@@ -303,7 +303,7 @@ pub const HISTORY_MAX_AGE: Setting = Setting::new(
     "oldest capture the history keeps, e.g. 7d",
 )
 .default(Default::Value("30d"))
-.kind(Kind::Quantity)
+.kind(ValueType::Quantity)
 .check(|t| crate::parse::parse_lookback(t).map(drop));
 /// GitHub's webhook secret.
 pub const WEBHOOK_SECRET_GITHUB: Setting = Setting::new(

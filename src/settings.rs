@@ -255,7 +255,7 @@ impl Settings {
     }
 
     /// A setting's value as given (flag, environment, profile), before any default or parse.
-    /// A value of the profile is read in its setting's type ([`registry::Kind`]): one of
+    /// A value of the profile is read in its setting's type ([`registry::ValueType`]): one of
     /// another type stops here (exit 3, naming the file, the profile and the key).
     fn layered(&self, setting: &Setting) -> Result<Resolved<Option<OsString>>> {
         self.layered_as(setting, true)

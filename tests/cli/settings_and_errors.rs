@@ -402,7 +402,7 @@ fn config_show_says_whether_a_setting_came_from_its_flag_or_its_variable() {
     for s in settings.filter(|s| s.flag.is_some() && s.env.is_some()) {
         let (flag, var) = (s.flag.unwrap(), s.env.unwrap());
         // A switch's flag takes no value: typed, it is `true`; its variable says `false`.
-        let switch = s.kind == tunnelctl::registry::Kind::Switch;
+        let switch = s.kind == tunnelctl::registry::ValueType::Switch;
         let (from_env, from_flag) = match switch {
             true => ("false", "true"),
             false => ("https://from-env.example", "https://from-flag.example"),
