@@ -14,16 +14,16 @@ use clap::{ColorChoice, FromArgMatches};
 
 use crate::output::streams::{ColorMode, TerminalEnv};
 
-/// The width help is laid out for, as clap takes it.
-fn help_width() -> usize {
-    usize::from(crate::output::streams::help_width())
-}
-
 use crate::registry::SETTINGS;
 use crate::settings::{Given, Source};
 
 use super::lazy::has_flag;
 use super::Cli;
+
+/// The width help is laid out for, as clap takes it.
+fn help_width() -> usize {
+    usize::from(crate::output::streams::help_width())
+}
 
 /// Parses `args` (the program name first) into the command line.
 ///
