@@ -19,7 +19,7 @@ mod scope;
 mod short_help;
 mod usage;
 
-pub use argv::parse;
+pub use argv::{parse, print_error};
 
 use crate::commands;
 use crate::output::{Format, OutputFlags, Printer};

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use toml_edit::{DocumentMut, Item, Table};
 
 use crate::error::{Error, Result};
+use crate::registry::TomlValue;
 
 /// How long a writer waits for another one to finish before giving up. A write takes
 /// milliseconds; only a stuck process holds the lock this long.
@@ -83,11 +84,54 @@ impl ConfigFile {
 
     /// The value of `key` in `profile`, if set to a string.
     pub fn get(&self, profile: &str, key: &str) -> Option<&str> {
+        self.item(profile, key).and_then(Item::as_str)
+    }
+
+    /// The value of `key` in `profile` as people read it: a string's text, anything else as
+    /// the file writes it (`true`, `5`, `[1, 2]`).
+    pub fn written(&self, profile: &str, key: &str) -> Option<String> {
+        let item = self.item(profile, key)?;
+        Some(match item.as_str() {
+            Some(text) => text.to_string(),
+            None => match item {
+                Item::Value(v) => v.clone().decorated("", "").to_string(),
+                other => other.to_string().trim().to_string(),
+            },
+        })
+    }
+
+    /// The value of `key` in `profile`, with its TOML type; an error (exit 3, naming the
+    /// file) when `profile` is in the file but is not a table, which no value could be read
+    /// from.
+    pub fn value(&self, profile: &str, key: &str) -> Result<Option<TomlValue>> {
+        if self.doc.get(profile).is_some_and(|p| !p.is_table_like()) {
+            let profile = crate::escape::escape(profile);
+            return Err(Error::Config(format!(
+                "the config file {}: profile '{profile}' is not a table of settings; write it as [{profile}] with its keys below",
+                self.path.display(),
+            )));
+        }
+        Ok(self.item(profile, key).map(|item| match item {
+            Item::Value(toml_edit::Value::String(s)) => TomlValue::String(s.value().clone()),
+            Item::Value(toml_edit::Value::Boolean(b)) => TomlValue::Boolean(*b.value()),
+            Item::Value(toml_edit::Value::Integer(n)) => TomlValue::Integer(*n.value()),
+            Item::Value(toml_edit::Value::Float(_)) => TomlValue::Other("a float"),
+            Item::Value(toml_edit::Value::Datetime(_)) => TomlValue::Other("a date"),
+            Item::Value(toml_edit::Value::Array(_)) | Item::ArrayOfTables(_) => {
+                TomlValue::Other("an array")
+            }
+            Item::Value(toml_edit::Value::InlineTable(_)) | Item::Table(_) | Item::None => {
+                TomlValue::Other("a table")
+            }
+        }))
+    }
+
+    /// The item `key` of `profile`, whatever its type.
+    fn item(&self, profile: &str, key: &str) -> Option<&Item> {
         self.doc
             .get(profile)
             .and_then(Item::as_table_like)
             .and_then(|t| t.get(key))
-            .and_then(Item::as_str)
     }
 
     /// Every key of `profile` that holds a string, in file order.
@@ -110,8 +154,15 @@ impl ConfigFile {
             .collect()
     }
 
-    /// Sets `key` in `profile`, creating the profile if needed.
+    /// Sets `key` in `profile`, creating the profile if needed: in the type of its setting
+    /// ([`crate::registry::ValueType::stored`]: `read_only = true`, `max_attempts = 5`), a string
+    /// for a key no setting has.
     pub fn set(&mut self, profile: &str, key: &str, value: &str) -> Result<()> {
+        let value = match crate::registry::profile_key(key).map(|s| s.kind.stored(value)) {
+            Some(TomlValue::Boolean(b)) => toml_edit::value(b),
+            Some(TomlValue::Integer(n)) => toml_edit::value(n),
+            _ => toml_edit::value(value),
+        };
         let entry = self.doc.entry(profile).or_insert(Item::Table(Table::new()));
         let Some(table) = entry.as_table_like_mut() else {
             return Err(Error::Config(format!(
@@ -119,7 +170,7 @@ impl ConfigFile {
                 self.path.display()
             )));
         };
-        table.insert(key, toml_edit::value(value));
+        table.insert(key, value);
         Ok(())
     }
 
@@ -179,11 +230,14 @@ impl ConfigFile {
         }
     }
 
-    /// Warns (as ssh does) when a file that holds a key can be read by group or others.
+    /// Warns (as ssh does) when a file that holds a key can be read by group or others; once
+    /// a run, however many times the file is read (`config show` reads it as text and as
+    /// settings; `sessions watch` once per profile).
     fn warn_if_exposed(&self) {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
+            static WARNED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
             let holds_key = self.profiles().iter().any(|p| {
                 self.entries(p)
                     .iter()
@@ -194,13 +248,17 @@ impl ConfigFile {
             }
             if let Ok(meta) = fs::metadata(&self.path) {
                 let mode = meta.permissions().mode() & 0o777;
-                if mode & 0o077 != 0 {
-                    eprintln!(
+                let mut warned = WARNED
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if mode & 0o077 != 0 && !warned.contains(&self.path) {
+                    warned.push(self.path.clone());
+                    crate::output::Streams::system().err_line(&format!(
                         "warning: {} holds a secret (API key or webhook secret) and can be read by others (mode {:o}); run: chmod 600 {}",
                         self.path.display(),
                         mode,
                         self.path.display()
-                    );
+                    ));
                 }
             }
         }

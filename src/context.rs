@@ -11,12 +11,12 @@ use url::Url;
 use crate::agent;
 use crate::api;
 use crate::error::{Error, Result};
-use crate::http::{is_loopback_host, Http, HttpOptions, DEFAULT_MAX_BODY};
+use crate::http::{is_loopback_host, Expected, Http, HttpOptions, DEFAULT_MAX_BODY};
 use crate::output::Printer;
 use crate::parse::BaseUrl;
 use crate::prompt::Prompter;
 use crate::ratelimit::{Limiter, RateSetting};
-use crate::registry::env;
+use crate::registry::{self, env};
 use crate::settings::{SettingFlags, Settings, Source};
 
 /// The default time limit of one request.
@@ -63,6 +63,7 @@ impl Context {
             deadline: crate::deadline::get(),
             secret_fields: api::SECRET_FIELDS,
             read_only: None,
+            expected: None,
         }
     }
 
@@ -111,8 +112,18 @@ impl Context {
                 )));
             }
         };
+        // A key pasted with its line's end (`\r` from a file written on Windows) cannot travel
+        // in a header: say where it came from (the key itself is never shown).
+        if key.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f) {
+            return Err(Error::Config(format!(
+                "the API key ({}) holds a control character (a line end?), which cannot be sent in a header",
+                settings.named(&registry::API_KEY, &values.api_key.source)
+            )));
+        }
         let hint = unauthorized_hint(&values.api_key.source, &settings.config_path());
-        self.client_of(settings, url, key, Some(hint))
+        let named = settings.named(&registry::API_URL, &values.api_url.source);
+        let base = validate_api_url(url).map_err(|e| given_by(e, &named))?;
+        self.client_of(settings, base, &named, key, Some(hint))
     }
 
     /// A management API client for this URL and key, whatever the settings say (`config
@@ -123,18 +134,20 @@ impl Context {
         key: &str,
         unauthorized_hint: Option<String>,
     ) -> Result<api::Client> {
-        self.client_of(&self.settings, url, key, unauthorized_hint)
+        let base = validate_api_url(url)?;
+        self.client_of(&self.settings, base, "the API URL", key, unauthorized_hint)
     }
 
-    /// A management API client for this URL and key, with the attempts and rate of `settings`.
+    /// A management API client for this URL (`named` so, when an answer shows it is not the
+    /// management API's) and key, with the attempts and rate of `settings`.
     fn client_of(
         &self,
         settings: &Settings,
-        url: &str,
+        base: Url,
+        named: &str,
         key: &str,
         unauthorized_hint: Option<String>,
     ) -> Result<api::Client> {
-        let base = validate_api_url(url)?;
         let values = settings.values()?;
         let mut opts = self.http_options(
             base,
@@ -150,6 +163,12 @@ impl Context {
             RateSetting::Off => None,
         };
         opts.fixed_headers.push(("Service-Version", "2"));
+        opts.expected = Some(Expected {
+            setting: named.to_string(),
+            other_server: api::is_agent_answer,
+            other_is: "answers as a local tunnel agent's API, not as the management API",
+            wanted: "the management API's URL (such as https://api.example.com)",
+        });
         if values.read_only.value {
             opts.read_only = Some(read_only_note(&values.read_only.source));
         }
@@ -162,7 +181,10 @@ impl Context {
     pub fn agent(&self) -> Result<agent::AgentClient> {
         let values = self.settings.values()?;
         self.know_api_key();
-        let base = validate_agent_url(&values.agent_url.value)?;
+        let named = self
+            .settings
+            .named(&registry::AGENT_URL, &values.agent_url.source);
+        let base = validate_agent_url(&values.agent_url.value).map_err(|e| given_by(e, &named))?;
         let hint = format!(
             "Is the agent running? Its API was looked for at {base}; point elsewhere with --agent-url or TUNNELCTL_AGENT_URL."
         );
@@ -171,6 +193,12 @@ impl Context {
         opts.max_attempts = 2;
         // Captured requests carry whole bodies: a list may be hundreds of megabytes.
         opts.max_body = AGENT_MAX_BODY;
+        opts.expected = Some(Expected {
+            setting: named,
+            other_server: agent::is_management_answer,
+            other_is: "answers as the management API, not as a local agent's API",
+            wanted: "the local agent's API URL (by default http://127.0.0.1:4040/api)",
+        });
         Ok(agent::AgentClient::new(Http::new(opts)?))
     }
 
@@ -206,6 +234,14 @@ impl Context {
     /// A confirmation of what was done, on stderr, unless `--quiet`.
     pub fn note(&self, msg: &str) {
         self.printer.note(msg);
+    }
+}
+
+/// `e`, a URL setting's that does not read, saying where that URL was given (`named`).
+fn given_by(e: Error, named: &str) -> Error {
+    match e {
+        Error::Config(msg) => Error::Config(format!("{msg} ({named})")),
+        other => other,
     }
 }
 

@@ -41,7 +41,8 @@ Exit codes:
        a local file could not be written (a full disk)
   2    usage error: bad flags or arguments, invalid input caught before any request was sent,
        a confirmation refused
-  3    configuration missing or unusable (no API key, no API URL, unreadable config file)
+  3    configuration missing or unusable (no API key, no API URL, unreadable config file, a
+       setting whose value does not read, a URL setting pointed at the wrong kind of server)
   4    not found (the API answered 404)
   5    partial failure: a command over several IDs where some succeeded and some failed
   6    the server could not be reached (connection refused, DNS, timeout, after retries)
@@ -53,8 +54,9 @@ Exit codes:
   130  interrupted (Ctrl-C, SIGINT)
   143  terminated (SIGTERM, as CI systems and supervisors cancel a job)
 
-A bulk operation stopped by either signal finishes the requests under way, reports what was
-done and what was not, then exits 130 or 143; a second signal stops it at once.
+A bulk operation stopped by either signal finishes the requests under way (for up to 0.8 s:
+a signal ends every command within a second), reports what was done and what was not, then
+exits 130 or 143; a second signal stops it at once.
 ";
 
 /// What the server said when it answered with an error status.
@@ -169,7 +171,7 @@ pub enum Error {
     #[error("{0}")]
     CheckFailed(String),
     /// Interrupted by Ctrl-C (SIGINT).
-    #[error("interrupted")]
+    #[error("interrupted (Ctrl-C)")]
     Interrupted,
     /// Terminated by SIGTERM.
     #[error("terminated (SIGTERM)")]
@@ -217,6 +219,12 @@ impl Error {
             Error::Unknown(msg) => Error::Unknown(format!("{msg}\nCheck with: {command}")),
             other => other,
         }
+    }
+
+    /// Is this a stop signal's ending? It is said as it is (`interrupted (Ctrl-C)`,
+    /// `terminated (SIGTERM)`), both alike: a run stopped on purpose, not an error.
+    pub fn is_stop_signal(&self) -> bool {
+        matches!(self, Error::Interrupted | Error::Terminated)
     }
 
     /// Shorthand for a usage error.

@@ -4,10 +4,12 @@
 //! Both are handled alike. A plain command stops at once. A bulk operation asks for a graceful
 //! stop instead: the first signal stops it from starting new requests, the ones in flight
 //! finish, and it reports what was done and what was not; a second signal (either kind) stops
-//! at once. The exit code says which signal ended the run, as a shell would: 130 for SIGINT,
-//! 143 for SIGTERM.
+//! at once, and so does the end of [`GRACE`]: a signal ends every command within a second,
+//! whatever the network does. The exit code says which signal ended the run, as a shell
+//! would: 130 for SIGINT, 143 for SIGTERM.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use tokio::sync::Notify;
 
@@ -43,7 +45,7 @@ impl Drop for GracefulGuard {
 
 /// What the first stop signal in graceful mode says, by default (a bulk operation's).
 const BULK_NOTE: &str =
-    "no new requests are started; the ones under way finish. Ctrl-C or SIGTERM again to stop at once.";
+    "no new requests are started; the ones under way may finish (for up to 0.8 s). Ctrl-C or SIGTERM again to stop at once.";
 
 /// What the first stop signal in graceful mode says.
 static NOTE: std::sync::Mutex<&'static str> = std::sync::Mutex::new(BULK_NOTE);
@@ -157,24 +159,44 @@ pub fn error_since(before: Seen) -> Option<Error> {
     }
 }
 
+/// How long a graceful stop waits for what is under way before it stops at once: a signal
+/// ends every command within a second, whatever the network does (a request whose server
+/// never answers would otherwise hold the run until its timeout, minutes later).
+pub const GRACE: Duration = Duration::from_millis(800);
+
 /// Resolves, with the error to end on, when the program should stop at once: a stop signal
-/// outside graceful mode, or a second one inside it. A first signal in graceful mode is only
-/// recorded.
-pub async fn hard_stop() -> Error {
+/// outside graceful mode, a second one inside it, or [`GRACE`] after the first one. A first
+/// signal in graceful mode is only recorded. What it has to say goes to `say`, a line at a
+/// time (stderr, folded for its terminal).
+pub async fn hard_stop(say: impl Fn(&str)) -> Error {
     let Some(mut signals) = Signals::new() else {
         // No signal handling on this platform: never resolve.
         return std::future::pending().await;
     };
+    let mut grace: Option<tokio::time::Instant> = None;
     loop {
-        let signal = signals.next().await;
+        let signal = tokio::select! {
+            signal = signals.next() => signal,
+            () = tokio::time::sleep_until(grace.unwrap_or_else(tokio::time::Instant::now)),
+                if grace.is_some() =>
+            {
+                // A command that says what a stop does promised to finish what was under way.
+                if !NOTE.lock().map_or(BULK_NOTE, |n| *n).is_empty() {
+                    say("Stopped at once: what was under way did not end within a second of the signal, so its outcome is unknown.");
+                }
+                return stop_error();
+            }
+        };
         LAST.store(signal, Ordering::SeqCst);
         if GRACEFUL.load(Ordering::SeqCst) > 0 && !REQUESTED.swap(true, Ordering::SeqCst) {
             STOP_ASKED.notify_waiters();
             let note = NOTE.lock().map_or(BULK_NOTE, |n| *n);
             // An empty note: the command says it stops itself (below its spinner's line).
             if !note.is_empty() {
-                eprintln!("\nStopping ({}): {note}", name(signal));
+                say("");
+                say(&format!("Stopping ({}): {note}", name(signal)));
             }
+            grace = Some(tokio::time::Instant::now() + GRACE);
             continue;
         }
         return error_for(signal);

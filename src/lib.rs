@@ -83,9 +83,9 @@ fn parse(args: Vec<OsString>) -> Result<Cli, i32> {
             }
         }
     }
-    cli::parse(args).map_err(|e| {
+    cli::parse(args.clone()).map_err(|e| {
         // Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
-        let _ = e.print();
+        cli::print_error(&e, &args);
         if e.use_stderr() {
             exit::USAGE
         } else {
@@ -110,7 +110,7 @@ fn execute(cli: Cli) -> i32 {
     let outcome = runtime.block_on(async {
         tokio::select! {
             r = command => r,
-            e = interrupt::hard_stop() => Err(e.into()),
+            e = interrupt::hard_stop(|line| output::Streams::system().err_line(line)) => Err(e.into()),
             e = deadline::backstop() => Err(e.into()),
         }
     });
@@ -137,31 +137,16 @@ fn report(e: &anyhow::Error) -> i32 {
                 summarized: true, ..
             },
         ) => {}
-        Some(Error::Interrupted) => eprintln!("interrupted"),
-        // Whatever path an error's text took, a secret this run knows never reaches stderr.
-        _ => eprintln!(
-            "{}",
-            for_stderr(&format!(
-                "error: {}",
-                secrets::redact_known(&format!("{e:#}"))
-            ))
-        ),
+        Some(stop) if stop.is_stop_signal() => eprintln!("{stop}"),
+        // Whatever path an error's text took, a secret this run knows never reaches stderr;
+        // folded at spaces for stderr's terminal, each line on its own (a terminal broke a
+        // long error inside a word).
+        _ => output::Streams::system().err_line(&format!(
+            "error: {}",
+            secrets::redact_known(&format!("{e:#}"))
+        )),
     }
     error::exit_code_of(e)
-}
-
-/// `text` folded at spaces for stderr's terminal, each line on its own (a terminal broke a
-/// long error inside a word); as it is elsewhere.
-fn for_stderr(text: &str) -> String {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return text.to_string();
-    }
-    let columns = usize::from(output::Streams::system().width());
-    text.lines()
-        .map(|l| output::fold(l, columns))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 async fn dispatch(cli: Cli) -> CommandResult {

@@ -61,6 +61,87 @@ pub enum Default {
 /// settings read it with (`src/parse.rs`), its value dropped.
 pub type ValueCheck = fn(&str) -> Result<(), String>;
 
+/// What type a setting's value has: how a profile holds it in TOML (its natural type, or the
+/// same as a string), how its flag takes it, and how `config set` writes it. The one place a
+/// setting's type is known: the config file, `config set`, the docs' table and the flags all
+/// read it here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueType {
+    /// Text: a URL, a path, a secret, a rate (`api_url = "https://…"`). A TOML string.
+    Text,
+    /// Yes or no: its flag takes no value (typed, it means `true`); its variable and its key
+    /// hold `true` or `false` (`read_only = true`). A TOML boolean, or the same as a string.
+    Switch,
+    /// A whole number (`max_attempts = 5`). A TOML integer, or the same as a string.
+    Count,
+    /// A quantity with its unit (`history_max_size = "500MiB"`, `history_max_age = "7d"`), or
+    /// a bare number in the smallest unit (bytes, seconds). A TOML string, or an integer.
+    Quantity,
+}
+
+/// A value as a TOML document holds it: its type, and its text for the setting's parser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TomlValue {
+    /// A string: its text.
+    String(String),
+    /// A boolean.
+    Boolean(bool),
+    /// An integer.
+    Integer(i64),
+    /// Any other type (a float, a date, an array, a table): its name, e.g. `a float`.
+    Other(&'static str),
+}
+
+impl ValueType {
+    /// The TOML types a profile may give it in, as the docs' table names them.
+    pub const fn toml_types(self) -> &'static str {
+        match self {
+            ValueType::Text => "string",
+            ValueType::Switch => "boolean (or string)",
+            ValueType::Count => "integer (or string)",
+            ValueType::Quantity => "string or integer",
+        }
+    }
+
+    /// The text its parser reads from `value`, or what is wrong with the value's type.
+    pub fn text_of(self, value: &TomlValue) -> Result<String, String> {
+        let wanted = match self {
+            ValueType::Text => "a string",
+            ValueType::Switch => "a boolean, true or false",
+            ValueType::Count => "a whole number",
+            ValueType::Quantity => "a string such as \"500MiB\" or \"7d\", or a whole number",
+        };
+        match (self, value) {
+            (_, TomlValue::String(s)) => Ok(s.clone()),
+            (ValueType::Switch, TomlValue::Boolean(b)) => Ok(b.to_string()),
+            (ValueType::Count | ValueType::Quantity, TomlValue::Integer(n)) => Ok(n.to_string()),
+            (_, TomlValue::Boolean(_)) => Err(format!("is a boolean; give {wanted}")),
+            (_, TomlValue::Integer(_)) => Err(format!("is an integer; give {wanted}")),
+            (_, TomlValue::Other(t)) => Err(format!("is {t}; give {wanted}")),
+        }
+    }
+
+    /// The value `config set` writes for `text` (already checked): a switch as a boolean and
+    /// a count as an integer, their natural types; anything else as the string given.
+    pub fn stored(self, text: &str) -> TomlValue {
+        let typed = match self {
+            ValueType::Switch => crate::parse::parse_switch(text)
+                .ok()
+                .map(TomlValue::Boolean),
+            ValueType::Count => text.trim().parse().ok().map(TomlValue::Integer),
+            ValueType::Text | ValueType::Quantity => None,
+        };
+        typed.unwrap_or_else(|| TomlValue::String(text.to_string()))
+    }
+
+    /// Is an empty string in a profile the same as no value? For text, yes (`api_url = ""`
+    /// is no URL, as an empty variable is none); for a switch never: `read_only = ""` does
+    /// not say off, and a safety setting never fails open.
+    pub const fn empty_is_unset(self) -> bool {
+        !matches!(self, ValueType::Switch)
+    }
+}
+
 /// One setting: where it may be given, and its default.
 #[derive(Debug, Clone, Copy)]
 pub struct Setting {
@@ -83,9 +164,8 @@ pub struct Setting {
     /// Its value's check, when it is more than text (URLs and secrets have checks of their
     /// own, in `config set`).
     pub check: Option<ValueCheck>,
-    /// A switch: its flag takes no value (typed, it means `true`); its variable and its key
-    /// hold `true` or `false`.
-    pub switch: bool,
+    /// Its value's type.
+    pub kind: ValueType,
 }
 
 impl Setting {
@@ -108,14 +188,11 @@ impl Setting {
             secret: false,
             about,
             check: None,
-            switch: false,
+            kind: ValueType::Text,
         }
     }
-    const fn switch(self) -> Setting {
-        Setting {
-            switch: true,
-            ..self
-        }
+    const fn kind(self, kind: ValueType) -> Setting {
+        Setting { kind, ..self }
     }
     const fn check(self, check: ValueCheck) -> Setting {
         Setting {
@@ -187,6 +264,7 @@ pub const MAX_ATTEMPTS: Setting = Setting::new(
 )
 .flag("--max-attempts")
 .default(Default::Value("3"))
+.kind(ValueType::Count)
 .check(|t| crate::parse::parse_attempts(t).map(drop));
 /// The pacing of management requests.
 pub const RATE: Setting = Setting::new("rate", "pace of management requests, N/SECONDS or off")
@@ -202,7 +280,7 @@ pub const READ_ONLY: Setting = Setting::new(
 .flag("--read-only")
 .env(env::READ_ONLY)
 .default(Default::Value("false"))
-.switch()
+.kind(ValueType::Switch)
 .check(|t| crate::parse::parse_switch(t).map(drop));
 /// The capture history's file.
 pub const HISTORY_FILE: Setting = Setting::new("history_file", "the capture history's SQLite file")
@@ -217,6 +295,7 @@ pub const HISTORY_MAX_SIZE: Setting = Setting::new(
     "largest size of the capture history, e.g. 500MiB",
 )
 .default(Default::Value("1GiB"))
+.kind(ValueType::Quantity)
 .check(|t| crate::parse::parse_history_size(t).map(drop));
 /// How old a capture the history keeps may grow.
 pub const HISTORY_MAX_AGE: Setting = Setting::new(
@@ -224,6 +303,7 @@ pub const HISTORY_MAX_AGE: Setting = Setting::new(
     "oldest capture the history keeps, e.g. 7d",
 )
 .default(Default::Value("30d"))
+.kind(ValueType::Quantity)
 .check(|t| crate::parse::parse_lookback(t).map(drop));
 /// GitHub's webhook secret.
 pub const WEBHOOK_SECRET_GITHUB: Setting = Setting::new(
@@ -345,11 +425,19 @@ mod tests {
             if let Some(default) = s.default_value() {
                 names.push(quoted(default));
             }
+            // A profile's key says which TOML type it takes.
+            let cell = format!("| {} |", s.kind.toml_types());
             assert!(
                 rows.iter()
-                    .any(|row| names.iter().all(|n| row.contains(n.as_str()))),
-                "docs/configuration.md has no table row naming {} together",
-                names.join(", ")
+                    .any(|row| names.iter().all(|n| row.contains(n.as_str()))
+                        && (!s.in_profile || row.contains(&cell))),
+                "docs/configuration.md has no table row naming {} together{}",
+                names.join(", "),
+                if s.in_profile {
+                    format!(", with its TOML type ({})", s.kind.toml_types())
+                } else {
+                    String::new()
+                }
             );
         }
         for var in OTHER_VARIABLES {

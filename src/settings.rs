@@ -255,7 +255,15 @@ impl Settings {
     }
 
     /// A setting's value as given (flag, environment, profile), before any default or parse.
+    /// A value of the profile is read in its setting's type ([`registry::ValueType`]): one of
+    /// another type stops here (exit 3, naming the file, the profile and the key).
     fn layered(&self, setting: &Setting) -> Result<Resolved<Option<OsString>>> {
+        self.layered_as(setting, true)
+    }
+
+    /// [`Settings::layered`]; with `strict` false, a profile's value of a wrong type is taken
+    /// as the file writes it (`config show` shows it, so that it can be mended).
+    fn layered_as(&self, setting: &Setting, strict: bool) -> Result<Resolved<Option<OsString>>> {
         if let Some(g) = self.given(setting) {
             return Ok(Resolved {
                 value: Some(g.text.clone()),
@@ -274,10 +282,21 @@ impl Settings {
         }
         if setting.in_profile {
             let profile = self.profile();
-            if let Some(v) = self.config()?.get(profile, setting.key) {
-                if !v.is_empty() {
+            let config = self.config()?;
+            let text = if strict {
+                match config.value(profile, setting.key)? {
+                    Some(value) => Some(setting.kind.text_of(&value).map_err(|why| {
+                        Error::Config(format!("{} {why}", self.profile_key(setting.key)))
+                    })?),
+                    None => None,
+                }
+            } else {
+                config.written(profile, setting.key)
+            };
+            if let Some(text) = text {
+                if !(text.is_empty() && setting.kind.empty_is_unset()) {
                     return Ok(Resolved {
-                        value: Some(v.into()),
+                        value: Some(text.into()),
                         source: Source::Profile(profile.to_string()),
                     });
                 }
@@ -287,6 +306,29 @@ impl Settings {
             value: None,
             source: Source::Default,
         })
+    }
+
+    /// `key` of the profile in use, named for an error: the key, the profile, the file.
+    fn profile_key(&self, key: &str) -> String {
+        let file = match self.config_path() {
+            Ok(path) => format!(" in {}", crate::escape::escape_path(&path)),
+            Err(_) => String::new(),
+        };
+        format!(
+            "the config key '{key}' of profile '{}'{file}",
+            crate::escape::escape(self.profile())
+        )
+    }
+
+    /// How an error names `setting`, given with this `source`: its flag, its variable, or its
+    /// key in the profile (the file named); never a flag the user did not type.
+    pub fn named(&self, setting: &Setting, source: &Source) -> String {
+        match source {
+            Source::Flag => setting.flag.unwrap_or(setting.key).to_string(),
+            Source::Env(var) => format!("the environment variable {var}"),
+            Source::Profile(_) => self.profile_key(setting.key),
+            Source::Default => format!("{} (not set: its default)", setting.key),
+        }
     }
 
     /// A text setting without a default.
@@ -315,10 +357,10 @@ impl Settings {
         };
         match parse(&text) {
             Ok(value) => Ok(Resolved { value, source }),
-            Err(e) => Err(Error::Config(match &source {
-                Source::Profile(p) => format!("the config key '{key}' of profile '{p}': {e}"),
-                other => format!("{key} (from {other}): {e}"),
-            })),
+            Err(e) => Err(Error::Config(format!(
+                "{}: {e}",
+                self.named(setting, &source)
+            ))),
         }
     }
 
@@ -348,7 +390,7 @@ impl Settings {
     pub fn shown(&self) -> Result<Vec<ShownSetting>> {
         let mut rows = Vec::new();
         for setting in registry::profile_keys() {
-            let r = self.layered(setting)?;
+            let r = self.layered_as(setting, false)?;
             let value = match (r.value, setting.default) {
                 (Some(v), _) => Some(v.to_string_lossy().into_owned()),
                 (None, registry::Default::Value(v)) => Some(v.to_string()),

@@ -10,6 +10,22 @@ use serde_json::{json, Value};
 use crate::error::{Error, Result};
 use crate::http::{encode_segment, Http};
 
+/// Is this error answer the management API's rather than a local agent's (the agent URL
+/// pointed at the management API)? Its errors carry an `ERR_NGROK_…` code and an operation ID
+/// (a 401 first of all: the agent is sent no key); an agent's never do.
+pub fn is_management_answer(_status: u16, body: &[u8]) -> bool {
+    let Ok(Value::Object(error)) = serde_json::from_slice::<Value>(body) else {
+        return false;
+    };
+    let code = error.get("error_code").and_then(Value::as_str);
+    let operation = error
+        .get("details")
+        .and_then(|d| d.get("operation_id"))
+        .and_then(Value::as_str);
+    code.is_some_and(|c| c.starts_with("ERR_NGROK_"))
+        || operation.is_some_and(|o| o.starts_with("op_"))
+}
+
 /// A client of the local agent API.
 pub struct AgentClient {
     http: Http,

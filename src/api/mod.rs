@@ -490,6 +490,21 @@ pub fn sets_nothing(body: &impl Serialize) -> bool {
     matches!(serde_json::to_value(body), Ok(Value::Object(fields)) if fields.is_empty())
 }
 
+/// Is this error answer a local tunnel agent's rather than the management API's (the API URL
+/// pointed at an agent)? The agent's errors carry a numeric `error_code` (`100`, `106`), or,
+/// for a path it does not serve, none at all and the path in `details`; the management API's
+/// always carry an `ERR_NGROK_…` code and an operation ID.
+pub fn is_agent_answer(_status: u16, body: &[u8]) -> bool {
+    let Ok(Value::Object(error)) = serde_json::from_slice::<Value>(body) else {
+        return false;
+    };
+    let details = error.get("details").and_then(Value::as_object);
+    let numbered = error.get("error_code").is_some_and(Value::is_u64);
+    let framework = !error.contains_key("error_code")
+        && details.is_some_and(|d| d.contains_key("path") && !d.contains_key("operation_id"));
+    error.get("status_code").is_some_and(Value::is_u64) && (numbered || framework)
+}
+
 /// Every management collection this tool manages, each described once in its own file: the
 /// ID hints ([`prefixes`]), the completion of IDs and the shared verbs of the command groups
 /// read this list and the descriptors in it, so a new resource is added by writing its
@@ -640,6 +655,7 @@ mod tests {
                 deadline: None,
                 secret_fields: &[],
                 read_only: None,
+                expected: None,
             })
             .unwrap(),
         )

@@ -20,6 +20,11 @@ use crate::settings::{Given, Source};
 use super::lazy::has_flag;
 use super::Cli;
 
+/// The width help is laid out for, as clap takes it.
+fn help_width() -> usize {
+    usize::from(crate::output::streams::help_width())
+}
+
 /// Parses `args` (the program name first) into the command line.
 ///
 /// `tunnelctl` alone shows the short help, the list of commands (as `gh` and `kubectl` do):
@@ -37,10 +42,17 @@ pub fn parse(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
             args = crate::commands::as_code::exporting::out_flag(args, at);
         }
     }
-    let tree = if asks_help(&args) {
-        super::command()
+    let (tree, from_env) = if asks_help(&args) {
+        (super::command().term_width(help_width()), Vec::new())
     } else {
-        super::lazy::command_for(&args)
+        let tree = super::lazy::command_for(&args);
+        // Off a terminal clap would ask stderr's terminal for its width (or take 100): a
+        // group named alone shows its help at the width a pipe is given.
+        let tree = match std::io::stdout().is_terminal() {
+            true => tree,
+            false => tree.term_width(help_width()),
+        };
+        variables_read_here(tree)
     };
     let mut cmd = tree.color(choice(&args));
     let mut matches = match cmd.try_get_matches_from_mut(args.clone()) {
@@ -50,16 +62,68 @@ pub fn parse(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
             return Err(usage_without_settings(e, args));
         }
     };
-    let given = given(&matches);
+    let mut given = given(&matches);
+    for g in from_env {
+        if !given.iter().any(|typed| typed.setting.key == g.setting.key) {
+            given.push(g);
+        }
+    }
     let mut cli = Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut cmd))?;
     cli.global.given = given;
     Ok(cli)
 }
 
+/// `cmd` with the settings' variables taken from clap, and what they hold: the settings read
+/// them, as they read the profile, rather than clap. So a variable set but empty is unset (clap
+/// would take `TUNNELCTL_READ_ONLY=` for a value and refuse it, and `TUNNELCTL_CONFIG=` for a
+/// missing one), and a wrong value is named as the variable it came from, when the settings
+/// read it (exit 3), not as a flag that was never typed. Only the variables that are set are
+/// looked at: nothing is rebuilt on a start where none is.
+fn variables_read_here(mut cmd: clap::Command) -> (clap::Command, Vec<Given>) {
+    let mut from_env = Vec::new();
+    for setting in SETTINGS.iter().filter(|s| s.flag.is_some()) {
+        let Some(var) = setting.env else { continue };
+        let Some(text) = std::env::var_os(var) else {
+            continue;
+        };
+        cmd = cmd.mut_arg(setting.key, |a| a.env(None));
+        if !text.is_empty() {
+            from_env.push(Given {
+                setting,
+                text,
+                source: Source::Env(var),
+            });
+        }
+    }
+    (cmd, from_env)
+}
+
+/// Prints what [`parse`] ended with: help and the version on stdout, as clap lays them out;
+/// a usage error on stderr, folded at spaces for stderr's terminal as every error is (a long
+/// one broke inside words), in the colour clap would give it.
+pub fn print_error(e: &clap::Error, args: &[OsString]) {
+    use clap::error::ErrorKind;
+    let folded = e.use_stderr()
+        && std::io::stderr().is_terminal()
+        // The short help shown for a missing command is laid out by clap already.
+        && e.kind() != ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
+    if !folded {
+        let _ = e.print();
+        return;
+    }
+    let rendered = e.render();
+    let text = match choice(args) {
+        ColorChoice::Never => rendered.to_string(),
+        ColorChoice::Always | ColorChoice::Auto => rendered.ansi().to_string(),
+    };
+    crate::output::Streams::system().err_line(text.trim_end());
+}
+
 /// The value of each setting that has a flag, as given (its text, not yet read: the
 /// settings read it, with the parser its flag checked it with), and whether it was typed as
-/// the flag or read from its variable: clap fills a field alike from either, and only the
-/// matches know which. A flag's clap id is its setting's key.
+/// the flag or read from its variable (in the tree people see, which keeps the variables for
+/// its help: clap fills a field alike from either, and only the matches know which). A flag's
+/// clap id is its setting's key.
 fn given(matches: &clap::ArgMatches) -> Vec<Given> {
     SETTINGS
         .iter()
@@ -124,6 +188,7 @@ fn missing_command(args: &[OsString]) -> clap::Error {
     // The error line stands where the program's description would: the whole fits 24 rows.
     // Without the options (-h and -V), which the last line points to: the whole fits 24 rows.
     let mut cmd = super::command()
+        .term_width(help_width())
         .about(None)
         .help_template("{usage-heading} {usage}\n\nCommands:\n{subcommands}{after-help}")
         .color(choice(args));

@@ -189,9 +189,9 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> crate::error::CommandResult
         ConfigCommand::Get { key } => {
             known_key(&key)?;
             let cfg = load(&ctx.settings.config_path()?)?;
-            match cfg.get(&profile, &key) {
+            match cfg.written(&profile, &key) {
                 Some(v) if is_secret_key(&key) => {
-                    ctx.printer.line(&redact(v))?;
+                    ctx.printer.line(&redact(&v))?;
                     if is_webhook_secret_key(&key) {
                         ctx.note("(a webhook secret is never printed in full)");
                     } else {
@@ -199,7 +199,7 @@ pub async fn run(args: ConfigArgs, ctx: &Context) -> crate::error::CommandResult
                     }
                     Ok(())
                 }
-                Some(v) => Ok(ctx.printer.line(v)?),
+                Some(v) => Ok(ctx.printer.line(&v)?),
                 None => Err(Error::Config(format!(
                     "'{key}' is not set in profile '{}' of {}",
                     escape(&profile),

@@ -102,11 +102,9 @@ Environment:
   NO_COLOR              no colour, as --no-color
   TUNNELCTL_FORCE_TTY   1: stdout counts as a terminal even in a pipe (a table, colour), for
                         watch and for tests
-  COLUMNS               the width of such a forced terminal (default 120)
+  COLUMNS               the width of such a forced terminal (default 120), and of help in a
+                        pipe (default 80)
 ";
-
-/// The widest a topic is laid out, however wide the terminal: `--help`'s limit.
-const MAX_WIDTH: usize = 100;
 
 /// One unit of text to lay out: a paragraph, or an entry `  TERM   text` whose lines go on
 /// under its text (a hanging indent).
@@ -210,12 +208,12 @@ impl super::Group for HelpArgs {
 pub fn run(args: HelpArgs) -> Result<()> {
     if let [word] = args.words.as_slice() {
         if let Some((_, text)) = TOPICS.iter().find(|(name, _)| name == word) {
-            let width = crate::output::Streams::system().width();
-            let width = usize::from(width).min(MAX_WIDTH);
+            let width = usize::from(crate::output::streams::help_width());
             return print_bytes(fit(text, width).as_bytes());
         }
     }
-    let mut cmd = crate::cli::command();
+    let mut cmd =
+        crate::cli::command().term_width(usize::from(crate::output::streams::help_width()));
     cmd.build();
     let mut current = &cmd;
     for word in &args.words {

@@ -7,12 +7,11 @@ use semver::{Prerelease, Version};
 
 use super::SessionFields;
 
-/// The grammar `--agent-version` accepts, for its help text and its errors.
-pub const VERSION_GRAMMAR: &str = "a version (3.19 matches the 3.19 and 3.19.x releases; 3.19.2 that \
-release and its +build variants; 3.20.0-rc.1 that pre-release), =VERSION (exactly), <VERSION, <=VERSION, \
->VERSION or >=VERSION (by semver precedence: <3.20.0 holds for 3.20.0-rc.1); several joined with commas \
-must all hold (>=3.19,<3.20). A version is one to three numbers joined by dots; a full one may name a \
-pre-release (3.20.0-rc.1)";
+/// What a version that is outside the grammar is told: a few forms that are in it, and where
+/// the whole grammar is (`--agent-version`'s help). The whole grammar in an error was seven
+/// lines on a terminal.
+const VERSION_FORMS: &str =
+    "give a version (3.19, 3.19.2) or conditions (=3.19.2, >=3.19,<3.20); --help has them all";
 
 /// One condition on the agent version. Agents' versions are compared by semver precedence
 /// (the `semver` crate): a pre-release (`3.20.0-rc.1`) is below its release, and build
@@ -30,8 +29,8 @@ enum Condition {
 }
 
 /// A condition on the agent version: one or more `Condition`s that must all hold. Anything
-/// outside [`VERSION_GRAMMAR`] (`abc`, `v3.19`, `=>3.19`, `~3.19`) is refused, so a typo never
-/// selects nothing in silence.
+/// outside the grammar `--agent-version`'s help gives (`abc`, `v3.19`, `=>3.19`, `~3.19`) is
+/// refused, so a typo never selects nothing in silence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VersionMatch(Vec<Condition>);
 
@@ -47,7 +46,7 @@ fn numbers(text: &str, whole: &str) -> Result<Vec<u64>, String> {
         .collect();
     parts
         .filter(|p| p.len() <= 3)
-        .ok_or_else(|| format!("'{whole}' is not a version condition: expected {VERSION_GRAMMAR}"))
+        .ok_or_else(|| format!("'{whole}' is not a version condition: {VERSION_FORMS}"))
 }
 
 /// The version of one to three numbers, missing parts 0.
@@ -70,7 +69,7 @@ fn operand(text: &str, whole: &str) -> Result<(Vec<u64>, Option<Prerelease>), St
         .ok_or_else(|| {
             format!(
                 "'{whole}' is not a version condition: a pre-release follows a full version \
-                 (3.20.0-rc.1); expected {VERSION_GRAMMAR}"
+                 (3.20.0-rc.1)"
             )
         })?;
     Ok((parts, Some(pre)))
@@ -81,7 +80,10 @@ impl std::str::FromStr for VersionMatch {
 
     fn from_str(s: &str) -> Result<Self, String> {
         if s.trim().is_empty() {
-            return Err(format!("must not be empty: expected {VERSION_GRAMMAR}"));
+            return Err(format!("must not be empty: {VERSION_FORMS}"));
+        }
+        if let Some(without) = without_v(s) {
+            return Err(format!("drop the 'v': {without}"));
         }
         let mut conditions = Vec::new();
         for part in s.split(',') {
@@ -119,6 +121,28 @@ impl std::str::FromStr for VersionMatch {
         }
         Ok(VersionMatch(conditions))
     }
+}
+
+/// `text` with the `v` taken from each version written `v3.19` (as tags are), when it has
+/// one: agents report their versions without it.
+fn without_v(text: &str) -> Option<String> {
+    let mut changed = false;
+    let parts: Vec<String> = text
+        .split(',')
+        .map(|part| {
+            let part = part.trim();
+            let operator = part.len() - part.trim_start_matches(['<', '>', '=']).len();
+            let (op, rest) = part.split_at(operator);
+            match rest.strip_prefix(['v', 'V']) {
+                Some(version) if version.starts_with(|c: char| c.is_ascii_digit()) => {
+                    changed = true;
+                    format!("{op}{version}")
+                }
+                _ => part.to_string(),
+            }
+        })
+        .collect();
+    changed.then(|| parts.join(","))
 }
 
 /// An agent's version by semver rules, where the agent may leave parts out (`3.19` is
@@ -300,6 +324,18 @@ mod tests {
         assert!(v("=3.20.0").matches("3.20.0+build5"));
         assert!(!v(">3.20.0").matches("3.20.0+build5"));
         assert!(!v(">=3.0").matches("not a version"));
+    }
+
+    #[test]
+    fn a_v_before_a_version_is_told_to_go() {
+        let e = |s: &str| s.parse::<VersionMatch>().unwrap_err();
+        assert_eq!(e("v3.19"), "drop the 'v': 3.19");
+        assert_eq!(e(">=V3.19,<v3.20"), "drop the 'v': >=3.19,<3.20");
+        assert!(
+            e("~3.19").ends_with("--help has them all"),
+            "{}",
+            e("~3.19")
+        );
     }
 
     #[test]

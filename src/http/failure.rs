@@ -33,6 +33,33 @@ pub(super) fn is_bad_answer(err: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
+/// Did a TLS handshake meet a server that speaks plain HTTP (an `https://` URL given for a
+/// plain-HTTP port)? Its first answer is no TLS record: rustls calls it a corrupt message of
+/// type `InvalidContentType`, which says nothing to a person.
+pub(super) fn speaks_plain_http(err: &(dyn std::error::Error + 'static)) -> bool {
+    let plain = |e: &(dyn std::error::Error + 'static)| {
+        matches!(
+            e.downcast_ref::<rustls::Error>(),
+            Some(rustls::Error::InvalidMessage(
+                rustls::InvalidMessage::InvalidContentType
+            ))
+        )
+    };
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(s) = source {
+        // An I/O error holds the TLS error it carries without naming it as its source.
+        let inner = s
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+            .map(|e| e as &(dyn std::error::Error + 'static));
+        if plain(s) || inner.is_some_and(|e| plain(e) || speaks_plain_http(e)) {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
 /// The innermost cause of a transport error, as a short phrase ("connection refused").
 pub(super) fn root_cause(err: &reqwest::Error) -> String {
     cause_of(err, err.is_timeout())
@@ -67,6 +94,8 @@ pub(super) struct Broken {
     pub bad_answer: bool,
     /// A time limit ended it.
     pub timeout: bool,
+    /// An `https://` URL met a server that speaks plain HTTP.
+    pub plain_http: bool,
     /// Its innermost cause, as a short phrase.
     pub cause: String,
 }
@@ -76,6 +105,7 @@ impl From<&reqwest::Error> for Broken {
         Broken {
             bad_answer: is_bad_answer(err),
             timeout: err.is_timeout(),
+            plain_http: speaks_plain_http(err),
             cause: root_cause(err),
         }
     }

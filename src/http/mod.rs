@@ -29,7 +29,7 @@ use serde_json::Value;
 use url::Url;
 
 use crate::error::{status_text, Error, Result};
-use failure::{decode_error, is_bad_answer, root_cause, too_large, Broken};
+use failure::{decode_error, is_bad_answer, root_cause, speaks_plain_http, too_large, Broken};
 
 /// Characters left as they are in a path segment: RFC 3986 unreserved ones.
 const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -114,6 +114,26 @@ pub struct HttpOptions {
     /// a read-only profile carries it, so that no command, whatever it does, changes the
     /// account.
     pub read_only: Option<String>,
+    /// The kind of server the base URL is meant for, when a setting gave it: an answer that
+    /// shows it points at another kind (or speaks plain HTTP to `https://`) is then a setting
+    /// to change (exit 3), and the error says which.
+    pub expected: Option<Expected>,
+}
+
+/// The kind of server a client's base URL should point at, and how to tell another kind from
+/// its answers (given by the layer that knows the APIs).
+#[derive(Clone)]
+pub struct Expected {
+    /// The setting the base URL came from, and from where: `api_url (from the environment
+    /// variable TUNNELCTL_API_URL)`.
+    pub setting: String,
+    /// Is this error answer (its status and body) another kind of server's?
+    pub other_server: fn(u16, &[u8]) -> bool,
+    /// What the server that answered so is, after its URL: "answers as a local tunnel
+    /// agent's API, not as the management API".
+    pub other_is: &'static str,
+    /// What the setting should hold instead: "the management API's URL".
+    pub wanted: &'static str,
 }
 
 /// An answer with a success status.
@@ -294,7 +314,8 @@ impl Http {
             let retry_after = match &outcome {
                 Ok(resp) if resp.status().is_success() => None,
                 Ok(resp) => self.retry_delay_for_status(&method, resp.status(), resp.headers()),
-                Err((_, err)) if is_bad_answer(err) => None,
+                // The server answered, in a way that will not change.
+                Err((_, err)) if is_bad_answer(err) || speaks_plain_http(err) => None,
                 Err((Reached::No, _)) => Some(None),
                 Err((Reached::Maybe, _)) if is_idempotent(&method) => Some(None),
                 Err(_) => None,
@@ -534,6 +555,25 @@ impl Http {
             &body,
             self.opts.secret_fields,
         );
+        if let Some(expected) = &self.opts.expected {
+            if (expected.other_server)(status.as_u16(), &body) {
+                // Its status and code only: its message is meant for its own clients (the
+                // management API asks for a key the agent is never sent).
+                let code = failure
+                    .code
+                    .as_ref()
+                    .map_or(String::new(), |c| format!(", code {c}"));
+                return Err(Error::Config(format!(
+                    "{} {} ({method} {}: {}{code}).\n{} points at it: set it to {}.",
+                    origin(url),
+                    expected.other_is,
+                    url.path(),
+                    status_text(status.as_u16()),
+                    capitalized(&expected.setting),
+                    expected.wanted
+                )));
+            }
+        }
         if status.as_u16() == 401 {
             failure.hint.clone_from(&self.opts.unauthorized_hint);
         }
@@ -552,9 +592,13 @@ impl Http {
         let Broken {
             bad_answer,
             timeout,
+            plain_http,
             cause,
         } = broken;
         let target = format!("{}{}", origin(url), url.path());
+        if plain_http {
+            return self.plain_http(url, &target);
+        }
         if bad_answer {
             return Error::BadResponse(format!(
                 "{method} {target}: the server's answer is not valid HTTP ({cause})"
@@ -578,6 +622,41 @@ impl Http {
             )),
         }
     }
+}
+
+impl Http {
+    /// The error of an `https://` URL that met a server speaking plain HTTP: what to type
+    /// instead (`http://`, where the key may travel so), and the setting to change when a
+    /// setting gave the URL (exit 3).
+    fn plain_http(&self, url: &Url, target: &str) -> Error {
+        let mut plain = url.clone();
+        let switched = plain.set_scheme("http").is_ok();
+        let what =
+            format!("could not connect to {target}: the server speaks plain HTTP, not HTTPS");
+        let fix = if !switched {
+            "check the URL's port".to_string()
+        } else if self.opts.bearer.is_some() && !is_loopback_host(url) {
+            // The API key travels in plain text only to this machine: no http:// to suggest.
+            "check the URL's port: the API key is sent only over HTTPS (or plain HTTP to a loopback address)".to_string()
+        } else {
+            format!("use {}", origin(&plain))
+        };
+        match &self.opts.expected {
+            Some(expected) => Error::Config(format!(
+                "{what}.\n{} starts with https://: {fix}.",
+                capitalized(&expected.setting)
+            )),
+            None => Error::Unreachable(format!("{what}: {fix}.\n{}", self.opts.unreachable_hint)),
+        }
+    }
+}
+
+/// `text` with its first letter in capitals, to start a sentence.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// How long connecting may take, of a request's `timeout`.

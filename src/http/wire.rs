@@ -17,7 +17,7 @@ use url::Url;
 
 use super::dial::{self, DialError};
 use super::driver::Driver;
-use super::failure::{cause_of, is_bad_answer, Broken};
+use super::failure::{cause_of, is_bad_answer, speaks_plain_http, Broken};
 use super::tape::Tape;
 use super::MAX_HEAD_BYTES;
 
@@ -53,6 +53,7 @@ impl Fault {
         Broken {
             bad_answer: is_bad_answer(&*self.error),
             timeout: self.timeout,
+            plain_http: speaks_plain_http(&*self.error),
             cause: cause_of(&*self.error, self.timeout),
         }
     }

@@ -218,6 +218,9 @@ async fn event_loop(
                 next_poll = Instant::now() + took(state, &mut follower, recorder, answer);
             }
             _ = tokio::time::sleep_until(next_poll), if waiting => {}
+            // A stop signal ends it now, whatever the agent does (a poll it never answers
+            // would hold the loop until the poll's timeout): the top of the loop returns.
+            () = crate::interrupt::stop_requested() => {}
         }
     }
 }

@@ -202,19 +202,10 @@ impl Printer {
     }
 
     /// A note for people on stderr (a confirmation, a warning), unless `--quiet`; folded at
-    /// spaces for a terminal, never broken inside a word.
+    /// spaces for stderr's terminal, never broken inside a word.
     pub fn note(&self, msg: &str) {
         if !self.quiet {
-            self.streams.err_line(&self.folded_for_stderr(msg));
-        }
-    }
-
-    /// `line` folded for stderr's terminal ([`super::fold`]); as it is off a terminal.
-    pub fn folded_for_stderr(&self, line: &str) -> String {
-        if self.streams.err_is_terminal() {
-            super::fold(line, usize::from(self.streams.width()))
-        } else {
-            line.to_string()
+            self.streams.err_line(msg);
         }
     }
 

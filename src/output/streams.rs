@@ -17,6 +17,34 @@ pub const DEFAULT_WIDTH: u16 = 120;
 /// The height assumed when there is no terminal to ask and no `$LINES`: a classic terminal's.
 pub const DEFAULT_HEIGHT: u16 = 24;
 
+/// The width help is laid out for off a terminal (a pager, a file, `| head`) when `$COLUMNS`
+/// does not say: the classic terminal's, which every pager shows whole.
+pub const PIPE_WIDTH: u16 = 80;
+
+/// The widest help is laid out, however wide the terminal: longer lines are hard to read.
+pub const MAX_HELP_WIDTH: u16 = 100;
+
+/// `$COLUMNS`, when it holds a width.
+fn columns_variable() -> Option<u16> {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<u16>().ok())
+        .filter(|n| *n > 0)
+}
+
+/// The width help is laid out for: the terminal's when stdout is one (or `$COLUMNS`, else
+/// [`DEFAULT_WIDTH`], when a terminal is forced); off a terminal `$COLUMNS`, else
+/// [`PIPE_WIDTH`] (it wrapped at 100 for `tunnelctl --help | less`); at most
+/// [`MAX_HELP_WIDTH`].
+pub fn help_width() -> u16 {
+    let width = if std::io::stdout().is_terminal() || TerminalEnv::read().forced_tty {
+        Streams::system().width()
+    } else {
+        columns_variable().unwrap_or(PIPE_WIDTH)
+    };
+    width.min(MAX_HELP_WIDTH)
+}
+
 /// One destination: a standard stream, or a buffer shared with a [`Captured`].
 #[derive(Clone)]
 enum Target {
@@ -101,6 +129,8 @@ pub struct Streams {
     out_tty: bool,
     err_tty: bool,
     width: u16,
+    /// The width of stderr's terminal, when it is one: what its lines are folded for.
+    err_width: u16,
     height: u16,
     env: TerminalEnv,
 }
@@ -129,6 +159,11 @@ impl Streams {
             .is_terminal()
             .then(|| crossterm::terminal::size().ok())
             .flatten();
+        // Stderr's own terminal: stdout may be a file or a pipe, or another terminal.
+        let err_columns = err_tty
+            .then(|| terminal_size::terminal_size_of(std::io::stderr()))
+            .flatten()
+            .map(|(w, _)| w.0);
         let size = |asked: Option<u16>, var: &str, default: u16| {
             asked
                 .filter(|n| *n > 0)
@@ -146,6 +181,7 @@ impl Streams {
             out_tty,
             err_tty,
             width: size(terminal.map(|(w, _)| w), "COLUMNS", DEFAULT_WIDTH),
+            err_width: size(err_columns, "COLUMNS", PIPE_WIDTH),
             height: size(terminal.map(|(_, h)| h), "LINES", DEFAULT_HEIGHT),
             env,
         }
@@ -163,6 +199,7 @@ impl Streams {
             out_tty: tty,
             err_tty: false,
             width: width.max(1),
+            err_width: width.max(1),
             height: DEFAULT_HEIGHT,
             env: TerminalEnv::default(),
         };
@@ -186,11 +223,27 @@ impl Streams {
         self.err.writer()
     }
 
-    /// Writes one line to stderr; a stderr that is gone is no reason to stop the work.
+    /// Writes one line to stderr (or several, each on its own), folded at spaces for
+    /// stderr's terminal when it is one ([`Streams::folded_for_stderr`]); a stderr that is
+    /// gone is no reason to stop the work.
     pub fn err_line(&self, line: &str) {
         let mut err = self.err();
-        let _ = writeln!(err, "{line}");
+        let _ = writeln!(err, "{}", self.folded_for_stderr(line));
         let _ = err.flush();
+    }
+
+    /// `text` folded at spaces for stderr's terminal, each of its lines on its own, never
+    /// inside a word ([`super::fold`]): left to the terminal, a long line breaks wherever the
+    /// column runs out. As it is when stderr is no terminal (a log keeps its lines whole).
+    pub fn folded_for_stderr(&self, text: &str) -> String {
+        if !self.err_tty {
+            return text.to_string();
+        }
+        let columns = usize::from(self.err_width);
+        text.split('\n')
+            .map(|l| super::fold(l, columns))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// Is stdout a terminal?

@@ -34,13 +34,38 @@ pub fn wrap(s: &str, room: usize) -> Vec<String> {
     lines
 }
 
+/// The columns `s` takes on a terminal: its width, less the colour sequences (`ESC [ … m`)
+/// clap's own messages carry, which take none.
+fn shown_width(s: &str) -> usize {
+    if !s.contains('\x1b') {
+        return width(s);
+    }
+    let mut plain = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' && chars.clone().next() == Some('[') {
+            chars.next();
+            // Parameters and intermediates, then the final byte ends it.
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    width(&plain)
+}
+
 /// `line` folded for a terminal `columns` wide: broken at spaces, never inside a word (a word
 /// wider than a line, such as a path, keeps a line of its own and the terminal shows it
 /// whole), each continuation indented two columns past the line's own indentation. A line
 /// that fits comes back as it is. (Left to the terminal, a long line breaks wherever the
 /// column runs out, `read from the hist` / `ory`, and an indented line goes on at column 0.)
+/// Colour sequences take no columns.
 pub fn fold(line: &str, columns: usize) -> String {
-    if columns == 0 || width(line) <= columns {
+    if columns == 0 || shown_width(line) <= columns {
         return line.to_string();
     }
     let body = line.trim_start_matches(' ');
@@ -50,7 +75,7 @@ pub fn fold(line: &str, columns: usize) -> String {
     let mut current = indent.clone();
     let mut at_start = true;
     for word in body.split(' ').filter(|w| !w.is_empty()) {
-        if !at_start && width(&current) + 1 + width(word) > columns {
+        if !at_start && shown_width(&current) + 1 + shown_width(word) > columns {
             lines.push(std::mem::replace(&mut current, more.clone()));
             at_start = true;
         }
@@ -82,6 +107,13 @@ mod tests {
         assert!(
             folded.lines().skip(1).all(|l| l.starts_with("      ")),
             "{folded}"
+        );
+        // Colour takes no columns.
+        let red = "\x1b[1m\x1b[31merror:\x1b[0m a value";
+        assert_eq!(fold(red, 14), red);
+        assert_eq!(
+            fold(&format!("{red} that is long"), 14),
+            format!("{red}\n  that is long")
         );
         // A word wider than the line is kept whole.
         let path = format!("see {}", "x".repeat(50));

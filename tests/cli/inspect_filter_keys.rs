@@ -73,11 +73,21 @@ fn verbose_trace_goes_to_a_named_file_never_onto_the_inspector() {
     );
 }
 
-/// The rest of the first line of `text` that starts with `prefix`, trimmed.
+/// The rest of the first line of `text` that starts with `prefix`, trimmed, with the lines a
+/// note folded for the terminal's width goes on over (indented two columns) joined to it.
 fn named_after(text: &str, prefix: &str) -> Option<String> {
-    text.lines()
-        .find_map(|l| l.trim().strip_prefix(prefix))
-        .map(|rest| rest.trim().to_string())
+    let mut lines = text.lines().skip_while(|l| !l.trim().starts_with(prefix));
+    let mut note = lines
+        .next()?
+        .trim()
+        .strip_prefix(prefix)?
+        .trim()
+        .to_string();
+    for more in lines.take_while(|l| l.starts_with("  ") && !l.trim().is_empty()) {
+        note.push(' ');
+        note.push_str(more.trim());
+    }
+    Some(note)
 }
 
 /// The screen's row with the selection mark.

@@ -70,8 +70,8 @@ fn a_jq_filter_that_ends_is_not_cut_short_by_the_timeout() {
 fn sigterm_and_ctrl_c_end_a_jq_filter_that_never_ends_with_143_and_130() {
     let env = Env::new();
     for (signal, code, says) in [
-        (libc::SIGTERM, 143, "error: terminated (SIGTERM)"),
-        (libc::SIGINT, 130, "interrupted"),
+        (libc::SIGTERM, 143, "terminated (SIGTERM)"),
+        (libc::SIGINT, 130, "interrupted (Ctrl-C)"),
     ] {
         // The filter prints its first results (more than the output buffer holds, so they
         // reach the pipe), then runs on without end.

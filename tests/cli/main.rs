@@ -55,6 +55,7 @@ mod sessions_watch;
 mod sessions_watch_actions;
 mod sessions_watch_at_80;
 mod sessions_watch_profiles;
+mod setting_types;
 mod settings_and_errors;
 mod signed_webhooks;
 mod tables;
@@ -64,6 +65,8 @@ mod webhook_secrets;
 mod webhook_tests;
 mod what_to_type;
 mod wide_tables;
+mod widths;
+mod wrong_server;
 
 /// The hostile-server suite: every promise of `docs/reliability.md`
 /// tried against small servers that break it on purpose (cycles, hangs, slow pages, huge or

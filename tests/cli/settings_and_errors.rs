@@ -402,11 +402,12 @@ fn config_show_says_whether_a_setting_came_from_its_flag_or_its_variable() {
     for s in settings.filter(|s| s.flag.is_some() && s.env.is_some()) {
         let (flag, var) = (s.flag.unwrap(), s.env.unwrap());
         // A switch's flag takes no value: typed, it is `true`; its variable says `false`.
-        let (from_env, from_flag) = match s.switch {
+        let switch = s.kind == tunnelctl::registry::ValueType::Switch;
+        let (from_env, from_flag) = match switch {
             true => ("false", "true"),
             false => ("https://from-env.example", "https://from-flag.example"),
         };
-        let flag_args: Vec<&str> = match s.switch {
+        let flag_args: Vec<&str> = match switch {
             true => vec![flag],
             false => vec![flag, from_flag],
         };
@@ -481,7 +482,8 @@ fn read_only_refuses_every_command_that_changes_sessions_and_sends_nothing() {
         .cmd()
         .env(var::READ_ONLY, "maybe")
         .args(["sessions", "restart", id]));
-    out.code(2).says("'maybe' is not true or false");
+    out.code(3)
+        .says("the environment variable TUNNELCTL_READ_ONLY: 'maybe' is not true or false");
     env.write_config("[default]\nread_only = \"maybe\"\n");
     let out = env.run(&["sessions", "restart", id]);
     out.code(3)

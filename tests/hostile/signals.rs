@@ -214,3 +214,91 @@ fn help_exit_codes_names_sigterm() {
         out.stdout
     );
 }
+
+/// Ctrl-C and SIGTERM end a run in one style, each naming its signal, neither as an error: SIGTERM
+/// used to print `error: terminated (SIGTERM)` where Ctrl-C printed `interrupted`.
+#[test]
+fn ctrl_c_and_sigterm_say_so_in_one_style() {
+    let env = Env::new();
+    let server = Hostile::start(|_| Reply::Hang);
+    for (name, code, said) in [
+        ("INT", 130, "interrupted (Ctrl-C)"),
+        ("TERM", 143, "terminated (SIGTERM)"),
+    ] {
+        let before = server.count();
+        let child = env
+            .std_cmd_at(&server.url())
+            .args(["ip-policies", "list"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_for(HANG_GUARD, || server.count() > before);
+        signal(&child, name);
+        let output = exit_of(child);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "{stderr}");
+        assert_eq!(stderr, format!("{said}\n"), "{name}");
+    }
+}
+
+/// A graceful stop waits for what is under way for less than a second, whatever the network
+/// does: a bulk restart whose requests the server never answers used to wait for them until
+/// their timeout (here ten minutes). It ends with 143 well before the test's hang guard, and
+/// says that what was under way has an unknown outcome.
+#[test]
+fn sigterm_ends_a_bulk_restart_whose_requests_never_end() {
+    let env = Env::slow_fleet(2500);
+    // The latency runs on the emulator's clock, held still and never moved: the restarts
+    // under way never finish.
+    env.mock.freeze_clock(true);
+    let mut child = env
+        .std_cmd()
+        .args([
+            "sessions",
+            "restart",
+            "--all",
+            "--parallel",
+            "4",
+            "--timeout",
+            "600",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let said = read_stderr(&mut child);
+    hold_restarts(&env, 4, Duration::from_millis(2500));
+    signal(&child, "TERM");
+    let output = exit_of(child);
+    let stderr = said.all();
+    assert_eq!(output.status.code(), Some(143), "{stderr}");
+    assert!(stderr.contains("Stopping (SIGTERM)"), "{stderr}");
+    assert!(stderr.contains("outcome is unknown"), "{stderr}");
+    assert!(stderr.ends_with("terminated (SIGTERM)\n"), "{stderr}");
+    assert!(
+        posts(&env).iter().all(|r| r.status == 0),
+        "none was answered: {stderr}"
+    );
+}
+
+/// The inspector, on an agent that accepts the connection and never answers, used to run on
+/// for seconds after SIGTERM (until its poll timed out): it now ends at once, the terminal
+/// given back, with 143, long before the test's hang guard.
+#[test]
+fn sigterm_ends_the_inspector_while_the_agent_hangs() {
+    use crate::common::pty::Pty;
+    let env = Env::new();
+    let agent = Hostile::start(|_| Reply::Hang);
+    let cmd = env.inspector_cmd(&format!("{}/api", agent.url()), &["--timeout", "600"], &[]);
+    let mut term = Pty::spawn(&cmd, 24, 80);
+    wait_for(HANG_GUARD, || agent.count() >= 1);
+    term.wait_for("inspect");
+    let sent = Command::new("kill")
+        .args(["-TERM", &term.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    assert_eq!(term.wait_exit(), 143, "{}", term.screen());
+    term.assert_restored();
+}

@@ -125,9 +125,9 @@ fn bound_passed(seen: Seen, before: Option<u64>) -> Option<Error> {
 /// Ends the process with `why`, printed as a run's errors are.
 pub fn end(why: &Error) -> ! {
     let mut err = std::io::stderr().lock();
-    let _ = match why {
-        Error::Interrupted => writeln!(err, "{why}"),
-        _ => writeln!(err, "error: {why}"),
+    let _ = match why.is_stop_signal() {
+        true => writeln!(err, "{why}"),
+        false => writeln!(err, "error: {why}"),
     };
     let _ = err.flush();
     std::process::exit(why.exit_code())
