@@ -10,6 +10,7 @@
 
 pub mod apply;
 pub mod desired;
+pub mod edges;
 pub mod exported;
 pub mod live;
 pub mod ownership;

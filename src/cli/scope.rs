@@ -74,6 +74,7 @@ fn table() -> &'static [(&'static str, Scope)] {
         };
         let confirming = GROUPS.iter().flat_map(|g| under(g, g.confirming)).collect();
         let no_data = groups(|g| !g.prints_data);
+        let no_formats = groups(|g| !g.prints_data || !g.output_formats);
         vec![
             ("api_key", of(Reaches::Management, "api_key")),
             ("api_url", of(Reaches::Management, "api_url")),
@@ -93,9 +94,9 @@ fn table() -> &'static [(&'static str, Scope)] {
             ("yes", Scope::In(confirming, Vec::new())),
             ("config", Scope::Except(no_data.clone())),
             ("profile", Scope::Except(no_data.clone())),
-            ("json", Scope::Except(no_data.clone())),
-            ("output", Scope::Except(no_data.clone())),
-            ("jq", Scope::Except(no_data.clone())),
+            ("json", Scope::Except(no_formats.clone())),
+            ("output", Scope::Except(no_formats.clone())),
+            ("jq", Scope::Except(no_formats)),
             ("quiet", Scope::Except(no_data.clone())),
             ("verbose", Scope::Except(no_data.clone())),
             ("timeout", Scope::Except(no_data)),
@@ -215,6 +216,8 @@ mod tests {
         assert!(!shows("yes", "local requests list"));
         assert!(shows("yes", "local requests clear"));
         assert!(!shows("json", "help"));
+        assert!(!shows("output", "export"), "export writes TOML only");
+        assert!(shows("output", "plan"));
         assert!(shows("no_color", "completions"));
         assert!(!within("sessionsx", "sessions"));
         // `test` needs no agent (issue 33): neither its URL nor the history.

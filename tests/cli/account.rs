@@ -63,7 +63,7 @@ impl Account {
     /// Exports the account into `name`; its path.
     fn export(&self, name: &str) -> String {
         let p = self.path(name).to_string_lossy().into_owned();
-        self.env.run(&["export", "-o", &p]).ok();
+        self.env.run(&["export", "--out", &p]).ok();
         p
     }
 
@@ -151,7 +151,7 @@ fn exporting_refuses_an_existing_file_without_force_and_an_unknown_kind() {
     let a = seeded();
     let file = a.write("account.toml", "# mine\n");
     a.env.mock.clear_requests();
-    a.run(&["export", "-o", &file]).code(2).says("exists");
+    a.run(&["export", "--out", &file]).code(2).says("exists");
     assert_eq!(a.read("account.toml"), "# mine\n");
     a.run(&["export", "--out", &file, "--force"]).ok();
     assert!(a.read("account.toml").contains("[ip_policies."));
@@ -684,7 +684,7 @@ fn a_plan_of_many_resources_sends_one_request_per_page_and_nothing_else() {
     );
     let file = env.dir.path().join("account.toml");
     let file = file.to_string_lossy().into_owned();
-    env.run(&["export", "-o", &file]).ok();
+    env.run(&["export", "--out", &file]).ok();
     env.mock.clear_requests();
     env.run(&["plan", "-f", &file, "--exit-code"])
         .ok()
@@ -762,19 +762,17 @@ fn the_plan_is_a_table_on_a_terminal_and_a_documented_object_in_json() {
 }
 
 #[test]
-fn export_takes_o_for_its_file_wherever_the_global_flags_stand() {
+fn export_takes_out_for_its_file_wherever_the_global_flags_stand() {
     let a = seeded();
     let file = a.path("profiled.toml").to_string_lossy().into_owned();
-    // `--profile export` is a flag's value, not the command; `-o` after `export` is its file.
+    // `--profile export` is a flag's value, not the command.
     a.write("config.toml", "[export]\n");
-    a.run(&["--profile", "export", "export", "-o", &file]).ok();
+    a.run(&["--profile", "export", "export", "--out", &file])
+        .ok();
     assert!(a.read("profiled.toml").contains("[backends.web]"));
-    let joined = a.path("joined.toml").to_string_lossy().into_owned();
-    a.run(&["export", &format!("-o{joined}")]).ok();
-    assert!(a.read("joined.toml").contains("[backends.web]"));
-    a.run(&["export", "-o", "-"]).ok().prints("[backends.web]");
-    // Elsewhere, -o is still the output format.
-    a.run(&["ip-policies", "list", "-o", "json"]).ok();
+    a.run(&["export", "--out", "-"])
+        .ok()
+        .prints("[backends.web]");
     let empty = a.env.dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     a.run(&["plan", "-f", &empty.to_string_lossy()])
