@@ -9,6 +9,7 @@
 //! line.
 
 pub mod apply;
+pub mod change_lines;
 pub mod desired;
 pub mod edges;
 pub mod exported;

@@ -1,7 +1,12 @@
 //! The plan as people read it: a table of the changes in order, a row per field with its
-//! old and new value, then what is kept and what is left alone (`-o table` keeps it in a
-//! pipe, for a pull-request comment); in a pipe otherwise, the same rows as tab-separated
-//! values; `--json` prints the plan itself.
+//! old and new value, then what is kept and what is left alone; in a pipe, the same rows as
+//! tab-separated values; `--json` prints the plan itself.
+//!
+//! Every value of the plan is shown whole: it is what `apply` asks to confirm. The table is
+//! drawn with every column at its full width when it fits the terminal, and always off a
+//! terminal (`-o table > plan.txt`, for a pull-request comment) or with `-o wide`; a terminal
+//! too narrow for it gets the same changes as a list of `field: old -> new` lines, folded
+//! ([`super::change_lines`]), never a table with columns left out or values cut.
 
 use std::io::{self, Write};
 
@@ -11,7 +16,7 @@ use super::plan::{AccountPlan, Planned, Verb};
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::output::columns::{col, Cell, Kind, ALWAYS};
-use crate::output::table::Layout;
+use crate::output::table::{width, Layout};
 use crate::output::Printer;
 
 /// The rows of a plan as a table: one per field changed.
@@ -52,13 +57,14 @@ fn rows(plan: &AccountPlan, repeat: bool) -> Vec<Vec<String>> {
             } else {
                 shown(&f.old)
             };
-            out.push([first, vec![escape(&f.path), old, shown(&f.new)]].concat());
+            out.push([first, vec![field_name(&f.path), old, shown(&f.new)]].concat());
         }
     }
     out
 }
 
-fn verb(v: Verb) -> &'static str {
+/// What a change does, as the plan shows it.
+pub fn verb(v: Verb) -> &'static str {
     match v {
         Verb::Create => "create",
         Verb::Update => "update",
@@ -66,25 +72,51 @@ fn verb(v: Verb) -> &'static str {
     }
 }
 
-/// Writes the plan as a table fitted to `width` (every column with `wide`), then what is
-/// kept and left alone, and the counts.
+/// A field's path as the files name it: a subscription's `destinations` (the API's
+/// `destination_ids`, which the plan compares), escaped for the terminal.
+pub fn field_name(path: &str) -> String {
+    let path = match path.strip_prefix("destination_ids") {
+        Some(rest) if rest.is_empty() || rest.starts_with('.') => format!("destinations{rest}"),
+        _ => path.to_string(),
+    };
+    escape(&path)
+}
+
+/// Writes the plan for a person, then what is kept and left alone, and the counts: a table
+/// with every column whole where `terminal` is `None` (off a terminal) or `-o wide`, or where
+/// it fits the terminal's width; the changes as folded lines where it does not.
 pub fn write_table(
     plan: &AccountPlan,
-    width: u16,
+    terminal: Option<u16>,
     wide: bool,
     color: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     if plan.changes {
         let rows = rows(plan, false);
-        let layout = if wide {
-            Layout::every(&PLAN_ROWS, &rows)
-        } else {
-            Layout::fit(&PLAN_ROWS, &rows, width)
-        };
-        writeln!(out, "{}", layout.draw(&rows, true, color))?;
+        match terminal {
+            Some(room) if !wide && full_width(&rows) > usize::from(room) => {
+                super::change_lines::write(plan, usize::from(room), out)?;
+            }
+            _ => {
+                let layout = Layout::every(&PLAN_ROWS, &rows);
+                writeln!(out, "{}", layout.draw(&rows, true, color))?;
+            }
+        }
     }
     write_footer(plan, out)
+}
+
+/// How wide the plan's table is with every column whole.
+fn full_width(rows: &[Vec<String>]) -> usize {
+    let columns = PLAN_ROWS.columns;
+    let widest = |i: usize| {
+        rows.iter()
+            .filter_map(|r| r.get(i))
+            .map(|c| width(c))
+            .fold(width(columns[i].header), usize::max)
+    };
+    (0..columns.len()).map(widest).sum::<usize>() + 2 * columns.len().saturating_sub(1)
 }
 
 /// Writes the plan's rows as tab-separated values, no header.
@@ -122,7 +154,7 @@ pub fn label(p: &Planned) -> String {
 }
 
 /// A value as shown in the plan: JSON, compact, `(none)` for nothing.
-fn shown(v: &Value) -> String {
+pub fn shown(v: &Value) -> String {
     match v {
         Value::Null => "(none)".to_string(),
         other => escape(&other.to_string()),
@@ -165,13 +197,8 @@ pub fn print(plan: &AccountPlan, printer: &Printer) -> Result<()> {
     let mut rows_only = false;
     printer.document_or_text(&doc, |out, table| {
         if table {
-            write_table(
-                plan,
-                printer.streams.width(),
-                printer.wide,
-                printer.color,
-                out,
-            )
+            let terminal = printer.tty.then(|| printer.streams.width());
+            write_table(plan, terminal, printer.wide, printer.color, out)
         } else {
             rows_only = true;
             write_tsv(plan, out)

@@ -404,7 +404,7 @@ fn a_create_whose_answer_was_lost_is_found_again_not_made_twice() {
     );
     let first = a.run(&["apply", "-f", &file, "--yes"]);
     assert_ne!(first.code, 0, "{first:?}");
-    first.says("failed: create ip_policies.one");
+    first.says("create ip_policies.one");
     let second = a.run(&["apply", "-f", &file, "--yes"]);
     second.ok().says("created ip_policies.two");
     assert!(
@@ -704,7 +704,7 @@ fn apply_asks_on_a_terminal_and_a_no_sends_nothing() {
         let mut cmd = a.env.std_cmd();
         cmd.args(["apply", "-f", &file]);
         let mut term = Pty::spawn(&cmd, 30, 100);
-        let screen = term.wait_for("Apply these changes? [y/N]");
+        let screen = term.wait_for("Apply this change? [y/N]");
         assert!(screen.contains("create  ip_policies.new"), "{screen}");
         term.send(answer);
         assert_eq!(term.wait_exit(), code, "{answer:?}: {}", term.screen());
