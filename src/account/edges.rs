@@ -31,6 +31,14 @@ pub fn is_missing(e: &Error) -> bool {
     e.exit_code() == exit::NOT_FOUND && !lacks_module(e)
 }
 
+/// What the service answered, shortly: `GET /edges/tls/…/tls_termination: 404 Not Found`.
+pub fn answer(e: &Error) -> String {
+    match e {
+        Error::Api(f) => format!("GET {}: {}", f.path, crate::error::status_text(f.status)),
+        other => other.to_string(),
+    }
+}
+
 /// `e`, the 404 of an edge that is not there, saying so and what to check.
 pub fn missing(edge: &str, e: Error) -> Error {
     match e {

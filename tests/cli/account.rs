@@ -566,7 +566,7 @@ fn bad_files_exit_2_naming_file_line_and_key_and_send_nothing() {
     let cases: Vec<(&str, String, &str, &str)> = vec![
         ("unknown key", "[ip_policies.a]\ncolour = \"red\"\n".into(), ":2:", "ip_policies.a.colour"),
         ("unknown table", "[edges.a]\n".into(), ":1:", "edges"),
-        ("dangling reference", "[event_subscriptions.s]\nsources = [\"x.v0\"]\ndestinations = [\"nowhere\"]\n".into(), ":1:", "event_subscriptions.s.destinations"),
+        ("dangling reference", "[event_subscriptions.s]\nsources = [\"x.v0\"]\ndestinations = [\"nowhere\"]\n".into(), ":3:", "event_subscriptions.s.destinations"),
         ("description over 255 bytes", format!("[ip_policies.a]\ndescription = \"{long}\"\n"), ":2:", "ip_policies.a.description"),
         ("metadata over 4096 bytes", format!("[ip_policies.a]\nmetadata = '{meta}'\n"), ":2:", "ip_policies.a.metadata"),
         ("two target members", "[event_destinations.d]\n[event_destinations.d.target.kinesis]\nstream_arn = \"a\"\nauth.role.role_arn = \"r\"\n[event_destinations.d.target.firehose]\ndelivery_stream_arn = \"b\"\nauth.role.role_arn = \"r\"\n".into(), ":2:", "event_destinations.d.target"),
@@ -790,7 +790,7 @@ fn an_id_the_account_lacks_or_a_name_two_resources_claim_is_refused_before_any_w
     a.env.mock.clear_requests();
     a.run(&["apply", "-f", &file, "--yes"])
         .code(2)
-        .says("account.toml:2")
+        .says("account.toml:3")
         .says("ipp_missing");
     assert!(a.writes().is_empty());
     // Two resources carry the marker of one name (copied metadata): which is meant is asked.

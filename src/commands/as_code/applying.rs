@@ -50,10 +50,14 @@ async fn run(args: ApplyArgs, ctx: &Context) -> crate::error::CommandResult {
     let (client, plan) = match &args.plan {
         Some(path) => {
             let shown = escape_path(path);
+            if path.is_dir() {
+                return Err(super::without_f("apply", std::slice::from_ref(path)).into());
+            }
             let bytes = read_input("apply", &path.to_string_lossy(), MAX_PLAN)?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| Error::usage(format!("{shown} is not a saved plan (not UTF-8)")))?;
-            let plan = AccountPlan::from_saved(&text, &shown)?;
+            let plan = AccountPlan::from_saved(&text, &shown)
+                .map_err(|e| account_file_instead(path, &text).unwrap_or(e))?;
             let client = ctx.management()?;
             let here = super::api_origin(ctx)?;
             if plan.api != here {
@@ -121,6 +125,20 @@ fn confirm(ctx: &Context, n: usize) -> Result<()> {
     ctx.confirm(&question).map_err(|_| {
         Error::usage(format!(
             "not applied: apply asks before it changes the account, and there is no terminal to ask on; pass --yes to make the {n} change(s) of the plan"
+        ))
+    })
+}
+
+/// The error for `apply FILE` where FILE is an account file rather than a saved plan (TOML,
+/// not JSON): the command meant, `apply -f FILE`.
+fn account_file_instead(path: &std::path::Path, text: &str) -> Option<Error> {
+    let toml = path.extension().is_some_and(|x| x == "toml")
+        || (!text.trim_start().starts_with('{')
+            && crate::account::spanned::parse(text, |_| ()).is_ok());
+    toml.then(|| {
+        let shown = escape_path(path);
+        Error::usage(format!(
+            "{shown} is an account file, not a saved plan (what 'tunnelctl plan --out PLAN' writes): did you mean 'tunnelctl apply -f {shown}'?"
         ))
     })
 }
