@@ -627,7 +627,20 @@ impl Checker<'_> {
             "firehose" => "delivery_stream_arn",
             "cloudwatch_logs" => "log_group_arn",
             // Members whose fields the API reference does not show: kept as written.
-            "s3" | "datadog" => return (json!({ member.to_string(): plain(body) }), None),
+            "s3" | "datadog" => {
+                if !matches!(body.value, Leaf::Table(_)) {
+                    self.problem(
+                        body.line,
+                        &mkey,
+                        format!(
+                            "must be a table of the member's fields, not {}",
+                            body.value.what()
+                        ),
+                    );
+                    return (Value::Null, None);
+                }
+                return (json!({ member.to_string(): plain(body) }), None);
+            }
             _ => {
                 self.problem(body.line, &mkey, "unknown target; one of kinesis, firehose, cloudwatch_logs (s3 and datadog are passed on as written)");
                 return (Value::Null, None);

@@ -92,19 +92,31 @@ pub fn write_table(
     color: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    if plan.changes {
-        let rows = rows(plan, false);
-        match terminal {
-            Some(room) if !wide && full_width(&rows) > usize::from(room) => {
-                super::change_lines::write(plan, usize::from(room), out)?;
-            }
-            _ => {
-                let layout = Layout::every(&PLAN_ROWS, &rows);
-                writeln!(out, "{}", layout.draw(&rows, true, color))?;
-            }
+    write_changes(plan, terminal, wide, color, out)?;
+    write_footer(plan, out)
+}
+
+/// Writes the changes of the plan as [`write_table`] does, without what follows them.
+pub fn write_changes(
+    plan: &AccountPlan,
+    terminal: Option<u16>,
+    wide: bool,
+    color: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if !plan.changes {
+        return Ok(());
+    }
+    let rows = rows(plan, false);
+    match terminal {
+        Some(room) if !wide && full_width(&rows) > usize::from(room) => {
+            super::change_lines::write(plan, usize::from(room), out)
+        }
+        _ => {
+            let layout = Layout::every(&PLAN_ROWS, &rows);
+            writeln!(out, "{}", layout.draw(&rows, true, color))
         }
     }
-    write_footer(plan, out)
 }
 
 /// How wide the plan's table is with every column whole.

@@ -253,3 +253,26 @@ fn forgetting_f_is_answered_with_the_command_meant() {
     env.run(&["plan", "-f", &file, "--out", &plan]).ok();
     common::run(env.cmd().args(["apply", &plan, "--yes"])).ok();
 }
+
+/// The members the API reference shows no fields of (s3, datadog) are passed on as written,
+/// but the service takes only a table (an object) there.
+#[test]
+fn a_target_member_passed_on_as_written_must_be_a_table() {
+    let env = Env::new();
+    let file = write(
+        &env,
+        "account.toml",
+        "[event_destinations.d]\ndescription = \"d\"\n[event_destinations.d.target]\ns3 = \"my-bucket\"\n",
+    );
+    env.run(&["plan", "-f", &file])
+        .code(2)
+        .says("account.toml:4: event_destinations.d.target.s3");
+    env.run(&["apply", "-f", &file, "--yes"]).code(2);
+    assert!(writes(&env).is_empty(), "{:?}", writes(&env));
+    write(
+        &env,
+        "account.toml",
+        "[event_destinations.d]\ndescription = \"d\"\n[event_destinations.d.target.s3]\nbucket = \"my-bucket\"\n",
+    );
+    env.run(&["apply", "-f", &file, "--yes"]).ok();
+}

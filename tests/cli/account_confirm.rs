@@ -262,3 +262,37 @@ fn apply_short_help_lists_yes() {
     let plan = env.run(&["plan", "-h"]);
     assert!(!plan.stdout.contains("--yes"), "{}", plan.stdout);
 }
+
+/// With stdout sent to a file, the question still comes with the plan: on stderr, the
+/// terminal the person answers at.
+#[test]
+fn apply_with_stdout_in_a_file_shows_the_plan_on_the_terminal_before_asking() {
+    let c = case();
+    c.env.mock.clear_requests();
+    let out = c.env.dir.path().join("out.txt");
+    let cmd = c.env.std_cmd();
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    let mut sh = std::process::Command::new("sh");
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => sh.env(k, v),
+            None => sh.env_remove(k),
+        };
+    }
+    sh.args([
+        "-c",
+        "\"$0\" apply -f \"$1\" > \"$2\"",
+        &program,
+        &c.file,
+        &out.to_string_lossy(),
+    ]);
+    let mut term = Pty::spawn(&sh, 24, 80);
+    term.wait_for("[y/N]");
+    let seen = transcript(&term, 80);
+    for value in &c.values {
+        assert!(shown_whole(&seen, value), "{value} not whole in:\n{seen}");
+    }
+    term.send("n\r");
+    assert_eq!(term.wait_exit(), 2, "{}", term.screen());
+    assert!(c.env.writes().is_empty());
+}

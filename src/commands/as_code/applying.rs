@@ -10,6 +10,7 @@ use super::{make_plan, print_plan, FilesArgs};
 use crate::account::apply;
 use crate::account::live;
 use crate::account::plan::AccountPlan;
+use crate::account::rendering;
 use crate::commands::read_input;
 use crate::context::Context;
 use crate::error::{Error, Result};
@@ -93,6 +94,13 @@ async fn run(args: ApplyArgs, ctx: &Context) -> crate::error::CommandResult {
     // Refused before the question, not at the first write after it.
     ctx.refuse_if_read_only("apply would change the account")?;
     let secrets = apply::secrets(&plan)?;
+    if ctx.prompter.will_ask() && !ctx.printer.tty {
+        // The plan went elsewhere (a file): the person answering reads it here, whole.
+        let mut err = ctx.printer.streams.err();
+        let width = ctx.printer.streams.width();
+        rendering::write_changes(&plan, Some(width), false, false, &mut err)?;
+        err.flush()?;
+    }
     confirm(ctx, plan.actions.len())?;
     let report = |line: &str| ctx.printer.streams.err_line(line);
     let progress = match apply::run(&client, &plan, &secrets, &report).await {
