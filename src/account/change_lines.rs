@@ -8,8 +8,8 @@ use std::io::{self, Write};
 
 use unicode_width::UnicodeWidthChar;
 
+use super::change_text::{field_name, label, shown, verb};
 use super::plan::{AccountPlan, Verb};
-use super::rendering::{field_name, label, shown, verb};
 use crate::output::table::width;
 
 /// Indentation of a field's line under its change.

@@ -1,7 +1,7 @@
 //! The account as code: account files (TOML) read and checked ([`desired`]), the live
 //! account read with list calls ([`live`]), what the files name of it checked there
 //! ([`references`]), the plan that compares them, in dependency order ([`plan`]), its text
-//! ([`rendering`], [`change_lines`]), applying it ([`apply`]), and the live account written
+//! ([`rendering`], [`change_lines`], [`change_text`]), applying it ([`apply`]), and the live account written
 //! back as a file ([`exported`]).
 //!
 //! Identity needs no state file: a resource `apply` makes records the name it has in the
@@ -11,6 +11,7 @@
 
 pub mod apply;
 pub mod change_lines;
+pub mod change_text;
 pub mod desired;
 pub mod edges;
 pub mod exported;

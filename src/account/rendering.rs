@@ -10,9 +10,9 @@
 
 use std::io::{self, Write};
 
-use serde_json::Value;
-
-use super::plan::{AccountPlan, Planned, Verb};
+pub use super::change_text::label;
+use super::change_text::{field_name, shown, verb};
+use super::plan::{AccountPlan, Verb};
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::output::columns::{col, Cell, Kind, ALWAYS};
@@ -61,25 +61,6 @@ fn rows(plan: &AccountPlan, repeat: bool) -> Vec<Vec<String>> {
         }
     }
     out
-}
-
-/// What a change does, as the plan shows it.
-pub fn verb(v: Verb) -> &'static str {
-    match v {
-        Verb::Create => "create",
-        Verb::Update => "update",
-        Verb::Delete => "delete",
-    }
-}
-
-/// A field's path as the files name it: a subscription's `destinations` (the API's
-/// `destination_ids`, which the plan compares), escaped for the terminal.
-pub fn field_name(path: &str) -> String {
-    let path = match path.strip_prefix("destination_ids") {
-        Some(rest) if rest.is_empty() || rest.starts_with('.') => format!("destinations{rest}"),
-        _ => path.to_string(),
-    };
-    escape(&path)
 }
 
 /// Writes the plan for a person, then what is kept and left alone, and the counts: a table
@@ -152,25 +133,6 @@ pub fn summary_line(plan: &AccountPlan) -> String {
         "Plan: {} to create, {} to update, {} to delete; {} unchanged.",
         s.create, s.update, s.delete, s.unchanged
     )
-}
-
-/// How a change is named: `ip_policies.office (ipp_…)`.
-pub fn label(p: &Planned) -> String {
-    let mut out = format!("{}.{}", p.kind.table(), escape(&p.name));
-    if let Some(id) = &p.id {
-        if id != &p.name {
-            out.push_str(&format!(" ({})", escape(id)));
-        }
-    }
-    out
-}
-
-/// A value as shown in the plan: JSON, compact, `(none)` for nothing.
-pub fn shown(v: &Value) -> String {
-    match v {
-        Value::Null => "(none)".to_string(),
-        other => escape(&other.to_string()),
-    }
 }
 
 /// What is kept, what is left alone, and the counts.
