@@ -666,7 +666,7 @@ if want S14; then
         jq -c '{event_subscriptions: [.event_destinations[] | {description: "sub", sources: [{type: "ip_policy_created.v0"}], destination_ids: [.]}]}' |
         curl -sS --fail-with-body -X POST -H 'Content-Type: application/json' --data-binary @- "$API/_mock/seed" >/dev/null
     S14_FILE=$TMP/s14.toml
-    "$T" --rate off export -o "$S14_FILE"
+    "$T" --rate off export --out "$S14_FILE"
     PAGES=$TMP/s14-pages.curlrc
     : >"$PAGES"
     n=0

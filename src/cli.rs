@@ -303,6 +303,8 @@ pub struct GroupEntry {
     pub reaches: commands::Reaches,
     /// Whether it prints data.
     pub prints_data: bool,
+    /// Whether it prints in the output formats.
+    pub output_formats: bool,
     /// Whether what it prints may hold a secret the service echoes.
     pub echoes_secrets: bool,
     /// Its commands that ask for confirmation, as paths under it.
@@ -321,6 +323,7 @@ impl GroupEntry {
             build: G::augment_args,
             reaches: G::REACHES,
             prints_data: G::PRINTS_DATA,
+            output_formats: G::OUTPUT_FORMATS,
             echoes_secrets: G::ECHOES_SECRETS,
             confirming: G::CONFIRMING,
             shows_settings: G::SHOWS_SETTINGS,

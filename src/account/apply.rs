@@ -126,7 +126,7 @@ pub async fn run(
     for (i, p) in plan.actions.iter().enumerate() {
         if crate::interrupt::requested() {
             let rest = not_done(&plan.actions[i..]);
-            report(&stopped_line(&progress, &rest));
+            report(&stopped_line(&progress, &rest, true));
             return Err(crate::interrupt::stop_error());
         }
         match one(client, p, secrets, &made).await {
@@ -149,12 +149,14 @@ pub async fn run(
                 progress.done.push(line);
             }
             Err(e) => {
-                let rest = not_done(&plan.actions[i..]);
-                report(&format!("failed: {}: {e:#}", rest[0]));
+                // The first change failing is the error itself, said once (the caller names
+                // the change): nothing was done to list.
                 if progress.done.is_empty() {
                     return Err(e);
                 }
-                report(&stopped_line(&progress, &rest));
+                let rest = not_done(&plan.actions[i..]);
+                report(&format!("failed: {}: {e:#}", rest[0]));
+                report(&stopped_line(&progress, &rest, again_helps(&e)));
                 progress.not_done = rest;
                 return Err(Error::Partial {
                     failed: progress.not_done.len(),
@@ -172,19 +174,41 @@ const STOP_NOTE: &str = "the change under way finishes, then apply stops and say
 
 /// The changes not made, as lines.
 fn not_done(rest: &[Planned]) -> Vec<String> {
-    rest.iter()
-        .map(|p| format!("{} {}", verb_word(p.action), label(p)))
-        .collect()
+    rest.iter().map(change_line).collect()
 }
 
-/// What was done and what was not, when a run stops early.
-fn stopped_line(progress: &ApplyReport, rest: &[String]) -> String {
+/// What was done and what was not, when a run stops early; and what to do: run apply again
+/// where that can help (`again`), else fix what the service refused.
+fn stopped_line(progress: &ApplyReport, rest: &[String], again: bool) -> String {
+    let next = if again {
+        "Run apply again to finish: what was made is found again, nothing is sent twice."
+    } else {
+        "The service refused the change as it is: fix it in the files, then plan again."
+    };
     format!(
-        "Done: {} change(s). Not done: {} change(s): {}. Run apply again to finish: what was made is found again, nothing is sent twice.",
+        "Done: {} change(s). Not done: {} change(s): {}. {next}",
         progress.done.len(),
         rest.len(),
         rest.join("; ")
     )
+}
+
+/// Can running apply again get past this failure? Not when the service refused the request
+/// itself (a 4xx such as 400: the same change is refused again), but when it was unavailable,
+/// limited the rate, lost the answer, or the account moved under the run (404, 409).
+pub fn again_helps(e: &Error) -> bool {
+    match e {
+        Error::Api(f) => {
+            !(400..500).contains(&f.status) || matches!(f.status, 404 | 408 | 409 | 429)
+        }
+        Error::Usage(_) | Error::Config(_) | Error::BadResponse(_) => false,
+        _ => true,
+    }
+}
+
+/// A change as its line names it: `update ip_policies.office (ipp_…)`.
+pub fn change_line(p: &Planned) -> String {
+    format!("{} {}", verb_word(p.action), label(p))
 }
 
 /// The verb of a change, as its line says it.

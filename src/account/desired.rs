@@ -14,7 +14,7 @@ use super::section::Section;
 use super::spanned::{self, Leaf, Node};
 use crate::api::fields::{Count, TextLimits};
 use crate::error::Error;
-use crate::escape::escape_path;
+use crate::escape::{escape, escape_path};
 
 /// The largest account file read; a larger one is a mistake (a log, a dump).
 pub const MAX_FILE: u64 = 16 * 1024 * 1024;
@@ -50,8 +50,16 @@ pub struct FileProblem {
 }
 
 impl fmt::Display for FileProblem {
+    /// Keys and names come from the file, and reasons quote its values: escaped, as values
+    /// read from the service are, so that none can drive the terminal or forge a line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.spot, self.key, self.reason)
+        write!(
+            f,
+            "{}: {}: {}",
+            self.spot,
+            escape(&self.key),
+            escape(&self.reason)
+        )
     }
 }
 
@@ -71,6 +79,28 @@ pub struct Wanted {
     pub secret_env: Option<String>,
     /// Where it is written.
     pub spot: Spot,
+    /// Where its keys that name other resources are written.
+    pub lines: KeyLines,
+}
+
+/// The lines of the keys of a resource that name other resources (`id`, `destinations`),
+/// where a problem with what they name is reported; 0 for a key not written.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeyLines {
+    /// `id = "…"`.
+    pub id: usize,
+    /// A subscription's `destinations = [...]`.
+    pub destinations: usize,
+}
+
+impl Wanted {
+    /// Where the key on `line` is written (the resource's table when the key is not).
+    pub fn spot_at(&self, line: usize) -> Spot {
+        Spot {
+            file: self.spot.file.clone(),
+            line: if line == 0 { self.spot.line } else { line },
+        }
+    }
 }
 
 /// Every resource the files name.
@@ -150,7 +180,7 @@ pub fn read(paths: &[PathBuf]) -> Result<Desired, Error> {
 }
 
 /// The usage error listing `problems`.
-fn refused(problems: &[FileProblem]) -> Error {
+pub fn refused(problems: &[FileProblem]) -> Error {
     let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
     Error::usage(format!(
         "the account files have {} problem(s); nothing was sent:\n{}",
@@ -198,7 +228,7 @@ fn across_files(desired: &Desired, problems: &mut Vec<FileProblem>) {
         if let (Some(id), true) = (&w.id, w.section.has_metadata()) {
             if let Some((first, other)) = ids.insert(id, (&w.spot, &w.name)) {
                 problems.push(FileProblem {
-                    spot: w.spot.clone(),
+                    spot: w.spot_at(w.lines.id),
                     key: format!("{}.id", key()),
                     reason: format!(
                         "'{id}' is also adopted by '{other}' at {first}; one name per resource"
@@ -220,7 +250,7 @@ fn across_files(desired: &Desired, problems: &mut Vec<FileProblem>) {
                 continue;
             }
             problems.push(FileProblem {
-                spot: w.spot.clone(),
+                spot: w.spot_at(w.lines.destinations),
                 key: format!("event_subscriptions.{}.destinations", w.name),
                 reason: format!(
                     "'{d}' is neither a destination of the files ([event_destinations.{d}]) nor an ID (ed_…)"
@@ -411,6 +441,10 @@ impl Checker<'_> {
                 file: self.file.to_string(),
                 line: node.line,
             },
+            lines: KeyLines {
+                id: get("id").map_or(0, |n| n.line),
+                destinations: get("destinations").map_or(0, |n| n.line),
+            },
         })
     }
 
@@ -593,7 +627,20 @@ impl Checker<'_> {
             "firehose" => "delivery_stream_arn",
             "cloudwatch_logs" => "log_group_arn",
             // Members whose fields the API reference does not show: kept as written.
-            "s3" | "datadog" => return (json!({ member.to_string(): plain(body) }), None),
+            "s3" | "datadog" => {
+                if !matches!(body.value, Leaf::Table(_)) {
+                    self.problem(
+                        body.line,
+                        &mkey,
+                        format!(
+                            "must be a table of the member's fields, not {}",
+                            body.value.what()
+                        ),
+                    );
+                    return (Value::Null, None);
+                }
+                return (json!({ member.to_string(): plain(body) }), None);
+            }
             _ => {
                 self.problem(body.line, &mkey, "unknown target; one of kinesis, firehose, cloudwatch_logs (s3 and datadog are passed on as written)");
                 return (Value::Null, None);
@@ -739,12 +786,8 @@ impl Checker<'_> {
         let version = get("min_version").map(|_| self.text(key, "min_version", get("min_version")));
         if let Some(v) = &version {
             let line = get("min_version").map_or(node.line, |n| n.line);
-            if v.trim().is_empty() {
-                self.problem(
-                    line,
-                    &format!("{key}.min_version"),
-                    "must not be empty (e.g. \"1.2\" or \"1.3\")",
-                );
+            if let Some(reason) = crate::api::tls_termination::min_version_problem(v) {
+                self.problem(line, &format!("{key}.min_version"), reason);
             } else if at == "upstream" {
                 self.problem(
                     line,

@@ -1,6 +1,7 @@
 //! The live account written as an account file that `plan` finds identical: every resource
 //! with its ID (so it is adopted, not made again), named by its ownership marker, else by
-//! its description, else by its ID; secrets left as a named environment variable.
+//! its description, else by its ID; the TLS termination of the edges asked for (the API lists
+//! none); secrets left as a named environment variable, with a comment saying to set it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,8 +13,20 @@ use super::live::{LiveAccount, LiveItem};
 use super::ownership;
 use super::section::Section;
 
-/// The account file's text for the kinds in `sections`.
-pub fn to_toml(live: &LiveAccount, sections: &[Section]) -> String {
+/// An account file as export writes it.
+#[derive(Debug)]
+pub struct Exported {
+    /// Its text.
+    pub text: String,
+    /// The environment variables it names for AWS secrets, which `apply` reads when it sends
+    /// their targets: the person sets them.
+    pub secret_vars: Vec<String>,
+}
+
+/// The account file for the kinds in `sections`; TLS termination for each of `edges` (a
+/// comment for an edge without the module; with no edge, a comment saying how to name them).
+pub fn to_toml(live: &LiveAccount, sections: &[Section], edges: &[String]) -> Exported {
+    let mut secret_vars = Vec::new();
     let mut doc = DocumentMut::new();
     let mut names_of_destinations: BTreeMap<String, String> = BTreeMap::new();
     for &section in &Section::ALL {
@@ -36,17 +49,65 @@ pub fn to_toml(live: &LiveAccount, sections: &[Section]) -> String {
             }
             table.insert(
                 &name,
-                Item::Table(resource(section, item, &name, &names_of_destinations)),
+                Item::Table(resource(
+                    section,
+                    item,
+                    &name,
+                    &names_of_destinations,
+                    &mut secret_vars,
+                )),
             );
         }
         doc.insert(section.table(), Item::Table(table));
     }
+    if sections.contains(&Section::TlsTermination) && !edges.is_empty() {
+        doc.insert("tls_termination", Item::Table(tls_tables(live)));
+    }
     let mut text = String::from(HEADER);
     text.push_str(&doc.to_string());
     if sections.contains(&Section::TlsTermination) {
-        text.push_str(TLS_NOTE);
+        if edges.is_empty() {
+            text.push_str(TLS_NOTE);
+        }
+        let set: Vec<&str> = live
+            .of(Section::TlsTermination)
+            .iter()
+            .map(|i| i.id.as_str())
+            .collect();
+        for edge in edges.iter().filter(|e| !set.contains(&e.as_str())) {
+            text.push_str(&format!(
+                "\n# {edge} has no TLS termination module. To give it one, add:\n# [tls_termination.{edge}]\n"
+            ));
+        }
     }
-    text
+    Exported { text, secret_vars }
+}
+
+/// The TLS termination read of each edge, a table per edge, as the file writes it.
+fn tls_tables(live: &LiveAccount) -> Table {
+    let mut tables = Table::new();
+    tables.set_implicit(true);
+    for item in live.of(Section::TlsTermination) {
+        let mut t = Table::new();
+        let form = &item.form;
+        t.insert(
+            "enabled",
+            value(form.get("enabled").and_then(Value::as_bool).unwrap_or(true)),
+        );
+        t.insert(
+            "terminate_at",
+            value(
+                form.get("terminate_at")
+                    .and_then(Value::as_str)
+                    .unwrap_or("edge"),
+            ),
+        );
+        if let Some(v) = form.get("min_version").and_then(Value::as_str) {
+            t.insert("min_version", value(v));
+        }
+        tables.insert(&item.id, Item::Table(t));
+    }
+    tables
 }
 
 const HEADER: &str = "\
@@ -55,7 +116,8 @@ const HEADER: &str = "\
 ";
 
 const TLS_NOTE: &str = "
-# TLS termination: the API lists no edges, so none is exported. Add the edges to manage:
+# TLS termination: the API lists no edges, so none is exported. Name the edges to export
+# theirs: tunnelctl export --edge edgtls_… (repeatable). Or add them by hand:
 # [tls_termination.edgtls_…]
 # terminate_at = \"edge\"
 # min_version = \"1.3\"
@@ -111,6 +173,7 @@ fn resource(
     item: &LiveItem,
     name: &str,
     destinations: &BTreeMap<String, String>,
+    secret_vars: &mut Vec<String>,
 ) -> Table {
     let mut t = Table::new();
     t.insert("id", value(item.id.as_str()));
@@ -134,8 +197,10 @@ fn resource(
             t.insert("format", value(get("format").as_str().unwrap_or("json")));
             if let Value::Object(members) = get("target") {
                 let mut target = Table::new();
+                // Only its member's table is written: `[….target]` alone would be empty.
+                target.set_implicit(true);
                 for (member, body) in members {
-                    target.insert(&member, Item::Table(member_table(&body, name)));
+                    target.insert(&member, Item::Table(member_table(&body, name, secret_vars)));
                 }
                 t.insert("target", Item::Table(target));
             }
@@ -162,21 +227,32 @@ fn resource(
     t
 }
 
-/// A target member as a table; AWS credentials name a variable for the secret.
-fn member_table(body: &Value, name: &str) -> Table {
+/// A target member as a table; AWS credentials name a variable for the secret, and a
+/// comment says to set it (the API never returns a secret, so export cannot write it).
+fn member_table(body: &Value, name: &str, secret_vars: &mut Vec<String>) -> Table {
     let mut t = Table::new();
     for (k, v) in body.as_object().into_iter().flatten() {
         if k == "auth" {
             let mut auth = v.clone();
+            let mut var = None;
             if let Some(Value::Object(creds)) = auth.pointer_mut("/creds") {
                 creds.remove("aws_secret_access_key");
+                let name = secret_var(name);
                 creds.insert(
                     "aws_secret_access_key_env".into(),
-                    Value::String(secret_var(name)),
+                    Value::String(name.clone()),
                 );
+                var = Some(name);
             }
             if let toml_edit::Value::InlineTable(i) = to_toml_value(&auth) {
                 t.insert("auth", value(i));
+            }
+            if let (Some(var), Some(mut key)) = (var, t.key_mut("auth")) {
+                key.leaf_decor_mut().set_prefix(format!(
+                    "# The API never returns the secret access key: set {var} to it where\n\
+                     # apply runs (apply reads it from there when it sends this target).\n"
+                ));
+                secret_vars.push(var);
             }
         } else {
             t.insert(k, value(to_toml_value(v)));

@@ -29,6 +29,9 @@ pub struct LiveItem {
 pub struct LiveAccount {
     /// Each kind's resources, in the order listed.
     pub items: BTreeMap<Section, Vec<LiveItem>>,
+    /// The TLS edges asked for that the account does not have, each with the 404 that said
+    /// so (see [`super::edges`]).
+    pub missing_edges: Vec<(String, Error)>,
 }
 
 impl LiveAccount {
@@ -50,6 +53,7 @@ pub async fn read(client: &Client, sections: &[Section], edges: &[String]) -> Re
     .await?;
     let mut live = LiveAccount {
         items: listed.into_iter().collect(),
+        ..LiveAccount::default()
     };
     let mut modules = Vec::new();
     for edge in edges {
@@ -59,8 +63,9 @@ pub async fn read(client: &Client, sections: &[Section], edges: &[String]) -> Re
                 form: tls_form(&v),
                 managed_as: None,
             }),
-            // No module (or no such edge: setting it will say so).
-            Err(e) if e.exit_code() == crate::error::exit::NOT_FOUND => {}
+            // No module yet: setting one makes it.
+            Err(e) if super::edges::lacks_module(&e) => {}
+            Err(e) if super::edges::is_missing(&e) => live.missing_edges.push((edge.clone(), e)),
             Err(e) => return Err(e),
         }
     }

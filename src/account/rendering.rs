@@ -1,17 +1,22 @@
 //! The plan as people read it: a table of the changes in order, a row per field with its
-//! old and new value, then what is kept and what is left alone (`-o table` keeps it in a
-//! pipe, for a pull-request comment); in a pipe otherwise, the same rows as tab-separated
-//! values; `--json` prints the plan itself.
+//! old and new value, then what is kept and what is left alone; in a pipe, the same rows as
+//! tab-separated values; `--json` prints the plan itself.
+//!
+//! Every value of the plan is shown whole: it is what `apply` asks to confirm. The table is
+//! drawn with every column at its full width when it fits the terminal, and always off a
+//! terminal (`-o table > plan.txt`, for a pull-request comment) or with `-o wide`; a terminal
+//! too narrow for it gets the same changes as a list of `field: old -> new` lines, folded
+//! ([`super::change_lines`]), never a table with columns left out or values cut.
 
 use std::io::{self, Write};
 
-use serde_json::Value;
-
-use super::plan::{AccountPlan, Planned, Verb};
+pub use super::change_text::label;
+use super::change_text::{field_name, shown, verb};
+use super::plan::{AccountPlan, Verb};
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::output::columns::{col, Cell, Kind, ALWAYS};
-use crate::output::table::Layout;
+use crate::output::table::{width, Layout};
 use crate::output::Printer;
 
 /// The rows of a plan as a table: one per field changed.
@@ -52,39 +57,59 @@ fn rows(plan: &AccountPlan, repeat: bool) -> Vec<Vec<String>> {
             } else {
                 shown(&f.old)
             };
-            out.push([first, vec![escape(&f.path), old, shown(&f.new)]].concat());
+            out.push([first, vec![field_name(&f.path), old, shown(&f.new)]].concat());
         }
     }
     out
 }
 
-fn verb(v: Verb) -> &'static str {
-    match v {
-        Verb::Create => "create",
-        Verb::Update => "update",
-        Verb::Delete => "delete",
-    }
-}
-
-/// Writes the plan as a table fitted to `width` (every column with `wide`), then what is
-/// kept and left alone, and the counts.
+/// Writes the plan for a person, then what is kept and left alone, and the counts: a table
+/// with every column whole where `terminal` is `None` (off a terminal) or `-o wide`, or where
+/// it fits the terminal's width; the changes as folded lines where it does not.
 pub fn write_table(
     plan: &AccountPlan,
-    width: u16,
+    terminal: Option<u16>,
     wide: bool,
     color: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    if plan.changes {
-        let rows = rows(plan, false);
-        let layout = if wide {
-            Layout::every(&PLAN_ROWS, &rows)
-        } else {
-            Layout::fit(&PLAN_ROWS, &rows, width)
-        };
-        writeln!(out, "{}", layout.draw(&rows, true, color))?;
-    }
+    write_changes(plan, terminal, wide, color, out)?;
     write_footer(plan, out)
+}
+
+/// Writes the changes of the plan as [`write_table`] does, without what follows them.
+pub fn write_changes(
+    plan: &AccountPlan,
+    terminal: Option<u16>,
+    wide: bool,
+    color: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if !plan.changes {
+        return Ok(());
+    }
+    let rows = rows(plan, false);
+    match terminal {
+        Some(room) if !wide && full_width(&rows) > usize::from(room) => {
+            super::change_lines::write(plan, usize::from(room), out)
+        }
+        _ => {
+            let layout = Layout::every(&PLAN_ROWS, &rows);
+            writeln!(out, "{}", layout.draw(&rows, true, color))
+        }
+    }
+}
+
+/// How wide the plan's table is with every column whole.
+fn full_width(rows: &[Vec<String>]) -> usize {
+    let columns = PLAN_ROWS.columns;
+    let widest = |i: usize| {
+        rows.iter()
+            .filter_map(|r| r.get(i))
+            .map(|c| width(c))
+            .fold(width(columns[i].header), usize::max)
+    };
+    (0..columns.len()).map(widest).sum::<usize>() + 2 * columns.len().saturating_sub(1)
 }
 
 /// Writes the plan's rows as tab-separated values, no header.
@@ -108,25 +133,6 @@ pub fn summary_line(plan: &AccountPlan) -> String {
         "Plan: {} to create, {} to update, {} to delete; {} unchanged.",
         s.create, s.update, s.delete, s.unchanged
     )
-}
-
-/// How a change is named: `ip_policies.office (ipp_…)`.
-pub fn label(p: &Planned) -> String {
-    let mut out = format!("{}.{}", p.kind.table(), escape(&p.name));
-    if let Some(id) = &p.id {
-        if id != &p.name {
-            out.push_str(&format!(" ({})", escape(id)));
-        }
-    }
-    out
-}
-
-/// A value as shown in the plan: JSON, compact, `(none)` for nothing.
-fn shown(v: &Value) -> String {
-    match v {
-        Value::Null => "(none)".to_string(),
-        other => escape(&other.to_string()),
-    }
 }
 
 /// What is kept, what is left alone, and the counts.
@@ -165,13 +171,8 @@ pub fn print(plan: &AccountPlan, printer: &Printer) -> Result<()> {
     let mut rows_only = false;
     printer.document_or_text(&doc, |out, table| {
         if table {
-            write_table(
-                plan,
-                printer.streams.width(),
-                printer.wide,
-                printer.color,
-                out,
-            )
+            let terminal = printer.tty.then(|| printer.streams.width());
+            write_table(plan, terminal, printer.wide, printer.color, out)
         } else {
             rows_only = true;
             write_tsv(plan, out)

@@ -7,6 +7,23 @@ use super::validate::{Checked, Invalid};
 use super::{Client, Seg};
 use crate::error::Result;
 
+/// The minimum TLS versions the service takes. The API reference lists none; these are the
+/// emulator's, the reference for what the service accepts. `edges tls-termination set` and the
+/// account files are checked against this one list before anything is sent.
+pub const MIN_VERSIONS: &[&str] = &["1.0", "1.1", "1.2", "1.3"];
+
+/// Why `v` is not a minimum TLS version the service takes, if it is not.
+pub fn min_version_problem(v: &str) -> Option<String> {
+    if MIN_VERSIONS.contains(&v) {
+        return None;
+    }
+    Some(format!(
+        "'{}' is not a TLS version the service takes: one of {}",
+        crate::escape::escape(v),
+        MIN_VERSIONS.join(", ")
+    ))
+}
+
 /// The body of a PUT. Fields left `None` are not sent; `min_version: Some(None)` sends `null`.
 #[derive(Debug, Default, Serialize)]
 pub struct TlsTermination {
@@ -26,10 +43,10 @@ impl TlsTermination {
     /// `upstream` and no version given, it sends the `null` the rule asks for.
     pub fn validate(&mut self) -> Checked {
         if let Some(Some(v)) = &self.min_version {
-            if v.trim().is_empty() {
+            if let Some(reason) = min_version_problem(v) {
                 return Err(Invalid {
                     field: "min_version",
-                    reason: "must not be empty (e.g. 1.2 or 1.3)".into(),
+                    reason,
                 });
             }
         }
@@ -99,5 +116,22 @@ mod tests {
         );
         m.min_version = Some(Some("1.2".into()));
         assert_eq!(m.validate().unwrap_err().field, "min_version");
+    }
+
+    #[test]
+    fn only_the_versions_the_service_takes_are_sent() {
+        for (v, ok) in [
+            ("1.2", true),
+            ("1.3", true),
+            ("1.4", false),
+            ("", false),
+            ("1.2 ", false),
+        ] {
+            let mut m = TlsTermination {
+                min_version: Some(Some(v.into())),
+                ..Default::default()
+            };
+            assert_eq!(m.validate().is_ok(), ok, "{v:?}");
+        }
     }
 }

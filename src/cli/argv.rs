@@ -37,11 +37,6 @@ pub fn parse(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
         }
         args = vec![program(&args), "-h".into()];
     }
-    if let Some((at, name)) = super::lazy::group_at(&args) {
-        if name == "export" {
-            args = crate::commands::as_code::exporting::out_flag(args, at);
-        }
-    }
     let (tree, from_env) = if asks_help(&args) {
         (super::command().term_width(help_width()), Vec::new())
     } else {

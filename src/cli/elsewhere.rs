@@ -13,6 +13,9 @@ const NAMED: usize = 3;
 /// `e` with a tip naming the commands that take its unknown flag, when `e` is a long flag
 /// unknown to the command typed and some other command takes it as its own; else `e`.
 pub fn tip(e: clap::Error, args: &[OsString]) -> clap::Error {
+    if e.kind() == ErrorKind::InvalidValue {
+        return out_tip(e, args);
+    }
     if e.kind() != ErrorKind::UnknownArgument {
         return e;
     }
@@ -61,6 +64,34 @@ pub fn tip(e: clap::Error, args: &[OsString]) -> clap::Error {
     let usage = command_at(&root, &path).clone().render_usage();
     tipped.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
     tipped
+}
+
+/// `e`, a value of `-o` that is no format, with a tip naming `--out` where the command typed
+/// writes files with it (`export -o account.toml`, as `export` once took it).
+fn out_tip(mut e: clap::Error, args: &[OsString]) -> clap::Error {
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return e;
+    };
+    let Some(ContextValue::String(value)) = e.get(ContextKind::InvalidValue) else {
+        return e;
+    };
+    if !arg.starts_with("--output") || value.is_empty() {
+        return e;
+    }
+    let mut root = super::command();
+    root.build();
+    let path = typed_path(&root, args);
+    let writes_files = command_at(&root, &path)
+        .get_arguments()
+        .any(|a| !a.is_global_set() && a.get_long() == Some("out"));
+    if writes_files {
+        let tip = format!("-o is the output format; to write a file, use --out {value}");
+        e.insert(
+            ContextKind::Suggested,
+            ContextValue::StyledStrs(vec![tip.into()]),
+        );
+    }
+    e
 }
 
 /// The command words of argv, as far as they name commands of the tree (a flag's value, as
@@ -133,6 +164,25 @@ mod tests {
             said.contains("Usage: tunnelctl local requests verify"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn a_file_after_o_is_pointed_to_out_where_the_command_writes_files() {
+        let suggested = |line: &str| {
+            let args: Vec<OsString> = line.split(' ').map(Into::into).collect();
+            let e = super::super::command()
+                .try_get_matches_from(args.clone())
+                .expect_err("a usage error");
+            match tip(e, &args).get(ContextKind::Suggested) {
+                Some(ContextValue::StyledStrs(s)) => s.iter().map(|s| s.to_string()).collect(),
+                _ => Vec::new(),
+            }
+        };
+        assert_eq!(
+            suggested("tunnelctl export -o account.toml"),
+            ["-o is the output format; to write a file, use --out account.toml"]
+        );
+        assert!(suggested("tunnelctl ip-policies list -o account.toml").is_empty());
     }
 
     #[test]

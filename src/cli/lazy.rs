@@ -34,27 +34,6 @@ pub fn command_for(args: &[OsString]) -> Command {
     }
 }
 
-/// Where in `args` the top-level command is named, and its name, if it is one (walked as
-/// [`named_command`] walks it, so a flag's value is never taken for the command).
-pub(super) fn group_at(args: &[OsString]) -> Option<(usize, String)> {
-    let root = root();
-    let mut i = 1;
-    while let Some(word) = args.get(i).and_then(|w| w.to_str()) {
-        if word == "--" {
-            return None;
-        }
-        if word.starts_with('-') && word.len() > 1 {
-            i += if takes_next_word(&root, word) { 2 } else { 1 };
-            continue;
-        }
-        return GROUPS
-            .iter()
-            .find(|g| answers_to(g, word))
-            .map(|g| (i, g.name.to_string()));
-    }
-    None
-}
-
 /// The root command with the global flags and no top-level command.
 fn root() -> Command {
     let root = Command::new("tunnelctl")

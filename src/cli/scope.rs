@@ -74,6 +74,7 @@ fn table() -> &'static [(&'static str, Scope)] {
         };
         let confirming = GROUPS.iter().flat_map(|g| under(g, g.confirming)).collect();
         let no_data = groups(|g| !g.prints_data);
+        let no_formats = groups(|g| !g.prints_data || !g.output_formats);
         vec![
             ("api_key", of(Reaches::Management, "api_key")),
             ("api_url", of(Reaches::Management, "api_url")),
@@ -93,9 +94,9 @@ fn table() -> &'static [(&'static str, Scope)] {
             ("yes", Scope::In(confirming, Vec::new())),
             ("config", Scope::Except(no_data.clone())),
             ("profile", Scope::Except(no_data.clone())),
-            ("json", Scope::Except(no_data.clone())),
-            ("output", Scope::Except(no_data.clone())),
-            ("jq", Scope::Except(no_data.clone())),
+            ("json", Scope::Except(no_formats.clone())),
+            ("output", Scope::Except(no_formats.clone())),
+            ("jq", Scope::Except(no_formats)),
             ("quiet", Scope::Except(no_data.clone())),
             ("verbose", Scope::Except(no_data.clone())),
             ("timeout", Scope::Except(no_data)),
@@ -136,7 +137,34 @@ fn place(cmd: Command, parent: &str, shown: &[&Arg]) -> Command {
     for arg in hidden {
         cmd = cmd.arg(arg.clone());
     }
+    if asks(&path) {
+        cmd = cmd.arg(yes_in_short_help().clone());
+    }
     cmd
+}
+
+/// Does the command at `path` ask for confirmation (a command of a group's `CONFIRMING`)?
+fn asks(path: &str) -> bool {
+    GROUPS.iter().any(|g| {
+        g.confirming.iter().any(|verb| match *verb {
+            "" => path == g.name,
+            verb => path.strip_prefix(g.name).and_then(|p| p.strip_prefix(' ')) == Some(verb),
+        })
+    })
+}
+
+/// `--yes` as a command that asks shows it: among its own options, in its `-h` too, where the
+/// global flags are left for `--help` (without it, `-h` of `apply` never says how to answer
+/// in CI).
+fn yes_in_short_help() -> &'static Arg {
+    static YES: OnceLock<Arg> = OnceLock::new();
+    YES.get_or_init(|| {
+        GlobalArgs::augment_args(Command::new("globals"))
+            .get_arguments()
+            .find(|a| a.get_id() == "yes")
+            .map(|a| a.clone().hide_short_help(false).help_heading(None::<&str>))
+            .unwrap_or_else(|| Arg::new("yes"))
+    })
 }
 
 /// Does the command at `path` ("ip-policies create") show the global flag `id`? A group
@@ -214,7 +242,11 @@ mod tests {
         assert!(!shows("yes", "ip-policies list"));
         assert!(!shows("yes", "local requests list"));
         assert!(shows("yes", "local requests clear"));
+        assert!(asks("apply") && asks("ip-policies delete") && asks("local requests clear"));
+        assert!(!asks("plan") && !asks("ip-policies") && !asks("ip-policies list"));
         assert!(!shows("json", "help"));
+        assert!(!shows("output", "export"), "export writes TOML only");
+        assert!(shows("output", "plan"));
         assert!(shows("no_color", "completions"));
         assert!(!within("sessionsx", "sessions"));
         // `test` needs no agent (issue 33): neither its URL nor the history.

@@ -67,7 +67,7 @@ enum TlsCommand {
         /// Where TLS is terminated; with 'upstream', --min-version must not be given
         #[arg(long, value_enum, value_name = "WHERE")]
         terminate_at: Option<TerminateAt>,
-        /// Minimum TLS version, e.g. 1.2 or 1.3 (the service picks a safe default when unset)
+        /// Minimum TLS version: 1.0, 1.1, 1.2 or 1.3 (the service picks a safe default when unset)
         #[arg(long, value_name = "VERSION")]
         min_version: Option<String>,
         /// Apply the module to traffic (the service's default is true)

@@ -52,6 +52,9 @@ pub trait Group: Args {
     const REACHES: Reaches;
     /// Does it print data (so the output flags mean something)? Help and completions do not.
     const PRINTS_DATA: bool = true;
+    /// Does it print in the output formats (so `-o`, `--json` and `--jq` mean something)?
+    /// `export` writes TOML, and only TOML.
+    const OUTPUT_FORMATS: bool = true;
     /// May what it prints hold a secret the service echoes (so `--show-secrets` shows)?
     const ECHOES_SECRETS: bool = false;
     /// Its commands that ask for confirmation (and so take `--yes`), as paths under the group

@@ -35,6 +35,9 @@ pub struct Printer {
     pub secret_fields: &'static [&'static str],
     /// Where output goes.
     pub streams: Streams,
+    /// Was a format asked for (`--json`, `-o`, `--jq`)? A command that writes one format of
+    /// its own (`export`: TOML) refuses any.
+    pub format_asked: bool,
 }
 
 /// The output flags of the command line, as plain values: what [`Printer::resolve`] checks
@@ -94,6 +97,7 @@ impl Printer {
             show_secrets: g.show_secrets,
             secret_fields: crate::secrets::SECRET_FIELDS,
             streams,
+            format_asked: g.json || g.format.is_some() || g.jq.is_some(),
         })
     }
 

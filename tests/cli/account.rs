@@ -63,7 +63,7 @@ impl Account {
     /// Exports the account into `name`; its path.
     fn export(&self, name: &str) -> String {
         let p = self.path(name).to_string_lossy().into_owned();
-        self.env.run(&["export", "-o", &p]).ok();
+        self.env.run(&["export", "--out", &p]).ok();
         p
     }
 
@@ -151,7 +151,7 @@ fn exporting_refuses_an_existing_file_without_force_and_an_unknown_kind() {
     let a = seeded();
     let file = a.write("account.toml", "# mine\n");
     a.env.mock.clear_requests();
-    a.run(&["export", "-o", &file]).code(2).says("exists");
+    a.run(&["export", "--out", &file]).code(2).says("exists");
     assert_eq!(a.read("account.toml"), "# mine\n");
     a.run(&["export", "--out", &file, "--force"]).ok();
     assert!(a.read("account.toml").contains("[ip_policies."));
@@ -404,7 +404,7 @@ fn a_create_whose_answer_was_lost_is_found_again_not_made_twice() {
     );
     let first = a.run(&["apply", "-f", &file, "--yes"]);
     assert_ne!(first.code, 0, "{first:?}");
-    first.says("failed: create ip_policies.one");
+    first.says("create ip_policies.one");
     let second = a.run(&["apply", "-f", &file, "--yes"]);
     second.ok().says("created ip_policies.two");
     assert!(
@@ -566,7 +566,7 @@ fn bad_files_exit_2_naming_file_line_and_key_and_send_nothing() {
     let cases: Vec<(&str, String, &str, &str)> = vec![
         ("unknown key", "[ip_policies.a]\ncolour = \"red\"\n".into(), ":2:", "ip_policies.a.colour"),
         ("unknown table", "[edges.a]\n".into(), ":1:", "edges"),
-        ("dangling reference", "[event_subscriptions.s]\nsources = [\"x.v0\"]\ndestinations = [\"nowhere\"]\n".into(), ":1:", "event_subscriptions.s.destinations"),
+        ("dangling reference", "[event_subscriptions.s]\nsources = [\"x.v0\"]\ndestinations = [\"nowhere\"]\n".into(), ":3:", "event_subscriptions.s.destinations"),
         ("description over 255 bytes", format!("[ip_policies.a]\ndescription = \"{long}\"\n"), ":2:", "ip_policies.a.description"),
         ("metadata over 4096 bytes", format!("[ip_policies.a]\nmetadata = '{meta}'\n"), ":2:", "ip_policies.a.metadata"),
         ("two target members", "[event_destinations.d]\n[event_destinations.d.target.kinesis]\nstream_arn = \"a\"\nauth.role.role_arn = \"r\"\n[event_destinations.d.target.firehose]\ndelivery_stream_arn = \"b\"\nauth.role.role_arn = \"r\"\n".into(), ":2:", "event_destinations.d.target"),
@@ -684,7 +684,7 @@ fn a_plan_of_many_resources_sends_one_request_per_page_and_nothing_else() {
     );
     let file = env.dir.path().join("account.toml");
     let file = file.to_string_lossy().into_owned();
-    env.run(&["export", "-o", &file]).ok();
+    env.run(&["export", "--out", &file]).ok();
     env.mock.clear_requests();
     env.run(&["plan", "-f", &file, "--exit-code"])
         .ok()
@@ -704,7 +704,7 @@ fn apply_asks_on_a_terminal_and_a_no_sends_nothing() {
         let mut cmd = a.env.std_cmd();
         cmd.args(["apply", "-f", &file]);
         let mut term = Pty::spawn(&cmd, 30, 100);
-        let screen = term.wait_for("Apply these changes? [y/N]");
+        let screen = term.wait_for("Apply this change? [y/N]");
         assert!(screen.contains("create  ip_policies.new"), "{screen}");
         term.send(answer);
         assert_eq!(term.wait_exit(), code, "{answer:?}: {}", term.screen());
@@ -762,19 +762,17 @@ fn the_plan_is_a_table_on_a_terminal_and_a_documented_object_in_json() {
 }
 
 #[test]
-fn export_takes_o_for_its_file_wherever_the_global_flags_stand() {
+fn export_takes_out_for_its_file_wherever_the_global_flags_stand() {
     let a = seeded();
     let file = a.path("profiled.toml").to_string_lossy().into_owned();
-    // `--profile export` is a flag's value, not the command; `-o` after `export` is its file.
+    // `--profile export` is a flag's value, not the command.
     a.write("config.toml", "[export]\n");
-    a.run(&["--profile", "export", "export", "-o", &file]).ok();
+    a.run(&["--profile", "export", "export", "--out", &file])
+        .ok();
     assert!(a.read("profiled.toml").contains("[backends.web]"));
-    let joined = a.path("joined.toml").to_string_lossy().into_owned();
-    a.run(&["export", &format!("-o{joined}")]).ok();
-    assert!(a.read("joined.toml").contains("[backends.web]"));
-    a.run(&["export", "-o", "-"]).ok().prints("[backends.web]");
-    // Elsewhere, -o is still the output format.
-    a.run(&["ip-policies", "list", "-o", "json"]).ok();
+    a.run(&["export", "--out", "-"])
+        .ok()
+        .prints("[backends.web]");
     let empty = a.env.dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     a.run(&["plan", "-f", &empty.to_string_lossy()])
@@ -792,7 +790,7 @@ fn an_id_the_account_lacks_or_a_name_two_resources_claim_is_refused_before_any_w
     a.env.mock.clear_requests();
     a.run(&["apply", "-f", &file, "--yes"])
         .code(2)
-        .says("account.toml:2")
+        .says("account.toml:3")
         .says("ipp_missing");
     assert!(a.writes().is_empty());
     // Two resources carry the marker of one name (copied metadata): which is meant is asked.

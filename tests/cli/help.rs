@@ -102,9 +102,21 @@ fn every_command_lists_its_own_options_first_then_the_global_ones() {
             .stdout
             .lines()
             .take_while(|l| !l.starts_with("Example"));
+        // A command that asks lists `--yes` among its own options, `-h` too: the way to
+        // answer in a script.
+        let asks = matches!(
+            path.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            [.., "delete" | "stop" | "clear"] | ["local", "requests", "record"] | ["apply"]
+        );
+        let mut yes = false;
         for f in options.filter_map(flag_of) {
-            assert!(!globals.iter().any(|g| g == f), "{what} -h shows {f}");
+            yes |= f == "--yes";
+            assert!(
+                !globals.iter().any(|g| g == f) || (asks && f == "--yes"),
+                "{what} -h shows {f}"
+            );
         }
+        assert_eq!(yes, asks, "{what} -h:\n{}", short.stdout);
         for flag in ["--help"] {
             let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
             args.push(flag);
@@ -113,7 +125,7 @@ fn every_command_lists_its_own_options_first_then_the_global_ones() {
             for line in own.lines() {
                 if let Some(f) = flag_of(line) {
                     assert!(
-                        !globals.iter().any(|g| g == f),
+                        !globals.iter().any(|g| g == f) || (asks && f == "--yes"),
                         "{what}: global {f} among the command's own options"
                     );
                 }
@@ -331,12 +343,19 @@ fn each_command_shows_only_the_global_options_that_mean_something_to_it() {
             }
             _ => {}
         }
-        let confirms = matches!(path.last(), Some(&("delete" | "stop" | "clear")));
+        let confirms = matches!(path.last(), Some(&("delete" | "stop" | "clear" | "apply")));
         if path.len() > 1 && ["list", "get", "create", "update"].contains(path.last().unwrap()) {
             assert!(!has("--yes"), "{what} asks nothing, yet shows --yes");
         }
         if confirms {
-            assert!(has("--yes"), "{what} asks for confirmation: it shows --yes");
+            // Among its own options (see every_command_lists_its_own_options_first…).
+            let mut args = path.clone();
+            args.push("--help");
+            let whole = run(env.bare().args(&args)).stdout;
+            assert!(
+                whole.lines().any(|l| flag_of(l) == Some("--yes")),
+                "{what} asks for confirmation: it shows --yes"
+            );
         }
     }
     // The top level lists every global option.

@@ -15,6 +15,9 @@ mod docs;
 mod official;
 
 mod account;
+mod account_checks;
+mod account_confirm;
+mod account_export;
 mod api_and_completion;
 mod backends;
 mod bulk_view;

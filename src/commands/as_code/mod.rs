@@ -12,11 +12,13 @@ use clap::Args;
 use crate::account::desired::{self, Desired};
 use crate::account::live;
 use crate::account::plan::{self, AccountPlan};
+use crate::account::references;
 use crate::account::rendering;
 use crate::account::section::Section;
 use crate::api::Client;
 use crate::context::Context;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::escape::escape_path;
 
 /// `-f FILE...` and `--prune`, shared by `plan` and `apply`.
 #[derive(Debug, Args)]
@@ -29,6 +31,25 @@ pub struct FilesArgs {
     /// it does not manage)
     #[arg(long)]
     pub prune: bool,
+}
+
+/// The usage error of account files named without `-f` (`plan account.toml`): the command
+/// meant, with `-f` before each.
+pub fn without_f(command: &str, paths: &[PathBuf]) -> Error {
+    let files: Vec<String> = paths
+        .iter()
+        .map(|p| format!("-f {}", escape_path(p)))
+        .collect();
+    let what = if paths.iter().all(|p| p.is_dir()) {
+        "a folder of account files"
+    } else {
+        "an account file"
+    };
+    Error::usage(format!(
+        "{command} takes account files after -f, and {} is {what}: did you mean 'tunnelctl {command} {}'?",
+        escape_path(&paths[0]),
+        files.join(" ")
+    ))
 }
 
 /// Reads the files (exit 2 on any problem, before any request), then the live account,
@@ -63,6 +84,7 @@ async fn plan_against(client: &Client, desired: &Desired, prune: bool) -> Result
         .map(|w| w.name.clone())
         .collect();
     let live = live::read(client, &sections, &edges).await?;
+    references::check(desired, &live)?;
     let plan = plan::make(desired, &live, prune, &sections);
     // The account's thousands of small maps are left to the process's exit, which frees
     // them at once: freeing them one by one took a tenth of a plan's time (bench S14).

@@ -30,6 +30,9 @@ pub struct PlanArgs {
     /// Exit 8 when there are changes to make (0 when none; errors keep their own codes)
     #[arg(long)]
     exit_code: bool,
+    /// Account files named without -f: refused, with the command meant
+    #[arg(hide = true, value_name = "FILE", value_parser = clap::value_parser!(PathBuf))]
+    without_f: Vec<PathBuf>,
 }
 
 impl crate::commands::Group for PlanArgs {
@@ -41,6 +44,9 @@ impl crate::commands::Group for PlanArgs {
 }
 
 async fn run(args: PlanArgs, ctx: &Context) -> Result<()> {
+    if !args.without_f.is_empty() {
+        return Err(super::without_f("plan", &args.without_f));
+    }
     if args.files.files.is_empty() {
         return Err(Error::usage(
             "name the account files: plan -f FILE (or -f DIR for every *.toml in it)",

@@ -171,10 +171,8 @@ pub async fn watch(
     let (state, stopped) = ran?;
     let tally = &state.tally;
     if let Some(line) = tally.summary() {
-        // Folded at spaces, then each failure's reason and the IDs that failed so.
-        ctx.printer
-            .streams
-            .err_line(&ctx.printer.folded_for_stderr(&line));
+        // err_line folds it at spaces; then each failure's reason and the IDs that failed so.
+        ctx.printer.streams.err_line(&line);
         ctx.printer.failure_summary(&tally.failed);
     }
     // Ctrl-C (130) or SIGTERM (143) says how it ended, whatever was done.
