@@ -113,7 +113,11 @@ struct Checkout {
 /// or `false`) and `BUILD_TARGET`.
 fn describe_source() {
     let version = env::var("CARGO_PKG_VERSION").unwrap_or_default();
-    let checkout = env::var_os("CARGO_MANIFEST_DIR").and_then(|dir| checkout(Path::new(&dir)));
+    let manifest_dir = env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+    let checkout = manifest_dir.as_deref().and_then(checkout);
+    if let (None, Some(dir)) = (&checkout, &manifest_dir) {
+        watch_package(dir);
+    }
     let text = match &checkout {
         Some(c) => format!(
             "{version} ({}{} {})",
@@ -192,6 +196,18 @@ fn watch_checkout(dir: &Path) {
     }
     for path in paths.iter().filter(|p| p.exists()) {
         println!("cargo::rerun-if-changed={}", path.display());
+    }
+}
+
+/// In a packaged crate, names a file that only packages hold. `cargo package` verifies the
+/// crate in the checkout's target folder, and cargo gives this script's run there the same
+/// place as the checkout's own (it hashes a path package by its path within its workspace,
+/// the same in both): after it, the checkout's next build would take this run for its own and
+/// say the version alone. Naming `.cargo_vcs_info.json` (which cargo writes into a package
+/// made from a checkout), which the checkout lacks, makes that build run the script again.
+fn watch_package(dir: &Path) {
+    if dir.join(".cargo_vcs_info.json").is_file() {
+        println!("cargo::rerun-if-changed=.cargo_vcs_info.json");
     }
 }
 
