@@ -61,7 +61,7 @@ fn root() -> Command {
         .version(env!("CARGO_PKG_VERSION"))
         .disable_help_subcommand(true)
         .max_term_width(100);
-    super::version::flag(super::GlobalArgs::augment_args(root))
+    super::GlobalArgs::augment_args(root)
 }
 
 fn with_groups<'a>(root: Command, groups: impl Iterator<Item = &'a GroupEntry>) -> Command {

@@ -20,8 +20,9 @@ use super::lazy::has_flag;
 /// What `--version` prints after the program's name.
 pub const TEXT: &str = env!("BUILD_VERSION_TEXT");
 
-/// `cmd` with the `-V/--version` flag described as people read it in `--help`, in place of
-/// clap's own ("Print version"), which says nothing of the commit or of `--json`.
+/// `cmd` with the `-V/--version` flag described as people read it in `--help` and the man
+/// page, in place of clap's own ("Print version"), which says nothing of the commit or of
+/// `--json`. The tree that only parses (`lazy.rs`) keeps clap's: it is never shown.
 pub fn flag(cmd: Command) -> Command {
     cmd.disable_version_flag(true).arg(
         Arg::new("version")

@@ -8,8 +8,17 @@ use crate::common::{run, Env};
 use crate::skip;
 
 /// What git says of the checkout the tests run in: the short commit (as `git rev-parse
-/// --short HEAD` abbreviates it) and its commit date in UTC; `None` outside a git checkout.
+/// --short HEAD` abbreviates it) and its commit date in UTC. `None` outside a git checkout,
+/// where the test cannot run its check (tests/common/skip.rs).
 fn checkout() -> Option<(String, String)> {
+    let found = read_checkout();
+    if found.is_none() {
+        skip::cannot_run("the tests do not run in a git checkout (or git is missing)");
+    }
+    found
+}
+
+fn read_checkout() -> Option<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let git = |args: &[&str]| {
         let out = Command::new("git")
@@ -40,7 +49,6 @@ fn checkout() -> Option<(String, String)> {
 #[test]
 fn version_names_the_commit_of_the_checkout_and_its_date() {
     let Some((commit, date)) = checkout() else {
-        skip::cannot_run("the tests do not run in a git checkout (or git is missing)");
         return;
     };
     let env = Env::new();
@@ -62,7 +70,6 @@ fn version_names_the_commit_of_the_checkout_and_its_date() {
 #[test]
 fn version_as_json_gives_each_part_as_a_field() {
     let Some((commit, date)) = checkout() else {
-        skip::cannot_run("the tests do not run in a git checkout (or git is missing)");
         return;
     };
     let env = Env::new();
