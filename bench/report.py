@@ -214,9 +214,12 @@ if ran("S6"):
 # S7 ------------------------------------------------------------------------------------------
 if ran("S7"):
     size = int(facts["s7_bytes"])
+    installed = int(facts["s7_installed_bytes"])
     section("S7 size", f"target/release/tunnelctl is {int(facts['s7_built_bytes']):,} bytes as built; "
+            f"`{facts['s7_deb']}` installs `/usr/bin/tunnelctl` of {installed:,} bytes; "
             f"after `{facts['s7_strip']}`: {size:,} bytes.")
-    check("S7", "stripped release binary (SQLite inside)", "", "<= 10 MB", size <= 10e6, value=mb(size))
+    check("S7", "the binary the Debian package installs, stripped (SQLite inside)", "", "<= 10 MB",
+          max(size, installed) <= 10e6, value=mb(max(size, installed)))
     check("S7", "position-independent (`readelf -h`: Type)", "", "DYN", facts["s7_elf_type"] == "DYN",
           value=facts["s7_elf_type"])
     measure(f"shared libraries it needs at start: {facts['s7_needed'].strip()}", "")

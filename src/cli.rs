@@ -18,6 +18,7 @@ mod lazy;
 mod scope;
 mod short_help;
 mod usage;
+pub mod version;
 
 pub use argv::{parse, print_error};
 
@@ -75,6 +76,7 @@ pub struct Cli {
 /// the plain tree and start-up pays nothing for it.
 pub fn command() -> clap::Command {
     let tree = <Cli as clap::CommandFactory>::command().mut_subcommands(scope::apply);
+    let tree = version::flag(tree);
     after_help::reflow_all(usage::wrap_all(short_help::shorten_all(tree)))
 }
 

@@ -83,7 +83,13 @@ fn parse(args: Vec<OsString>) -> Result<Cli, i32> {
             }
         }
     }
+    let version_as_json = cli::version::asks_json(&args);
     cli::parse(args.clone()).map_err(|e| {
+        if version_as_json && e.kind() == clap::error::ErrorKind::DisplayVersion {
+            // As clap's own version: a stdout that cannot be written to changes nothing.
+            let _ = cli::version::print_json();
+            return exit::OK;
+        }
         // Help and version go to stdout with exit 0; usage errors to stderr with exit 2.
         cli::print_error(&e, &args);
         if e.use_stderr() {

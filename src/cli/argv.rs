@@ -49,7 +49,9 @@ pub fn parse(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
         };
         variables_read_here(tree)
     };
-    let mut cmd = tree.color(choice(&args));
+    // The commit in the version is for people and scripts, not for the man pages, which
+    // are generated from the same tree and committed: it is given only here.
+    let mut cmd = tree.color(choice(&args)).version(super::version::TEXT);
     let mut matches = match cmd.try_get_matches_from_mut(args.clone()) {
         Ok(matches) => matches,
         Err(e) => {

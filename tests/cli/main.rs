@@ -63,6 +63,7 @@ mod settings_and_errors;
 mod signed_webhooks;
 mod tables;
 mod tour;
+mod version;
 mod webhook_runs;
 mod webhook_secrets;
 mod webhook_tests;
