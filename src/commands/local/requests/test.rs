@@ -45,8 +45,10 @@ Exit 0: all passed; 8: one failed; 2: a fixture or expectation file is bad (noth
 sent); 6: the server cannot be reached; 7: --timeout ran out; 130/143: Ctrl-C/SIGTERM
 (the cases not run are SKIP; the report is written for what ran).")]
 pub struct TestArgs {
-    /// Fixture folders (every *.http in each, by name) or request files; default: the
-    /// current folder
+    /// Fixture folders or request files [default: .]
+    ///
+    /// A folder runs every *.http in it, in name order. With none named, the fixtures of the
+    /// current folder are run, and a note on stderr says so.
     #[arg(value_name = "DIR|FILE")]
     paths: Vec<PathBuf>,
     /// The server to send to (http:// or https://; a path given is put before each
@@ -98,6 +100,7 @@ fn parse_glob(s: &str) -> std::result::Result<Glob, String> {
 pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
     let to = args.to;
     let paths = if args.paths.is_empty() {
+        ctx.note("No fixture folder named: running the fixtures of the current folder (.)");
         vec![PathBuf::from(".")]
     } else {
         args.paths
@@ -235,10 +238,17 @@ fn conclude(ctx: &Context, to: &Url, outcomes: &[FixtureOutcome]) -> Result<()> 
         }
         None => {}
     }
-    if let Some(down) = outcomes.iter().find(|o| o.unreachable) {
+    if let Some((down, hint)) = outcomes
+        .iter()
+        .find_map(|o| o.unreachable.as_ref().map(|h| (o, h)))
+    {
         let why = down.failures.first().map_or("", |f| f.message.as_str());
+        let hint = match hint.as_str() {
+            "" => String::new(),
+            h => format!("\n{h}"),
+        };
         return Err(Error::Unreachable(format!(
-            "{} could not be reached: {why}",
+            "{} could not be reached: {why}{hint}",
             crate::http::origin(to)
         )));
     }
