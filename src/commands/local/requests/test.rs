@@ -192,6 +192,18 @@ fn write_update(o: &mut FixtureOutcome) {
     if let Some((name, bytes)) = w.sidecar {
         writes.push((expect_file.with_file_name(name), bytes));
     }
+    // Looked at again as they are written: a link that leads out of the folder is refused,
+    // and then neither file is written.
+    let refused: Vec<Failure> = writes
+        .iter()
+        .filter_map(|(path, _)| case::stays_inside(path).err())
+        .map(|e| Failure::new("update", e.to_string()))
+        .collect();
+    if !refused.is_empty() {
+        o.verdict = FixtureVerdict::Fail;
+        o.failures.extend(refused);
+        return;
+    }
     for (path, bytes) in writes {
         if let Err(e) = files::write_private(&path, &bytes, Existing::Replace) {
             o.verdict = FixtureVerdict::Fail;
