@@ -21,11 +21,11 @@ use crate::capture::Exchange;
 /// once, in lower case. The index holds no positions, only which captures hold a word, so a
 /// word said again adds nothing to it but work (a webhook's JSON repeats its keys).
 ///
-/// Its memory follows the text's bytes, whatever the words: a word is kept to its first
-/// [`MAX_WORD`] bytes (a 70 MB body of one run of letters is one word, which the index's
-/// tokenizer would copy twice over), and the words seen are remembered up to [`MAX_SEEN`]
-/// (a list of every word of a body of short ones would be many times its size); past that
-/// a word may be given twice, which costs the index a little work and changes nothing.
+/// Its memory follows the text's bytes, whatever the words: a word is kept to its first 64
+/// bytes (a 70 MB body of one run of letters is one word, which the index's tokenizer would
+/// copy twice over), and the words seen are remembered up to 65,536 (a list of every word of
+/// a body of short ones would be many times its size); past that a word may be given twice,
+/// which costs the index a little work and changes nothing.
 pub fn index_text(e: &Exchange) -> String {
     let mut text = decoded_text(e);
     text.make_ascii_lowercase();

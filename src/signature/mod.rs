@@ -210,19 +210,29 @@ fn detect_in(h: &Headers) -> Option<Provider> {
     })
 }
 
+/// The headers that carry a signature's digest, but Standard Webhooks' ([`standard::HEADERS`]).
+const DIGEST_HEADERS: [&str; 5] = [
+    github::HEADER,
+    github::LEGACY_HEADER,
+    stripe::HEADER,
+    slack::HEADER,
+    shopify::HEADER,
+];
+
+/// Does the header `name` carry a signature's digest, under any scheme?
+fn carries_digest(name: &str) -> bool {
+    DIGEST_HEADERS
+        .iter()
+        .chain(standard::HEADERS.iter())
+        .any(|h| h.eq_ignore_ascii_case(name))
+}
+
 /// Is `name` a header some scheme signs with (whose value a re-signing replaces)?
 pub fn is_signature_header(name: &str) -> bool {
-    [
-        github::HEADER,
-        github::LEGACY_HEADER,
-        stripe::HEADER,
-        slack::HEADER,
-        slack::TIMESTAMP,
-        shopify::HEADER,
-    ]
-    .iter()
-    .chain(standard::ALL_HEADERS.iter())
-    .any(|h| h.eq_ignore_ascii_case(name))
+    carries_digest(name)
+        || std::iter::once(&slack::TIMESTAMP)
+            .chain(standard::ALL_HEADERS.iter())
+            .any(|h| h.eq_ignore_ascii_case(name))
 }
 
 /// The digests in signature headers made by [`sign`]: the text of each signature, without the
@@ -230,18 +240,6 @@ pub fn is_signature_header(name: &str) -> bool {
 /// signature is as good as the secret for as long as the provider's tolerance: the caller
 /// hides these wherever the secret is hidden.
 pub fn digests(signed: &[(String, String)]) -> Vec<String> {
-    let carries_digest = |name: &str| {
-        [
-            github::HEADER,
-            github::LEGACY_HEADER,
-            stripe::HEADER,
-            slack::HEADER,
-            shopify::HEADER,
-        ]
-        .iter()
-        .chain(standard::HEADERS.iter())
-        .any(|h| h.eq_ignore_ascii_case(name))
-    };
     let mut out = Vec::new();
     for (_, value) in signed.iter().filter(|(name, _)| carries_digest(name)) {
         for item in value.split([',', ' ']).map(str::trim) {
