@@ -191,8 +191,8 @@ fn set_fields(msg: &mut Message, set: &[SetField], add: &[SetField]) -> Result<(
     };
     let flagged = set
         .iter()
-        .map(|f| (f, Put::Change))
-        .chain(add.iter().map(|f| (f, Put::Add)));
+        .map(|f| (f, Must::Exist))
+        .chain(add.iter().map(|f| (f, Must::BeNew)));
     for (field, put) in flagged {
         set_at(
             &mut doc,
@@ -220,18 +220,18 @@ fn set_fields(msg: &mut Message, set: &[SetField], add: &[SetField]) -> Result<(
 
 /// What a field given to put in a body must be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Put {
+enum Must {
     /// There already (`--set`).
-    Change,
+    Exist,
     /// Not there yet (`--add`); the objects on its way are made when missing.
-    Add,
+    BeNew,
 }
 
-impl Put {
+impl Must {
     fn flag(self) -> &'static str {
         match self {
-            Put::Change => "set",
-            Put::Add => "add",
+            Must::Exist => "set",
+            Must::BeNew => "add",
         }
     }
 }
@@ -242,7 +242,7 @@ fn set_at(
     doc: &mut Value,
     steps: &[Step],
     value: Value,
-    put: Put,
+    put: Must,
     whole: &[Step],
 ) -> std::result::Result<(), String> {
     let Some((step, rest)) = steps.split_first() else {
@@ -269,13 +269,13 @@ fn set_at(
                 Step::Index(i) => i.to_string(),
             };
             match (map.contains_key(&key), put) {
-                (true, Put::Add) if rest.is_empty() => {
+                (true, Must::BeNew) if rest.is_empty() => {
                     return Err(format!(
                         "the body has {} already: change it with --set",
                         escape(&here().to_string())
                     ))
                 }
-                (false, Put::Change) => return Err(no_such_field(map, &key, &here())),
+                (false, Must::Exist) => return Err(no_such_field(map, &key, &here())),
                 _ => {}
             }
             map.entry(key).or_insert_with(|| {

@@ -16,6 +16,7 @@ use crate::escape::{escape, escape_path};
 use crate::files::{self, Existing};
 use crate::fixture::case;
 use crate::fixture::expect::Failure;
+use crate::fixture::folder;
 use crate::fixture::jq_pool::JqPool;
 use crate::fixture::results::{self, ShownOutcome};
 use crate::fixture::runner::{stopped, FixtureOutcome, FixtureVerdict, Run, Stopped};
@@ -196,7 +197,7 @@ fn write_update(o: &mut FixtureOutcome) {
     // and then neither file is written.
     let refused: Vec<Failure> = writes
         .iter()
-        .filter_map(|(path, _)| case::stays_inside(path).err())
+        .filter_map(|(path, _)| folder::stays_inside(path).err())
         .map(|e| Failure::new("update", e.to_string()))
         .collect();
     if !refused.is_empty() {
