@@ -125,11 +125,7 @@ fn landing(path: &Path) -> io::Result<Landing> {
                     descriptor: true,
                 });
             }
-            let to = fs::read_link(&at)?;
-            at = match at.parent() {
-                Some(folder) if to.is_relative() => folder.join(to),
-                _ => to,
-            };
+            at = followed(&at)?;
             continue;
         }
         return Ok(if kind.is_dir() {
@@ -142,6 +138,31 @@ fn landing(path: &Path) -> io::Result<Landing> {
                 descriptor: false,
             }
         });
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Where the link at `at` leads: a relative link is read from the folder holding it.
+fn followed(at: &Path) -> io::Result<PathBuf> {
+    let to = fs::read_link(at)?;
+    Ok(match at.parent() {
+        Some(folder) if to.is_relative() => folder.join(to),
+        _ => to,
+    })
+}
+
+/// Where the chain of links from `path` ends, each followed as a write follows it (a
+/// relative link read from its own folder): `path` itself when it is no link. What is at the
+/// end need not exist.
+pub fn chain_end(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    for _ in 0..=MAX_LINKS {
+        match fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => at = followed(&at)?,
+            Ok(_) => return Ok(at),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(e),
+        }
     }
     Err(io::Error::other("too many levels of symbolic links"))
 }

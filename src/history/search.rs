@@ -20,13 +20,50 @@ use crate::capture::Exchange;
 /// What the index is given of a capture: the words of its decoded text ([`decoded_text`]: the one text a live `--grep` reads too), each
 /// once, in lower case. The index holds no positions, only which captures hold a word, so a
 /// word said again adds nothing to it but work (a webhook's JSON repeats its keys).
+///
+/// Its memory follows the text's bytes, whatever the words: a word is kept to its first 64
+/// bytes (a 70 MB body of one run of letters is one word, which the index's tokenizer would
+/// copy twice over), and the words seen are remembered up to 65,536 (a list of every word of
+/// a body of short ones would be many times its size); past that a word may be given twice,
+/// which costs the index a little work and changes nothing.
 pub fn index_text(e: &Exchange) -> String {
     let mut text = decoded_text(e);
     text.make_ascii_lowercase();
-    let mut ws = words(&text);
-    ws.sort_unstable();
-    ws.dedup();
-    ws.join(" ")
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::new();
+    for w in words(&text) {
+        let w = head(w);
+        let new = if seen.len() < MAX_SEEN {
+            seen.insert(w)
+        } else {
+            !seen.contains(w)
+        };
+        if new {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
+    }
+    out
+}
+
+/// The most bytes of a word the index holds; a longer `--grep` word asks it for the words
+/// that start with as much ([`index_query`]), and the captures found are read whole.
+const MAX_WORD: usize = 64;
+/// The most distinct words [`index_text`] remembers of one capture.
+const MAX_SEEN: usize = 65_536;
+
+/// The first [`MAX_WORD`] bytes of `w` (whole characters), or `w`.
+fn head(w: &str) -> &str {
+    if w.len() <= MAX_WORD {
+        return w;
+    }
+    let mut end = MAX_WORD;
+    while !w.is_char_boundary(end) {
+        end -= 1;
+    }
+    &w[..end]
 }
 
 /// Below this many captures, their index texts are made on one thread.
@@ -65,10 +102,8 @@ fn in_word(c: char) -> bool {
 }
 
 /// The words of a text, as the index splits them.
-fn words(text: &str) -> Vec<&str> {
-    text.split(|c: char| !in_word(c))
-        .filter(|w| !w.is_empty())
-        .collect()
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !in_word(c)).filter(|w| !w.is_empty())
 }
 
 /// The index query for captures that may hold every one of `texts` (lower-case); `None` when
@@ -76,7 +111,7 @@ fn words(text: &str) -> Vec<&str> {
 pub fn index_query(texts: &[String]) -> Option<String> {
     let mut terms = Vec::new();
     for text in texts {
-        let ws = words(text);
+        let ws: Vec<&str> = words(text).collect();
         let open_end = text.chars().last().is_some_and(in_word);
         for (i, w) in ws.iter().enumerate() {
             // The index folds ASCII case only: a word with other letters (`Übersetzung`,
@@ -84,9 +119,11 @@ pub fn index_query(texts: &[String]) -> Option<String> {
             if !w.is_ascii() {
                 continue;
             }
+            // The index holds a long word's head only: the captures whose words start so.
+            let cut = head(w);
             // A quoted FTS5 string: a quote inside is doubled (words hold none, but say so).
-            let quoted = format!("\"{}\"", w.replace('"', "\"\""));
-            terms.push(if open_end && i + 1 == ws.len() {
+            let quoted = format!("\"{}\"", cut.replace('"', "\"\""));
+            terms.push(if cut.len() < w.len() || (open_end && i + 1 == ws.len()) {
                 format!("{quoted}*")
             } else {
                 quoted
@@ -119,6 +156,32 @@ mod tests {
         assert_eq!(index_query(&["{}".into()]), None);
         assert_eq!(index_query(&["café".into()]), None, "read, in any case");
         assert_eq!(index_query(&["café au".into()]).as_deref(), Some("\"au\"*"));
+        let long = "k".repeat(MAX_WORD + 10);
+        assert_eq!(
+            index_query(&[format!("{long} x")]),
+            Some(format!("\"{}\"* AND \"x\"*", &long[..MAX_WORD])),
+            "a long word by the head the index holds"
+        );
+    }
+
+    #[test]
+    fn long_words_are_held_by_their_head() {
+        let body = format!("{} tail {}é", "Ab".repeat(MAX_WORD), "é".repeat(MAX_WORD));
+        let raw = format!("POST /f HTTP/1.1\r\nContent-Type: text/plain\r\n\r\n{body}");
+        let json = serde_json::json!({"id": "airt_1", "request": {"raw": crate::capture::message::encode_base64(raw.as_bytes())}});
+        let e = Exchange::from_json(&json.to_string()).unwrap();
+        let indexed = index_text(&e);
+        let words: Vec<&str> = indexed.split(' ').collect();
+        assert!(
+            words.contains(&"ab".repeat(MAX_WORD / 2).as_str()),
+            "{indexed}"
+        );
+        assert!(words.contains(&"tail"), "{indexed}");
+        assert!(words.iter().all(|w| w.len() <= MAX_WORD), "{indexed}");
+        assert!(
+            words.contains(&"é".repeat(MAX_WORD / 2).as_str()),
+            "cut between characters: {indexed}"
+        );
     }
 
     #[test]

@@ -196,16 +196,22 @@ impl Store {
                                 json
                             ])
                             .map_err(fail)?;
+                        // SQLite holds a copy of each text bound until the next binding: a
+                        // large capture's is let go before its index text is bound.
+                        insert.clear_bindings();
                         let seq = tx.last_insert_rowid();
                         index.execute(params![seq, text]).map_err(fail)?;
+                        index.clear_bindings();
                         kept.new += 1;
                     }
                     Some((seq, false)) if e.answered() => {
                         update
                             .execute(params![seq, status, true, json.len() as i64, now, json])
                             .map_err(fail)?;
+                        update.clear_bindings();
                         unindex.execute([seq]).map_err(fail)?;
                         index.execute(params![seq, text]).map_err(fail)?;
+                        index.clear_bindings();
                         kept.updated += 1;
                     }
                     Some(_) => {}

@@ -210,19 +210,57 @@ fn detect_in(h: &Headers) -> Option<Provider> {
     })
 }
 
+/// The headers that carry a signature's digest, but Standard Webhooks' ([`standard::HEADERS`]).
+const DIGEST_HEADERS: [&str; 5] = [
+    github::HEADER,
+    github::LEGACY_HEADER,
+    stripe::HEADER,
+    slack::HEADER,
+    shopify::HEADER,
+];
+
+/// Does the header `name` carry a signature's digest, under any scheme?
+fn carries_digest(name: &str) -> bool {
+    DIGEST_HEADERS
+        .iter()
+        .chain(standard::HEADERS.iter())
+        .any(|h| h.eq_ignore_ascii_case(name))
+}
+
 /// Is `name` a header some scheme signs with (whose value a re-signing replaces)?
 pub fn is_signature_header(name: &str) -> bool {
-    [
-        github::HEADER,
-        github::LEGACY_HEADER,
-        stripe::HEADER,
-        slack::HEADER,
-        slack::TIMESTAMP,
-        shopify::HEADER,
-    ]
-    .iter()
-    .chain(standard::ALL_HEADERS.iter())
-    .any(|h| h.eq_ignore_ascii_case(name))
+    carries_digest(name)
+        || std::iter::once(&slack::TIMESTAMP)
+            .chain(standard::ALL_HEADERS.iter())
+            .any(|h| h.eq_ignore_ascii_case(name))
+}
+
+/// The digests in signature headers made by [`sign`]: the text of each signature, without the
+/// scheme's labels (`v1=`, `sha256=`, `v0=`, `v1,`) and without timestamps or IDs. A fresh
+/// signature is as good as the secret for as long as the provider's tolerance: the caller
+/// hides these wherever the secret is hidden.
+pub fn digests(signed: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, value) in signed.iter().filter(|(name, _)| carries_digest(name)) {
+        for item in value.split([',', ' ']).map(str::trim) {
+            // `label=digest` with a short label (`t`, `v1`, `sha256`, `v0`); base64 holds `=`
+            // only as its padding, after a long run.
+            let digest = match item.split_once('=') {
+                Some((label, rest))
+                    if label.len() <= 8 && label.bytes().all(|b| b.is_ascii_alphanumeric()) =>
+                {
+                    rest
+                }
+                _ => item,
+            };
+            // Labels alone (`v1`) and timestamps (`t=…`, ten digits) are shorter than any
+            // digest.
+            if digest.len() >= 16 {
+                out.push(digest.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// Checks the signature of a request (headers as received, body bytes) against the secret

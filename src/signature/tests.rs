@@ -322,3 +322,42 @@ fn verdicts_read_back_and_two_of_them_fail() {
     assert_eq!(failing, [Verdict::Invalid, Verdict::Expired]);
     assert_eq!(serde_json::to_value(Provider::Github).unwrap(), "github");
 }
+
+#[test]
+fn the_digests_of_every_signature_are_found_and_nothing_else() {
+    for p in Provider::ALL {
+        let headers = signed(p, NOW);
+        let found = digests(&headers);
+        assert!(!found.is_empty(), "{p:?}: {headers:?}");
+        for d in &found {
+            assert!(d.len() >= 16, "{p:?}: {d}");
+            assert!(
+                headers.iter().any(|(_, v)| v.contains(d.as_str())),
+                "{p:?}: {d} in {headers:?}"
+            );
+            assert!(!d.contains(&NOW.to_string()), "{p:?}: no timestamp: {d}");
+        }
+    }
+    let stripe = pairs(&[(
+        "Stripe-Signature",
+        "t=1700000000,v1=0123456789abcdef0123,v1=fedcba9876543210fedc",
+    )]);
+    assert_eq!(
+        digests(&stripe),
+        ["0123456789abcdef0123", "fedcba9876543210fedc"]
+    );
+    let standard = pairs(&[
+        ("webhook-id", "msg_0123456789abcdef"),
+        (
+            "webhook-signature",
+            "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= v1,aGVsbG8gd29ybGQgaGVsbG8=",
+        ),
+    ]);
+    assert_eq!(
+        digests(&standard),
+        [
+            "K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+            "aGVsbG8gd29ybGQgaGVsbG8="
+        ]
+    );
+}

@@ -291,7 +291,8 @@ impl World {
             let captured = env.mock.seed_captures(json!([{
                 "tunnel_name": "web (http)", "method": "POST", "uri": "/hook?n=1",
                 "headers": {"Content-Type": ["application/json"]},
-                "body_base64": b64(b"{\"event\":\"paid\"}"), "status_code": 200,
+                "body_base64": b64(br#"{"event":"paid","data":{"amount":1200,"currency":"eur","items":[{"id":1}]}}"#),
+                "status_code": 200,
                 "response_headers": {"Content-Type": ["text/plain"]},
                 "response_body_base64": b64(b"ok")
             }, {

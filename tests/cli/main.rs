@@ -29,6 +29,8 @@ mod error_context;
 mod event_destinations;
 mod event_subscriptions;
 mod examples;
+mod fixture_links;
+mod fixture_runs;
 mod fleet;
 mod guides;
 mod header_case;

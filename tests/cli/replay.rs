@@ -83,7 +83,7 @@ fn a_replay_with_changed_headers_and_json_fields_reaches_the_upstream() {
         "data.amount=2500",
         "--set",
         "data.items.0.sku=b",
-        "--set",
+        "--add",
         "data.note=late",
     ]);
     out.ok()
@@ -267,6 +267,8 @@ fn bad_changes_exit_2_and_send_nothing() {
         ),
         (vec!["--set".into(), "a..b=1".into()], "--set"),
         (vec!["--set".into(), "noequals".into()], "--set"),
+        (vec!["--add".into(), "a..b=1".into()], "--add"),
+        (vec!["--add".into(), "noequals".into()], "--add"),
         (vec!["--to".into(), "ftp://x".into()], "--to"),
         (vec!["--to".into(), "http://h/?q=1".into()], "--to"),
         (vec!["--body".into(), "text".into()], "--body"),
@@ -316,6 +318,48 @@ fn bad_changes_exit_2_and_send_nothing() {
         "the two visits only: nothing replayed"
     );
     agent_did_not_replay(&env);
+}
+
+#[test]
+fn set_refuses_a_field_the_body_lacks_naming_the_near_one_and_add_adds_it_on_purpose() {
+    let (env, up, id) = one_webhook();
+    let before = up.received().len();
+    // A typo: refused, the near name said, and how to add one on purpose; nothing sent.
+    env.local(&["requests", "replay", &id, "--set", ".data.amout=1"])
+        .code(2)
+        .says_all(&[
+            "--set .data.amout: the body has no field .data.amout",
+            "did you mean .data.amount?",
+            "use --add instead of --set",
+            "nothing was sent",
+        ]);
+    // Nothing near: the names there are said.
+    env.local(&["requests", "replay", &id, "--set", "data.total.cents=1"])
+        .code(2)
+        .says("the body has no field .data.total (it holds amount, items)");
+    // --add takes only a field that is not there.
+    env.local(&["requests", "replay", &id, "--add", ".data.amount=1"])
+        .code(2)
+        .says("the body has .data.amount already: change it with --set");
+    assert_eq!(up.received().len(), before, "nothing was sent");
+    agent_did_not_replay(&env);
+    env.local(&[
+        "requests",
+        "replay",
+        &id,
+        "--add",
+        ".data.amout=1",
+        "--add",
+        ".meta.tries=2",
+        "--set",
+        ".data.amount=7",
+    ])
+    .ok();
+    let body: Value = serde_json::from_slice(&up.received().pop().unwrap().body).unwrap();
+    assert_eq!(
+        body,
+        json!({"event": "paid", "data": {"amount": 7, "items": [{"sku": "a"}], "amout": 1}, "meta": {"tries": 2}})
+    );
 }
 
 #[test]

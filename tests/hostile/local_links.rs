@@ -3,8 +3,9 @@
 //! through a link goes where the link leads: a regular file there is replaced whole, there,
 //! and the link stays; a descriptor's link (`/proc/self/fd/N`) is written into, so with
 //! stdout redirected to a file the bytes land in that file. Every writer is tried: `export
-//! --har`, `save --out`, `save --into`, `test --junit`, `test --update`, the config file and
-//! the history file. Links are made in the test's own folder, never under `/dev`.
+//! --har`, `save --out`, `save --into`, `test --junit`, `test --update` (within the fixture
+//! folder), the config file and the history file. Links are made in the test's own folder,
+//! never under `/dev`.
 
 use std::fs;
 use std::os::unix::fs::symlink;
@@ -270,13 +271,15 @@ fn junit_writes_through_a_link_to_a_file_or_to_stdout() {
 fn update_rewrites_the_snapshot_a_link_leads_to_and_keeps_the_link() {
     let (env, id) = one_answered_capture();
     save_into_hooks(&env, &id);
-    // The expectation kept elsewhere, the fixture folder holding a relative link to it.
+    // The expectation kept in a folder of its own within the fixture folder, beside it a
+    // relative link to it (a link out of the fixture folder is refused: see
+    // tests/cli/fixture_links.rs).
     let expect = env.dir.path().join("hooks/post-hooks-pay.expect.toml");
-    let kept = env.dir.path().join("kept");
+    let kept = env.dir.path().join("hooks/kept");
     fs::create_dir(&kept).unwrap();
     let target = kept.join("pay.expect.toml");
     fs::rename(&expect, &target).unwrap();
-    symlink("../kept/pay.expect.toml", &expect).unwrap();
+    symlink("kept/pay.expect.toml", &expect).unwrap();
     let app = handler(r#"{"received":true,"version":2}"#);
     test_fixtures(&env, &app, None, &[]).code(8);
     test_fixtures(&env, &app, None, &["--update"]).ok();

@@ -1,6 +1,8 @@
 //! Changes to a request before it is sent again: headers set or removed, the body replaced,
-//! fields of a JSON body set. Each change is checked when it is parsed (a bad one is a usage
-//! error before anything is sent); [`apply`] makes them in one fixed order: body, JSON fields,
+//! fields of a JSON body changed (`--set`) or added (`--add`). Each change is checked when it
+//! is parsed, and against the body before anything is sent (a field to change that the body
+//! does not have is a typo more often than not, and is refused naming the fields there); a
+//! bad one is a usage error. [`apply`] makes them in one fixed order: body, JSON fields,
 //! removed headers, set headers; then `Content-Length` follows the body.
 
 use serde_json::Value;
@@ -32,8 +34,11 @@ pub struct Mods {
     pub remove: Vec<String>,
     /// A new body (`--body @FILE|-`).
     pub body: Option<Vec<u8>>,
-    /// Fields of the JSON body to set (`--set path=value`).
+    /// Fields of the JSON body to change (`--set path=value`): each must be there.
     pub set: Vec<SetField>,
+    /// Fields to add to the JSON body (`--add path=value`): none may be there yet; the
+    /// objects on the way are made as needed.
+    pub add: Vec<SetField>,
 }
 
 /// Headers whose value `tunnelctl` sets itself from the body: a `--header` for them would be
@@ -132,8 +137,8 @@ pub fn apply(msg: &mut Message, mods: &Mods) -> Result<()> {
     if let Some(body) = &mods.body {
         msg.body = body.clone();
     }
-    if !mods.set.is_empty() {
-        set_fields(msg, &mods.set)?;
+    if !mods.set.is_empty() || !mods.add.is_empty() {
+        set_fields(msg, &mods.set, &mods.add)?;
     }
     for name in &mods.remove {
         msg.remove_header(name);
@@ -156,9 +161,10 @@ pub fn apply(msg: &mut Message, mods: &Mods) -> Result<()> {
     Ok(())
 }
 
-/// Sets the `--set` fields in the JSON body of `msg`. A body sent with a `Content-Encoding`
-/// (gzip, deflate) is decoded, changed and encoded again, as `diff` and `test` decode it.
-fn set_fields(msg: &mut Message, fields: &[SetField]) -> Result<()> {
+/// Sets the `--set` fields and adds the `--add` ones in the JSON body of `msg`. A body sent
+/// with a `Content-Encoding` (gzip, deflate) is decoded, changed and encoded again, as `diff`
+/// and `test` decode it.
+fn set_fields(msg: &mut Message, set: &[SetField], add: &[SetField]) -> Result<()> {
     let encoding = msg
         .header("content-encoding")
         .map(|e| e.trim().to_ascii_lowercase())
@@ -166,7 +172,7 @@ fn set_fields(msg: &mut Message, fields: &[SetField]) -> Result<()> {
     let plain = match &encoding {
         Some(enc) => body::inflate(enc, &msg.body).map_err(|why| {
             Error::usage(format!(
-                "--set changes fields of a JSON body, and this body is {}-encoded: {why}",
+                "--set and --add change fields of a JSON body, and this body is {}-encoded: {why}",
                 escape(enc)
             ))
         })?,
@@ -176,16 +182,32 @@ fn set_fields(msg: &mut Message, fields: &[SetField]) -> Result<()> {
         Ok(v @ (Value::Object(_) | Value::Array(_))) => v,
         _ => {
             return Err(Error::usage(format!(
-            "--set changes fields of a JSON body, and this body{} is not a JSON object or array",
+            "--set and --add change fields of a JSON body, and this body{} is not a JSON object or array",
             encoding
                 .as_deref()
                 .map_or_else(String::new, |e| format!(", once {}-decoded,", escape(e)))
         )))
         }
     };
-    for field in fields {
-        set_at(&mut doc, &field.steps.0, field.value.clone())
-            .map_err(|why| Error::usage(format!("--set {}: {why}", escape(&field.path))))?;
+    let flagged = set
+        .iter()
+        .map(|f| (f, Must::Exist))
+        .chain(add.iter().map(|f| (f, Must::BeNew)));
+    for (field, put) in flagged {
+        set_at(
+            &mut doc,
+            &field.steps.0,
+            field.value.clone(),
+            put,
+            &field.steps.0,
+        )
+        .map_err(|why| {
+            Error::usage(format!(
+                "--{} {}: {why}; nothing was sent",
+                put.flag(),
+                escape(&field.path)
+            ))
+        })?;
     }
     let json = serde_json::to_vec(&doc)
         .map_err(|e| Error::Io(format!("could not write the JSON body: {e}")))?;
@@ -196,12 +218,38 @@ fn set_fields(msg: &mut Message, fields: &[SetField]) -> Result<()> {
     Ok(())
 }
 
-/// Sets `value` at `steps` in `doc`, making the objects on the way that are missing.
-fn set_at(doc: &mut Value, steps: &[Step], value: Value) -> std::result::Result<(), String> {
+/// What a field given to put in a body must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Must {
+    /// There already (`--set`).
+    Exist,
+    /// Not there yet (`--add`); the objects on its way are made when missing.
+    BeNew,
+}
+
+impl Must {
+    fn flag(self) -> &'static str {
+        match self {
+            Must::Exist => "set",
+            Must::BeNew => "add",
+        }
+    }
+}
+
+/// Puts `value` at `steps` in `doc` (the path `whole`, for messages): a field `--set` names
+/// must be there, one `--add` names must not.
+fn set_at(
+    doc: &mut Value,
+    steps: &[Step],
+    value: Value,
+    put: Must,
+    whole: &[Step],
+) -> std::result::Result<(), String> {
     let Some((step, rest)) = steps.split_first() else {
         *doc = value;
         return Ok(());
     };
+    let here = || JsonPath(whole[..whole.len() - steps.len() + 1].to_vec());
     let next = match (doc, step) {
         (Value::Array(items), Step::Index(i)) => {
             let len = items.len();
@@ -220,6 +268,16 @@ fn set_at(doc: &mut Value, steps: &[Step], value: Value) -> std::result::Result<
                 Step::Key(k) => k.clone(),
                 Step::Index(i) => i.to_string(),
             };
+            match (map.contains_key(&key), put) {
+                (true, Must::BeNew) if rest.is_empty() => {
+                    return Err(format!(
+                        "the body has {} already: change it with --set",
+                        escape(&here().to_string())
+                    ))
+                }
+                (false, Must::Exist) => return Err(no_such_field(map, &key, &here())),
+                _ => {}
+            }
             map.entry(key).or_insert_with(|| {
                 if rest.is_empty() {
                     Value::Null
@@ -235,7 +293,37 @@ fn set_at(doc: &mut Value, steps: &[Step], value: Value) -> std::result::Result<
             ))
         }
     };
-    set_at(next, rest, value)
+    set_at(next, rest, value, put, whole)
+}
+
+/// Why `--set` cannot change `key` (at `path`) of the object `map`: the body has no such
+/// field; the nearest name there when one is close (a typo), else the names there.
+fn no_such_field(map: &serde_json::Map<String, Value>, key: &str, path: &JsonPath) -> String {
+    let nearest = map
+        .keys()
+        .map(|k| (strsim::levenshtein(k, key), k))
+        .filter(|(d, k)| *d <= (k.chars().count() / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k);
+    let mut parent = path.clone();
+    parent.0.pop();
+    let what = match nearest {
+        Some(k) => {
+            let mut near = parent.clone();
+            near.0.push(Step::Key(k.clone()));
+            format!("did you mean {}?", escape(&near.to_string()))
+        }
+        None if map.is_empty() => "the object there is empty".to_string(),
+        None => {
+            let names: Vec<String> = map.keys().take(10).map(|k| escape(k)).collect();
+            let more = if map.len() > names.len() { ", …" } else { "" };
+            format!("it holds {}{more}", names.join(", "))
+        }
+    };
+    format!(
+        "the body has no field {} ({what}); to add it on purpose, use --add instead of --set",
+        escape(&path.to_string())
+    )
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -296,6 +384,8 @@ mod tests {
             set: vec![
                 parse_set("data.amount=2500").unwrap(),
                 parse_set("data.items.0.n=zip").unwrap(),
+            ],
+            add: vec![
                 parse_set("data.new.deep=true").unwrap(),
                 parse_set("data.code=\"0012\"").unwrap(),
                 parse_set(".data.items[0].m=7").unwrap(),
@@ -368,13 +458,27 @@ mod tests {
         let e = apply(&mut msg("plain text"), &set("a=1")).unwrap_err();
         assert!(e.to_string().contains("not a JSON object"), "{e}");
         assert_eq!(e.exit_code(), 2);
-        for (body, path) in [
-            (r#"{"a":"s"}"#, "a.b=1"),
-            (r#"{"a":[1]}"#, "a.5=1"),
-            (r#"{"a":[1]}"#, "a.k=1"),
+        for (body, path, says) in [
+            (r#"{"a":"s"}"#, "a.b=1", "not an object"),
+            (r#"{"a":[1]}"#, "a.5=1", "past the end"),
+            (r#"{"a":[1]}"#, "a.k=1", "names a key"),
+            (r#"{"amount":1}"#, "amout=1", "did you mean .amount?"),
+            (r#"{"a":{}}"#, "a.b=1", "the object there is empty"),
+            (
+                r#"{"a":{"x":1,"y":2}}"#,
+                "a.zzz.q=1",
+                "no field .a.zzz (it holds x, y)",
+            ),
         ] {
             let e = apply(&mut msg(body), &set(path)).unwrap_err();
             assert_eq!(e.exit_code(), 2, "{e}");
+            assert!(e.to_string().contains(says), "{path}: {e}");
         }
+        let add = |s: &str| Mods {
+            add: vec![parse_set(s).unwrap()],
+            ..Mods::default()
+        };
+        let e = apply(&mut msg(r#"{"a":{"b":1}}"#), &add("a.b=2")).unwrap_err();
+        assert!(e.to_string().contains("has .a.b already"), "{e}");
     }
 }

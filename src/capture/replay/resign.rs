@@ -2,11 +2,12 @@
 //! handler accepts it: fresh signature headers (and a fresh timestamp) under the names the
 //! request carries, made by [`crate::signature::sign`] with the secret set for its provider.
 //! Replays and `send` on the command line and the inspector's `e` all go through [`resign`],
-//! so they sign alike and warn alike.
+//! so they sign alike and warn alike, and each signature made is a secret of the run, hidden
+//! wherever the webhook secrets are.
 
 use crate::capture::message::Message;
 use crate::error::{Error, Result};
-use crate::signature::{apply, detect, sign, Provider, Secrets};
+use crate::signature::{apply, detect, digests, sign, Provider, Secrets};
 
 /// What became of a request's signature.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,6 +57,11 @@ pub fn resign(
     };
     let signed = sign(&msg.headers, &msg.body, provider, secret, now)
         .map_err(|bad| Error::Config(bad.to_string()))?;
+    // A fresh signature is a secret: hidden wherever the secret is, in an answer that echoes
+    // the request, in a failure line, in the trace.
+    for digest in digests(&signed) {
+        crate::secrets::register_secret(&digest);
+    }
     apply(&mut msg.headers, signed);
     Ok(Resigned::Signed(provider))
 }

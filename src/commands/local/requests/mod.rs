@@ -128,13 +128,16 @@ expired.")]
   tunnelctl local requests replay airt_2Qm… --body @event.json
   tunnelctl local requests replay airt_2Qm… --set data.amount=2500 \\
       --set data.currency=eur
+  tunnelctl local requests replay airt_2Qm… --add data.note=late
   tunnelctl local requests replay airt_2Qm… --edit
   tunnelctl local requests replay airt_2Qm… --to http://localhost:3000
   tunnelctl local requests replay airt_2Qm… --resign
   tunnelctl local requests replay airt_2Qm… --set data.amount=1 \\
       --keep-signature
 
-Changes are made in this order: --body, --set, --remove-header, --header, then --edit.
+Changes are made in this order: --body, --set and --add, --remove-header, --header, then
+--edit. --set changes a field the JSON body has: a path it does not have (a typo) is
+refused, naming the fields there, and nothing is sent; --add adds one on purpose.
 Content-Length always follows the body. A changed webhook is signed again, with a fresh
 timestamp, when a secret is set for its provider (TUNNELCTL_WEBHOOK_SECRET_GITHUB, _STRIPE,
 _SLACK, _SHOPIFY, _STANDARD), under the header names it came with; without one it goes as

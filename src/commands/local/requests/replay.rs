@@ -55,6 +55,10 @@ pub struct ChangeArgs {
     /// reads as JSON (100, true, null, "007"), else a string
     #[arg(long = "set", value_name = "PATH=VALUE", value_parser = parse_set)]
     set: Vec<SetField>,
+    /// Add a field the JSON body does not have (repeatable; the objects on its path are made
+    /// when missing): PATH and VALUE as for --set, which changes only fields that are there
+    #[arg(long = "add", value_name = "PATH=VALUE", value_parser = parse_set)]
+    add: Vec<SetField>,
     /// Edit the request in $EDITOR, then send it
     ///
     /// $VISUAL or $EDITOR opens it after the other changes; what is saved is sent, and an
@@ -118,6 +122,7 @@ impl ChangeArgs {
             || !self.remove.is_empty()
             || self.body.is_some()
             || !self.set.is_empty()
+            || !self.add.is_empty()
             || self.edit
             || self.to.is_some()
             || self.resign
@@ -233,6 +238,7 @@ pub async fn replay_changed(
             None => None,
         },
         set: changes.set,
+        add: changes.add,
     };
     let secrets = signing_secrets(ctx, changes.keep_signature)?;
     let client = ctx.agent()?;

@@ -16,6 +16,7 @@ use crate::escape::{escape, escape_path};
 use crate::files::{self, Existing};
 use crate::fixture::case;
 use crate::fixture::expect::Failure;
+use crate::fixture::folder;
 use crate::fixture::jq_pool::JqPool;
 use crate::fixture::results::{self, ShownOutcome};
 use crate::fixture::runner::{stopped, FixtureOutcome, FixtureVerdict, Run, Stopped};
@@ -45,8 +46,10 @@ Exit 0: all passed; 8: one failed; 2: a fixture or expectation file is bad (noth
 sent); 6: the server cannot be reached; 7: --timeout ran out; 130/143: Ctrl-C/SIGTERM
 (the cases not run are SKIP; the report is written for what ran).")]
 pub struct TestArgs {
-    /// Fixture folders (every *.http in each, by name) or request files; default: the
-    /// current folder
+    /// Fixture folders or request files [default: .]
+    ///
+    /// A folder runs every *.http in it, in name order. With none named, the fixtures of the
+    /// current folder are run, and a note on stderr says so.
     #[arg(value_name = "DIR|FILE")]
     paths: Vec<PathBuf>,
     /// The server to send to (http:// or https://; a path given is put before each
@@ -98,6 +101,7 @@ fn parse_glob(s: &str) -> std::result::Result<Glob, String> {
 pub async fn run(ctx: &Context, args: TestArgs) -> Result<()> {
     let to = args.to;
     let paths = if args.paths.is_empty() {
+        ctx.note("No fixture folder named: running the fixtures of the current folder (.)");
         vec![PathBuf::from(".")]
     } else {
         args.paths
@@ -189,6 +193,18 @@ fn write_update(o: &mut FixtureOutcome) {
     if let Some((name, bytes)) = w.sidecar {
         writes.push((expect_file.with_file_name(name), bytes));
     }
+    // Looked at again as they are written: a link that leads out of the folder is refused,
+    // and then neither file is written.
+    let refused: Vec<Failure> = writes
+        .iter()
+        .filter_map(|(path, _)| folder::stays_inside(path).err())
+        .map(|e| Failure::new("update", e.to_string()))
+        .collect();
+    if !refused.is_empty() {
+        o.verdict = FixtureVerdict::Fail;
+        o.failures.extend(refused);
+        return;
+    }
     for (path, bytes) in writes {
         if let Err(e) = files::write_private(&path, &bytes, Existing::Replace) {
             o.verdict = FixtureVerdict::Fail;
@@ -235,10 +251,17 @@ fn conclude(ctx: &Context, to: &Url, outcomes: &[FixtureOutcome]) -> Result<()> 
         }
         None => {}
     }
-    if let Some(down) = outcomes.iter().find(|o| o.unreachable) {
+    if let Some((down, hint)) = outcomes
+        .iter()
+        .find_map(|o| o.unreachable.as_ref().map(|h| (o, h)))
+    {
         let why = down.failures.first().map_or("", |f| f.message.as_str());
+        let hint = match hint.as_str() {
+            "" => String::new(),
+            h => format!("\n{h}"),
+        };
         return Err(Error::Unreachable(format!(
-            "{} could not be reached: {why}",
+            "{} could not be reached: {why}{hint}",
             crate::http::origin(to)
         )));
     }
