@@ -228,6 +228,24 @@ pub static CAPTURED_REQUEST: Kind = Kind {
     ],
 };
 
+/// `local requests list --history` of a store holding several sources: a captured request
+/// and the source (agent) it was kept from.
+pub static KEPT_REQUEST: Kind = Kind {
+    noun: "captured request",
+    plural: "captured requests",
+    columns: &[
+        col("ID", "id", Cell::Text, ALWAYS),
+        col("TIME", "start", Cell::Time, 3),
+        col("SOURCE", "source", Cell::Text, 4),
+        col("TUNNEL", "tunnel_name", Cell::Text, 6),
+        col("METHOD", "/request/method", Cell::Text, 2),
+        col("PATH", "/request/uri", Cell::Free, 2),
+        col("STATUS", "/response/status_code", Cell::Status, 2),
+        col("DURATION", "duration", Cell::Nanos, 4),
+        col("FROM", "remote_addr", Cell::Text, 5),
+    ],
+};
+
 /// `local requests verify`: one captured request's webhook signature check.
 pub static SIGNATURE_CHECK: Kind = Kind {
     noun: "signature check",
@@ -553,6 +571,7 @@ mod tests {
             &EVENT_SOURCE,
             &TUNNEL,
             &CAPTURED_REQUEST,
+            &KEPT_REQUEST,
             &SIGNATURE_CHECK,
         ] {
             for c in kind.columns.iter().filter(|c| c.in_tsv || c.in_table) {

@@ -24,6 +24,9 @@ pub(super) fn run(ctx: &Context, profile: &str) -> CommandResult {
             let value = r.value.map(|v| {
                 if is_secret_key(key) {
                     redact(&v)
+                } else if key == crate::registry::HISTORY_URL.key {
+                    // The URL without its password (text that does not read is not shown).
+                    crate::parse::parse_history_url(&v).map_or_else(|_| redact(&v), |u| u.shown())
                 } else {
                     escape(&v)
                 }

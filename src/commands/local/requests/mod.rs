@@ -28,6 +28,7 @@ use clap::{Args, Subcommand};
 
 use crate::context::Context;
 use filter_flags::{Chosen, TunnelFlag};
+use history_file::SourceFlag;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -189,7 +190,8 @@ failed after sending; 5: several files, some sent and some not.")]
     /// Delete every captured request (or, with --history, the kept ones)
     #[command(after_help = "Examples:
   tunnelctl local requests clear --yes
-  tunnelctl local requests clear --history --before 7d --yes")]
+  tunnelctl local requests clear --history --before 7d --yes
+  tunnelctl local requests clear --history --source old-laptop --yes")]
     Clear {
         /// Delete captures kept in the history instead of the agent's
         #[arg(long)]
@@ -197,19 +199,33 @@ failed after sending; 5: several files, some sent and some not.")]
         /// With --history: only those captured longer ago than DURATION (90m, 7d)
         #[arg(long, value_name = "DURATION", requires = "history", value_parser = crate::parse::parse_lookback, allow_hyphen_values = true)]
         before: Option<Duration>,
+        #[command(flatten)]
+        source: SourceFlag,
     },
     /// Follow new captured requests as they arrive, until Ctrl-C
     #[command(after_help = "Examples:
   tunnelctl local requests tail
   tunnelctl local requests tail --tunnel 'web (http)' -o ndjson \\
       | jq .request.uri
-  tunnelctl local requests tail --record")]
+  tunnelctl local requests tail --record
+  tunnelctl local requests tail --history          # what any recorder keeps
+  tunnelctl local requests tail --history --source ci-runner-7
+
+--history follows the history instead of the agent: with history_url set, the team store,
+where every recorder of the team keeps what its agent captured.")]
     Tail {
         #[command(flatten)]
         filter: TunnelFlag,
         /// Also keep what it sees in the history (see 'record')
-        #[arg(long)]
+        #[arg(long, conflicts_with = "history")]
         record: bool,
+        /// Follow what is kept in the history (by any recorder) instead of the agent
+        #[arg(long)]
+        history: bool,
+        /// With --history: only this source's captures; with --record: the source to keep
+        /// them as [default: history_source, else host name and agent URL]
+        #[arg(long, value_name = "NAME", value_parser = crate::parse::parse_source_name)]
+        source: Option<String>,
     },
     /// Keep every capture the agent shows in the history, until Ctrl-C
     ///
@@ -261,10 +277,23 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
         RequestsCommand::Test(args) => test::run(ctx, args).await,
         RequestsCommand::Diff(args) => diff::run(ctx, args).await,
         RequestsCommand::Send(args) => return send::send_files(ctx, args).await,
-        RequestsCommand::Clear { history, before } => clear::run(ctx, history, before).await,
-        RequestsCommand::Tail { filter, record } => {
-            tail::tail(ctx, filter.tunnel.as_deref(), record).await
-        }
+        RequestsCommand::Clear {
+            history,
+            before,
+            source,
+        } => clear::run(ctx, history, before, source.source.as_deref()).await,
+        RequestsCommand::Tail {
+            filter,
+            history: true,
+            source,
+            ..
+        } => tail::tail_history(ctx, filter.tunnel.as_deref(), source.as_deref()).await,
+        RequestsCommand::Tail {
+            filter,
+            record,
+            source,
+            ..
+        } => tail::tail(ctx, filter.tunnel.as_deref(), record, source.as_deref()).await,
         RequestsCommand::Export(args) => return export::export(ctx, *args).await,
         RequestsCommand::Record(args) => record::record(ctx, args).await,
     }?)
