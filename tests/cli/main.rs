@@ -56,6 +56,7 @@ mod sessions_watch_profiles;
 mod settings_and_errors;
 mod signed_webhooks;
 mod tables;
+mod team_history;
 mod tour;
 mod webhook_runs;
 mod webhook_secrets;
