@@ -30,6 +30,17 @@ pub struct FileStore {
     path: PathBuf,
 }
 
+/// A kept capture read in the order kept ([`FileStore::kept_after`]).
+#[derive(Debug, Clone)]
+pub struct KeptRow {
+    /// Where following on from it starts.
+    pub row: i64,
+    /// The agent's JSON of it.
+    pub json: String,
+    /// The source it was kept from.
+    pub source: String,
+}
+
 /// What one write kept.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct KeptCount {
@@ -304,17 +315,23 @@ impl FileStore {
 
     /// The captures kept after the row `after` ([`FileStore::last_row`]), oldest first, with
     /// each one's row: what a reader that follows the history shows next.
-    pub fn kept_after(&self, after: i64, source: Option<&str>) -> Result<Vec<(i64, String)>> {
+    pub fn kept_after(&self, after: i64, source: Option<&str>) -> Result<Vec<KeptRow>> {
         let fail = |e: rusqlite::Error| failure(&self.path, "reading it", &e);
         let mut stmt = self
             .conn
             .prepare_cached(
-                "SELECT seq, json FROM captures WHERE seq > ?1 AND (?2 IS NULL OR source = ?2) \
-                 ORDER BY seq LIMIT 1000",
+                "SELECT seq, json, source FROM captures WHERE seq > ?1 AND (?2 IS NULL OR \
+                 source = ?2) ORDER BY seq LIMIT 1000",
             )
             .map_err(fail)?;
         let rows = stmt
-            .query_map(params![after, source], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_map(params![after, source], |r| {
+                Ok(KeptRow {
+                    row: r.get(0)?,
+                    json: r.get(1)?,
+                    source: r.get(2)?,
+                })
+            })
             .map_err(fail)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(fail)
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use super::store::{Doomed, FileStore, Footprint, KeptCount, StoredSelection};
+use super::store::{Doomed, FileStore, Footprint, KeptCount, KeptRow, StoredSelection};
 use super::team::TeamStore;
 use crate::capture::Exchange;
 use crate::error::Result;
@@ -132,7 +132,7 @@ impl Store {
 
     /// What was kept after `after` ([`Store::last_row`]), in the order it was, each with
     /// where to follow on from.
-    pub async fn kept_after(&self, after: i64, source: Option<&str>) -> Result<Vec<(i64, String)>> {
+    pub async fn kept_after(&self, after: i64, source: Option<&str>) -> Result<Vec<KeptRow>> {
         match self {
             Store::File(s) => s.kept_after(after, source),
             Store::Team(s) => s.kept_after(after, source).await,

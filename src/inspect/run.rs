@@ -173,9 +173,9 @@ impl Following {
         {
             Ok(rows) => {
                 let mut new = Vec::new();
-                for (row, json) in rows {
-                    self.after = self.after.max(row);
-                    new.extend(Exchange::from_json(&json));
+                for kept in rows {
+                    self.after = self.after.max(kept.row);
+                    new.extend(Exchange::from_json(&kept.json));
                 }
                 // Newest first, as the agent lists them.
                 new.reverse();

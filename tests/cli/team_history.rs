@@ -485,3 +485,235 @@ fn a_lock_held_too_long_and_a_newer_schema_are_refused() {
         "1"
     );
 }
+
+/// Issue 43: `copy` takes a laptop's file into the team store and the team store into a
+/// file, with the list filters; copied twice, kept once; it says what it copied.
+#[test]
+fn copy_between_a_file_and_the_team_store_keeps_each_capture_once() {
+    let Some(c) = cluster() else { return };
+    let db = c.database();
+    let env = Env::new();
+    let ids = strings(&env.mock.seed_captures(json!([
+        {"method": "POST", "uri": "/a", "body": "copied.one"},
+        {"method": "GET", "uri": "/b", "tunnel_name": "web (http)"},
+        {"method": "POST", "uri": "/c", "pending": true}
+    ])));
+    let dir = tempfile::tempdir().unwrap();
+    let laptop = dir.path().join("laptop.sqlite3");
+    file(&env, &laptop, &["requests", "record", "--once"]).ok();
+    let url = db.url();
+    let laptop_s = laptop.to_str().unwrap();
+    let first = team(
+        &env,
+        &url,
+        &[
+            "requests", "copy", "--from", laptop_s, "--to", &url, "--json",
+        ],
+    );
+    let doc = first.ok().json();
+    assert_eq!(
+        (doc["new"].clone(), doc["already"].clone()),
+        (json!(3), json!(0)),
+        "{doc}"
+    );
+    assert!(!first.stdout.contains(PASSWORD));
+    let again = team(
+        &env,
+        &url,
+        &["requests", "copy", "--from", laptop_s, "--to", &url],
+    );
+    again
+        .ok()
+        .says("Copied 0 new capture(s)")
+        .says("(3 already there)");
+    assert_eq!(kept_rows(c, &db).len(), 3, "copied twice, kept once");
+    let listed = team(&env, &url, &["requests", "list", "--history", "--json"]);
+    assert_eq!(strings_at(&listed.ok().json(), "/id").len(), 3);
+    // The team store's POSTs into a file for a flight.
+    let flight = dir.path().join("flight.sqlite3");
+    let flight_s = flight.to_str().unwrap();
+    team(
+        &env,
+        &url,
+        &[
+            "requests", "copy", "--from", &url, "--to", flight_s, "--method", "POST", "--since",
+            "1h",
+        ],
+    )
+    .ok()
+    .says("Copied 2 new capture(s)");
+    let kept = file(&env, &flight, &["requests", "list", "--history", "--json"]);
+    let mut got = strings_at(&kept.ok().json(), "/id");
+    got.sort();
+    let mut want = vec![ids[0].clone(), ids[2].clone()];
+    want.sort();
+    assert_eq!(got, want);
+    // Wrong stores.
+    team(
+        &env,
+        &url,
+        &[
+            "requests",
+            "copy",
+            "--from",
+            "mysql://x/y",
+            "--to",
+            flight_s,
+        ],
+    )
+    .code(2);
+    team(
+        &env,
+        &url,
+        &[
+            "requests",
+            "copy",
+            "--from",
+            dir.path().join("none.sqlite3").to_str().unwrap(),
+            "--to",
+            flight_s,
+        ],
+    )
+    .code(3);
+    team(
+        &env,
+        &url,
+        &[
+            "requests", "copy", "--from", laptop_s, "--to", flight_s, "--source", "",
+        ],
+    )
+    .code(2);
+}
+
+/// Reads lines of a child's stdout on a thread, so a test can wait for one.
+fn lines_of(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines().map_while(|l| l.ok()) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// Issue 43: `tail --history` on the team store shows what another recorder, of another
+/// agent, keeps while it runs.
+#[test]
+fn tail_history_follows_what_any_recorder_keeps() {
+    let Some(c) = cluster() else { return };
+    let db = c.database();
+    let url = db.url();
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/before"}]));
+    team(&env, &url, &["requests", "record", "--once"]).ok();
+    let mut tail = env.std_cmd();
+    tail.env(var::HISTORY_URL, &url)
+        .args(["local", "requests", "tail", "--history", "-o", "ndjson"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let mut child = tail.spawn().unwrap();
+    let lines = lines_of(&mut child);
+    // Another agent, another host's recorder.
+    let other = Env::new();
+    let id = strings(
+        &other
+            .mock
+            .seed_captures(json!([{"method": "POST", "uri": "/from-the-fleet"}])),
+    )[0]
+    .clone();
+    // Until the tail has started following, what is kept before it is not shown: keep again
+    // until the line comes.
+    let got = loop {
+        team(
+            &other,
+            &url,
+            &["requests", "record", "--once", "--source", "fleet"],
+        )
+        .ok();
+        if let Ok(line) = lines.recv_timeout(std::time::Duration::from_secs(5)) {
+            break line;
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    let v: Value = serde_json::from_str(&got).unwrap();
+    assert_eq!(v["id"], json!(id), "{got}");
+    assert!(!got.contains("/before"));
+}
+
+/// Issue 43: the server restarted while `record` runs: it says so once, holds what the agent
+/// shows meanwhile, and keeps it once the server is back; nothing it saw is lost.
+#[test]
+fn record_outlives_a_restart_of_the_server() {
+    if postgres::plain().is_none() {
+        skip::cannot_run(format!(
+            "PostgreSQL cannot run here: {}",
+            postgres::why_not()
+        ));
+        return;
+    }
+    // A cluster of its own: the shared one stays up for the other tests.
+    let c = Cluster::start(false).unwrap();
+    let db = c.database();
+    let env = Env::new();
+    env.mock
+        .seed_captures(json!([{"uri": "/one"}, {"uri": "/two"}]));
+    let mut rec = env.std_cmd();
+    rec.env(var::AGENT_URL, env.mock.agent_url())
+        .env(var::HISTORY_URL, db.url())
+        .args(["local", "requests", "record"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let child = rec.spawn().unwrap();
+    let made = "SELECT to_regclass('tunnelctl.captures') IS NOT NULL";
+    while c.psql(&db.name, made) != "t" {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let count = || c.psql(&db.name, "SELECT count(*) FROM tunnelctl.captures");
+    let wait_for = |n: &str| {
+        let start = std::time::Instant::now();
+        while count() != n {
+            if start.elapsed().as_secs() > 120 {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        true
+    };
+    let stop = |mut child: std::process::Child| {
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    assert!(wait_for("2"));
+    c.stop();
+    env.mock.seed_captures(json!([{"uri": "/while-down"}]));
+    // The recorder polls four times a second: a few polls find the store gone.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    env.mock.seed_captures(json!([{"uri": "/still-down"}]));
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    c.start_again();
+    let all_kept = wait_for("4");
+    let (code, stderr) = stop(child);
+    assert!(
+        all_kept,
+        "the captures seen while it was down were not kept: {stderr}"
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stderr.matches("Holding what the agent shows").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("The history store is back"), "{stderr}");
+    assert!(stderr.contains("Kept 4 new capture(s)"), "{stderr}");
+    assert!(!stderr.contains(PASSWORD));
+}

@@ -175,9 +175,11 @@ impl Cluster {
             "initdb",
         )?;
         let port = free_port();
+        // fsync off (the machine does not crash under a test); commits still reach the log
+        // before they return, so a server stopped at once keeps every commit, as a real one.
         let mut options = format!(
             "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off \
-             -c synchronous_commit=off -c max_connections=200",
+             -c max_connections=200",
             data.display()
         );
         let mut ca = None;

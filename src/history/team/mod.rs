@@ -23,7 +23,9 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::Client;
 
 use super::search;
-use super::store::{nanos, now_ns, start_ns, Doomed, Footprint, KeptCount, StoredSelection};
+use super::store::{
+    nanos, now_ns, start_ns, Doomed, Footprint, KeptCount, KeptRow, StoredSelection,
+};
 use crate::capture::Exchange;
 use crate::error::{Error, Result};
 use crate::parse::HistoryUrl;
@@ -352,15 +354,23 @@ impl TeamStore {
 
     /// The captures kept or updated after the change `after`, in the order they were, with
     /// each one's change.
-    pub async fn kept_after(&self, after: i64, source: Option<&str>) -> Result<Vec<(i64, String)>> {
+    pub async fn kept_after(&self, after: i64, source: Option<&str>) -> Result<Vec<KeptRow>> {
         self.client
             .query(
-                "SELECT change, json FROM tunnelctl.captures WHERE change > $1 AND ($2::text IS \
-                 NULL OR source = $2) ORDER BY change LIMIT 1000",
+                "SELECT change, json, source FROM tunnelctl.captures WHERE change > $1 AND \
+                 ($2::text IS NULL OR source = $2) ORDER BY change LIMIT 1000",
                 &[&after, &source],
             )
             .await
-            .map(|rows| rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+            .map(|rows| {
+                rows.iter()
+                    .map(|r| KeptRow {
+                        row: r.get(0),
+                        json: r.get(1),
+                        source: r.get(2),
+                    })
+                    .collect()
+            })
             .map_err(|e| self.fail("reading it", &e))
     }
 

@@ -88,7 +88,11 @@ pub enum Holds {
 pub async fn look(client: &impl GenericClient, url: &HistoryUrl) -> Result<Holds> {
     let row = client
         .query_one(
-            "SELECT to_regnamespace('tunnelctl') IS NOT NULL, to_regclass('tunnelctl.meta') IS NOT NULL",
+            // Read from the catalogs by a query (its snapshot sees what another recorder
+            // committed while this one waited for the lock; the catalog caches may not yet).
+            "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 'tunnelctl'), \
+             EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname = 'tunnelctl' AND c.relname = 'meta')",
             &[],
         )
         .await

@@ -1,12 +1,13 @@
 //! `tunnelctl local requests …`: the HTTP requests the local agent captured. This file holds
 //! the clap tree of the group and its dispatch; each verb is in the file named for it:
 //! [`list`], [`get`], [`verify`], [`replay`], [`save`], [`test`](mod@test), [`diff`], [`send`],
-//! [`clear`], [`tail`], [`record`], [`export`]. What several verbs share: [`filter_flags`]
+//! [`clear`], [`tail`], [`record`], [`export`], [`copy`]. What several verbs share: [`filter_flags`]
 //! (the flags that select captures), [`listing`] (how a list prints, the agent's or the
 //! history's) and [`history_file`] (the history file of this run). Each capture is read once
 //! into [`crate::capture::Exchange`] and shown by [`crate::capture::view`].
 
 pub mod clear;
+pub mod copy;
 pub mod diff;
 pub mod export;
 pub mod filter_flags;
@@ -248,6 +249,21 @@ TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
       --limit 50 > hooks.har
   tunnelctl local requests export --har kept.har --history --since 2h")]
     Export(Box<export::ExportArgs>),
+    /// Copy kept captures from one history to another
+    ///
+    /// A store is a SQLite file or a postgres:// URL: a laptop's file into the team store, or
+    /// the team store's last day into a file. Copied twice, kept once.
+    #[command(after_help = "Examples:
+  tunnelctl local requests copy --from ~/.local/share/tunnelctl/history.sqlite3 \\
+      --to postgres://recorder@db.example.com/captures
+  tunnelctl local requests copy --from postgres://reader@db.example.com/captures \\
+      --to flight.sqlite3 --since 1d --source ci-runner-7
+  tunnelctl local requests copy --from old.sqlite3 --to new.sqlite3 --json
+
+Every capture keeps its source (one kept by an older tunnelctl, with none, goes as this
+host's). The filters are those of 'list'. A capture the destination holds already is left,
+or updated when it was pending there and is answered here; it says how many were new.")]
+    Copy(Box<copy::CopyArgs>),
 }
 
 /// Runs a `local requests` command.
@@ -296,5 +312,6 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
         } => tail::tail(ctx, filter.tunnel.as_deref(), record, source.as_deref()).await,
         RequestsCommand::Export(args) => return export::export(ctx, *args).await,
         RequestsCommand::Record(args) => record::record(ctx, args).await,
+        RequestsCommand::Copy(args) => copy::run(ctx, *args).await,
     }?)
 }

@@ -106,9 +106,9 @@ pub async fn tail_history(ctx: &Context, tunnel: Option<&str>, source: Option<&s
         if let Some(s) = &store {
             let kept = s.kept_after(after, source).await?;
             let mut out = ctx.printer.writer();
-            for (row, json) in kept {
-                after = after.max(row);
-                let Ok(item) = crate::capture::Exchange::from_agent(json) else {
+            for kept in kept {
+                after = after.max(kept.row);
+                let Ok(item) = crate::capture::Exchange::from_agent(kept.json) else {
                     continue;
                 };
                 if tunnel.is_some_and(|t| t != item.tunnel) {
