@@ -48,10 +48,12 @@ enum RequestsCommand {
   tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
   tunnelctl local requests list --signature invalid
   tunnelctl local requests list --history --grep invoice.paid
+  tunnelctl local requests list --history --source checkout-service
 
 Every filter given must match. --limit counts the requests that match; with a filter every
 captured request is read from the agent and filtered here. --history lists the captures kept
-by 'record' instead (its --grep finds text that starts a word).")]
+by 'record' instead (its --grep finds text that starts a word; --source picks one agent's,
+and a SOURCE column shows when several are kept).")]
     List {
         /// List the captures kept in the history
         ///
@@ -230,15 +232,19 @@ where every recorder of the team keeps what its agent captured.")]
     },
     /// Keep every capture the agent shows in the history, until Ctrl-C
     ///
-    /// The history is a SQLite file.
+    /// The history is a SQLite file, or the team's PostgreSQL store (history_url).
     #[command(after_help = "Examples:
   tunnelctl local requests record                  # until Ctrl-C
   tunnelctl local requests record --once --tunnel 'web (http)' --max-age 7d
+  tunnelctl local requests record --once --source checkout-service
   tunnelctl local requests list --history --grep invoice.paid
 
 The history outlives the agent's restarts: get, replay, save and verify read a capture
 from it when the agent no longer has it. The file is history_file (--history-file,
-TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
+TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md. With history_url
+(--history-url, TUNNELCTL_HISTORY_URL) set, captures go to the team's PostgreSQL store,
+each with its source, and a restart of its server loses nothing; see
+docs/team-history.md.")]
     Record(record::RecordArgs),
     /// Write captured exchanges to a HAR 1.2 file
     ///
