@@ -717,3 +717,75 @@ fn record_outlives_a_restart_of_the_server() {
     assert!(stderr.contains("Kept 4 new capture(s)"), "{stderr}");
     assert!(!stderr.contains(PASSWORD));
 }
+
+/// `--source` names what a recorder keeps (flag, `TUNNELCTL_HISTORY_SOURCE`, the profile's
+/// `history_source`), and a wrong source or history URL is refused wherever it is given: a
+/// flag's with exit 2, the environment's or the profile's with exit 3, naming the key.
+#[test]
+fn sources_and_history_urls_are_read_and_checked_wherever_given() {
+    let env = Env::new();
+    env.mock.seed_captures(json!([{"uri": "/s"}]));
+    let dir = tempfile::tempdir().unwrap();
+    let h = dir.path().join("h.sqlite3");
+    let kept = |cmd: &mut assert_cmd::Command, more: &[&str]| {
+        let out = run(cmd
+            .env(var::AGENT_URL, env.mock.agent_url())
+            .env(var::HISTORY_FILE, &h)
+            .args(["local", "requests", "record", "--once", "--json"])
+            .args(more));
+        out.ok().json()["source"].clone()
+    };
+    let from_env = || {
+        let mut c = env.cmd();
+        c.env(var::HISTORY_SOURCE, "from-env");
+        c
+    };
+    assert_eq!(kept(&mut from_env(), &[]), "from-env");
+    assert_eq!(
+        kept(&mut from_env(), &["--source", "from-flag"]),
+        "from-flag"
+    );
+    let default = kept(&mut env.cmd(), &[]);
+    assert!(
+        default.as_str().unwrap().ends_with(&env.mock.agent_url()),
+        "{default}"
+    );
+    for args in [
+        vec!["requests", "record", "--once", "--source", ""],
+        vec!["requests", "tail", "--record", "--source", "a\u{7}b"],
+        vec!["inspect", "--history", "--source", ""],
+        vec!["inspect", "--source", "s"],
+        vec!["requests", "tail", "--source", "s"],
+        vec!["requests", "clear", "--history", "--source", "", "--yes"],
+        vec![
+            "requests",
+            "list",
+            "--history",
+            "--source",
+            &"x".repeat(300),
+        ],
+        vec!["requests", "export", "--har", "-", "--source", "s"],
+    ] {
+        file(&env, &h, &args).code(2);
+    }
+    run(env
+        .cmd()
+        .env(var::HISTORY_SOURCE, "two\nlines")
+        .args(["local", "requests", "record", "--once"]))
+    .code(3)
+    .says("history_source");
+    env.write_config("[default]\nhistory_url = \"mysql://u:hunter2secret@h/x\"\n");
+    let out = run(env.cmd().args(["local", "requests", "list", "--history"]));
+    out.code(3).says("history_url").says("default");
+    assert!(!out.stderr.contains("hunter2secret"), "{}", out.stderr);
+    let shown = run(env.cmd().args(["config", "show"]));
+    assert!(
+        !shown.ok().stdout.contains("hunter2secret"),
+        "{}",
+        shown.stdout
+    );
+    env.write_config("[default]\nhistory_source = \"a\\u0007b\"\n");
+    run(env.cmd().args(["local", "requests", "record", "--once"]))
+        .code(3)
+        .says("history_source");
+}

@@ -25,8 +25,13 @@ pub(super) fn run(ctx: &Context, profile: &str) -> CommandResult {
                 if is_secret_key(key) {
                     redact(&v)
                 } else if key == crate::registry::HISTORY_URL.key {
-                    // The URL without its password (text that does not read is not shown).
-                    crate::parse::parse_history_url(&v).map_or_else(|_| redact(&v), |u| u.shown())
+                    // The URL without its password; text that does not read is shown only when
+                    // it cannot hold one.
+                    match crate::parse::parse_history_url(&v) {
+                        Ok(u) => u.shown(),
+                        Err(_) if v.contains('@') || v.contains("password") => redact(&v),
+                        Err(_) => escape(&v),
+                    }
                 } else {
                     escape(&v)
                 }

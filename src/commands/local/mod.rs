@@ -48,9 +48,7 @@ enum LocalCommand {
     Tunnels(TunnelsArgs),
     /// HTTP requests captured by the local agent
     #[command(after_help = "Examples:
-  tunnelctl local requests list --tunnel 'web (http)' --limit 20
-  tunnelctl local requests get airt_2Qm… --curl
-  tunnelctl local requests clear --yes")]
+  tunnelctl local requests list --tunnel 'web (http)' --limit 20")]
     Requests(RequestsArgs),
     /// Full-screen inspector of captured traffic: a live list, decoded bodies, filters, replay
     #[command(after_help = "Examples:
@@ -121,6 +119,13 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
             source,
         } => {
             use crate::inspect::run::CaptureSource;
+            if source.is_some() && !history && !record {
+                return Err(crate::error::Error::usage(
+                    "--source picks the kept captures of one source (with --history) or names \
+                     what --record keeps: give one of them",
+                )
+                .into());
+            }
             let kept = if history {
                 let location = requests::history_file::history_location(ctx)?;
                 let store = location.open_existing().await?.ok_or_else(|| {

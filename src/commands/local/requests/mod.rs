@@ -260,9 +260,9 @@ docs/team-history.md.")]
     /// A store is a SQLite file or a postgres:// URL: a laptop's file into the team store, or
     /// the team store's last day into a file. Copied twice, kept once.
     #[command(after_help = "Examples:
-  tunnelctl local requests copy --from ~/.local/share/tunnelctl/history.sqlite3 \\
+  tunnelctl local requests copy --from history.sqlite3 \\
       --to postgres://recorder@db.example.com/captures
-  tunnelctl local requests copy --from postgres://reader@db.example.com/captures \\
+  tunnelctl local requests copy --from postgres://reader@db.example.com/caps \\
       --to flight.sqlite3 --since 1d --source ci-runner-7
   tunnelctl local requests copy --from old.sqlite3 --to new.sqlite3 --json
 

@@ -25,6 +25,12 @@ pub async fn tail(
     record: bool,
     source: Option<&str>,
 ) -> Result<()> {
+    if source.is_some() && !record {
+        return Err(crate::error::Error::usage(
+            "--source picks the kept captures of one source (with --history) or names what \
+             --record keeps: give one of them",
+        ));
+    }
     crate::heap::hold_mmap_threshold();
     let client = &ctx.agent()?;
     let mut recorder = match record {
