@@ -789,3 +789,82 @@ fn sources_and_history_urls_are_read_and_checked_wherever_given() {
         .code(3)
         .says("history_source");
 }
+
+/// Issue 43: the bounds hold for the team store (applied by the recorder, never by a reader),
+/// and `clear --history` removes kept captures, of one source with `--source`.
+#[test]
+fn bounds_and_clear_hold_for_the_team_store() {
+    let Some(c) = cluster() else { return };
+    let db = c.database();
+    let url = db.url();
+    let env = Env::new();
+    env.mock.seed_captures(json!([
+        {"uri": "/old", "start": "2020-01-01T00:00:00Z"},
+        {"uri": "/a", "body_size": 40000},
+        {"uri": "/b", "body_size": 40000},
+        {"uri": "/c", "body_size": 40000}
+    ]));
+    let out = team(
+        &env,
+        &url,
+        &[
+            "requests",
+            "record",
+            "--once",
+            "--max-size",
+            "100KiB",
+            "--json",
+            "--yes",
+        ],
+    );
+    let doc = out.ok().json();
+    assert_eq!(doc["kept"], json!(1), "{doc}");
+    let left = c.psql(&db.name, "SELECT path FROM tunnelctl.captures");
+    assert_eq!(left, "/c", "the newest is kept, the rest dropped");
+    // A reader never trims, whatever the bounds say.
+    env.write_config("[default]\nhistory_max_size = \"64KiB\"\nhistory_max_age = \"1h\"\n");
+    let other = Env::new();
+    other.mock.seed_captures(json!([{"uri": "/other"}]));
+    team(
+        &other,
+        &url,
+        &[
+            "requests",
+            "record",
+            "--once",
+            "--source",
+            "other",
+            "--max-size",
+            "1GiB",
+        ],
+    )
+    .ok();
+    team(&env, &url, &["requests", "list", "--history"]).ok();
+    assert_eq!(
+        c.psql(&db.name, "SELECT count(*) FROM tunnelctl.captures"),
+        "2"
+    );
+    let cleared = team(
+        &env,
+        &url,
+        &[
+            "requests",
+            "clear",
+            "--history",
+            "--source",
+            "other",
+            "--yes",
+            "--json",
+        ],
+    );
+    assert_eq!(cleared.ok().json()["deleted"], json!(1));
+    assert_eq!(
+        c.psql(&db.name, "SELECT path FROM tunnelctl.captures"),
+        "/c"
+    );
+    team(&env, &url, &["requests", "clear", "--history", "--yes"]).ok();
+    assert_eq!(
+        c.psql(&db.name, "SELECT count(*) FROM tunnelctl.captures"),
+        "0"
+    );
+}
