@@ -684,7 +684,7 @@ fn record_outlives_a_restart_of_the_server() {
         }
         true
     };
-    let stop = |mut child: std::process::Child| {
+    let stop = |child: std::process::Child| {
         // SAFETY: signalling our own child.
         unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
         let out = child.wait_with_output().unwrap();

@@ -419,7 +419,7 @@ impl TeamStore {
         Ok(n as usize)
     }
 
-    /// What the bounds drop now (the same rule as the file's: [`Doomed::choosing`]).
+    /// What the bounds drop now (the same rule as the file's: `Doomed::choosing`).
     pub async fn doomed(&mut self, max_size: u64, max_age: Duration) -> Result<Doomed> {
         let row = self
             .client

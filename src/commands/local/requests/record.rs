@@ -39,7 +39,7 @@ pub struct RecordArgs {
 /// Opens the history for writing, bounded by `max_size`/`max_age` when given, else by the
 /// settings (`history_max_size`, `history_max_age`). Bounds that would drop most of what is
 /// kept ask first (`--yes` in a script). Its captures are kept as `source`'s (else as
-/// [`recording_source`] says).
+/// `recording_source` says).
 pub async fn recorder(
     ctx: &Context,
     max_size: Option<u64>,
