@@ -152,6 +152,20 @@ FACTS=$TMP/facts.txt # key=value lines for the report
 : >"$FACTS"
 fact() { printf '%s=%s\n' "$1" "$2" >>"$FACTS"; }
 
+# save_http_files DIR: the agent's captures, one .http file each in DIR (the raw request, then
+# the raw response): what `grep -rl` searches in S12 and S18.
+save_http_files() {
+    curl -s "$AGENT/requests/http" | python3 -c '
+import base64, json, os, sys
+d = sys.argv[1]
+for r in json.load(sys.stdin)["requests"]:
+    with open(os.path.join(d, r["id"] + ".http"), "wb") as f:
+        f.write(base64.b64decode(r["request"]["raw"] or ""))
+        f.write(b"\r\n")
+        f.write(base64.b64decode((r.get("response") or {}).get("raw") or ""))
+' "$1"
+}
+
 # hyperfine NAME [options and commands...]: runs without a shell (-N), exports JSON.
 hf() {
     local name=$1
@@ -536,15 +550,7 @@ if want S12; then
     # The same captures, one .http file each (the raw request, then the raw response).
     S12_DIR=$TMP/s12-files
     mkdir -p "$S12_DIR"
-    curl -s "$AGENT/requests/http" | python3 -c '
-import base64, json, os, sys
-d = sys.argv[1]
-for r in json.load(sys.stdin)["requests"]:
-    with open(os.path.join(d, r["id"] + ".http"), "wb") as f:
-        f.write(base64.b64decode(r["request"]["raw"] or ""))
-        f.write(b"\r\n")
-        f.write(base64.b64decode((r.get("response") or {}).get("raw") or ""))
-' "$S12_DIR"
+    save_http_files "$S12_DIR"
     c=$(find "$S12_DIR" -name '*.http' | wc -l)
     [ "$c" = 100000 ] || die "S12: wrote $c files, not 100000"
     ctl POST reset >/dev/null # the agent holds nothing: only the history answers
@@ -675,15 +681,7 @@ if want S18; then
            "response_body": "internal error", "repeat": 49999}, '"$last"']' | jq length)
         [ "$c" = 100000 ] || die "S18: seeded $c captures, not 100000"
         TUNNELCTL_HISTORY_URL=$S18_URL "$T" local requests record --once 2>/dev/null
-        curl -s "$AGENT/requests/http" | python3 -c '
-import base64, json, os, sys
-d = sys.argv[1]
-for r in json.load(sys.stdin)["requests"]:
-    with open(os.path.join(d, r["id"] + ".http"), "wb") as f:
-        f.write(base64.b64decode(r["request"]["raw"] or ""))
-        f.write(b"\r\n")
-        f.write(base64.b64decode((r.get("response") or {}).get("raw") or ""))
-' "$S18_DIR"
+        save_http_files "$S18_DIR"
     done
     ctl POST reset >/dev/null # the agent holds nothing: only the store answers
     c=$(psql_q -d s18 -c 'SELECT count(*) FROM tunnelctl.captures')

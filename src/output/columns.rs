@@ -212,20 +212,29 @@ pub static TUNNEL: Kind = Kind {
     ],
 };
 
+/// The columns of a captured request, with a column of where it was kept from between its
+/// time and its tunnel when given.
+macro_rules! capture_columns {
+    ($($source:expr)?) => {
+        &[
+            col("ID", "id", Cell::Text, ALWAYS),
+            col("TIME", "start", Cell::Time, 3),
+            $($source,)?
+            col("TUNNEL", "tunnel_name", Cell::Text, 6),
+            col("METHOD", "/request/method", Cell::Text, 2),
+            col("PATH", "/request/uri", Cell::Free, 2),
+            col("STATUS", "/response/status_code", Cell::Status, 2),
+            col("DURATION", "duration", Cell::Nanos, 4),
+            col("FROM", "remote_addr", Cell::Text, 5),
+        ]
+    };
+}
+
 /// Requests captured by the local agent.
 pub static CAPTURED_REQUEST: Kind = Kind {
     noun: "captured request",
     plural: "captured requests",
-    columns: &[
-        col("ID", "id", Cell::Text, ALWAYS),
-        col("TIME", "start", Cell::Time, 3),
-        col("TUNNEL", "tunnel_name", Cell::Text, 6),
-        col("METHOD", "/request/method", Cell::Text, 2),
-        col("PATH", "/request/uri", Cell::Free, 2),
-        col("STATUS", "/response/status_code", Cell::Status, 2),
-        col("DURATION", "duration", Cell::Nanos, 4),
-        col("FROM", "remote_addr", Cell::Text, 5),
-    ],
+    columns: capture_columns!(),
 };
 
 /// `local requests list --history` of a store holding several sources: a captured request
@@ -233,17 +242,7 @@ pub static CAPTURED_REQUEST: Kind = Kind {
 pub static KEPT_REQUEST: Kind = Kind {
     noun: "captured request",
     plural: "captured requests",
-    columns: &[
-        col("ID", "id", Cell::Text, ALWAYS),
-        col("TIME", "start", Cell::Time, 3),
-        col("SOURCE", "source", Cell::Text, 4),
-        col("TUNNEL", "tunnel_name", Cell::Text, 6),
-        col("METHOD", "/request/method", Cell::Text, 2),
-        col("PATH", "/request/uri", Cell::Free, 2),
-        col("STATUS", "/response/status_code", Cell::Status, 2),
-        col("DURATION", "duration", Cell::Nanos, 4),
-        col("FROM", "remote_addr", Cell::Text, 5),
-    ],
+    columns: capture_columns!(col("SOURCE", "source", Cell::Text, 4)),
 };
 
 /// `local requests verify`: one captured request's webhook signature check.
