@@ -364,6 +364,18 @@ fn an_unreachable_store_and_the_password_are_said_right() {
         .args(["config", "show"]));
     shown.ok().prints("postgres://rec:…(redacted)@127.0.0.1");
     no_password(&shown);
+    let doc = run(env
+        .cmd()
+        .env(var::HISTORY_URL, &url)
+        .args(["config", "show", "--json"]));
+    assert_eq!(doc.ok().json()["history"], "team store (history_url)");
+    let tty = run(env
+        .cmd()
+        .env(var::HISTORY_URL, &url)
+        .env(var::FORCE_TTY, "1")
+        .args(["config", "show"]));
+    tty.ok().prints("history:     team store (history_url)");
+    no_password(&tty);
     let traced = team(&env, &url, &["-v", "requests", "list", "--history"]);
     traced.code(6);
     team(
@@ -867,4 +879,37 @@ fn bounds_and_clear_hold_for_the_team_store() {
         c.psql(&db.name, "SELECT count(*) FROM tunnelctl.captures"),
         "0"
     );
+}
+
+/// Issue 43: `inspect --history` on the team store shows what recorders keep while it runs
+/// (at 80x24 in a pseudo-terminal), and its title names the store without its password.
+#[test]
+fn the_inspector_follows_the_team_store() {
+    let Some(c) = cluster() else { return };
+    let db = c.database();
+    let url = db.url();
+    let env = Env::new();
+    env.mock
+        .seed_captures(json!([{"method": "POST", "uri": "/kept-before"}]));
+    team(&env, &url, &["requests", "record", "--once"]).ok();
+    let mut cmd = env.inspector_cmd(&env.mock.agent_url(), &[], &["--history"]);
+    cmd.env(var::HISTORY_URL, &url);
+    let mut term = crate::common::pty::Pty::spawn(&cmd, 24, 80);
+    let screen = term.wait_for("/kept-before");
+    assert!(!screen.contains(PASSWORD), "{screen}");
+    assert!(screen.contains("history postgres://"), "{screen}");
+    let other = Env::new();
+    other
+        .mock
+        .seed_captures(json!([{"method": "POST", "uri": "/kept-while-open"}]));
+    team(
+        &other,
+        &url,
+        &["requests", "record", "--once", "--source", "fleet"],
+    )
+    .ok();
+    term.wait_for("/kept-while-open");
+    term.send("q");
+    assert_eq!(term.wait_exit(), 0);
+    term.assert_restored();
 }
