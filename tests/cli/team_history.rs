@@ -626,9 +626,17 @@ fn tail_history_follows_what_any_recorder_keeps() {
     tail.env(var::HISTORY_URL, &url)
         .args(["local", "requests", "tail", "--history", "-o", "ndjson"])
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null());
+        .stderr(std::process::Stdio::piped());
     let mut child = tail.spawn().unwrap();
     let lines = lines_of(&mut child);
+    // It says it follows once it knows where it starts.
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    std::io::BufRead::read_line(&mut err, &mut said).unwrap();
+    assert!(
+        said.starts_with("Following what is kept in postgres://"),
+        "{said}"
+    );
     // Another agent, another host's recorder.
     let other = Env::new();
     let id = strings(
@@ -637,21 +645,16 @@ fn tail_history_follows_what_any_recorder_keeps() {
             .seed_captures(json!([{"method": "POST", "uri": "/from-the-fleet"}])),
     )[0]
     .clone();
-    // Until the tail has started following, what is kept before it is not shown: keep again
-    // until the line comes.
-    let got = loop {
-        team(
-            &other,
-            &url,
-            &["requests", "record", "--once", "--source", "fleet"],
-        )
-        .ok();
-        if let Ok(line) = lines.recv_timeout(std::time::Duration::from_secs(5)) {
-            break line;
-        }
-    };
+    team(
+        &other,
+        &url,
+        &["requests", "record", "--once", "--source", "fleet"],
+    )
+    .ok();
+    let got = lines.recv_timeout(std::time::Duration::from_secs(120));
     let _ = child.kill();
     let _ = child.wait();
+    let got = got.expect("tail --history printed the capture kept");
     let v: Value = serde_json::from_str(&got).unwrap();
     assert_eq!(v["id"], json!(id), "{got}");
     assert!(!got.contains("/before"));

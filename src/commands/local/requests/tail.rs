@@ -95,16 +95,17 @@ const HISTORY_EVERY: Duration = Duration::from_millis(500);
 /// oldest first (and again when a recorder keeps its answer), until Ctrl-C.
 pub async fn tail_history(ctx: &Context, tunnel: Option<&str>, source: Option<&str>) -> Result<()> {
     let location = super::history_file::history_location(ctx)?;
-    ctx.note(&format!(
-        "Following what is kept in {}; Ctrl-C to stop.",
-        location.shown()
-    ));
     // Followed from now on; a history made meanwhile, from its first capture.
     let mut store = location.open_existing().await?;
     let mut after = match &store {
         Some(s) => s.last_row().await?,
         None => 0,
     };
+    // Said once it follows: what is kept from here on is shown.
+    ctx.note(&format!(
+        "Following what is kept in {}; Ctrl-C to stop.",
+        location.shown()
+    ));
     loop {
         if store.is_none() {
             store = location.open_existing().await?;
