@@ -89,13 +89,14 @@ MOCK=$TARGET_DIR/release/tunnelctl-mock
 # ---------------------------------------------------------------------------------------------
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tunnelctl-bench.XXXXXX")
 MOCK_PID=
-PG_DATA= PG_BIN= EXTRA_MOCKS=()
+PG_DATA= PG_BIN= PG_ROOT= EXTRA_MOCKS=()
 cleanup() {
     for pid in "${EXTRA_MOCKS[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
     if [ -n "$PG_DATA" ]; then
         pg_as "$PG_BIN/pg_ctl" -D "$PG_DATA" -m immediate -w stop >/dev/null 2>&1 || true
+        rm -rf "$PG_ROOT"
     fi
     if [ -n "$MOCK_PID" ]; then
         kill "$MOCK_PID" 2>/dev/null || true
@@ -590,8 +591,10 @@ pg_start() {
             die "could not install postgresql"
         PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
     fi
-    local root=$TMP/pg port
-    mkdir -p "$root"
+    # A folder of its own: $TMP is the bench user's alone, and the server's user must reach it.
+    local root port
+    root=$(mktemp -d "${TMPDIR:-/tmp}/tunnelctl-bench-pg.XXXXXX")
+    PG_ROOT=$root
     printf 'bench-pg-password' >"$root/pw"
     if [ "$(id -u)" = 0 ]; then chown -R postgres: "$root"; fi
     pg_as "$PG_BIN/initdb" -D "$root/data" -U postgres -A scram-sha-256 --pwfile="$root/pw" \
