@@ -25,7 +25,7 @@ log() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 
 # The scenarios to run, in the order they run: those named on the command line, or all.
-ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12 S13 S14 S15 S16"
+ALL_SCENARIOS="S1 S2 S3 S4 S5 S6 S9 S8 S7 S10 S11 S12 S13 S14 S15 S16 S17 S18 S19"
 SCENARIOS=$(printf '%s ' "${@:-$ALL_SCENARIOS}" | tr '[:lower:]' '[:upper:]')
 for s in $SCENARIOS; do
     [[ " $ALL_SCENARIOS " == *" $s "* ]] || die "no scenario $s (there are: $ALL_SCENARIOS)"
@@ -92,7 +92,15 @@ MOCK=$TARGET_DIR/release/tunnelctl-mock
 # ---------------------------------------------------------------------------------------------
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tunnelctl-bench.XXXXXX")
 MOCK_PID=
+PG_DATA= PG_BIN= PG_ROOT= EXTRA_MOCKS=()
 cleanup() {
+    for pid in "${EXTRA_MOCKS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    if [ -n "$PG_DATA" ]; then
+        pg_as "$PG_BIN/pg_ctl" -D "$PG_DATA" -m immediate -w stop >/dev/null 2>&1 || true
+        rm -rf "$PG_ROOT"
+    fi
     if [ -n "$MOCK_PID" ]; then
         kill "$MOCK_PID" 2>/dev/null || true
         wait "$MOCK_PID" 2>/dev/null || true
@@ -147,6 +155,20 @@ api() { curl -sS --fail-with-body -H "$AUTH" -H "$SV" "$@"; }
 FACTS=$TMP/facts.txt # key=value lines for the report
 : >"$FACTS"
 fact() { printf '%s=%s\n' "$1" "$2" >>"$FACTS"; }
+
+# save_http_files DIR: the agent's captures, one .http file each in DIR (the raw request, then
+# the raw response): what `grep -rl` searches in S12 and S18.
+save_http_files() {
+    curl -s "$AGENT/requests/http" | python3 -c '
+import base64, json, os, sys
+d = sys.argv[1]
+for r in json.load(sys.stdin)["requests"]:
+    with open(os.path.join(d, r["id"] + ".http"), "wb") as f:
+        f.write(base64.b64decode(r["request"]["raw"] or ""))
+        f.write(b"\r\n")
+        f.write(base64.b64decode((r.get("response") or {}).get("raw") or ""))
+' "$1"
+}
 
 # hyperfine NAME [options and commands...]: runs without a shell (-N), exports JSON.
 hf() {
@@ -547,15 +569,7 @@ if want S12; then
     # The same captures, one .http file each (the raw request, then the raw response).
     S12_DIR=$TMP/s12-files
     mkdir -p "$S12_DIR"
-    curl -s "$AGENT/requests/http" | python3 -c '
-import base64, json, os, sys
-d = sys.argv[1]
-for r in json.load(sys.stdin)["requests"]:
-    with open(os.path.join(d, r["id"] + ".http"), "wb") as f:
-        f.write(base64.b64decode(r["request"]["raw"] or ""))
-        f.write(b"\r\n")
-        f.write(base64.b64decode((r.get("response") or {}).get("raw") or ""))
-' "$S12_DIR"
+    save_http_files "$S12_DIR"
     c=$(find "$S12_DIR" -name '*.http' | wc -l)
     [ "$c" = 100000 ] || die "S12: wrote $c files, not 100000"
     ctl POST reset >/dev/null # the agent holds nothing: only the history answers
@@ -571,6 +585,196 @@ for r in json.load(sys.stdin)["requests"]:
     TUNNELCTL_HISTORY_FILE=$S12_FILE hf s12 --warmup 3 --min-runs 10 --max-runs 50 \
         "$T local requests list --history --grep $WORD --json" \
         "grep -rl $WORD $S12_DIR"
+    ctl POST reset >/dev/null
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S17-S19 need a PostgreSQL server: a private cluster from the distribution's package, started
+# here in $TMP on a loopback port (as the package's `postgres` user when run as root: the server
+# refuses root), stopped on exit. psql is the peer of S17.
+# ---------------------------------------------------------------------------------------------
+pg_as() {
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+PGURL_BASE=
+pg_start() {
+    [ -n "$PG_DATA" ] && return
+    PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
+    if [ ! -x "$PG_BIN/initdb" ]; then
+        log "installing postgresql"
+        SUDO=
+        [ "$(id -u)" = 0 ] || SUDO=sudo
+        $SUDO apt-get install -y --no-install-recommends postgresql ||
+            { $SUDO apt-get update && $SUDO apt-get install -y --no-install-recommends postgresql; } ||
+            die "could not install postgresql"
+        PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
+    fi
+    # A folder of its own: $TMP is the bench user's alone, and the server's user must reach it.
+    local root port
+    root=$(mktemp -d "${TMPDIR:-/tmp}/tunnelctl-bench-pg.XXXXXX")
+    PG_ROOT=$root
+    printf 'bench-pg-password' >"$root/pw"
+    if [ "$(id -u)" = 0 ]; then chown -R postgres: "$root"; fi
+    pg_as "$PG_BIN/initdb" -D "$root/data" -U postgres -A scram-sha-256 --pwfile="$root/pw" \
+        -E UTF8 --locale=C >/dev/null
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    PG_DATA=$root/data
+    pg_as "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$root/server.log" -w \
+        -o "-p $port -k $PG_DATA -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=256MB" \
+        start >/dev/null
+    export PGPASSWORD=bench-pg-password PGHOST=127.0.0.1 PGPORT=$port PGUSER=postgres
+    PGURL_BASE="postgres://postgres@127.0.0.1:$port"
+    fact pg_version "$("$PG_BIN/postgres" --version | awk '{print $3}')"
+}
+psql_q() { psql -X -q -A -t -v ON_ERROR_STOP=1 "$@"; }
+
+# ---------------------------------------------------------------------------------------------
+# S17 recording into PostgreSQL: `record --once` of S11's 10,000 captures into the team store,
+# against one curl of the same captures plus psql keeping the fetched answer's captures (each
+# one's ID, unique, and JSON; one transaction), both timed in the same run. Each run starts
+# from an empty table (the store's schema made once, as a team's is).
+# ---------------------------------------------------------------------------------------------
+if want S17; then
+    log "S17 record into PostgreSQL"
+    pg_start
+    psql_q -d postgres -c 'CREATE DATABASE s17' >/dev/null
+    S17_URL=$PGURL_BASE/s17
+    ctl POST reset >/dev/null
+    ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+    BODY=$(python3 -c 'import json; print(json.dumps(json.dumps({"type": "invoice.paid", "data": {"object": {"id": "in_1", "customer": "cus_9", "lines": [{"amount": 100 + i, "description": "item %d of the order" % i} for i in range(32)]}}})))')
+    c=$(ctl POST agent/captures '[{"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe",
+        "headers": {"Content-Type": "application/json", "Stripe-Signature": "t=1,v1=abc", "User-Agent": "Stripe/1.0"},
+        "body": '"$BODY"', "response_body": "{\"ok\":true}", "repeat": 10000}]' | jq length)
+    [ "$c" = 10000 ] || die "S17: seeded $c captures, not 10000"
+    TUNNELCTL_HISTORY_URL=$S17_URL "$T" local requests record --once 2>/dev/null
+    c=$(psql_q -d s17 -c 'SELECT count(*) FROM tunnelctl.captures')
+    [ "$c" = 10000 ] || die "S17: record kept $c captures, not 10000"
+    curl -s -o "$TMP/s17-answer.json" "$AGENT/requests/http"
+    fact s17_answer_bytes "$(stat -c %s "$TMP/s17-answer.json")"
+    # The answer read by psql itself (a backquoted shell command in \set), then kept in one
+    # transaction.
+    {
+        printf '\\set answer `cat %s`\n' "$TMP/s17-answer.json"
+        printf '%s\n' 'BEGIN;' \
+            'CREATE TABLE IF NOT EXISTS peer (id text PRIMARY KEY, json text NOT NULL);' \
+            "INSERT INTO peer SELECT r ->> 'id', r::text FROM json_array_elements((:'answer')::json -> 'requests') r;" \
+            'COMMIT;'
+    } >"$TMP/s17.sql"
+    psql_q -d s17 -f "$TMP/s17.sql" >/dev/null
+    [ "$(psql_q -d s17 -c 'SELECT count(*) FROM peer')" = 10000 ] || die "S17: psql did not keep 10000 captures"
+    TUNNELCTL_HISTORY_URL=$S17_URL hf s17 --warmup 1 --runs 10 \
+        --prepare "psql -X -q -d s17 -c 'TRUNCATE tunnelctl.captures; DROP TABLE IF EXISTS peer'" \
+        "$T local requests record --once" \
+        "curl -s -o /dev/null $AGENT/requests/http" \
+        "psql -X -q -d s17 -f $TMP/s17.sql"
+    ctl POST reset >/dev/null
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S18 searching the team store: `list --history --grep WORD` over 200,000 kept captures in
+# PostgreSQL where one matches, against `grep -rl WORD` over the same captures as files.
+# ---------------------------------------------------------------------------------------------
+if want S18; then
+    log "S18 search the team store"
+    pg_start
+    psql_q -d postgres -c 'CREATE DATABASE s18' >/dev/null
+    S18_URL=$PGURL_BASE/s18
+    WORD=zanzibarquux
+    S18_DIR=$TMP/s18-files
+    mkdir -p "$S18_DIR"
+    # Two rounds of 100,000 (the agent holds one round at a time).
+    for round in 1 2; do
+        ctl POST reset >/dev/null
+        ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+        if [ $round = 1 ]; then
+            last='{"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/other", "body": "round one", "response_body": "ok"}'
+        else
+            last='{"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe", "status_code": 200, "headers": {"Content-Type": "application/json"}, "body": "{\"type\":\"charge.refunded\",\"note\":\"'$WORD'\"}", "response_body": "ok"}'
+        fi
+        c=$(ctl POST agent/captures '[
+          {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/github", "status_code": 200,
+           "headers": {"Content-Type": "application/json", "X-GitHub-Event": "push"},
+           "body": "{\"ref\":\"refs/heads/main\",\"commits\":[{\"message\":\"fix the parser\",\"author\":\"dev\"}]}",
+           "response_body": "ok", "repeat": 50000},
+          {"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe", "status_code": 500,
+           "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+           "body": "type=invoice.paid&customer=cus_42&amount=2500",
+           "response_body": "internal error", "repeat": 49999}, '"$last"']' | jq length)
+        [ "$c" = 100000 ] || die "S18: seeded $c captures, not 100000"
+        TUNNELCTL_HISTORY_URL=$S18_URL "$T" local requests record --once 2>/dev/null
+        save_http_files "$S18_DIR"
+    done
+    ctl POST reset >/dev/null # the agent holds nothing: only the store answers
+    c=$(psql_q -d s18 -c 'SELECT count(*) FROM tunnelctl.captures')
+    [ "$c" = 200000 ] || die "S18: the store holds $c captures, not 200000"
+    c=$(find "$S18_DIR" -name '*.http' | wc -l)
+    [ "$c" = 200000 ] || die "S18: wrote $c files, not 200000"
+    psql_q -d s18 -c 'VACUUM ANALYZE tunnelctl.captures' >/dev/null
+    c=$(TUNNELCTL_HISTORY_URL=$S18_URL "$T" local requests list --history --grep "$WORD" --jq length)
+    [ "$c" = 1 ] || die "S18: tunnelctl found $c captures, not 1"
+    c=$(grep -rl "$WORD" "$S18_DIR" | wc -l)
+    [ "$c" = 1 ] || die "S18: grep found $c files, not 1"
+    fact s18_db_bytes "$(psql_q -d s18 -c "SELECT pg_total_relation_size('tunnelctl.captures')")"
+    fact s18_files_bytes "$(du -sb "$S18_DIR" | cut -f1)"
+    fact s18_word "$WORD"
+    TUNNELCTL_HISTORY_URL=$S18_URL hf s18 --warmup 3 --min-runs 10 --max-runs 50 \
+        "$T local requests list --history --grep $WORD --json" \
+        "grep -rl $WORD $S18_DIR"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# S19 many recorders into one store: 8 emulated agents of 2,500 captures each, 8 `record
+# --once` at once into one PostgreSQL store, against one recorder keeping the same 20,000 from
+# one agent alone. Every capture kept once.
+# ---------------------------------------------------------------------------------------------
+if want S19; then
+    log "S19 8 recorders at once"
+    pg_start
+    psql_q -d postgres -c 'CREATE DATABASE s19' >/dev/null
+    S19_URL=$PGURL_BASE/s19
+    SEED='{"tunnel_name": "web (http)", "method": "POST", "uri": "/hooks/stripe",
+        "headers": {"Content-Type": "application/json"},
+        "body": "{\"type\":\"invoice.paid\",\"data\":{\"amount\":2500,\"currency\":\"eur\"}}",
+        "response_body": "{\"ok\":true}"'
+    AGENTS=()
+    for i in $(seq 8); do
+        "$MOCK" --port 0 --agent-port 0 --api-key "$KEY" --ready-file "$TMP/ready$i" \
+            --inspect-db-size 1073741824 >"$TMP/mock$i.out" 2>/dev/null &
+        EXTRA_MOCKS+=($!)
+    done
+    for i in $(seq 8); do
+        for _ in $(seq 100); do
+            [ -s "$TMP/ready$i" ] && grep -q '^agent API: ' "$TMP/mock$i.out" && break
+            sleep 0.1
+        done
+        a=$(sed -n 's/^agent API: //p' "$TMP/mock$i.out")
+        m=$(head -n1 "$TMP/ready$i")
+        [ -n "$a" ] || die "S19: emulator $i did not start"
+        c=$(curl -sS -X POST -H 'Content-Type: application/json' "$m/_mock/agent/captures" \
+            -d "[$SEED, \"repeat\": 2500}]" | jq length)
+        [ "$c" = 2500 ] || die "S19: seeded $c captures on agent $i, not 2500"
+        AGENTS+=("$a")
+    done
+    ctl POST reset >/dev/null
+    ctl POST config '{"inspect_db_size": 1073741824}' >/dev/null
+    c=$(ctl POST agent/captures "[$SEED, \"repeat\": 20000}]" | jq length)
+    [ "$c" = 20000 ] || die "S19: seeded $c captures, not 20000"
+    {
+        for a in "${AGENTS[@]}"; do
+            printf 'TUNNELCTL_AGENT_URL=%s %s local requests record --once 2>/dev/null &\n' "$a" "$T"
+        done
+        printf 'wait\n'
+    } >"$TMP/s19-eight.sh"
+    TUNNELCTL_HISTORY_URL=$S19_URL bash "$TMP/s19-eight.sh"
+    c=$(psql_q -d s19 -c 'SELECT count(*) FROM tunnelctl.captures')
+    [ "$c" = 20000 ] || die "S19: 8 recorders kept $c captures, not 20000"
+    c=$(psql_q -d s19 -c 'SELECT count(*) FROM (SELECT source, id FROM tunnelctl.captures GROUP BY 1, 2 HAVING count(*) > 1) d')
+    [ "$c" = 0 ] || die "S19: $c captures kept twice"
+    fact s19_sources "$(psql_q -d s19 -c 'SELECT count(DISTINCT source) FROM tunnelctl.captures')"
+    TUNNELCTL_HISTORY_URL=$S19_URL hf s19 --warmup 1 --runs 10 \
+        --prepare "psql -X -q -d s19 -c 'TRUNCATE tunnelctl.captures'" \
+        "bash $TMP/s19-eight.sh" \
+        "$T local requests record --once"
     ctl POST reset >/dev/null
 fi
 

@@ -161,6 +161,18 @@ pub struct GlobalArgs {
     )]
     pub history_file: Option<PathBuf>,
 
+    /// The team's capture history: a PostgreSQL URL (postgres://USER@HOST/DB); set, it is
+    /// used instead of the history file
+    #[arg(
+        long,
+        global = true,
+        hide_short_help = true,
+        env = registry::env::HISTORY_URL,
+        hide_env_values = true,
+        value_name = "URL"
+    )]
+    pub history_url: Option<String>,
+
     /// Profile of the config file to use [default: default]
     #[arg(
         long,

@@ -13,6 +13,28 @@ use std::time::Duration;
 
 use url::Url;
 
+pub mod history_url;
+pub use history_url::{parse_history_url, HistoryUrl};
+
+/// The longest name of a history source (`--source`, `history_source`).
+const MAX_SOURCE: usize = 200;
+
+/// A history source's name (`--source`, `history_source`): some text, on one line, not too
+/// long.
+pub fn parse_source_name(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err("a source name must not be empty".into());
+    }
+    if t.chars().any(char::is_control) {
+        return Err("a source name must be on one line, without control characters".into());
+    }
+    if t.chars().count() > MAX_SOURCE {
+        return Err(format!("a source name is at most {MAX_SOURCE} characters"));
+    }
+    Ok(t.to_string())
+}
+
 /// Which API a base URL points at: its name in messages, and how a URL typed without its
 /// scheme is completed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

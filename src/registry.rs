@@ -28,6 +28,10 @@ pub mod env {
     pub const READ_ONLY: &str = "TUNNELCTL_READ_ONLY";
     /// The capture history's file.
     pub const HISTORY_FILE: &str = "TUNNELCTL_HISTORY_FILE";
+    /// The team's capture history (a PostgreSQL URL).
+    pub const HISTORY_URL: &str = "TUNNELCTL_HISTORY_URL";
+    /// The source a recorder keeps its captures under.
+    pub const HISTORY_SOURCE: &str = "TUNNELCTL_HISTORY_SOURCE";
     /// GitHub's webhook secret.
     pub const WEBHOOK_SECRET_GITHUB: &str = "TUNNELCTL_WEBHOOK_SECRET_GITHUB";
     /// Stripe's webhook secret.
@@ -289,6 +293,21 @@ pub const HISTORY_FILE: Setting = Setting::new("history_file", "the capture hist
     .default(Default::Platform(
         "history.sqlite3 in the platform's data folder",
     ));
+/// The team's capture history: a PostgreSQL URL, in effect instead of the file when set.
+pub const HISTORY_URL: Setting = Setting::new(
+    "history_url",
+    "the team's capture history, a postgres:// URL (wins over history_file)",
+)
+.flag("--history-url")
+.env(env::HISTORY_URL)
+.check(|t| crate::parse::parse_history_url(t).map(drop));
+/// The name a recorder keeps its captures under (default: this host's name and the agent URL).
+pub const HISTORY_SOURCE: Setting = Setting::new(
+    "history_source",
+    "the source recorded captures are kept under [default: host name and agent URL]",
+)
+.env(env::HISTORY_SOURCE)
+.check(|t| crate::parse::parse_source_name(t).map(drop));
 /// How large the capture history may grow.
 pub const HISTORY_MAX_SIZE: Setting = Setting::new(
     "history_max_size",
@@ -352,6 +371,8 @@ pub const SETTINGS: &[Setting] = &[
     RATE,
     READ_ONLY,
     HISTORY_FILE,
+    HISTORY_URL,
+    HISTORY_SOURCE,
     HISTORY_MAX_SIZE,
     HISTORY_MAX_AGE,
     WEBHOOK_SECRET_GITHUB,

@@ -137,6 +137,10 @@ pub struct SettingValues {
     pub read_only: Resolved<bool>,
     /// The capture history's file.
     pub history_file: Resolved<PathBuf>,
+    /// The team's capture history, when set (it wins over the file).
+    pub history_url: Resolved<Option<crate::parse::HistoryUrl>>,
+    /// The source recorded captures are kept under, when set.
+    pub history_source: Resolved<Option<String>>,
     /// How large the capture history may grow, in bytes.
     pub history_max_size: Resolved<u64>,
     /// How old a capture the history keeps may grow.
@@ -202,6 +206,16 @@ impl Settings {
             rate: self.typed(&registry::RATE, str::parse)?,
             read_only: self.typed(&registry::READ_ONLY, parse_switch)?,
             history_file: self.history_file()?,
+            history_url: self.optional(&registry::HISTORY_URL, |t| {
+                let url = crate::parse::parse_history_url(t)?;
+                // Kept out of every output, as the API key is.
+                if let Some(p) = &url.password {
+                    crate::secrets::register_secret(p);
+                }
+                Ok(url)
+            })?,
+            history_source: self
+                .optional(&registry::HISTORY_SOURCE, crate::parse::parse_source_name)?,
             history_max_size: self.typed(&registry::HISTORY_MAX_SIZE, parse_history_size)?,
             history_max_age: self.typed(&registry::HISTORY_MAX_AGE, parse_lookback)?,
             webhook_secrets,
@@ -362,6 +376,29 @@ impl Settings {
                 self.named(setting, &source)
             ))),
         }
+    }
+
+    /// A setting without a default, read by `parse` when given.
+    fn optional<T>(
+        &self,
+        setting: &Setting,
+        parse: impl Fn(&str) -> std::result::Result<T, String>,
+    ) -> Result<Resolved<Option<T>>> {
+        let r = self.text(setting)?;
+        let key = setting.key;
+        let value = match r.value {
+            None => None,
+            Some(text) => Some(parse(&text).map_err(|e| {
+                Error::Config(match &r.source {
+                    Source::Profile(p) => format!("the config key '{key}' of profile '{p}': {e}"),
+                    other => format!("{key} (from {other}): {e}"),
+                })
+            })?),
+        };
+        Ok(Resolved {
+            value,
+            source: r.source,
+        })
     }
 
     /// The capture history's file: flag, environment, profile, else `history.sqlite3` in the

@@ -191,8 +191,9 @@ pub fn show(msg: &Message) -> Shown {
 
 /// A message's text as a search finds it: the start line and header fields, then the body with
 /// its `Content-Encoding` undone and read as what it holds (JSON with its `\u` escapes undone,
-/// form fields percent-decoded, multipart parts as the detail view shows them). A binary body
-/// adds nothing: there are no words in it. The body is taken whole, however large. Used by
+/// form fields percent-decoded, multipart parts as the detail view shows them). Of a binary
+/// body (or one not in UTF-8), its runs of printable ASCII. The body is taken whole, however
+/// large. The one searchable text of a capture: used by
 /// every text search: `--grep` live and in the history (and its index), the inspector's `/`.
 pub fn searchable(msg: &Message) -> String {
     let mut text = msg.start_line.clone();
@@ -204,6 +205,15 @@ pub fn searchable(msg: &Message) -> String {
     }
     let (bytes, _) = decoded_body(msg);
     let Some(body) = as_text(&bytes) else {
+        // Binary (a NUL byte), or text in another encoding (Latin-1): its runs of printable
+        // ASCII, a line each, are what a search can find in it, live or kept.
+        for run in bytes
+            .split(|b| !(b' '..=b'~').contains(b) && *b != b'\t')
+            .filter(|r| !r.is_empty())
+        {
+            text.push('\n');
+            text.extend(run.iter().map(|&b| char::from(b)));
+        }
         return text;
     };
     let ctype = msg

@@ -81,6 +81,7 @@ fn table() -> &'static [(&'static str, Scope)] {
             ("agent_url", of(Reaches::Agent, "agent_url")),
             ("max_attempts", of(Reaches::Management, "max_attempts")),
             ("history_file", of(Reaches::Agent, "history_file")),
+            ("history_url", of(Reaches::Agent, "history_url")),
             ("rate", of(Reaches::Management, "rate")),
             ("read_only", {
                 let mut paths = vec!["sessions".to_string(), "api".to_string()];

@@ -29,7 +29,8 @@ mod show;
   printf '%s\\n' \"$SECRET\" | tunnelctl config set webhook_secret_github -
 
 Keys: api_key (secret), api_url, agent_url, max_attempts (1 to 20), rate (N/SECONDS or off),
-read_only (true or false), history_file, history_max_size (1GiB), history_max_age (30d), webhook_secret_github, webhook_secret_stripe, webhook_secret_slack, webhook_secret_shopify,
+read_only (true or false), history_file, history_url (postgres://… : the team store),
+history_source, history_max_size (1GiB), history_max_age (30d), webhook_secret_github, webhook_secret_stripe, webhook_secret_slack, webhook_secret_shopify,
 webhook_secret_standard (secrets, set from stdin only; TUNNELCTL_WEBHOOK_SECRET_<PROVIDER> wins).")]
 pub struct ConfigArgs {
     #[command(subcommand)]
@@ -165,6 +166,7 @@ impl super::Group for ConfigArgs {
         ("agent_url", &["show", "init"]),
         ("max_attempts", &["show"]),
         ("history_file", &["show"]),
+        ("history_url", &["show"]),
         ("rate", &["show"]),
         ("read_only", &["show"]),
     ];

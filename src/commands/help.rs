@@ -62,8 +62,10 @@ Flags of 'local requests list':
   --signature   sig:RESULT
   --tunnel      only the tunnel of exactly this name (the agent filters)
   --limit       at most N requests that match
-  --history     read the captures kept in the history (a SQLite file) instead of the
-                agent's; --grep then searches its index ('record' fills it)
+  --history     read the captures kept in the history (a SQLite file, or the team's
+                PostgreSQL store) instead of the agent's; --grep then searches its index
+                ('record' fills it)
+  --source      with --history: only the captures kept from this source (agent)
 ";
 
 /// The text of `tunnelctl help output`: the output formats and what decides between them.

@@ -3,16 +3,13 @@
 //! reached). Every command that reads a capture by ID (`get`, `replay`, `save`, `verify`, and
 //! whatever compares or keeps captures) asks here, so they all find the same ones.
 
-use std::path::Path;
-
 use crate::agent;
 use crate::capture::Exchange;
 use crate::error::{Error, Result};
 use crate::escape::escape;
 use crate::output::Printer;
 
-use super::store::Store;
-use crate::escape::escape_path;
+use super::stores::Location;
 
 /// Where a capture was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,11 +48,11 @@ pub struct FoundCapture {
     pub origin: Origin,
 }
 
-/// The capture `id`: the agent's, else the one kept in the history file `history` (said on
+/// The capture `id`: the agent's, else the one kept in the history at `history` (said on
 /// stderr, one line). When neither has it, the agent's error.
 pub async fn capture(
     client: &agent::AgentClient,
-    history: &Path,
+    history: &Location,
     printer: &Printer,
     id: &str,
 ) -> Result<FoundCapture> {
@@ -65,7 +62,7 @@ pub async fn capture(
             "{}: the agent {}; read from the history ({})",
             escape(id),
             said.as_str(),
-            escape_path(history)
+            history.shown()
         ));
     }
     Ok(found)
@@ -75,7 +72,7 @@ pub async fn capture(
 /// from the history ([`note_read_from_history`]).
 pub async fn capture_unsaid(
     client: &agent::AgentClient,
-    history: &Path,
+    history: &Location,
     id: &str,
 ) -> Result<FoundCapture> {
     Ok(find(client, history, id).await?.0)
@@ -84,7 +81,7 @@ pub async fn capture_unsaid(
 /// The capture `id`, and why the history was read when it was.
 async fn find(
     client: &agent::AgentClient,
-    history: &Path,
+    history: &Location,
     id: &str,
 ) -> Result<(FoundCapture, Option<AgentSaid>)> {
     let why = match client.request(id).await {
@@ -100,11 +97,14 @@ async fn find(
         Err(e) => return Err(e),
     };
     let (agent_error, said) = why;
-    let path = history;
-    let store = Store::open_existing(path)?;
+    let store = history.open_existing().await?;
     let searched = store.is_some();
-    let Some(json) = store.map(|s| s.get(id)).transpose()?.flatten() else {
-        return Err(not_kept_either(agent_error, searched, path));
+    let json = match &store {
+        Some(s) => s.get(id, None).await?,
+        None => None,
+    };
+    let Some(json) = json else {
+        return Err(not_kept_either(agent_error, searched, history));
     };
     let found = FoundCapture {
         capture: Exchange::from_agent(json)?,
@@ -115,20 +115,17 @@ async fn find(
 
 /// The agent's 404 for a capture the history does not hold either, saying so (the history
 /// was searched too, or there is none to search).
-fn not_kept_either(agent_error: Error, searched: bool, path: &std::path::Path) -> Error {
+fn not_kept_either(agent_error: Error, searched: bool, history: &Location) -> Error {
     let Error::Api(mut f) = agent_error else {
         return agent_error;
     };
     let said = if searched {
-        format!(
-            "The history ({}) does not hold it either.",
-            escape_path(path)
-        )
+        format!("The history ({}) does not hold it either.", history.shown())
     } else {
         format!(
             "No history was searched: there is none at {} ('local requests record' keeps \
              captures past the agent's memory).",
-            escape_path(path)
+            history.shown()
         )
     };
     f.hint = Some(match f.hint.take() {
@@ -141,12 +138,12 @@ fn not_kept_either(agent_error: Error, searched: bool, path: &std::path::Path) -
 /// Says once which of the captures a command read ([`capture_unsaid`]) came from the
 /// history file `history`: a few named, the rest counted (a line each was many lines for many
 /// IDs).
-pub fn note_read_from_history(printer: &Printer, history: &Path, ids: &[&str]) {
+pub fn note_read_from_history(printer: &Printer, history: &Location, ids: &[&str]) {
     if !ids.is_empty() {
         use crate::output::progress::{few, FEW};
         printer.note(&format!(
             "read from the history ({}), not from the agent: {}",
-            escape_path(history),
+            history.shown(),
             few(ids, FEW).join(" ")
         ));
     }

@@ -2,7 +2,7 @@
 //! version in `PRAGMA user_version`), the schema and its migrations, and how each connection
 //! is set up.
 //!
-//! Schema (version 1):
+//! Schema (version 2; version 1 had no `source`):
 //!
 //! ```sql
 //! CREATE TABLE captures (
@@ -17,7 +17,8 @@
 //!     answered INTEGER NOT NULL,      -- 1 once the local server answered
 //!     size     INTEGER NOT NULL,      -- bytes of json
 //!     kept_ns  INTEGER NOT NULL,      -- when it was kept (or last updated)
-//!     json     TEXT NOT NULL          -- the agent's JSON of the capture, unchanged
+//!     json     TEXT NOT NULL,         -- the agent's JSON of the capture, unchanged
+//!     source   TEXT NOT NULL DEFAULT '' -- which agent ('' when kept by version 1)
 //! );
 //! CREATE VIRTUAL TABLE search USING fts5(text, content='', contentless_delete=1,
 //!     tokenize='ascii', detail='none');  -- rowid = captures.seq
@@ -41,7 +42,7 @@ use crate::escape::escape_path;
 /// Marks the file as a tunnelctl history (`PRAGMA application_id`): "TnCt".
 pub const APPLICATION_ID: i64 = 0x546e_4374;
 /// The schema this binary writes; an older one is migrated, a newer one refused.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// The page size of a new history file, in bytes: large pages write a capture's JSON (a few
 /// KB each) in fewer, larger writes.
@@ -55,7 +56,8 @@ const CACHE_KIB: i64 = -65_536;
 const RETRY_AFTER: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Each schema version's step up from the one before (index 0: from an empty file to 1).
-const MIGRATIONS: &[&str] = &["CREATE TABLE captures (
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE captures (
         seq INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
         tunnel TEXT NOT NULL,
@@ -73,7 +75,10 @@ const MIGRATIONS: &[&str] = &["CREATE TABLE captures (
     CREATE INDEX captures_by_tunnel ON captures(tunnel, start_ns);
     CREATE VIRTUAL TABLE search USING fts5(
         text, content='', contentless_delete=1, tokenize='ascii', detail='none'
-    );"];
+    );",
+    "ALTER TABLE captures ADD COLUMN source TEXT NOT NULL DEFAULT '';
+    CREATE INDEX captures_by_source ON captures(source, start_ns);",
+];
 
 /// What a file holds, read as one snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

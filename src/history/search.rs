@@ -49,7 +49,7 @@ pub fn index_text(e: &Exchange) -> String {
 }
 
 /// The most bytes of a word the index holds; a longer `--grep` word asks it for the words
-/// that start with as much ([`index_query`]), and the captures found are read whole.
+/// that start with as much ([`index_terms`]), and the captures found are read whole.
 const MAX_WORD: usize = 64;
 /// The most distinct words [`index_text`] remembers of one capture.
 const MAX_SEEN: usize = 65_536;
@@ -106,9 +106,19 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !in_word(c)).filter(|w| !w.is_empty())
 }
 
-/// The index query for captures that may hold every one of `texts` (lower-case); `None` when
-/// they have no word the index knows (every capture must then be read).
-pub fn index_query(texts: &[String]) -> Option<String> {
+/// A word the index is asked for: captures holding it, or (`prefix`) a word starting with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexTerm {
+    /// The word, lower-case, ASCII letters and digits only.
+    pub word: String,
+    /// Any word starting with it (the text's last word, when the text ends in it).
+    pub prefix: bool,
+}
+
+/// The words to ask an index for captures that may hold every one of `texts` (lower-case):
+/// one rule for both stores, so that the same captures give the same answer in both. Empty
+/// when they have no word the index knows (every capture must then be read).
+pub fn index_terms(texts: &[String]) -> Vec<IndexTerm> {
     let mut terms = Vec::new();
     for text in texts {
         let ws: Vec<&str> = words(text).collect();
@@ -121,15 +131,29 @@ pub fn index_query(texts: &[String]) -> Option<String> {
             }
             // The index holds a long word's head only: the captures whose words start so.
             let cut = head(w);
-            // A quoted FTS5 string: a quote inside is doubled (words hold none, but say so).
-            let quoted = format!("\"{}\"", cut.replace('"', "\"\""));
-            terms.push(if cut.len() < w.len() || (open_end && i + 1 == ws.len()) {
-                format!("{quoted}*")
-            } else {
-                quoted
+            terms.push(IndexTerm {
+                word: cut.to_string(),
+                prefix: cut.len() < w.len() || (open_end && i + 1 == ws.len()),
             });
         }
     }
+    terms
+}
+
+/// The SQLite index's query for [`index_terms`]; `None` when there is none.
+pub fn index_query(texts: &[String]) -> Option<String> {
+    let terms: Vec<String> = index_terms(texts)
+        .into_iter()
+        .map(|t| {
+            // A quoted FTS5 string: a quote inside is doubled (words hold none, but say so).
+            let quoted = format!("\"{}\"", t.word.replace('"', "\"\""));
+            if t.prefix {
+                format!("{quoted}*")
+            } else {
+                quoted
+            }
+        })
+        .collect();
     (!terms.is_empty()).then(|| terms.join(" AND "))
 }
 
@@ -137,6 +161,19 @@ pub fn index_query(texts: &[String]) -> Option<String> {
 /// too), or where a live `--grep` looks (its raw bytes)?
 pub fn holds(e: &Exchange, decoded: &str, text: &str) -> bool {
     contains_folded(decoded, text) || holds_raw(e, text)
+}
+
+/// Does the capture whose agent JSON this is hold every one of `texts` (as [`holds`] reads
+/// it)? The last word of a search in either store, after its index narrowed it down.
+pub fn holds_all(json: &str, texts: &[String]) -> bool {
+    if texts.is_empty() {
+        return true;
+    }
+    let Some(e) = Exchange::from_json(json) else {
+        return false;
+    };
+    let decoded = decoded_text(&e);
+    texts.iter().all(|t| holds(&e, &decoded, t))
 }
 
 #[cfg(test)]

@@ -1,8 +1,9 @@
-//! The history database: one SQLite file in WAL mode, every write a transaction.
+//! The history file: one SQLite file in WAL mode, every write a transaction; one of the two
+//! stores behind [`super::Store`].
 //!
 //! The schema, and how a file is made one, are in [`super::schema`].
 //!
-//! A capture is kept once (by its ID); one first kept while pending is updated when it comes
+//! A capture is kept once (by its ID, whichever source it came from); one first kept while pending is updated when it comes
 //! back answered. Several recorders may write at once: each write takes the database's write
 //! lock first (`BEGIN IMMEDIATE`) and waits for it up to [`super::db_error::BUSY_WAIT`].
 
@@ -23,10 +24,21 @@ use crate::error::Result;
 /// A kept capture's row and whether it was kept answered, by its ID.
 const FIND: &str = "SELECT seq, answered FROM captures WHERE id = ?1";
 
-/// The history database, open.
-pub struct Store {
+/// The history file, open.
+pub struct FileStore {
     conn: Connection,
     path: PathBuf,
+}
+
+/// A kept capture read in the order kept ([`FileStore::kept_after`]).
+#[derive(Debug, Clone)]
+pub struct KeptRow {
+    /// Where following on from it starts.
+    pub row: i64,
+    /// The agent's JSON of it.
+    pub json: String,
+    /// The source it was kept from.
+    pub source: String,
 }
 
 /// What one write kept.
@@ -43,36 +55,38 @@ pub struct KeptCount {
 pub struct StoredSelection {
     /// Only this tunnel's.
     pub tunnel: Option<String>,
+    /// Only this source's (`--source`).
+    pub source: Option<String>,
     /// Only those holding each of these texts (lower-case; `--grep`).
     pub texts: Vec<String>,
 }
 
-impl Store {
+impl FileStore {
     /// Opens the history at `path` for writing, creating it when missing.
-    pub fn open(path: &Path) -> Result<Store> {
+    pub fn open(path: &Path) -> Result<FileStore> {
         if file::look(path)? == FileKind::Missing {
             file::create(path)?;
         }
-        let (mut conn, found) = Store::connect(path)?;
+        let (mut conn, found) = FileStore::connect(path)?;
         if found != Found::Current {
             schema::set_up(&mut conn, path)?;
         }
-        Ok(Store::of(conn, path))
+        Ok(FileStore::of(conn, path))
     }
 
     /// Opens the history at `path` when there is one (`None`: nothing kept yet).
-    pub fn open_existing(path: &Path) -> Result<Option<Store>> {
+    pub fn open_existing(path: &Path) -> Result<Option<FileStore>> {
         if matches!(file::look(path)?, FileKind::Missing | FileKind::Empty) {
             return Ok(None);
         }
-        let (mut conn, found) = Store::connect(path)?;
+        let (mut conn, found) = FileStore::connect(path)?;
         match found {
             Found::Current => {}
             // Nothing kept yet (or another program is setting it up); a reader does not.
             Found::Empty => return Ok(None),
             Found::Older => schema::set_up(&mut conn, path)?,
         }
-        Ok(Some(Store::of(conn, path)))
+        Ok(Some(FileStore::of(conn, path)))
     }
 
     /// The file it is.
@@ -104,8 +118,8 @@ impl Store {
         Ok((conn, found))
     }
 
-    fn of(conn: Connection, path: &Path) -> Store {
-        Store {
+    fn of(conn: Connection, path: &Path) -> FileStore {
+        FileStore {
             conn,
             path: path.to_path_buf(),
         }
@@ -122,8 +136,8 @@ impl Store {
     /// Keeps these captures (each with the agent's JSON text: [`Exchange::json`]), newest
     /// first as the agent lists them, in one transaction: new ones added (oldest first, so
     /// that the order kept in is the order captured), pending ones now answered updated, the
-    /// rest left.
-    pub fn keep<'a, I>(&mut self, captures: I) -> Result<KeptCount>
+    /// rest left. New ones are kept as `source`'s.
+    pub fn keep<'a, I>(&mut self, captures: I, source: &str) -> Result<KeptCount>
     where
         I: IntoIterator<Item = &'a Exchange>,
         I::IntoIter: DoubleEndedIterator,
@@ -158,7 +172,8 @@ impl Store {
             let mut insert = tx
                 .prepare_cached(
                     "INSERT INTO captures (id, tunnel, start, start_ns, method, path, status, \
-                     answered, size, kept_ns, json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                     answered, size, kept_ns, json, source) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 )
                 .map_err(fail)?;
             let mut update = tx
@@ -193,7 +208,8 @@ impl Store {
                                 e.answered(),
                                 json.len() as i64,
                                 now,
-                                json
+                                json,
+                                source
                             ])
                             .map_err(fail)?;
                         // SQLite holds a copy of each text bound until the next binding: a
@@ -222,54 +238,53 @@ impl Store {
         Ok(kept)
     }
 
-    /// The agent's JSON of the kept capture `id`.
-    pub fn get(&self, id: &str) -> Result<Option<String>> {
+    /// The agent's JSON of the kept capture `id` (`source`'s alone when given).
+    pub fn get(&self, id: &str, source: Option<&str>) -> Result<Option<String>> {
         self.conn
-            .query_row("SELECT json FROM captures WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT json FROM captures WHERE id = ?1 AND (?2 IS NULL OR source = ?2)",
+                params![id, source],
+                |r| r.get(0),
+            )
             .optional()
             .map_err(|e| failure(&self.path, "reading it", &e))
     }
 
-    /// Calls `each` with the JSON of every kept capture that `selection` picks, newest first,
-    /// until it returns `false`.
+    /// Calls `each` with the JSON and the source of every kept capture that `selection`
+    /// picks, newest first, until it returns `false`.
     pub fn each(
         &self,
         selection: &StoredSelection,
-        mut each: impl FnMut(&str) -> Result<bool>,
+        mut each: impl FnMut(&str, &str) -> Result<bool>,
     ) -> Result<()> {
         let fail = |e: rusqlite::Error| failure(&self.path, "reading it", &e);
         let query = search::index_query(&selection.texts);
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT json FROM captures WHERE (?1 IS NULL OR tunnel = ?1) AND (?2 IS NULL OR \
-                 seq IN (SELECT rowid FROM search WHERE search MATCH ?2)) \
+                "SELECT json, source FROM captures WHERE (?1 IS NULL OR tunnel = ?1) AND (?2 IS NULL OR \
+                 seq IN (SELECT rowid FROM search WHERE search MATCH ?2)) AND (?3 IS NULL OR source = ?3) \
                  ORDER BY start_ns DESC, seq DESC",
             )
             .map_err(fail)?;
-        let mut rows = stmt.query(params![selection.tunnel, query]).map_err(fail)?;
+        let mut rows = stmt
+            .query(params![selection.tunnel, query, selection.source])
+            .map_err(fail)?;
         while let Some(row) = rows.next().map_err(fail)? {
             let json = row
                 .get_ref(0)
                 .map_err(fail)?
                 .as_str()
                 .map_err(|e| failure(&self.path, "reading it", &rusqlite::Error::from(e)))?;
-            if !selection.texts.is_empty() {
-                let Some(e) = Exchange::from_json(json) else {
-                    continue;
-                };
-                let decoded = crate::capture::filter::decoded_text(&e);
-                if !selection
-                    .texts
-                    .iter()
-                    .all(|t| search::holds(&e, &decoded, t))
-                {
-                    continue;
-                }
+            if !search::holds_all(json, &selection.texts) {
+                continue;
             }
-            if !each(json)? {
+            let source = row
+                .get_ref(1)
+                .map_err(fail)?
+                .as_str()
+                .map_err(|e| failure(&self.path, "reading it", &rusqlite::Error::from(e)))?;
+            if !each(json, source)? {
                 break;
             }
         }
@@ -284,33 +299,86 @@ impl Store {
             .map_err(|e| failure(&self.path, "reading it", &e))
     }
 
-    /// How many captures were captured before `before` (all of them when `None`).
-    pub fn count_before(&self, before: Option<OffsetDateTime>) -> Result<u64> {
+    /// Does it hold the captures of more than one source?
+    pub fn many_sources(&self) -> Result<bool> {
+        self.conn
+            .query_row(
+                "SELECT coalesce(min(source) <> max(source), 0) FROM captures",
+                [],
+                |r| r.get::<_, bool>(0),
+            )
+            .map_err(|e| failure(&self.path, "reading it", &e))
+    }
+
+    /// The row of the newest capture kept (0: none): where following what is kept next starts.
+    pub fn last_row(&self) -> Result<i64> {
+        self.conn
+            .query_row("SELECT coalesce(max(seq), 0) FROM captures", [], |r| {
+                r.get(0)
+            })
+            .map_err(|e| failure(&self.path, "reading it", &e))
+    }
+
+    /// The captures kept after the row `after` ([`FileStore::last_row`]), oldest first, with
+    /// each one's row: what a reader that follows the history shows next.
+    pub fn kept_after(&self, after: i64, source: Option<&str>) -> Result<Vec<KeptRow>> {
+        let fail = |e: rusqlite::Error| failure(&self.path, "reading it", &e);
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT seq, json, source FROM captures WHERE seq > ?1 AND (?2 IS NULL OR \
+                 source = ?2) ORDER BY seq LIMIT 1000",
+            )
+            .map_err(fail)?;
+        let rows = stmt
+            .query_map(params![after, source], |r| {
+                Ok(KeptRow {
+                    row: r.get(0)?,
+                    json: r.get(1)?,
+                    source: r.get(2)?,
+                })
+            })
+            .map_err(fail)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(fail)
+    }
+
+    /// How many captures (of `source`, when given) were captured before `before` (all of
+    /// them when `None`).
+    pub fn count_before(
+        &self,
+        before: Option<OffsetDateTime>,
+        source: Option<&str>,
+    ) -> Result<u64> {
         let cut = before.map_or(i64::MAX, nanos);
         self.conn
             .query_row(
-                "SELECT count(*) FROM captures WHERE start_ns < ?1",
-                [cut],
+                "SELECT count(*) FROM captures WHERE start_ns < ?1 AND (?2 IS NULL OR source = ?2)",
+                params![cut, source],
                 |r| r.get::<_, i64>(0),
             )
             .map(|n| n.max(0) as u64)
             .map_err(|e| failure(&self.path, "reading it", &e))
     }
 
-    /// Removes the captures captured before `before` (all of them when `None`); how many.
-    pub fn clear(&mut self, before: Option<OffsetDateTime>) -> Result<usize> {
+    /// Removes the captures (of `source`, when given) captured before `before` (all of them
+    /// when `None`); how many.
+    pub fn clear(&mut self, before: Option<OffsetDateTime>, source: Option<&str>) -> Result<usize> {
         let cut = before.map_or(i64::MAX, nanos);
         let what = "removing captures from it";
         let path = self.path.clone();
         let fail = |e: rusqlite::Error| failure(&path, what, &e);
         let tx = self.write(what)?;
         tx.execute(
-            "DELETE FROM search WHERE rowid IN (SELECT seq FROM captures WHERE start_ns < ?1)",
-            [cut],
+            "DELETE FROM search WHERE rowid IN (SELECT seq FROM captures WHERE start_ns < ?1 \
+             AND (?2 IS NULL OR source = ?2))",
+            params![cut, source],
         )
         .map_err(fail)?;
         let n = tx
-            .execute("DELETE FROM captures WHERE start_ns < ?1", [cut])
+            .execute(
+                "DELETE FROM captures WHERE start_ns < ?1 AND (?2 IS NULL OR source = ?2)",
+                params![cut, source],
+            )
             .map_err(fail)?;
         tx.commit().map_err(fail)?;
         Ok(n)
@@ -318,12 +386,12 @@ impl Store {
 
     /// What the bounds drop now: the oldest captures beyond `max_size` bytes (of their JSON)
     /// and those captured more than `max_age` ago (the newest is kept whatever its size).
-    /// Read in one pass over the file, so that the caller may ask before [`Store::drop_doomed`].
+    /// Read in one pass over the file, so that the caller may ask before [`FileStore::drop_doomed`].
     pub fn doomed(&self, max_size: u64, max_age: Duration) -> Result<Doomed> {
         doomed(&self.conn, max_size, max_age).map_err(|e| failure(&self.path, "reading it", &e))
     }
 
-    /// Drops what [`Store::doomed`] found, in one transaction; the IDs of those that went and
+    /// Drops what [`FileStore::doomed`] found, in one transaction; the IDs of those that went and
     /// what is left.
     pub fn drop_doomed(&mut self, doomed: Doomed) -> Result<(Vec<String>, Footprint)> {
         let what = "removing captures from it";
@@ -341,7 +409,7 @@ impl Store {
         Ok((gone, doomed.left))
     }
 
-    /// [`Store::doomed`], then [`Store::drop_doomed`].
+    /// [`FileStore::doomed`], then [`FileStore::drop_doomed`].
     pub fn trim(&mut self, max_size: u64, max_age: Duration) -> Result<(Vec<String>, Footprint)> {
         let doomed = self.doomed(max_size, max_age)?;
         self.drop_doomed(doomed)
@@ -368,6 +436,16 @@ pub struct Doomed {
 }
 
 impl Doomed {
+    /// Each one's row, oldest first.
+    pub(super) fn rows(&self) -> impl Iterator<Item = i64> + '_ {
+        self.rows.iter().map(|(seq, _)| *seq)
+    }
+
+    /// The IDs of those that went.
+    pub(super) fn into_ids(self) -> Vec<String> {
+        self.rows.into_iter().map(|(_, id)| id).collect()
+    }
+
     /// How many.
     pub fn len(&self) -> usize {
         self.rows.len()
@@ -383,10 +461,6 @@ impl Doomed {
 /// beyond `max_size` bytes (but not the newest: one capture larger than the bound is kept
 /// alone rather than leave nothing).
 fn doomed(conn: &Connection, max_size: u64, max_age: Duration) -> rusqlite::Result<Doomed> {
-    let age = time::Duration::try_from(max_age).unwrap_or(time::Duration::MAX);
-    let cut = OffsetDateTime::now_utc()
-        .checked_sub(age)
-        .map_or(i64::MIN, nanos);
     let newest: Option<i64> = conn
         .query_row(
             "SELECT seq FROM captures ORDER BY start_ns DESC, seq DESC LIMIT 1",
@@ -400,33 +474,84 @@ fn doomed(conn: &Connection, max_size: u64, max_age: Duration) -> rusqlite::Resu
     let total: i64 = conn.query_row("SELECT coalesce(sum(size), 0) FROM captures", [], |r| {
         r.get(0)
     })?;
-    let mut left = total;
-    let mut excess = total.saturating_sub(i64::try_from(max_size).unwrap_or(i64::MAX));
-    let mut doomed = Doomed::default();
+    let mut choice = Doomed::choosing(total, newest, max_size, max_age);
     let mut oldest =
         conn.prepare("SELECT seq, size, start_ns, id FROM captures ORDER BY start_ns, seq")?;
     let mut rows = oldest.query([])?;
     while let Some(row) = rows.next()? {
-        let (seq, size, start): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
-        let too_old = start < cut;
-        if !too_old && (excess <= 0 || seq == newest) {
-            doomed.left.oldest_ns = Some(start);
+        if !choice.take(row.get(0)?, row.get(1)?, row.get(2)?, || row.get(3))? {
             break;
         }
-        doomed.rows.push((seq, row.get(3)?));
-        excess -= size;
-        left -= size;
     }
-    doomed.left.size = left.max(0) as u64;
-    Ok(doomed)
+    Ok(choice.chosen())
+}
+
+/// Choosing what the bounds drop, the kept captures read oldest first: one rule for both
+/// stores.
+pub(super) struct DoomedChoice {
+    cut: i64,
+    newest: i64,
+    left: i64,
+    excess: i64,
+    doomed: Doomed,
+}
+
+impl Doomed {
+    /// Starts choosing among captures of `total` bytes whose newest is the row `newest`.
+    pub(super) fn choosing(
+        total: i64,
+        newest: i64,
+        max_size: u64,
+        max_age: Duration,
+    ) -> DoomedChoice {
+        let age = time::Duration::try_from(max_age).unwrap_or(time::Duration::MAX);
+        let cut = OffsetDateTime::now_utc()
+            .checked_sub(age)
+            .map_or(i64::MIN, nanos);
+        DoomedChoice {
+            cut,
+            newest,
+            left: total,
+            excess: total.saturating_sub(i64::try_from(max_size).unwrap_or(i64::MAX)),
+            doomed: Doomed::default(),
+        }
+    }
+}
+
+impl DoomedChoice {
+    /// Takes the next oldest capture (its row, size and start); `false` once the rest stay
+    /// (its ID is read only for one that goes).
+    pub(super) fn take<E>(
+        &mut self,
+        seq: i64,
+        size: i64,
+        start: i64,
+        id: impl FnOnce() -> std::result::Result<String, E>,
+    ) -> std::result::Result<bool, E> {
+        let too_old = start < self.cut;
+        if !too_old && (self.excess <= 0 || seq == self.newest) {
+            self.doomed.left.oldest_ns = Some(start);
+            return Ok(false);
+        }
+        self.doomed.rows.push((seq, id()?));
+        self.excess -= size;
+        self.left -= size;
+        Ok(true)
+    }
+
+    /// What was chosen.
+    pub(super) fn chosen(mut self) -> Doomed {
+        self.doomed.left.size = self.left.max(0) as u64;
+        self.doomed
+    }
 }
 
 /// Now, in Unix nanoseconds.
-fn now_ns() -> i64 {
+pub(super) fn now_ns() -> i64 {
     nanos(OffsetDateTime::now_utc())
 }
 
-fn nanos(t: OffsetDateTime) -> i64 {
+pub(super) fn nanos(t: OffsetDateTime) -> i64 {
     i64::try_from(t.unix_timestamp_nanos()).unwrap_or(i64::MAX)
 }
 
@@ -454,10 +579,10 @@ mod tests {
         Exchange::from_agent(json.to_string()).unwrap()
     }
 
-    fn ids(store: &Store, sel: &StoredSelection) -> Vec<String> {
+    fn ids(store: &FileStore, sel: &StoredSelection) -> Vec<String> {
         let mut out = Vec::new();
         store
-            .each(sel, |j| {
+            .each(sel, |j, _| {
                 out.push(Exchange::from_json(j).unwrap().id);
                 Ok(true)
             })
@@ -469,7 +594,7 @@ mod tests {
     fn keeps_once_updates_pending_searches_and_trims() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("h.sqlite3");
-        let mut s = Store::open(&path).unwrap();
+        let mut s = FileStore::open(&path).unwrap();
         let a = capture(
             "airt_a",
             "2026-01-01T00:00:00Z",
@@ -484,10 +609,10 @@ mod tests {
         );
         let b_size = b.json().unwrap().len() as u64;
         assert_eq!(
-            s.keep(&[a.clone(), b.clone()]).unwrap(),
+            s.keep(&[a.clone(), b.clone()], "here").unwrap(),
             KeptCount { new: 2, updated: 0 }
         );
-        assert_eq!(s.keep(&[a, b]).unwrap(), KeptCount::default());
+        assert_eq!(s.keep(&[a, b], "here").unwrap(), KeptCount::default());
         let a2 = capture(
             "airt_a",
             "2026-01-01T00:00:00Z",
@@ -495,10 +620,10 @@ mod tests {
             true,
         );
         assert_eq!(
-            s.keep(std::slice::from_ref(&a2)).unwrap(),
+            s.keep(std::slice::from_ref(&a2), "here").unwrap(),
             KeptCount { new: 0, updated: 1 }
         );
-        assert_eq!(s.get("airt_a").unwrap().as_deref(), a2.json());
+        assert_eq!(s.get("airt_a", None).unwrap().as_deref(), a2.json());
         assert_eq!(ids(&s, &StoredSelection::default()), ["airt_b", "airt_a"]);
         let grep = |t: &str| StoredSelection {
             texts: vec![t.into()],
@@ -526,7 +651,7 @@ mod tests {
         );
         drop(s);
         // Opened again: same schema, same captures.
-        let s = Store::open_existing(&path).unwrap().unwrap();
+        let s = FileStore::open_existing(&path).unwrap().unwrap();
         assert_eq!(s.count().unwrap(), 1);
     }
 
@@ -539,16 +664,16 @@ mod tests {
             .unwrap();
         drop(c);
         let before = std::fs::read(&path).unwrap();
-        let e = Store::open(&path).err().unwrap();
+        let e = FileStore::open(&path).err().unwrap();
         assert_eq!(e.exit_code(), 3);
         assert!(e.to_string().contains("not a tunnelctl history"), "{e}");
         assert_eq!(std::fs::read(&path).unwrap(), before);
         let newer = dir.path().join("newer.sqlite3");
-        drop(Store::open(&newer).unwrap());
+        drop(FileStore::open(&newer).unwrap());
         let c = Connection::open(&newer).unwrap();
         c.pragma_update(None, "user_version", 7).unwrap();
         drop(c);
-        let e = Store::open(&newer).err().unwrap();
+        let e = FileStore::open(&newer).err().unwrap();
         assert!(e.to_string().contains("schema version 7"), "{e}");
     }
 
@@ -568,15 +693,15 @@ mod tests {
                         start.wait();
                         if i % 3 == 2 {
                             if let Some(s) =
-                                Store::open_existing(&path).map_err(|e| e.to_string())?
+                                FileStore::open_existing(&path).map_err(|e| e.to_string())?
                             {
                                 s.count().map_err(|e| e.to_string())?;
                             }
                             return Ok(());
                         }
-                        let mut s = Store::open(&path).map_err(|e| e.to_string())?;
+                        let mut s = FileStore::open(&path).map_err(|e| e.to_string())?;
                         let c = capture("airt_same", "2026-01-01T00:00:00Z", "{}", true);
-                        s.keep(std::slice::from_ref(&c))
+                        s.keep(std::slice::from_ref(&c), "here")
                             .map_err(|e| e.to_string())?;
                         Ok(())
                     })
@@ -587,7 +712,7 @@ mod tests {
                     panic!("round {round}: {e}");
                 }
             }
-            let s = Store::open_existing(&path).unwrap().unwrap();
+            let s = FileStore::open_existing(&path).unwrap().unwrap();
             assert_eq!(s.count().unwrap(), 1, "round {round}");
         }
     }

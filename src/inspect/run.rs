@@ -30,6 +30,9 @@ use crate::error::{Error, Result};
 use crate::history::recorder::Recorder;
 use crate::history::store::StoredSelection;
 use crate::history::Store;
+
+/// How often the inspector asks the history for what was kept since (`--history`).
+const HISTORY_EVERY: Duration = Duration::from_millis(500);
 use crate::http::Http;
 use crate::output::Printer;
 use crate::signature::Secrets;
@@ -49,8 +52,9 @@ pub enum CaptureSource {
     Agent,
     /// The agent's, each one also kept in the history (`--record`).
     Recording(Box<Recorder>),
-    /// The history's (`--history`): read once, the agent not polled.
-    History(Store),
+    /// The history's (`--history`), of one source when given: the newest read at the start,
+    /// then what any recorder keeps while it runs; the agent not polled.
+    History(Store, Option<String>),
 }
 
 /// What the command that starts the inspector gives it: the agent, the settings it reads,
@@ -91,22 +95,29 @@ pub async fn run(
     let mut state = State::with_budget(&ctx.agent_url, budget);
     state.secrets = ctx.secrets.clone();
     state.set_filter(filter);
-    let recorder = match kept {
+    let mut history = None;
+    let mut recorder = match kept {
         CaptureSource::Agent => None,
         CaptureSource::Recording(r) => {
             state.source = ShownSource::Recording;
-            Some(std::cell::RefCell::new(*r))
+            Some(*r)
         }
-        CaptureSource::History(store) => {
-            let read = from_history(&store, budget)?;
-            state.left_out = store.count()?.saturating_sub(read.len() as u64);
+        CaptureSource::History(mut store, source) => {
+            let after = store.last_row().await?;
+            let read = from_history(&mut store, source.clone(), budget).await?;
+            state.left_out = store.count().await?.saturating_sub(read.len() as u64);
             state.merge(read);
-            // Nothing more comes: the agent is not asked (the title says whose captures these
-            // are, and that they do not change).
+            // The agent is not asked (the title says whose captures these are); what
+            // recorders keep meanwhile comes in from the history.
             state.source = ShownSource::History;
-            state.url = format!("history {}", crate::escape::escape_path(store.path()));
+            state.url = format!("history {}", store.shown());
             state.agent = Agent::Up;
             state.paused = true;
+            history = Some(Following {
+                store,
+                source,
+                after,
+            });
             None
         }
     };
@@ -126,7 +137,8 @@ pub async fn run(
     let result = event_loop(
         &ctx,
         client,
-        recorder.as_ref(),
+        recorder.as_mut(),
+        history.as_mut(),
         &mut term,
         &mut screen,
         &mut state,
@@ -137,32 +149,80 @@ pub async fn run(
     if let Some(trace) = trace {
         trace.end(ctx.printer);
     }
-    if let Some(r) = recorder {
-        ctx.printer.note(&r.into_inner().summary()?.1);
+    if let Some(r) = recorder.as_mut() {
+        ctx.printer.note(&r.summary().await?.1);
     }
     result
 }
 
+/// The history the inspector follows (`--history`): its store, the source shown, and where
+/// what comes next starts.
+struct Following {
+    store: Store,
+    source: Option<String>,
+    after: i64,
+}
+
+impl Following {
+    /// Takes in what was kept since the last look.
+    async fn look(&mut self, state: &mut State) {
+        match self
+            .store
+            .kept_after(self.after, self.source.as_deref())
+            .await
+        {
+            Ok(rows) => {
+                let mut new = Vec::new();
+                for kept in rows {
+                    self.after = self.after.max(kept.row);
+                    new.extend(Exchange::from_json(&kept.json));
+                }
+                // Newest first, as the agent lists them.
+                new.reverse();
+                state.merge(new);
+            }
+            Err(e) => {
+                state.message = Some(format!(
+                    "Could not read the history: {}",
+                    first_line(&e.to_string())
+                ))
+            }
+        }
+    }
+}
+
 type Poll<'a> = Pin<Box<dyn Future<Output = Fetched> + 'a>>;
 
-/// The newest kept captures, as many as `budget` bytes hold, newest first.
-fn from_history(store: &Store, budget: u64) -> Result<Vec<Exchange>> {
+/// The newest kept captures (of `source`, when given), as many as `budget` bytes hold,
+/// newest first.
+async fn from_history(
+    store: &mut Store,
+    source: Option<String>,
+    budget: u64,
+) -> Result<Vec<Exchange>> {
     let mut all = Vec::new();
     let mut bytes = 0u64;
-    store.each(&StoredSelection::default(), |json| {
-        bytes += json.len() as u64;
-        if let Some(e) = Exchange::from_json(json) {
-            all.push(e);
-        }
-        Ok(bytes < budget && all.len() < super::kept::MAX_KEPT)
-    })?;
+    let selection = StoredSelection {
+        source,
+        ..StoredSelection::default()
+    };
+    store
+        .each(&selection, |json, _| {
+            bytes += json.len() as u64;
+            if let Some(e) = Exchange::from_json(json) {
+                all.push(e);
+            }
+            Ok(bytes < budget && all.len() < super::kept::MAX_KEPT)
+        })
+        .await?;
     Ok(all)
 }
 
 async fn event_loop(
     ctx: &Launch<'_>,
     client: &agent::AgentClient,
-    recorder: Option<&std::cell::RefCell<Recorder>>,
+    mut recorder: Option<&mut Recorder>,
+    mut history: Option<&mut Following>,
     term: &mut Screenful,
     screen: &mut Screen,
     state: &mut State,
@@ -171,6 +231,7 @@ async fn event_loop(
     let mut follower = Follower::new(None);
     let mut poll: Option<Poll<'_>> = None;
     let mut next_poll = Instant::now();
+    let mut next_look = Instant::now() + HISTORY_EVERY;
     let mut editing: Option<String> = None;
     loop {
         if let Some(id) = editing.take() {
@@ -190,7 +251,16 @@ async fn event_loop(
             let keep_json = recorder.is_some();
             poll = Some(Box::pin(plan.fetch(client, keep_json)));
         }
+        if let Some(h) = history
+            .as_deref_mut()
+            .filter(|_| Instant::now() >= next_look)
+        {
+            h.look(state).await;
+            next_look = Instant::now() + HISTORY_EVERY;
+            continue;
+        }
         let waiting = poll.is_none() && !state.paused;
+        let looking = history.is_some();
         tokio::select! {
             ev = events.next() => match ev {
                 Some(Ok(Event::Key(k))) => {
@@ -215,9 +285,10 @@ async fn event_loop(
                 }
             }, if poll.is_some() => {
                 poll = None;
-                next_poll = Instant::now() + took(state, &mut follower, recorder, answer);
+                next_poll = Instant::now() + took(state, &mut follower, recorder.as_deref_mut(), answer).await;
             }
             _ = tokio::time::sleep_until(next_poll), if waiting => {}
+            _ = tokio::time::sleep_until(next_look), if looking => {}
             // A stop signal ends it now, whatever the agent does (a poll it never answers
             // would hold the loop until the poll's timeout): the top of the loop returns.
             () = crate::interrupt::stop_requested() => {}
@@ -244,10 +315,10 @@ const ANSWER_SHARE: usize = 8;
 
 /// Takes in a poll's answer (kept in the history on the way with `--record`); returns how
 /// long to wait before the next one.
-fn took(
+async fn took(
     state: &mut State,
     follower: &mut Follower,
-    recorder: Option<&std::cell::RefCell<Recorder>>,
+    recorder: Option<&mut Recorder>,
     answer: Fetched,
 ) -> Duration {
     let whole = answer.asked_everything();
@@ -259,10 +330,10 @@ fn took(
             }
             state.agent = Agent::Up;
             if let Some(r) = recorder {
-                let mut r = r.borrow_mut();
-                let kept = r
-                    .keep(&polled.newest)
-                    .and_then(|_| r.keep(&polled.answered_later));
+                let kept = match r.keep(&polled.newest).await {
+                    Ok(_) => r.keep(&polled.answered_later).await,
+                    Err(e) => Err(e),
+                };
                 if let Err(e) = kept {
                     state.message = Some(format!(
                         "Not kept in the history: {}",

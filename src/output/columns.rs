@@ -212,20 +212,37 @@ pub static TUNNEL: Kind = Kind {
     ],
 };
 
+/// The columns of a captured request, with a column of where it was kept from between its
+/// time and its tunnel when given.
+macro_rules! capture_columns {
+    ($($source:expr)?) => {
+        &[
+            col("ID", "id", Cell::Text, ALWAYS),
+            col("TIME", "start", Cell::Time, 3),
+            $($source,)?
+            col("TUNNEL", "tunnel_name", Cell::Text, 6),
+            col("METHOD", "/request/method", Cell::Text, 2),
+            col("PATH", "/request/uri", Cell::Free, 2),
+            col("STATUS", "/response/status_code", Cell::Status, 2),
+            col("DURATION", "duration", Cell::Nanos, 4),
+            col("FROM", "remote_addr", Cell::Text, 5),
+        ]
+    };
+}
+
 /// Requests captured by the local agent.
 pub static CAPTURED_REQUEST: Kind = Kind {
     noun: "captured request",
     plural: "captured requests",
-    columns: &[
-        col("ID", "id", Cell::Text, ALWAYS),
-        col("TIME", "start", Cell::Time, 3),
-        col("TUNNEL", "tunnel_name", Cell::Text, 6),
-        col("METHOD", "/request/method", Cell::Text, 2),
-        col("PATH", "/request/uri", Cell::Free, 2),
-        col("STATUS", "/response/status_code", Cell::Status, 2),
-        col("DURATION", "duration", Cell::Nanos, 4),
-        col("FROM", "remote_addr", Cell::Text, 5),
-    ],
+    columns: capture_columns!(),
+};
+
+/// `local requests list --history` of a store holding several sources: a captured request
+/// and the source (agent) it was kept from.
+pub static KEPT_REQUEST: Kind = Kind {
+    noun: "captured request",
+    plural: "captured requests",
+    columns: capture_columns!(col("SOURCE", "source", Cell::Text, 4)),
 };
 
 /// `local requests verify`: one captured request's webhook signature check.
@@ -553,6 +570,7 @@ mod tests {
             &EVENT_SOURCE,
             &TUNNEL,
             &CAPTURED_REQUEST,
+            &KEPT_REQUEST,
             &SIGNATURE_CHECK,
         ] {
             for c in kind.columns.iter().filter(|c| c.in_tsv || c.in_table) {

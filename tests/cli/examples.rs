@@ -39,6 +39,11 @@ const SKIPPED_COMMANDS: &[(&str, &str)] = &[
         "full-screen: it needs a terminal (tests/cli/sessions_watch.rs drives it in a pseudo-terminal)",
     ),
     (
+        "tunnelctl local requests copy",
+        "copies between stores that are not here, a PostgreSQL server among them \
+         (tests/cli/team_history.rs runs one and copies)",
+    ),
+    (
         "tunnelctl local requests tail",
         "follows requests until Ctrl-C: it never ends by itself (tests/cli/local.rs stops it)",
     ),

@@ -214,6 +214,6 @@ fn an_empty_file_or_an_empty_database_of_schema_0_is_made_a_history() {
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .unwrap();
-        assert_eq!((app, version, mode.as_str()), (0x546e_4374, 1, "wal"));
+        assert_eq!((app, version, mode.as_str()), (0x546e_4374, 2, "wal"));
     }
 }

@@ -64,6 +64,7 @@ mod setting_types;
 mod settings_and_errors;
 mod signed_webhooks;
 mod tables;
+mod team_history;
 mod tour;
 mod version;
 mod webhook_runs;

@@ -6,6 +6,7 @@
 
 pub mod fixtures;
 pub mod hostile;
+pub mod postgres;
 pub mod pty;
 pub mod real_agent;
 pub mod rusage;

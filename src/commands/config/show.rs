@@ -24,6 +24,14 @@ pub(super) fn run(ctx: &Context, profile: &str) -> CommandResult {
             let value = r.value.map(|v| {
                 if is_secret_key(key) {
                     redact(&v)
+                } else if key == crate::registry::HISTORY_URL.key {
+                    // The URL without its password; text that does not read is shown only when
+                    // it cannot hold one.
+                    match crate::parse::parse_history_url(&v) {
+                        Ok(u) => u.shown(),
+                        Err(_) if v.contains('@') || v.contains("password") => redact(&v),
+                        Err(_) => escape(&v),
+                    }
                 } else {
                     escape(&v)
                 }
@@ -31,9 +39,15 @@ pub(super) fn run(ctx: &Context, profile: &str) -> CommandResult {
             (key, value, r.source.to_string())
         })
         .collect();
+    // Which history is in effect: the team store when history_url is set, else the file.
+    let store = rows
+        .iter()
+        .find(|(key, value, _)| *key == crate::registry::HISTORY_URL.key && value.is_some())
+        .map_or("file (history_file)", |_| "team store (history_url)");
     Ok(print(
         &ctx.printer,
         &cfg.path().display().to_string(),
+        store,
         profile,
         cfg.profiles(),
         &rows,
@@ -46,6 +60,7 @@ pub(super) fn run(ctx: &Context, profile: &str) -> CommandResult {
 fn print(
     printer: &Printer,
     file: &str,
+    store: &str,
     profile: &str,
     profiles: Vec<String>,
     rows: &[Row],
@@ -61,6 +76,7 @@ fn print(
         "config_file": file,
         "profile": profile,
         "profiles": profiles,
+        "history": store,
         "settings": Value::Object(settings),
     });
     let columns = usize::from(printer.streams.width());
@@ -74,6 +90,7 @@ fn print(
         }
         writeln!(out, "config file: {}", escape(file))?;
         writeln!(out, "profile:     {}", escape(profile))?;
+        writeln!(out, "history:     {store}")?;
         for line in aligned(rows, columns) {
             writeln!(out, "{line}")?;
         }

@@ -48,9 +48,7 @@ enum LocalCommand {
     Tunnels(TunnelsArgs),
     /// HTTP requests captured by the local agent
     #[command(after_help = "Examples:
-  tunnelctl local requests list --tunnel 'web (http)' --limit 20
-  tunnelctl local requests get airt_2Qm… --curl
-  tunnelctl local requests clear --yes")]
+  tunnelctl local requests list --tunnel 'web (http)' --limit 20")]
     Requests(RequestsArgs),
     /// Full-screen inspector of captured traffic: a live list, decoded bodies, filters, replay
     #[command(after_help = "Examples:
@@ -58,6 +56,7 @@ enum LocalCommand {
   tunnelctl local inspect --filter 'method:POST status:5xx path:/hooks/*'
   tunnelctl local inspect --record      # and keep what comes in the history
   tunnelctl local inspect --history     # browse the kept captures
+  tunnelctl local inspect --history --source ci-runner-7
 
 Keys: arrows or j/k, PgUp/PgDn, g/G (g: up to ↑ new), Enter (list/detail), Tab
 (request/response), / filter, r replay, c copy as curl, s save the request, x clear all,
@@ -83,12 +82,16 @@ Needs a terminal; in scripts use `local requests tail` or `local requests list`.
         )]
         max_memory: u64,
         /// Browse the captures kept in the history (see 'local requests record') instead
-        /// of the agent's
+        /// of the agent's, and those kept while it runs
         #[arg(long, conflicts_with = "record")]
         history: bool,
         /// Also keep every capture it shows in the history
         #[arg(long)]
         record: bool,
+        /// With --history: only this source's captures; with --record: the source to keep
+        /// them as [default: history_source, else host name and agent URL]
+        #[arg(long, value_name = "NAME", value_parser = crate::parse::parse_source_name)]
+        source: Option<String>,
     },
 }
 
@@ -113,19 +116,28 @@ pub async fn run(args: LocalArgs, ctx: &Context) -> crate::error::CommandResult 
             max_memory,
             history,
             record,
+            source,
         } => {
             use crate::inspect::run::CaptureSource;
+            if source.is_some() && !history && !record {
+                return Err(crate::error::Error::usage(
+                    "--source picks the kept captures of one source (with --history) or names \
+                     what --record keeps: give one of them",
+                )
+                .into());
+            }
             let kept = if history {
-                let path = &requests::history_file::history_path(ctx)?;
-                let store = crate::history::Store::open_existing(path)?.ok_or_else(|| {
+                let location = requests::history_file::history_location(ctx)?;
+                let store = location.open_existing().await?.ok_or_else(|| {
                     crate::error::Error::Config(format!(
                         "no history at {} yet: keep captures with 'tunnelctl local requests record'",
-                        crate::escape::escape_path(path)
+                        location.shown()
                     ))
                 })?;
-                CaptureSource::History(store)
+                CaptureSource::History(store, source)
             } else if record {
-                CaptureSource::Recording(Box::new(requests::record::recorder(ctx, None, None)?))
+                let recorder = requests::record::recorder(ctx, None, None, source.as_deref());
+                CaptureSource::Recording(Box::new(recorder.await?))
             } else {
                 CaptureSource::Agent
             };
@@ -152,7 +164,7 @@ pub(crate) async fn find_capture(
     client: &crate::agent::AgentClient,
     id: &str,
 ) -> crate::error::Result<crate::history::lookup::FoundCapture> {
-    let history = &requests::history_file::history_path(ctx)?;
+    let history = &requests::history_file::history_location(ctx)?;
     crate::history::lookup::capture(client, history, &ctx.printer, id).await
 }
 
@@ -163,13 +175,13 @@ pub(crate) async fn find_capture_unsaid(
     client: &crate::agent::AgentClient,
     id: &str,
 ) -> crate::error::Result<crate::history::lookup::FoundCapture> {
-    let history = &requests::history_file::history_path(ctx)?;
+    let history = &requests::history_file::history_location(ctx)?;
     crate::history::lookup::capture_unsaid(client, history, id).await
 }
 
 /// Says once which of the captures read by [`find_capture_unsaid`] came from the history.
 pub(crate) fn note_read_from_history(ctx: &Context, ids: &[&str]) -> crate::error::Result<()> {
-    let history = &requests::history_file::history_path(ctx)?;
+    let history = &requests::history_file::history_location(ctx)?;
     crate::history::lookup::note_read_from_history(&ctx.printer, history, ids);
     Ok(())
 }

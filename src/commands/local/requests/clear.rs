@@ -5,16 +5,21 @@ use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use super::history_file::history_path;
+use super::history_file::history_location;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::escape::{escape, escape_path};
-use crate::history::Store;
+use crate::escape::escape;
+use crate::history::Location;
 
-/// `clear [--history [--before DURATION]]`: asks first (`--yes` in a script).
-pub async fn run(ctx: &Context, history: bool, before: Option<Duration>) -> Result<()> {
+/// `clear [--history [--before DURATION] [--source NAME]]`: asks first (`--yes` in a script).
+pub async fn run(
+    ctx: &Context,
+    history: bool,
+    before: Option<Duration>,
+    source: Option<&str>,
+) -> Result<()> {
     if history {
-        return clear_history(ctx, before);
+        return clear_history(ctx, before, source).await;
     }
     let client = ctx.agent()?;
     ctx.confirm("Delete every captured request?")?;
@@ -26,8 +31,12 @@ pub async fn run(ctx: &Context, history: bool, before: Option<Duration>) -> Resu
 /// `clear --history [--before DURATION]`: removes kept captures, all of them or those
 /// captured longer ago than DURATION; the question says how many. Says how many went (a
 /// result object with `--json`).
-fn clear_history(ctx: &Context, before: Option<Duration>) -> Result<()> {
-    let path = history_path(ctx)?;
+async fn clear_history(
+    ctx: &Context,
+    before: Option<Duration>,
+    source: Option<&str>,
+) -> Result<()> {
+    let location = history_location(ctx)?;
     let cut = match before {
         Some(d) => Some(
             OffsetDateTime::now_utc()
@@ -40,18 +49,22 @@ fn clear_history(ctx: &Context, before: Option<Duration>) -> Result<()> {
         ),
         None => None,
     };
-    let shown = escape_path(&path);
-    let Some(mut store) = Store::open_existing(&path)? else {
+    let shown = location.shown();
+    let Some(mut store) = location.open_existing().await? else {
         ctx.note(&format!("No history at {shown}: nothing to delete"));
-        return finish_clear(ctx, &path, 0);
+        return finish_clear(ctx, &location, 0);
     };
-    let doomed = store.count_before(cut)?;
+    let doomed = store.count_before(cut, source).await?;
     if doomed == 0 {
         ctx.note(&format!(
             "Deleted 0 kept capture(s) from {shown}: none to delete"
         ));
-        return finish_clear(ctx, &path, 0);
+        return finish_clear(ctx, &location, 0);
     }
+    let shown = match source {
+        Some(s) => format!("{shown} from source '{}'", escape(s)),
+        None => shown,
+    };
     let question = match before {
         Some(d) => format!(
             "Delete the {doomed} capture(s) kept in {shown} that are older than {}?",
@@ -60,18 +73,19 @@ fn clear_history(ctx: &Context, before: Option<Duration>) -> Result<()> {
         None => format!("Delete the {doomed} capture(s) kept in {shown}, all of them?"),
     };
     ctx.confirm(&question)?;
-    let n = store.clear(cut)?;
+    let n = store.clear(cut, source).await?;
     ctx.note(&format!("Deleted {n} kept capture(s) from {shown}"));
-    finish_clear(ctx, &path, n)
+    finish_clear(ctx, &location, n)
 }
 
 /// The result object of `clear --history`, for `--json`/`--jq`.
-fn finish_clear(ctx: &Context, path: &std::path::Path, deleted: usize) -> Result<()> {
+fn finish_clear(ctx: &Context, location: &Location, deleted: usize) -> Result<()> {
     if ctx.printer.for_people() {
         return Ok(());
     }
+    let (key, place) = location.field();
     ctx.printer.document(&serde_json::json!({
-        "file": path.to_string_lossy(),
+        key: place,
         "deleted": deleted,
     }))
 }

@@ -41,7 +41,8 @@ pub async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
     let query = args.chosen.only.query_signing(ctx)?;
     let tunnel = args.chosen.filter.tunnel.as_deref();
     let all = if args.history {
-        exported(ctx, args.chosen.limit, tunnel, query)?
+        let source = args.chosen.from.source.clone();
+        exported(ctx, args.chosen.limit, tunnel, source, query).await?
     } else {
         let client = ctx.agent()?;
         let asked = if query.is_empty() {
@@ -65,27 +66,31 @@ pub async fn export(ctx: &Context, args: ExportArgs) -> CommandResult {
 }
 
 /// The kept captures `export --history` writes, newest first.
-fn exported(
+async fn exported(
     ctx: &Context,
     limit: Option<usize>,
     tunnel: Option<&str>,
+    source: Option<String>,
     query: Query,
 ) -> Result<Vec<Exchange>> {
     let (texts, rest) = query.take_text();
     let mut all = Vec::new();
-    if let Some(store) = open_for_reading(ctx)? {
+    if let Some(mut store) = open_for_reading(ctx).await? {
         let selection = StoredSelection {
             tunnel: tunnel.map(str::to_string),
+            source,
             texts,
         };
-        store.each(&selection, |json| {
-            if let Ok(e) = Exchange::from_agent(json.to_string()) {
-                if rest.matches(&e) {
-                    all.push(e);
+        store
+            .each(&selection, |json, _| {
+                if let Ok(e) = Exchange::from_agent(json.to_string()) {
+                    if rest.matches(&e) {
+                        all.push(e);
+                    }
                 }
-            }
-            Ok(limit.is_none_or(|n| all.len() < n))
-        })?;
+                Ok(limit.is_none_or(|n| all.len() < n))
+            })
+            .await?;
     }
     Ok(all)
 }

@@ -146,6 +146,8 @@ pub struct Chosen {
     pub filter: TunnelFlag,
     #[command(flatten)]
     pub only: RequestFilters,
+    #[command(flatten)]
+    pub from: super::history_file::SourceFlag,
 }
 
 /// `--tunnel NAME` of the commands that read many captures.

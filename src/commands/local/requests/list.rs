@@ -18,7 +18,7 @@ pub async fn run(ctx: &Context, history: bool, chosen: Chosen) -> Result<()> {
     let query = chosen.only.query_signing(ctx)?;
     let (limit, tunnel) = (chosen.limit, chosen.filter.tunnel.as_deref());
     match history {
-        true => list_history(ctx, limit, tunnel, query),
+        true => list_history(ctx, limit, tunnel, chosen.from.source, query).await,
         false => list(ctx, limit, tunnel, &query).await,
     }
 }
@@ -57,21 +57,27 @@ async fn list(
 }
 
 /// `list --history`: the kept captures, newest first, through the same rows as the agent's.
-fn list_history(
+async fn list_history(
     ctx: &Context,
     limit: Option<usize>,
     tunnel: Option<&str>,
+    source: Option<String>,
     query: Query,
 ) -> Result<()> {
     let (texts, rest) = query.take_text();
-    let mut rows = CaptureRows::start(ctx, &rest, limit)?;
-    if let Some(store) = open_for_reading(ctx)? {
-        let selection = StoredSelection {
-            tunnel: tunnel.map(str::to_string),
-            texts,
-        };
-        store.each(&selection, |json| rows.push(json))?;
-    }
+    let Some(mut store) = open_for_reading(ctx).await? else {
+        return CaptureRows::start(ctx, &rest, limit)?.finish(ctx);
+    };
+    let many = source.is_none() && store.many_sources().await?;
+    let mut rows = CaptureRows::start_kept(ctx, many, &rest, limit)?;
+    let selection = StoredSelection {
+        tunnel: tunnel.map(str::to_string),
+        source,
+        texts,
+    };
+    store
+        .each(&selection, |json, source| rows.push_from(json, source))
+        .await?;
     rows.finish(ctx)
 }
 

@@ -1,12 +1,13 @@
 //! `tunnelctl local requests …`: the HTTP requests the local agent captured. This file holds
 //! the clap tree of the group and its dispatch; each verb is in the file named for it:
 //! [`list`], [`get`], [`verify`], [`replay`], [`save`], [`test`](mod@test), [`diff`], [`send`],
-//! [`clear`], [`tail`], [`record`], [`export`]. What several verbs share: [`filter_flags`]
+//! [`clear`], [`tail`], [`record`], [`export`], [`copy`]. What several verbs share: [`filter_flags`]
 //! (the flags that select captures), [`listing`] (how a list prints, the agent's or the
 //! history's) and [`history_file`] (the history file of this run). Each capture is read once
 //! into [`crate::capture::Exchange`] and shown by [`crate::capture::view`].
 
 pub mod clear;
+pub mod copy;
 pub mod diff;
 pub mod export;
 pub mod filter_flags;
@@ -28,6 +29,7 @@ use clap::{Args, Subcommand};
 
 use crate::context::Context;
 use filter_flags::{Chosen, TunnelFlag};
+use history_file::SourceFlag;
 
 #[derive(Debug, Args)]
 pub struct RequestsArgs {
@@ -46,10 +48,12 @@ enum RequestsCommand {
   tunnelctl local requests list --status 4xx,5xx --jq '.[].id'
   tunnelctl local requests list --signature invalid
   tunnelctl local requests list --history --grep invoice.paid
+  tunnelctl local requests list --history --source checkout-service
 
 Every filter given must match. --limit counts the requests that match; with a filter every
 captured request is read from the agent and filtered here. --history lists the captures kept
-by 'record' instead (its --grep finds text that starts a word).")]
+by 'record' instead (its --grep finds text that starts a word; --source picks one agent's,
+and a SOURCE column shows when several are kept).")]
     List {
         /// List the captures kept in the history
         ///
@@ -192,7 +196,8 @@ failed after sending; 5: several files, some sent and some not.")]
     /// Delete every captured request (or, with --history, the kept ones)
     #[command(after_help = "Examples:
   tunnelctl local requests clear --yes
-  tunnelctl local requests clear --history --before 7d --yes")]
+  tunnelctl local requests clear --history --before 7d --yes
+  tunnelctl local requests clear --history --source old-laptop --yes")]
     Clear {
         /// Delete captures kept in the history instead of the agent's
         #[arg(long)]
@@ -200,31 +205,49 @@ failed after sending; 5: several files, some sent and some not.")]
         /// With --history: only those captured longer ago than DURATION (90m, 7d)
         #[arg(long, value_name = "DURATION", requires = "history", value_parser = crate::parse::parse_lookback, allow_hyphen_values = true)]
         before: Option<Duration>,
+        #[command(flatten)]
+        source: SourceFlag,
     },
     /// Follow new captured requests as they arrive, until Ctrl-C
     #[command(after_help = "Examples:
   tunnelctl local requests tail
   tunnelctl local requests tail --tunnel 'web (http)' -o ndjson \\
       | jq .request.uri
-  tunnelctl local requests tail --record")]
+  tunnelctl local requests tail --record
+  tunnelctl local requests tail --history          # what any recorder keeps
+  tunnelctl local requests tail --history --source ci-runner-7
+
+--history follows the history instead of the agent: with history_url set, the team store,
+where every recorder of the team keeps what its agent captured.")]
     Tail {
         #[command(flatten)]
         filter: TunnelFlag,
         /// Also keep what it sees in the history (see 'record')
-        #[arg(long)]
+        #[arg(long, conflicts_with = "history")]
         record: bool,
+        /// Follow what is kept in the history (by any recorder) instead of the agent
+        #[arg(long)]
+        history: bool,
+        /// With --history: only this source's captures; with --record: the source to keep
+        /// them as [default: history_source, else host name and agent URL]
+        #[arg(long, value_name = "NAME", value_parser = crate::parse::parse_source_name)]
+        source: Option<String>,
     },
     /// Keep every capture the agent shows in the history, until Ctrl-C
     ///
-    /// The history is a SQLite file.
+    /// The history is a SQLite file, or the team's PostgreSQL store (history_url).
     #[command(after_help = "Examples:
   tunnelctl local requests record                  # until Ctrl-C
   tunnelctl local requests record --once --tunnel 'web (http)' --max-age 7d
+  tunnelctl local requests record --once --source checkout-service
   tunnelctl local requests list --history --grep invoice.paid
 
 The history outlives the agent's restarts: get, replay, save and verify read a capture
 from it when the agent no longer has it. The file is history_file (--history-file,
-TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
+TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md. With history_url
+(--history-url, TUNNELCTL_HISTORY_URL) set, captures go to the team's PostgreSQL store,
+each with its source, and a restart of its server loses nothing; see
+docs/team-history.md.")]
     Record(record::RecordArgs),
     /// Write captured exchanges to a HAR 1.2 file
     ///
@@ -235,6 +258,21 @@ TUNNELCTL_HISTORY_FILE), created 0600; see docs/history.md.")]
       --limit 50 > hooks.har
   tunnelctl local requests export --har kept.har --history --since 2h")]
     Export(Box<export::ExportArgs>),
+    /// Copy kept captures from one history to another
+    ///
+    /// A store is a SQLite file or a postgres:// URL: a laptop's file into the team store, or
+    /// the team store's last day into a file. Copied twice, kept once.
+    #[command(after_help = "Examples:
+  tunnelctl local requests copy --from history.sqlite3 \\
+      --to postgres://recorder@db.example.com/captures
+  tunnelctl local requests copy --from postgres://reader@db.example.com/caps \\
+      --to flight.sqlite3 --since 1d --source ci-runner-7
+  tunnelctl local requests copy --from old.sqlite3 --to new.sqlite3 --json
+
+Every capture keeps its source (one kept by an older tunnelctl, with none, goes as this
+host's). The filters are those of 'list'. A capture the destination holds already is left,
+or updated when it was pending there and is answered here; it says how many were new.")]
+    Copy(Box<copy::CopyArgs>),
 }
 
 /// Runs a `local requests` command.
@@ -264,11 +302,25 @@ pub async fn run(args: RequestsArgs, ctx: &Context) -> crate::error::CommandResu
         RequestsCommand::Test(args) => test::run(ctx, args).await,
         RequestsCommand::Diff(args) => diff::run(ctx, args).await,
         RequestsCommand::Send(args) => return send::send_files(ctx, args).await,
-        RequestsCommand::Clear { history, before } => clear::run(ctx, history, before).await,
-        RequestsCommand::Tail { filter, record } => {
-            tail::tail(ctx, filter.tunnel.as_deref(), record).await
-        }
+        RequestsCommand::Clear {
+            history,
+            before,
+            source,
+        } => clear::run(ctx, history, before, source.source.as_deref()).await,
+        RequestsCommand::Tail {
+            filter,
+            history: true,
+            source,
+            ..
+        } => tail::tail_history(ctx, filter.tunnel.as_deref(), source.as_deref()).await,
+        RequestsCommand::Tail {
+            filter,
+            record,
+            source,
+            ..
+        } => tail::tail(ctx, filter.tunnel.as_deref(), record, source.as_deref()).await,
         RequestsCommand::Export(args) => return export::export(ctx, *args).await,
         RequestsCommand::Record(args) => record::record(ctx, args).await,
+        RequestsCommand::Copy(args) => copy::run(ctx, *args).await,
     }?)
 }

@@ -6,14 +6,12 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::history_file::history_path;
+use super::history_file::{history_location, recording_source};
 use crate::agent;
 use crate::capture::follow::{Follower, EVERY, MAX_WINDOW};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::escape::escape_path;
 use crate::history::recorder::{Limits, Recorder};
-use crate::history::Store;
 
 /// `local requests record`.
 #[derive(Debug, Args)]
@@ -32,24 +30,31 @@ pub struct RecordArgs {
     /// Drop kept captures older than this (e.g. 7d, 12h) [default: history_max_age, else 30d]
     #[arg(long, value_name = "DURATION", value_parser = crate::parse::parse_lookback, allow_hyphen_values = true)]
     max_age: Option<Duration>,
+    /// Keep the captures as this source's (which agent they came from)
+    /// [default: history_source, else this host's name and the agent URL]
+    #[arg(long, value_name = "NAME", value_parser = crate::parse::parse_source_name)]
+    source: Option<String>,
 }
 
 /// Opens the history for writing, bounded by `max_size`/`max_age` when given, else by the
 /// settings (`history_max_size`, `history_max_age`). Bounds that would drop most of what is
-/// kept ask first (`--yes` in a script).
-pub fn recorder(
+/// kept ask first (`--yes` in a script). Its captures are kept as `source`'s (else as
+/// `recording_source` says).
+pub async fn recorder(
     ctx: &Context,
     max_size: Option<u64>,
     max_age: Option<Duration>,
+    source: Option<&str>,
 ) -> Result<Recorder> {
     let values = ctx.settings.values()?;
     let limits = Limits {
         max_size: max_size.unwrap_or(values.history_max_size.value),
         max_age: max_age.unwrap_or(values.history_max_age.value),
     };
-    let store = Store::open(&history_path(ctx)?)?;
-    let file = escape_path(store.path());
-    Recorder::new(store, limits, |doomed, all| {
+    let location = history_location(ctx)?;
+    let file = location.shown();
+    let source = recording_source(ctx, source)?;
+    Recorder::new(location, source, limits, |doomed, all| {
         ctx.confirm(&format!(
             "The bounds (at most {} and {}) drop {doomed} of the {all} captures kept in {file}, \
              the oldest. Drop them?",
@@ -57,11 +62,12 @@ pub fn recorder(
             humantime::format_duration(limits.max_age),
         ))
     })
+    .await
 }
 
 /// Says what a recorder that follows something else (`tail`, the inspector) kept, on stderr.
-pub fn say_recorded(ctx: &Context, rec: &Recorder) -> Result<()> {
-    let line = rec.summary()?.1;
+pub async fn say_recorded(ctx: &Context, rec: &mut Recorder) -> Result<()> {
+    let line = rec.summary().await?.1;
     // On a terminal, written over the `^C` it echoed for a Ctrl-C.
     let over = if ctx.printer.streams.err_is_terminal() {
         "\r"
@@ -92,10 +98,10 @@ pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
             no_such_tunnel(&client, name).await?;
         }
     }
-    let mut rec = recorder(ctx, args.max_size, args.max_age)?;
+    let mut rec = recorder(ctx, args.max_size, args.max_age, args.source.as_deref()).await?;
     if let Some(first) = first {
-        rec.keep(&first.newest)?;
-        return finish(ctx, &rec);
+        rec.keep(&first.newest).await?;
+        return finish(ctx, &mut rec).await;
     }
     // The first signal is said here, below the spinner's line rather than through it.
     let _graceful = crate::interrupt::graceful_saying("");
@@ -104,6 +110,7 @@ pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
     ctx.note(&format!("{}; Ctrl-C to stop.", rec.recording_into()));
     let spinner = ctx.printer.spinner("Recording");
     let mut unreachable: Option<Error> = None;
+    let mut store_gone = false;
     let mut reached = false;
     let mut tunnel_checked = tunnel.is_none();
     loop {
@@ -111,8 +118,32 @@ pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
             Ok(polled) => {
                 unreachable = None;
                 reached = true;
-                rec.keep(&polled.newest)?;
-                rec.keep(&polled.answered_later)?;
+                let kept = match rec.keep(&polled.newest).await {
+                    Ok(_) => rec.keep(&polled.answered_later).await,
+                    Err(e) => Err(e),
+                };
+                // A team store that went away (its server restarted): said once; what comes
+                // meanwhile is held and kept once it is back.
+                match kept {
+                    Err(e) if crate::history::team::pg_error::is_gone(&e) => {
+                        if !store_gone {
+                            spinner.above(|| {
+                                ctx.note(&format!(
+                                    "{e}\nHolding what the agent shows, and trying again every \
+                                     {} ms until the store is back; Ctrl-C to stop.",
+                                    EVERY.as_millis()
+                                ))
+                            });
+                        }
+                        store_gone = true;
+                    }
+                    Err(e) => return Err(e),
+                    Ok(_) if store_gone && rec.waiting() == 0 => {
+                        store_gone = false;
+                        spinner.above(|| ctx.note("The history store is back; recording goes on."));
+                    }
+                    Ok(_) => {}
+                }
                 if let (false, Some(name)) = (tunnel_checked, tunnel) {
                     tunnel_checked = true;
                     if polled.newest.is_empty() {
@@ -147,7 +178,7 @@ pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
         }
     }
     drop(spinner);
-    finish(ctx, &rec)?;
+    finish(ctx, &mut rec).await?;
     match unreachable {
         // Stopped while the agent never answered: nothing was recorded, and that is no success.
         Some(e) if !reached => Err(e),
@@ -156,8 +187,8 @@ pub async fn record(ctx: &Context, args: RecordArgs) -> Result<()> {
 }
 
 /// Says what `record` kept: a result object for `--json`/`--jq`, else a line on stderr.
-fn finish(ctx: &Context, rec: &Recorder) -> Result<()> {
-    let (doc, line) = rec.summary()?;
+async fn finish(ctx: &Context, rec: &mut Recorder) -> Result<()> {
+    let (doc, line) = rec.summary().await?;
     if ctx.printer.for_people() {
         ctx.note(&line);
         Ok(())
